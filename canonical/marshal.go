@@ -1,0 +1,266 @@
+package canonical
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"unicode/utf8"
+)
+
+// Marshal returns the RFC 8785 canonical JSON of v: no whitespace, object
+// members sorted by their names as UTF-16 code units, strings escaped as
+// ECMAScript's JSON.stringify escapes them, numbers written as ECMAScript's
+// Number.prototype.toString writes them.
+//
+// v may be built from nil, bool, string, float64, float32, int, int64,
+// uint64, []any, []string, map[string]any and map[string]string, nested
+// freely. Strings must be valid UTF-8; NaN and infinities are refused.
+func Marshal(v any) ([]byte, error) {
+	return AppendMarshal(make([]byte, 0, 256), v)
+}
+
+// AppendMarshal appends the canonical JSON of v to dst.
+func AppendMarshal(dst []byte, v any) ([]byte, error) {
+	return appendValue(dst, v, 0)
+}
+
+func appendValue(dst []byte, v any, depth int) ([]byte, error) {
+	if depth > maxDepth {
+		return dst, fmt.Errorf("canonical: value nested too deeply")
+	}
+	switch v := v.(type) {
+	case nil:
+		return append(dst, "null"...), nil
+	case bool:
+		if v {
+			return append(dst, "true"...), nil
+		}
+		return append(dst, "false"...), nil
+	case string:
+		return appendString(dst, v)
+	case float64:
+		return AppendNumber(dst, v)
+	case float32:
+		return AppendNumber(dst, float64(v))
+	case int:
+		return AppendNumber(dst, float64(v))
+	case int64:
+		return AppendNumber(dst, float64(v))
+	case uint64:
+		return AppendNumber(dst, float64(v))
+	case []any:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendValue(dst, e, depth+1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case []string:
+		dst = append(dst, '[')
+		for i, e := range v {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendString(dst, e); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, ']'), nil
+	case map[string]any:
+		keys := sortedKeys(v)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendString(dst, k); err != nil {
+				return dst, err
+			}
+			dst = append(dst, ':')
+			if dst, err = appendValue(dst, v[k], depth+1); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	case map[string]string:
+		keys := sortedKeys(v)
+		dst = append(dst, '{')
+		for i, k := range keys {
+			if i > 0 {
+				dst = append(dst, ',')
+			}
+			var err error
+			if dst, err = appendString(dst, k); err != nil {
+				return dst, err
+			}
+			dst = append(dst, ':')
+			if dst, err = appendString(dst, v[k]); err != nil {
+				return dst, err
+			}
+		}
+		return append(dst, '}'), nil
+	}
+	return dst, fmt.Errorf("canonical: cannot encode a %T", v)
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.SortFunc(keys, CompareUTF16)
+	return keys
+}
+
+// CompareUTF16 orders two UTF-8 strings as sequences of UTF-16 code units, the
+// order RFC 8785 sorts member names in. It differs from byte order only where
+// a code point at or above U+E000 meets one above U+FFFF: UTF-16 writes the
+// latter as surrogates (D800–DFFF), which sort first.
+func CompareUTF16(a, b string) int {
+	n := min(len(a), len(b))
+	i := 0
+	for i < n && a[i] == b[i] {
+		i++
+	}
+	if i == n {
+		return len(a) - len(b)
+	}
+	if a[i] < 0x80 && b[i] < 0x80 {
+		return int(a[i]) - int(b[i])
+	}
+	// Back up to the start of the code point holding the first difference.
+	for i > 0 && !utf8.RuneStart(a[i]) {
+		i--
+	}
+	ra, _ := utf8.DecodeRuneInString(a[i:])
+	rb, _ := utf8.DecodeRuneInString(b[i:])
+	ua, ub := utf16Lead(ra), utf16Lead(rb)
+	if ua != ub {
+		return int(ua) - int(ub)
+	}
+	return int(ra) - int(rb)
+}
+
+// utf16Lead is the first UTF-16 code unit of r.
+func utf16Lead(r rune) rune {
+	if r >= 0x10000 {
+		return 0xD800 + (r-0x10000)>>10
+	}
+	return r
+}
+
+const hexDigits = "0123456789abcdef"
+
+func appendString(dst []byte, s string) ([]byte, error) {
+	dst = append(dst, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c >= 0x80 {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return dst, fmt.Errorf("canonical: string is not valid UTF-8")
+			}
+			i += size
+			continue
+		}
+		if c >= 0x20 && c != '"' && c != '\\' {
+			i++
+			continue
+		}
+		dst = append(dst, s[start:i]...)
+		switch c {
+		case '"', '\\':
+			dst = append(dst, '\\', c)
+		case '\b':
+			dst = append(dst, '\\', 'b')
+		case '\f':
+			dst = append(dst, '\\', 'f')
+		case '\n':
+			dst = append(dst, '\\', 'n')
+		case '\r':
+			dst = append(dst, '\\', 'r')
+		case '\t':
+			dst = append(dst, '\\', 't')
+		default:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		}
+		i++
+		start = i
+	}
+	dst = append(dst, s[start:]...)
+	return append(dst, '"'), nil
+}
+
+// AppendNumber appends f as ECMAScript's Number.prototype.toString writes it:
+// the shortest digits that read back as f, in plain notation when
+// 1e-6 <= |f| < 1e21 and in exponent notation otherwise; -0 is written 0.
+func AppendNumber(dst []byte, f float64) ([]byte, error) {
+	if math.IsNaN(f) || math.IsInf(f, 0) {
+		return dst, fmt.Errorf("canonical: %v has no JSON form", f)
+	}
+	if f == 0 {
+		return append(dst, '0'), nil
+	}
+	// Whole numbers below 2^53 print exactly as integers: the common case.
+	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return strconv.AppendInt(dst, int64(f), 10), nil
+	}
+	if f < 0 {
+		dst = append(dst, '-')
+		f = -f
+	}
+	var buf [32]byte
+	// 'e' with precision -1 gives the shortest round-tripping digits as
+	// d.ddddde±XX; ECMAScript places the same digits by its own rules.
+	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
+	mark := 0
+	for e[mark] != 'e' {
+		mark++
+	}
+	digits := make([]byte, 0, 20)
+	digits = append(digits, e[0])
+	if mark > 1 {
+		digits = append(digits, e[2:mark]...)
+	}
+	exp, _ := strconv.Atoi(string(e[mark+1:]))
+	k := len(digits)
+	n := exp + 1 // f = 0.digits × 10^n
+	switch {
+	case k <= n && n <= 21:
+		dst = append(dst, digits...)
+		for range n - k {
+			dst = append(dst, '0')
+		}
+	case 0 < n && n <= 21:
+		dst = append(dst, digits[:n]...)
+		dst = append(dst, '.')
+		dst = append(dst, digits[n:]...)
+	case -6 < n && n <= 0:
+		dst = append(dst, '0', '.')
+		for range -n {
+			dst = append(dst, '0')
+		}
+		dst = append(dst, digits...)
+	default:
+		dst = append(dst, digits[0])
+		if k > 1 {
+			dst = append(dst, '.')
+			dst = append(dst, digits[1:]...)
+		}
+		dst = append(dst, 'e')
+		if n-1 >= 0 {
+			dst = append(dst, '+')
+		}
+		dst = strconv.AppendInt(dst, int64(n-1), 10)
+	}
+	return dst, nil
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+)
+
+// env is what a subcommand may touch, so tests can drive it in-process.
+type env struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+// A command is one subcommand: run gets the arguments after its name and
+// returns the exit code.
+type command struct {
+	name    string
+	summary string
+	run     func(ctx context.Context, e *env, args []string) int
+}
+
+func commands() []command {
+	return []command{
+		{"key", "make and show hybrid Ed25519 + ML-DSA-44 keys", runKey},
+		{"canonical", "write the canonical JSON (RFC 8785) of the JSON text on stdin", runCanonical},
+		{"claims", "validate a bundle's claims.json and compute its claim IDs", runClaims},
+		{"bundle", "check a bundle's paths and compute its digests", runBundle},
+		{"receipt", "verify a log receipt against the log's public key", runReceipt},
+	}
+}
+
+func run(ctx context.Context, args []string, e *env) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		usage(e.stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	return fail(e, 2, "run 'agora help' for the list of commands", "unknown command %q", args[0])
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "usage: agora <command> [arguments]")
+	fmt.Fprintln(w)
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+}
+
+// fail prints "agora: error: ..." to stderr, then the hint (what to type
+// instead) when there is one, and returns code.
+func fail(e *env, code int, hint string, format string, args ...any) int {
+	fmt.Fprintf(e.stderr, "agora: error: "+format+"\n", args...)
+	if hint != "" {
+		fmt.Fprintf(e.stderr, "agora: hint: %s\n", hint)
+	}
+	return code
+}

@@ -1,0 +1,8 @@
+package main
+
+import "context"
+
+// TODO(issue 2): replaced by the real subcommand.
+func runKey(_ context.Context, e *env, args []string) int {
+	return fail(e, 2, "", "key is not built yet")
+}

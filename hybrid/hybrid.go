@@ -1,0 +1,178 @@
+// Package hybrid implements the sciencejournal protocol's hybrid signature
+// scheme, ed25519-ml-dsa-44: every key is an Ed25519 key (RFC 8032) and an
+// ML-DSA-44 key (FIPS 204, pure, empty context) used together, and every
+// signature holds one signature of each over the same message. A signature
+// verifies only if both halves do, so it stays sound if either algorithm
+// falls.
+//
+// A secret key is 64 bytes: the Ed25519 seed, then the ML-DSA-44 key
+// generation seed (ξ). Public keys and signatures are written as text: the
+// algorithm's name, a colon, and the Ed25519 part then the ML-DSA part in
+// lowercase hex.
+package hybrid
+
+import (
+	"crypto/ed25519"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"strings"
+
+	"filippo.io/mldsa"
+)
+
+// Algorithm names the scheme in key and signature texts.
+const Algorithm = "ed25519-ml-dsa-44"
+
+const prefix = Algorithm + ":"
+
+// Sizes of the binary forms.
+const (
+	SecretKeySize = 32 + mldsa.PrivateKeySize                          // 64
+	PublicKeySize = ed25519.PublicKeySize + mldsa.MLDSA44PublicKeySize // 1,344
+	SignatureSize = ed25519.SignatureSize + mldsa.MLDSA44SignatureSize // 2,484
+)
+
+// ErrMalformed is wrapped by errors for key or signature texts that are not
+// of the scheme's form.
+var ErrMalformed = errors.New("malformed hybrid key or signature")
+
+// PrivateKey is a hybrid secret key with both halves expanded, ready to sign.
+// It is safe for concurrent use.
+type PrivateKey struct {
+	secret [SecretKeySize]byte
+	ed     ed25519.PrivateKey
+	ml     *mldsa.PrivateKey
+	public *PublicKey
+}
+
+// GenerateKey makes a new key from 64 random bytes.
+func GenerateKey() (*PrivateKey, error) {
+	secret := make([]byte, SecretKeySize)
+	if _, err := rand.Read(secret); err != nil {
+		return nil, fmt.Errorf("hybrid: reading randomness: %w", err)
+	}
+	return NewPrivateKey(secret)
+}
+
+// NewPrivateKey expands a 64-byte secret key: the Ed25519 seed, then the
+// ML-DSA-44 seed.
+func NewPrivateKey(secret []byte) (*PrivateKey, error) {
+	if len(secret) != SecretKeySize {
+		return nil, fmt.Errorf("hybrid: a secret key is %d bytes (an Ed25519 seed, then an ML-DSA-44 seed), not %d: %w",
+			SecretKeySize, len(secret), ErrMalformed)
+	}
+	ml, err := mldsa.NewPrivateKey(mldsa.MLDSA44(), secret[32:])
+	if err != nil {
+		return nil, fmt.Errorf("hybrid: ML-DSA-44 seed: %w", err)
+	}
+	k := &PrivateKey{ed: ed25519.NewKeyFromSeed(secret[:32]), ml: ml}
+	copy(k.secret[:], secret)
+	pub := make([]byte, 0, PublicKeySize)
+	pub = append(pub, k.ed.Public().(ed25519.PublicKey)...)
+	pub = append(pub, ml.PublicKey().Bytes()...)
+	k.public = &PublicKey{ed: pub[:32], ml: ml.PublicKey(), text: prefix + hex.EncodeToString(pub)}
+	return k, nil
+}
+
+// Bytes returns the 64-byte secret key.
+func (k *PrivateKey) Bytes() []byte { return append([]byte(nil), k.secret[:]...) }
+
+// Public returns the key's public half.
+func (k *PrivateKey) Public() *PublicKey { return k.public }
+
+// Sign signs message with both halves, ML-DSA in its hedged (randomized)
+// variant, and returns the signature text.
+func (k *PrivateKey) Sign(message []byte) string {
+	ml, err := k.ml.Sign(nil, message, nil)
+	if err != nil {
+		panic("hybrid: ML-DSA-44 signing failed: " + err.Error()) // only on a broken RNG
+	}
+	return k.encode(message, ml)
+}
+
+// SignDeterministic signs with ML-DSA's deterministic variant, so the same
+// key and message always give the same signature, as the protocol's test
+// vectors do. Ordinary signers should use Sign.
+func (k *PrivateKey) SignDeterministic(message []byte) string {
+	ml, err := k.ml.SignDeterministic(message, nil)
+	if err != nil {
+		panic("hybrid: ML-DSA-44 signing failed: " + err.Error())
+	}
+	return k.encode(message, ml)
+}
+
+func (k *PrivateKey) encode(message, ml []byte) string {
+	sig := make([]byte, 0, SignatureSize)
+	sig = append(sig, ed25519.Sign(k.ed, message)...)
+	sig = append(sig, ml...)
+	return prefix + hex.EncodeToString(sig)
+}
+
+// PublicKey is a parsed hybrid public key. It is safe for concurrent use.
+type PublicKey struct {
+	ed   ed25519.PublicKey
+	ml   *mldsa.PublicKey
+	text string
+}
+
+// ParsePublicKey parses a public key text: "ed25519-ml-dsa-44:" and 2,688
+// lowercase hex digits.
+func ParsePublicKey(text string) (*PublicKey, error) {
+	raw, err := decode(text, PublicKeySize)
+	if err != nil {
+		return nil, fmt.Errorf("hybrid: public key: %w", err)
+	}
+	ml, err := mldsa.NewPublicKey(mldsa.MLDSA44(), raw[32:])
+	if err != nil {
+		return nil, fmt.Errorf("hybrid: public key: ML-DSA-44 part: %w", ErrMalformed)
+	}
+	return &PublicKey{ed: ed25519.PublicKey(raw[:32]), ml: ml, text: text}, nil
+}
+
+// String returns the key's text form, as the protocol writes it.
+func (p *PublicKey) String() string { return p.text }
+
+// Verify reports whether sig, a signature text, is a valid signature of
+// message by this key: both halves must verify. A malformed signature is a
+// failed verification.
+func (p *PublicKey) Verify(message []byte, sig string) bool {
+	raw, err := decode(sig, SignatureSize)
+	if err != nil {
+		return false
+	}
+	return ed25519.Verify(p.ed, message, raw[:ed25519.SignatureSize]) &&
+		mldsa.Verify(p.ml, message, raw[ed25519.SignatureSize:], nil) == nil
+}
+
+// Verify reports whether sig is a valid signature of message by the public
+// key publicKey, both given as text. Malformed keys and signatures are failed
+// verifications, never errors or panics.
+func Verify(sig string, message []byte, publicKey string) bool {
+	pub, err := ParsePublicKey(publicKey)
+	if err != nil {
+		return false
+	}
+	return pub.Verify(message, sig)
+}
+
+// decode reads "ed25519-ml-dsa-44:" followed by exactly size bytes in
+// lowercase hex.
+func decode(text string, size int) ([]byte, error) {
+	hexPart, ok := strings.CutPrefix(text, prefix)
+	if !ok {
+		return nil, fmt.Errorf("does not start with %q: %w", prefix, ErrMalformed)
+	}
+	if len(hexPart) != 2*size {
+		return nil, fmt.Errorf("has %d hex digits, want %d: %w", len(hexPart), 2*size, ErrMalformed)
+	}
+	for i := 0; i < len(hexPart); i++ {
+		if c := hexPart[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+			return nil, fmt.Errorf("is not lowercase hex: %w", ErrMalformed)
+		}
+	}
+	raw := make([]byte, size)
+	hex.Decode(raw, []byte(hexPart))
+	return raw, nil
+}
