@@ -11,4 +11,5 @@ require (
 	github.com/transparency-dev/merkle v0.0.2 // indirect
 	golang.org/x/mod v0.43.0 // indirect
 	golang.org/x/text v0.44.0 // indirect
+	golang.org/x/tools v0.52.0 // indirect
 )

@@ -21,6 +21,7 @@ import (
 	"io"
 	"math"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -49,15 +50,25 @@ func (e *SyntaxError) Unwrap() error { return ErrNotIJSON }
 // names, and numbers that overflow binary64. Numbers that underflow or lose
 // precision are read as the nearest binary64 value.
 func Parse(data []byte) (any, error) {
+	if jsontext.Value(data).IsValid() {
+		return parseFast(data)
+	}
+	return nil, explainRefusal(data)
+}
+
+// explainRefusal reads a text jsontext's validator refused token by token,
+// only to say where and why.
+func explainRefusal(data []byte) error {
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	v, err := parseValue(dec, 0)
-	if err != nil {
-		return nil, err
+	if _, err := parseValue(dec, 0); err != nil {
+		return err
 	}
 	if _, err := dec.ReadToken(); err != io.EOF {
-		return nil, &SyntaxError{Offset: dec.InputOffset(), Reason: "more than one JSON value"}
+		return &SyntaxError{Offset: dec.InputOffset(), Reason: "more than one JSON value"}
 	}
-	return v, nil
+	// The decoder read what the validator refused: refuse it too, rather
+	// than accept what either one doubts.
+	return &SyntaxError{Offset: 0, Reason: "invalid JSON"}
 }
 
 // maxDepth bounds nesting so a hostile text cannot exhaust the stack.
@@ -132,11 +143,13 @@ func syntaxError(dec *jsontext.Decoder, err error) error {
 	if err == io.EOF {
 		err = io.ErrUnexpectedEOF
 	}
+	offset := dec.InputOffset()
 	var se *jsontext.SyntacticError
 	if errors.As(err, &se) {
-		return &SyntaxError{Offset: se.ByteOffset, Reason: se.Err.Error()}
+		offset = se.ByteOffset
 	}
-	return &SyntaxError{Offset: dec.InputOffset(), Reason: err.Error()}
+	reason, _, _ := strings.Cut(strings.TrimPrefix(err.Error(), "jsontext: "), " after offset ")
+	return &SyntaxError{Offset: offset, Reason: reason}
 }
 
 // parseNumber reads a JSON number as binary64, refusing overflow but not

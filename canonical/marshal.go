@@ -74,7 +74,8 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, ']'), nil
 	case map[string]any:
-		keys := sortedKeys(v)
+		var scratch [16]string
+		keys := sortedKeys(v, scratch[:])
 		dst = append(dst, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -91,7 +92,8 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case map[string]string:
-		keys := sortedKeys(v)
+		var scratch [16]string
+		keys := sortedKeys(v, scratch[:])
 		dst = append(dst, '{')
 		for i, k := range keys {
 			if i > 0 {
@@ -111,8 +113,9 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 	return dst, fmt.Errorf("canonical: cannot encode a %T", v)
 }
 
-func sortedKeys[V any](m map[string]V) []string {
-	keys := make([]string, 0, len(m))
+// sortedKeys returns m's keys in canonical order, in scratch when they fit.
+func sortedKeys[V any](m map[string]V, scratch []string) []string {
+	keys := scratch[:0]
 	for k := range m {
 		keys = append(keys, k)
 	}
@@ -159,21 +162,26 @@ func utf16Lead(r rune) rune {
 
 const hexDigits = "0123456789abcdef"
 
+// mustEscape marks the bytes JSON.stringify escapes: '"', '\\' and the
+// controls below U+0020. Everything else, U+2028 and U+2029 included, is
+// written raw.
+var mustEscape = func() (t [256]bool) {
+	for c := range 0x20 {
+		t[c] = true
+	}
+	t['"'], t['\\'] = true, true
+	return t
+}()
+
 func appendString(dst []byte, s string) ([]byte, error) {
+	if !utf8.ValidString(s) {
+		return dst, fmt.Errorf("canonical: string is not valid UTF-8")
+	}
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
+	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= 0x80 {
-			r, size := utf8.DecodeRuneInString(s[i:])
-			if r == utf8.RuneError && size == 1 {
-				return dst, fmt.Errorf("canonical: string is not valid UTF-8")
-			}
-			i += size
-			continue
-		}
-		if c >= 0x20 && c != '"' && c != '\\' {
-			i++
+		if !mustEscape[c] {
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -193,8 +201,7 @@ func appendString(dst []byte, s string) ([]byte, error) {
 		default:
 			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 		}
-		i++
-		start = i
+		start = i + 1
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"'), nil
