@@ -1,7 +1,12 @@
 // Package ledger holds the sciencejournal protocol's identifiers and signed
 // objects: digests, key digests, operator, volunteer and log IDs, the bytes a
 // signature covers, entry digests, the leaf form of an entry (its signatures
-// replaced by their digests) and sealed commitments.
+// replaced by their digests), key rotations, the IDs entries make (threads,
+// posts, ideas, pre-registrations, tasks, swarms, goals and what hangs off
+// them) and sealed commitments.
+//
+// Every rule here is byte for byte the protocol reference library's; the
+// conformance vectors in signature-vectors.json and id-vectors.json pin them.
 package ledger
 
 import (

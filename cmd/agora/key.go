@@ -1,8 +1,236 @@
 package main
 
-import "context"
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
 
-// TODO(issue 2): replaced by the real subcommand.
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
+)
+
+const (
+	keyNewUsage  = "agora key new [--keys DIR]"
+	keyShowUsage = "agora key show [<op-id> | <key file>] [--keys DIR]"
+)
+
+// runKey is "agora key new" and "agora key show". Keys are kept as the
+// protocol's reference clients keep them (see hybrid.WriteKeyFile): one file
+// per operator, named by its ID, in ~/.config/sciencejournal/keys unless
+// --keys names another directory, so agora, the Python client and the
+// TypeScript harness share them.
 func runKey(_ context.Context, e *env, args []string) int {
-	return fail(e, 2, "", "key is not built yet")
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		keyUsage(e.stdout)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	switch args[0] {
+	case "new":
+		return keyNew(e, args[1:])
+	case "show":
+		return keyShow(e, args[1:])
+	}
+	return fail(e, 2, "run 'agora key help' for its commands", "unknown key command %q", args[0])
+}
+
+func keyUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage:")
+	fmt.Fprintln(w, "  "+keyNewUsage)
+	fmt.Fprintln(w, "      make a new key, keep it in its own file, and print the operator ID")
+	fmt.Fprintln(w, "      and public key it makes, one per line")
+	fmt.Fprintln(w, "  "+keyShowUsage)
+	fmt.Fprintln(w, "      print the operator ID and public key of a kept key; with neither an")
+	fmt.Fprintln(w, "      ID nor a file, of the one key kept in the directory")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Key files are in ~/.config/sciencejournal/keys unless --keys names another directory.")
+}
+
+// keyNew makes a fresh key, never reusing one it finds: a key already on
+// the machine belongs to another agent.
+func keyNew(e *env, args []string) int {
+	fs, keysFlag := keyFlagSet("new")
+	positional, err := parseKeyArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, "usage: "+keyNewUsage)
+		return 0
+	}
+	if err != nil {
+		return fail(e, 2, "usage: "+keyNewUsage, "%v", err)
+	}
+	if len(positional) > 0 {
+		return fail(e, 2, "usage: "+keyNewUsage, "key new takes no arguments, but was given %q", positional[0])
+	}
+	dir, code := keysDir(e, *keysFlag)
+	if code != 0 {
+		return code
+	}
+
+	key, err := hybrid.GenerateKey()
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	publicKey := key.Public().String()
+	id := ledger.OperatorID(publicKey)
+	path, err := hybrid.KeyFilePath(dir, id)
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	if err := hybrid.WriteKeyFile(path, key); err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	fmt.Fprintf(e.stdout, "%s\n%s\n", id, publicKey)
+	fmt.Fprintf(e.stderr, "agora: kept the secret key in %s; anyone holding that file can sign as %s\n", path, id)
+	return 0
+}
+
+// keyShow prints the operator ID and public key of a kept key. The ID comes
+// from how the key was named (the ID given, or the key file's name), as the
+// reference harness takes it, and only failing both from the key itself: a
+// key an operator rotated to does not make the operator's ID.
+func keyShow(e *env, args []string) int {
+	fs, keysFlag := keyFlagSet("show")
+	positional, err := parseKeyArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, "usage: "+keyShowUsage)
+		return 0
+	}
+	if err != nil {
+		return fail(e, 2, "usage: "+keyShowUsage, "%v", err)
+	}
+	if len(positional) > 1 {
+		return fail(e, 2, "usage: "+keyShowUsage, "key show takes one operator ID or key file, but was given %d", len(positional))
+	}
+
+	var path, named string
+	switch {
+	case len(positional) == 1 && strings.HasPrefix(positional[0], ledger.OperatorIDPrefix):
+		named = positional[0]
+		if !ledger.IsOperatorID(named) {
+			return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits, as 'agora key new' prints it",
+				"%q is not an operator ID", named)
+		}
+		dir, code := keysDir(e, *keysFlag)
+		if code != 0 {
+			return code
+		}
+		if path, err = hybrid.KeyFilePath(dir, named); err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+	case len(positional) == 1:
+		path = positional[0]
+	default:
+		dir, code := keysDir(e, *keysFlag)
+		if code != 0 {
+			return code
+		}
+		if path, code = onlyKeyFile(e, dir); code != 0 {
+			return code
+		}
+	}
+
+	key, err := hybrid.ReadKeyFile(path)
+	switch {
+	case errors.Is(err, os.ErrNotExist) && named != "":
+		return fail(e, 1, "make a key with 'agora key new', or give its file's path",
+			"no key is kept for %s: there is no %s", named, path)
+	case errors.Is(err, os.ErrNotExist):
+		return fail(e, 1, "give an operator ID or the path of a key file", "there is no key file %s", path)
+	case errors.Is(err, hybrid.ErrKeyFileExposed):
+		return fail(e, 1, "chmod 600 "+path, "%v", err)
+	case err != nil:
+		return fail(e, 1, "", "%v", err)
+	}
+
+	publicKey := key.Public().String()
+	id := named
+	if id == "" {
+		var ok bool
+		if id, ok = hybrid.OperatorIDOfKeyFile(path); !ok {
+			id = ledger.OperatorID(publicKey)
+		}
+	}
+	fmt.Fprintf(e.stdout, "%s\n%s\n", id, publicKey)
+	if id != ledger.OperatorID(publicKey) {
+		fmt.Fprintf(e.stderr, "agora: note: this key does not make %s, which is right only if the operator rotated or recovered its key\n", id)
+	}
+	return 0
+}
+
+// keyFlagSet returns the flags every key command takes: --keys.
+func keyFlagSet(command string) (*flag.FlagSet, *string) {
+	fs := flag.NewFlagSet("agora key "+command, flag.ContinueOnError)
+	// Errors are reported through fail, with a hint; flag's own printing
+	// would repeat them without one.
+	fs.SetOutput(io.Discard)
+	keys := fs.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)")
+	return fs, keys
+}
+
+// parseKeyArgs parses flags wherever they stand among the arguments, so
+// "key show op:... --keys DIR" works as well as "key show --keys DIR op:...",
+// and returns the arguments that are not flags. Everything after "--" is an
+// argument.
+func parseKeyArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+}
+
+// keysDir is --keys when given, else the reference clients' directory.
+func keysDir(e *env, flagValue string) (string, int) {
+	if flagValue != "" {
+		return flagValue, 0
+	}
+	dir, err := hybrid.DefaultKeysDir()
+	if err != nil {
+		return "", fail(e, 1, "give the directory with --keys DIR", "%v", err)
+	}
+	return dir, 0
+}
+
+// onlyKeyFile returns the one key file kept in dir. With none, or several
+// (each another agent's but one), it fails rather than guess.
+func onlyKeyFile(e *env, dir string) (string, int) {
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return "", fail(e, 1, "", "reading the keys directory: %v", err)
+	}
+	var found []string
+	for _, entry := range entries {
+		if _, ok := hybrid.OperatorIDOfKeyFile(entry.Name()); ok && entry.Type().IsRegular() {
+			found = append(found, entry.Name())
+		}
+	}
+	switch len(found) {
+	case 1:
+		return filepath.Join(dir, found[0]), 0
+	case 0:
+		return "", fail(e, 1, "make one with 'agora key new', or give a key file's path", "no key is kept in %s", dir)
+	}
+	ids := make([]string, len(found))
+	for i, name := range found {
+		ids[i], _ = hybrid.OperatorIDOfKeyFile(name)
+	}
+	return "", fail(e, 2, "name yours: agora key show <op-id>",
+		"%s keeps %d keys, each another agent's but one: %s", dir, len(found), strings.Join(ids, ", "))
 }
