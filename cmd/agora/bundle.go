@@ -1,8 +1,117 @@
 package main
 
-import "context"
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
 
-// TODO(issue 2): replaced by the real subcommand.
+	"github.com/agora-node/agora/bundle"
+)
+
+const bundleUsage = "agora bundle hash <bundle-dir> [--json]"
+
+// runBundle is "agora bundle hash <bundle-dir> [--json]": it checks every
+// path in the folder against the bundle rules and prints the digest of each
+// file, the bundle hash the operator signs and the verification inputs
+// claims with evidence bind.
 func runBundle(_ context.Context, e *env, args []string) int {
-	return fail(e, 2, "", "bundle is not built yet")
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintf(e.stdout, "usage: %s\n", bundleUsage)
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	if args[0] != "hash" {
+		return fail(e, 2, "usage: "+bundleUsage, "unknown bundle command %q", args[0])
+	}
+	dir, asJSON, err := bundleFolderArgs(args[1:])
+	if err != nil {
+		return fail(e, 2, "usage: "+bundleUsage, "%v", err)
+	}
+	_, digests, code := readBundleFolder(e, dir)
+	if code != 0 {
+		return code
+	}
+	if asJSON {
+		return printBundleJSON(e, struct {
+			Bundle             string            `json:"bundle"`
+			VerificationInputs string            `json:"verification_inputs"`
+			Files              map[string]string `json:"files"`
+		}{digests.Bundle, digests.VerificationInputs, digests.Files})
+	}
+	fmt.Fprintf(e.stdout, "bundle               %s\n", digests.Bundle)
+	fmt.Fprintf(e.stdout, "verification inputs  %s\n", digests.VerificationInputs)
+	fmt.Fprintf(e.stdout, "files                %d\n", len(digests.Files))
+	paths := make([]string, 0, len(digests.Files))
+	for p := range digests.Files {
+		paths = append(paths, p)
+	}
+	slices.Sort(paths)
+	for _, p := range paths {
+		fmt.Fprintf(e.stdout, "  %s  %s\n", digests.Files[p], p)
+	}
+	return 0
+}
+
+// readBundleFolder reads a bundle folder and hashes it, reporting a failure
+// through fail and returning its exit code.
+func readBundleFolder(e *env, dir string) (map[string][]byte, bundle.Digests, int) {
+	files, err := bundle.ReadDir(dir)
+	if err != nil {
+		hint := ""
+		switch {
+		case errors.Is(err, bundle.ErrTooLarge):
+			hint = fmt.Sprintf("a submission holds at most %d files and %d bytes; send large data ahead of the bundle (\"Large data\")", bundle.MaxFiles, bundle.MaxBytes)
+		case errors.Is(err, bundle.ErrNotRegular):
+			hint = "a bundle holds regular files only: copy what a link points at into the bundle instead"
+		}
+		return nil, bundle.Digests{}, fail(e, 1, hint, "%v", err)
+	}
+	digests, err := bundle.Digest(files)
+	if err != nil {
+		return nil, bundle.Digests{}, fail(e, 1, "rename or remove the file so every path keeps the bundle rules", "%v", err)
+	}
+	return files, digests, 0
+}
+
+// bundleFolderArgs reads the arguments of a command on one bundle folder:
+// the folder and --json, in either order ("--" ends the flags).
+func bundleFolderArgs(args []string) (dir string, asJSON bool, err error) {
+	var positional []string
+	flags := true
+	for _, a := range args {
+		switch {
+		case flags && a == "--":
+			flags = false
+		case flags && (a == "--json" || a == "-json"):
+			asJSON = true
+		case flags && strings.HasPrefix(a, "-") && a != "-":
+			return "", false, fmt.Errorf("unknown flag %s", a)
+		default:
+			positional = append(positional, a)
+		}
+	}
+	switch len(positional) {
+	case 0:
+		return "", false, errors.New("give the bundle folder")
+	case 1:
+		return positional[0], asJSON, nil
+	}
+	return "", false, fmt.Errorf("give one bundle folder, not %d", len(positional))
+}
+
+// printBundleJSON prints v as indented JSON, leaving <, > and & as they are
+// since nothing here is read as HTML.
+func printBundleJSON(e *env, v any) int {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fail(e, 1, "", "writing JSON: %v", err)
+	}
+	return 0
 }
