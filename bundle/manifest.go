@@ -139,7 +139,7 @@ func CheckManifest(v any) (*Manifest, []claims.Issue) {
 		}
 		if s, ok := r.optionalString(lo, "/license", "data"); ok {
 			trimmed := strings.TrimFunc(s, isJSSpace)
-			if n := utf16Len(trimmed); n < 1 || n > maxDataLicense {
+			if n := canonical.UTF16Len(trimmed); n < 1 || n > maxDataLicense {
 				r.add("/license/data", "the data licence must be 1 to %d characters once trimmed, not %d", maxDataLicense, n)
 			}
 			m.License.Data = trimmed
@@ -152,7 +152,7 @@ func CheckManifest(v any) (*Manifest, []claims.Issue) {
 		if g, ok := co["gpu"]; !ok {
 			r.add("/compute/gpu", "gpu is required: true if re-running the work needs a GPU")
 		} else if b, ok := g.(bool); !ok {
-			r.add("/compute/gpu", "gpu must be true or false, not %s", describe(g))
+			r.add("/compute/gpu", "gpu must be true or false, not %s", canonical.Describe(g))
 		} else {
 			m.Compute.GPU = b
 		}
@@ -261,7 +261,7 @@ func (r *reader) add(path, format string, args ...any) {
 func (r *reader) object(path string, v any, allowed []string, what string) (map[string]any, bool) {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		r.add(path, "%s must be a JSON object, not %s", what, describe(v))
+		r.add(path, "%s must be a JSON object, not %s", what, canonical.Describe(v))
 		return nil, false
 	}
 	var unknown []string
@@ -294,7 +294,7 @@ func (r *reader) optionalString(obj map[string]any, at, name string) (string, bo
 	}
 	s, ok := v.(string)
 	if !ok {
-		r.add(at+"/"+name, "%s must be a string, not %s", name, describe(v))
+		r.add(at+"/"+name, "%s must be a string, not %s", name, canonical.Describe(v))
 	}
 	return s, ok
 }
@@ -314,7 +314,7 @@ func (r *reader) optionalArray(obj map[string]any, at, name string) ([]any, bool
 	}
 	list, ok := v.([]any)
 	if !ok {
-		r.add(at+"/"+name, "%s must be an array, not %s", name, describe(v))
+		r.add(at+"/"+name, "%s must be an array, not %s", name, canonical.Describe(v))
 	}
 	return list, ok
 }
@@ -336,7 +336,7 @@ func (r *reader) positive(obj map[string]any, at, name string, most float64) flo
 	f, ok := v.(float64)
 	switch {
 	case !ok:
-		r.add(at+"/"+name, "%s must be a number, not %s", name, describe(v))
+		r.add(at+"/"+name, "%s must be a number, not %s", name, canonical.Describe(v))
 	case !(f > 0 && f <= most):
 		r.add(at+"/"+name, "%s must be more than 0 and at most %v, not %v", name, most, f)
 	}
@@ -369,7 +369,7 @@ func (r *reader) tags(path string, list []any, what string) []string {
 		at := path + "/" + fmt.Sprint(i)
 		s, ok := v.(string)
 		if !ok {
-			r.add(at, "a %s must be a string, not %s", what, describe(v))
+			r.add(at, "a %s must be a string, not %s", what, canonical.Describe(v))
 			continue
 		}
 		if !isTag(s) || len(s) > maxTagLength {
@@ -413,7 +413,7 @@ func (r *reader) names(obj map[string]any, name string, maxLen int, what string)
 		at := claims.Pointer(name, i)
 		s, ok := v.(string)
 		if !ok {
-			r.add(at, "a %s must be a string, not %s", what, describe(v))
+			r.add(at, "a %s must be a string, not %s", what, canonical.Describe(v))
 			continue
 		}
 		r.boundedText(at, s, maxLen)
@@ -428,7 +428,7 @@ func (r *reader) names(obj map[string]any, name string, maxLen int, what string)
 // boundedText checks text a signed object carries as written: at most max
 // UTF-16 code units, and not blank.
 func (r *reader) boundedText(path, s string, max int) {
-	if n := utf16Len(s); n > max {
+	if n := canonical.UTF16Len(s); n > max {
 		r.add(path, "at most %d characters, not %d", max, n)
 	}
 	if strings.IndexFunc(s, func(c rune) bool { return !isJSSpace(c) }) < 0 {
@@ -446,32 +446,4 @@ func isJSSpace(r rune) bool {
 	return 0x2000 <= r && r <= 0x200A
 }
 
-// utf16Len counts s in UTF-16 code units, the length ECMAScript strings have.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
 
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("a %T", v)
-}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/agora-node/agora/canonical"
 )
 
 // Validate checks a parsed claims.json (the generic values canonical.Parse
@@ -28,7 +30,7 @@ func Check(v any) ([]Claim, []Issue) {
 	var c checker
 	list, ok := v.([]any)
 	if !ok {
-		c.add("", "claims.json must be a JSON array of claims, not %s", describe(v))
+		c.add("", "claims.json must be a JSON array of claims, not %s", canonical.Describe(v))
 		return nil, c.issues
 	}
 	switch {
@@ -64,7 +66,7 @@ var claimMembers = []string{"local_id", "type", "core", "statement", "evidence",
 func (c *checker) claim(i int, v any, out *Claim) {
 	obj, ok := v.(map[string]any)
 	if !ok {
-		c.add(Pointer(i), "a claim must be a JSON object, not %s", describe(v))
+		c.add(Pointer(i), "a claim must be a JSON object, not %s", canonical.Describe(v))
 		return
 	}
 	c.unknownMembers(Pointer(i), obj, claimMembers, "a claim")
@@ -84,7 +86,7 @@ func (c *checker) claim(i int, v any, out *Claim) {
 	if v, present := obj["core"]; !present {
 		c.add(Pointer(i, "core"), "core is required: true if the claim is central to the work")
 	} else if b, ok := v.(bool); !ok {
-		c.add(Pointer(i, "core"), "core must be true or false, not %s", describe(v))
+		c.add(Pointer(i, "core"), "core must be true or false, not %s", canonical.Describe(v))
 	} else {
 		out.Core = b
 	}
@@ -97,7 +99,7 @@ func (c *checker) claim(i int, v any, out *Claim) {
 	if v, present := obj["evidence"]; !present {
 		c.add(Pointer(i, "evidence"), "evidence is required (an empty array when the claim has none)")
 	} else if items, ok := v.([]any); !ok {
-		c.add(Pointer(i, "evidence"), "evidence must be an array of evidence items, not %s", describe(v))
+		c.add(Pointer(i, "evidence"), "evidence must be an array of evidence items, not %s", canonical.Describe(v))
 	} else {
 		out.Evidence = make([]Evidence, len(items))
 		for j, item := range items {
@@ -110,14 +112,14 @@ func (c *checker) claim(i int, v any, out *Claim) {
 	if v, present := obj["depends_on"]; !present {
 		c.add(Pointer(i, "depends_on"), "depends_on is required (an empty array when the claim depends on none)")
 	} else if deps, ok := v.([]any); !ok {
-		c.add(Pointer(i, "depends_on"), "depends_on must be an array of claim IDs, not %s", describe(v))
+		c.add(Pointer(i, "depends_on"), "depends_on must be an array of claim IDs, not %s", canonical.Describe(v))
 	} else {
 		out.DependsOn = make([]string, len(deps))
 		for k, d := range deps {
 			s, ok := d.(string)
 			switch {
 			case !ok:
-				c.add(Pointer(i, "depends_on", k), "a dependency must be a string, not %s", describe(d))
+				c.add(Pointer(i, "depends_on", k), "a dependency must be a string, not %s", canonical.Describe(d))
 			case !IsClaimID(s) && !isLocalID(s):
 				c.add(Pointer(i, "depends_on", k), "%q is neither a global claim ID (claim: and 64 lowercase hex digits) nor a local ID", s)
 			}
@@ -128,7 +130,7 @@ func (c *checker) claim(i int, v any, out *Claim) {
 		s, ok := v.(string)
 		switch {
 		case !ok:
-			c.add(Pointer(i, "falsified_if"), "falsified_if must be a string, not %s", describe(v))
+			c.add(Pointer(i, "falsified_if"), "falsified_if must be a string, not %s", canonical.Describe(v))
 		case s == "":
 			c.add(Pointer(i, "falsified_if"), "falsified_if must not be empty; leave it out instead")
 		}
@@ -137,7 +139,7 @@ func (c *checker) claim(i int, v any, out *Claim) {
 	if v, present := obj["confidence"]; !present {
 		c.add(Pointer(i, "confidence"), "confidence is required: a number from 0 to 1")
 	} else if f, ok := v.(float64); !ok {
-		c.add(Pointer(i, "confidence"), "confidence must be a number from 0 to 1, not %s", describe(v))
+		c.add(Pointer(i, "confidence"), "confidence must be a number from 0 to 1, not %s", canonical.Describe(v))
 	} else {
 		if !(f >= 0 && f <= 1) {
 			c.add(Pointer(i, "confidence"), "confidence must be from 0 to 1, not %v", f)
@@ -155,7 +157,7 @@ func (c *checker) str(obj map[string]any, i int, name string) (string, bool) {
 	}
 	s, ok := v.(string)
 	if !ok {
-		c.add(Pointer(i, name), "%s must be a string, not %s", name, describe(v))
+		c.add(Pointer(i, name), "%s must be a string, not %s", name, canonical.Describe(v))
 	}
 	return s, ok
 }
@@ -200,7 +202,7 @@ func (c *checker) evidence(i, j int, v any, out *Evidence) {
 	at := Pointer(i, "evidence", j)
 	obj, ok := v.(map[string]any)
 	if !ok {
-		c.add(at, "%s, not %s", evidenceShapes, describe(v))
+		c.add(at, "%s, not %s", evidenceShapes, canonical.Describe(v))
 		return
 	}
 	var kinds []string
@@ -245,7 +247,7 @@ func (c *checker) evidence(i, j int, v any, out *Evidence) {
 	c.unknownMembers(at, obj, proofMembers, "a proof")
 	out.Proof = c.pathUnder(obj, at, "proof", "proofs")
 	if s, ok := c.itemString(obj, at, "theorem"); ok {
-		if n := utf16Len(s); n < 1 || n > MaxTheorem {
+		if n := canonical.UTF16Len(s); n < 1 || n > MaxTheorem {
 			c.add(at+"/theorem", "theorem must be 1 to %d characters, not %d", MaxTheorem, n)
 		}
 		out.Theorem = s
@@ -271,7 +273,7 @@ func (c *checker) measuredResult(obj map[string]any, at string, out *Evidence) {
 		f, ok := v.(float64)
 		switch {
 		case !ok:
-			c.add(at+"/tolerance", "tolerance must be a number, not %s", describe(v))
+			c.add(at+"/tolerance", "tolerance must be a number, not %s", canonical.Describe(v))
 		case !(f >= 0):
 			c.add(at+"/tolerance", "tolerance must not be negative")
 		default:
@@ -297,7 +299,7 @@ func (c *checker) itemString(obj map[string]any, at, name string) (string, bool)
 	}
 	s, ok := v.(string)
 	if !ok {
-		c.add(at+"/"+name, "%s must be a string, not %s", name, describe(v))
+		c.add(at+"/"+name, "%s must be a string, not %s", name, canonical.Describe(v))
 	}
 	return s, ok
 }
@@ -401,37 +403,5 @@ func IsResultName(s string) bool {
 			return true
 		}
 		keys = rest
-	}
-}
-
-// utf16Len counts s in UTF-16 code units, the length ECMAScript strings have.
-func utf16Len(s string) int {
-	n := 0
-	for _, r := range s {
-		n++
-		if r >= 0x10000 {
-			n++
-		}
-	}
-	return n
-}
-
-// describe names a JSON value's type for a message.
-func describe(v any) string {
-	switch v := v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case float64:
-		return "a number"
-	case string:
-		return "a string"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	default:
-		return fmt.Sprintf("a %T", v)
 	}
 }

@@ -4,9 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
+	"io"
 	"slices"
-	"strings"
 
 	"github.com/agora-node/agora/bundle"
 )
@@ -28,7 +29,7 @@ func runBundle(_ context.Context, e *env, args []string) int {
 	if args[0] != "hash" {
 		return fail(e, 2, "usage: "+bundleUsage, "unknown bundle command %q", args[0])
 	}
-	dir, asJSON, err := bundleFolderArgs(args[1:])
+	dir, asJSON, err := bundleFolderArgs("agora bundle hash", args[1:])
 	if err != nil {
 		return fail(e, 2, "usage: "+bundleUsage, "%v", err)
 	}
@@ -78,32 +79,6 @@ func readBundleFolder(e *env, dir string) (map[string][]byte, bundle.Digests, in
 	return files, digests, 0
 }
 
-// bundleFolderArgs reads the arguments of a command on one bundle folder:
-// the folder and --json, in either order ("--" ends the flags).
-func bundleFolderArgs(args []string) (dir string, asJSON bool, err error) {
-	var positional []string
-	flags := true
-	for _, a := range args {
-		switch {
-		case flags && a == "--":
-			flags = false
-		case flags && (a == "--json" || a == "-json"):
-			asJSON = true
-		case flags && strings.HasPrefix(a, "-") && a != "-":
-			return "", false, fmt.Errorf("unknown flag %s", a)
-		default:
-			positional = append(positional, a)
-		}
-	}
-	switch len(positional) {
-	case 0:
-		return "", false, errors.New("give the bundle folder")
-	case 1:
-		return positional[0], asJSON, nil
-	}
-	return "", false, fmt.Errorf("give one bundle folder, not %d", len(positional))
-}
-
 // printBundleJSON prints v as indented JSON, leaving <, > and & as they are
 // since nothing here is read as HTML.
 func printBundleJSON(e *env, v any) int {
@@ -114,4 +89,23 @@ func printBundleJSON(e *env, v any) int {
 		return fail(e, 1, "", "writing JSON: %v", err)
 	}
 	return 0
+}
+
+// bundleFolderArgs reads the arguments of a command on one bundle folder:
+// the folder and --json, in either order ("--" ends the flags).
+func bundleFolderArgs(command string, args []string) (dir string, asJSON bool, err error) {
+	fs := flag.NewFlagSet(command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	fs.BoolVar(&asJSON, "json", false, "print JSON")
+	positional, err := parseArgs(fs, args)
+	if err != nil {
+		return "", false, err
+	}
+	switch len(positional) {
+	case 0:
+		return "", false, errors.New("give the bundle folder")
+	case 1:
+		return positional[0], asJSON, nil
+	}
+	return "", false, fmt.Errorf("give one bundle folder, not %d", len(positional))
 }

@@ -29,7 +29,7 @@ func runClaims(_ context.Context, e *env, args []string) int {
 	if args[0] != "ids" {
 		return fail(e, 2, "usage: "+claimsUsage, "unknown claims command %q", args[0])
 	}
-	dir, asJSON, err := bundleFolderArgs(args[1:])
+	dir, asJSON, err := bundleFolderArgs("agora claims ids", args[1:])
 	if err != nil {
 		return fail(e, 2, "usage: "+claimsUsage, "%v", err)
 	}

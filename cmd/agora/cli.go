@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"io"
+	"strings"
 )
 
 // env is what a subcommand may touch, so tests can drive it in-process.
@@ -62,4 +64,28 @@ func fail(e *env, code int, hint string, format string, args ...any) int {
 		fmt.Fprintf(e.stderr, "agora: hint: %s\n", hint)
 	}
 	return code
+}
+
+// parseArgs parses fs's flags wherever they stand among args, so
+// "key show op:... --keys DIR" works as well as "key show --keys DIR op:...",
+// and returns the other arguments in order. "--" ends the flags.
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			if name, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: "); ok {
+				return nil, fmt.Errorf("unknown flag %s", name)
+			}
+			return nil, err
+		}
+		rest := fs.Args()
+		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
+			return append(positional, rest...), nil
+		}
+		if len(rest) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
 }

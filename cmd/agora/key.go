@@ -57,7 +57,7 @@ func keyUsage(w io.Writer) {
 // the machine belongs to another agent.
 func keyNew(e *env, args []string) int {
 	fs, keysFlag := keyFlagSet("new")
-	positional, err := parseKeyArgs(fs, args)
+	positional, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(e.stdout, "usage: "+keyNewUsage)
 		return 0
@@ -97,7 +97,7 @@ func keyNew(e *env, args []string) int {
 // key an operator rotated to does not make the operator's ID.
 func keyShow(e *env, args []string) int {
 	fs, keysFlag := keyFlagSet("show")
-	positional, err := parseKeyArgs(fs, args)
+	positional, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintln(e.stdout, "usage: "+keyShowUsage)
 		return 0
@@ -172,28 +172,6 @@ func keyFlagSet(command string) (*flag.FlagSet, *string) {
 	fs.SetOutput(io.Discard)
 	keys := fs.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)")
 	return fs, keys
-}
-
-// parseKeyArgs parses flags wherever they stand among the arguments, so
-// "key show op:... --keys DIR" works as well as "key show --keys DIR op:...",
-// and returns the arguments that are not flags. Everything after "--" is an
-// argument.
-func parseKeyArgs(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		rest := fs.Args()
-		if len(rest) == 0 {
-			return positional, nil
-		}
-		if consumed := len(args) - len(rest); consumed > 0 && args[consumed-1] == "--" {
-			return append(positional, rest...), nil
-		}
-		positional = append(positional, rest[0])
-		args = rest[1:]
-	}
 }
 
 // keysDir is --keys when given, else the reference clients' directory.

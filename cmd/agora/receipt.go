@@ -48,7 +48,7 @@ func runReceiptVerify(e *env, args []string) int {
 	fs := flag.NewFlagSet("agora receipt verify", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	logKey := fs.String("log-key", "", "the log's public key text, or @file")
-	files, err := parseInterspersed(fs, args)
+	files, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(e.stdout, receiptUsage)
 		return 0
@@ -85,26 +85,6 @@ func runReceiptVerify(e *env, args []string) int {
 	fmt.Fprintf(e.stdout, "verified: entry %d is in the tree of %d entries %s signed at %s (root %v)\n",
 		receipt.Index, head.Size, head.Log, head.Timestamp, head.Root)
 	return 0
-}
-
-// parseInterspersed parses fs's flags wherever they stand among the
-// arguments, and returns the others in order. "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var rest []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		left := fs.Args()
-		if consumed := len(args) - len(left); consumed > 0 && args[consumed-1] == "--" {
-			return append(rest, left...), nil
-		}
-		if len(left) == 0 {
-			return rest, nil
-		}
-		rest = append(rest, left[0])
-		args = left[1:]
-	}
 }
 
 // readLogKey returns the key text, read from a file when it is @file.
