@@ -1,0 +1,85 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func pragma(t *testing.T, db *sql.DB, name string) string {
+	t.Helper()
+	var v string
+	if err := db.QueryRowContext(t.Context(), "PRAGMA "+name).Scan(&v); err != nil {
+		t.Fatalf("PRAGMA %s: %v", name, err)
+	}
+	return v
+}
+
+// TestPragmas checks what the durability contract rests on: WAL, commits
+// fsync'd (synchronous=FULL, 2), foreign keys, a busy timeout, read-only
+// readers, and a writer that is back at FULL after a Take.
+func TestPragmas(t *testing.T) {
+	s, err := Open(t.Context(), Config{Path: filepath.Join(t.TempDir(), "agora.db"), BusyTimeout: 3 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if _, _, err := s.Take(t.Context(), "b", 1, time.Minute, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1", "busy_timeout": "3000", "user_version": "1",
+	} {
+		if got := pragma(t, s.w, name); got != want {
+			t.Errorf("writer: PRAGMA %s = %s, want %s", name, got, want)
+		}
+	}
+	if got := pragma(t, s.r, "query_only"); got != "1" {
+		t.Errorf("reader: PRAGMA query_only = %s, want 1", got)
+	}
+	if _, err := s.r.ExecContext(context.Background(), "DELETE FROM names"); err == nil {
+		t.Error("a reader connection wrote")
+	}
+}
+
+func TestOpenRefuses(t *testing.T) {
+	for _, path := range []string{"", "a?b", filepath.Join(t.TempDir(), "missing", "agora.db")} {
+		if s, err := Open(t.Context(), Config{Path: path}); err == nil {
+			s.Close()
+			t.Errorf("Open(%q) succeeded", path)
+		}
+	}
+	// A database from a newer program is refused, not downgraded.
+	path := filepath.Join(t.TempDir(), "agora.db")
+	s, err := Open(t.Context(), Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.w.ExecContext(t.Context(), "PRAGMA user_version = 99"); err != nil {
+		t.Fatal(err)
+	}
+	s.Close()
+	if s, err := Open(t.Context(), Config{Path: path}); err == nil {
+		s.Close()
+		t.Error("Open of a newer schema succeeded")
+	}
+}
+
+func TestClose(t *testing.T) {
+	s, err := Open(t.Context(), Config{Path: filepath.Join(t.TempDir(), "agora.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Errorf("a second Close: %v", err)
+	}
+	if err := s.PutSigned(t.Context(), "sha256:00", []byte("{}"), nil); !errors.Is(err, ErrClosed) {
+		t.Errorf("a write after Close: %v, want ErrClosed", err)
+	}
+}

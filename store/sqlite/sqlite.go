@@ -1,0 +1,408 @@
+// Package sqlite is the embedded store driver: a store.Store in one SQLite
+// database file, through modernc.org/sqlite (pure Go, no cgo), so a node
+// needs no other service.
+//
+// The database runs in WAL mode with synchronous=FULL, so every commit is
+// fsync'd before it returns, and foreign keys on. Writes go through one
+// connection, one transaction at a time, which is what makes allocation
+// (name numbers, invite codes, rate-limit slots) atomic; reads use a small
+// pool of read-only connections, which WAL lets run beside the writer. The
+// schema is migrated in code on Open (PRAGMA user_version counts the
+// migrations applied).
+//
+// One process opens a database at a time. Its SQL stays close to what
+// PostgreSQL also runs (UPSERT ... RETURNING, partial indexes, savepoints,
+// BIGINT times in Unix nanoseconds) so a second driver can share most of it.
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"fmt"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	_ "modernc.org/sqlite" // registers the "sqlite" driver
+
+	"github.com/agora-node/agora/store"
+)
+
+// Config says where the database is and how to reach it.
+type Config struct {
+	// Path is the database file, made if missing. Its directory must
+	// exist. SQLite keeps Path-wal and Path-shm beside it.
+	Path string
+	// BusyTimeout bounds how long a statement waits for a lock held by
+	// another connection (a checkpoint, another process). Default 5s.
+	BusyTimeout time.Duration
+	// Readers is how many read-only connections run at once. Default 4.
+	Readers int
+}
+
+// Store is a store.Store in a SQLite database.
+type Store struct {
+	path string
+	w    *sql.DB // the one writer connection, used only by the writer goroutine
+	r    *sql.DB // read-only connections
+
+	jobs      chan *job     // writes for the writer goroutine; unbuffered
+	closing   chan struct{} // closed by Close
+	closeOnce sync.Once
+	stopped   chan struct{} // closed when the writer goroutine returns
+}
+
+// A job is one method's write: f runs in the writer's transaction, in a
+// savepoint of its own, and done gets the outcome once the transaction
+// holding it committed or failed.
+type job struct {
+	ctx     context.Context
+	f       func(tx *sql.Tx) error
+	durable bool
+	done    chan error
+}
+
+// maxBatch bounds how many writes share one commit.
+const maxBatch = 256
+
+var _ store.Store = (*Store)(nil)
+
+// Open opens the store in the database at cfg.Path, making and migrating it
+// as needed.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.Path == "" || strings.ContainsAny(cfg.Path, "?#") {
+		return nil, fmt.Errorf("sqlite: invalid database path %q", cfg.Path)
+	}
+	if cfg.BusyTimeout <= 0 {
+		cfg.BusyTimeout = 5 * time.Second
+	}
+	if cfg.Readers <= 0 {
+		cfg.Readers = 4
+	}
+	pragmas := url.Values{}
+	for _, p := range []string{
+		fmt.Sprintf("busy_timeout(%d)", cfg.BusyTimeout.Milliseconds()),
+		"journal_mode(WAL)",
+		"synchronous(FULL)",
+		"foreign_keys(1)",
+	} {
+		pragmas.Add("_pragma", p)
+	}
+	writer := pragmas.Encode() + "&_txlock=immediate"
+	w, err := sql.Open("sqlite", "file:"+cfg.Path+"?"+writer)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: open %s: %w", cfg.Path, err)
+	}
+	w.SetMaxOpenConns(1)
+	w.SetMaxIdleConns(1)
+	w.SetConnMaxLifetime(0)
+	w.SetConnMaxIdleTime(0)
+	s := &Store{path: cfg.Path, w: w, jobs: make(chan *job), closing: make(chan struct{}), stopped: make(chan struct{})}
+	go s.writer()
+	if err := s.migrate(ctx); err != nil {
+		s.stop()
+		w.Close()
+		return nil, err
+	}
+	pragmas.Add("_pragma", "query_only(1)")
+	r, err := sql.Open("sqlite", "file:"+cfg.Path+"?"+pragmas.Encode())
+	if err != nil {
+		w.Close()
+		return nil, fmt.Errorf("sqlite: open %s: %w", cfg.Path, err)
+	}
+	r.SetMaxOpenConns(cfg.Readers)
+	r.SetMaxIdleConns(cfg.Readers)
+	s.r = r
+	return s, nil
+}
+
+// Path returns the database file's path.
+func (s *Store) Path() string { return s.path }
+
+// Close waits for the writes under way, then closes the database,
+// checkpointing the WAL into it. Writes after Close fail with ErrClosed.
+func (s *Store) Close() error {
+	s.stop()
+	return errors.Join(s.r.Close(), s.w.Close())
+}
+
+// ErrClosed is returned by writes to a closed Store.
+var ErrClosed = errors.New("sqlite: store closed")
+
+func (s *Store) stop() {
+	s.closeOnce.Do(func() { close(s.closing) })
+	<-s.stopped
+}
+
+// migrations are applied in order, each in its own transaction; PRAGMA
+// user_version says how many ran. A migration is never edited once
+// released: a change is a new one.
+var migrations = []string{
+	// 1: the signed entries, operators, keys, names, identities, invites
+	// and rate-limit events.
+	`
+CREATE TABLE signed (
+	digest TEXT PRIMARY KEY,
+	entry  BLOB NOT NULL,
+	leaf   BLOB,
+	idx    BIGINT UNIQUE,
+	stored BIGINT NOT NULL
+);
+CREATE INDEX signed_unbound ON signed (stored) WHERE idx IS NULL;
+
+CREATE TABLE operators (
+	id             TEXT PRIMARY KEY,
+	entry          TEXT NOT NULL REFERENCES signed (digest),
+	name           TEXT NOT NULL,
+	name_key       TEXT NOT NULL,
+	name_number    BIGINT NOT NULL,
+	key_families   TEXT NOT NULL,
+	model          TEXT NOT NULL,
+	model_families TEXT NOT NULL,
+	registered     BIGINT NOT NULL,
+	UNIQUE (name_key, name_number)
+);
+
+CREATE TABLE names (
+	name_key TEXT PRIMARY KEY,
+	last     BIGINT NOT NULL
+);
+
+CREATE TABLE keys (
+	digest     TEXT PRIMARY KEY,
+	key        TEXT NOT NULL,
+	operator   TEXT NOT NULL REFERENCES operators (id),
+	seq        BIGINT NOT NULL,
+	entry      TEXT NOT NULL UNIQUE REFERENCES signed (digest),
+	retired_by TEXT UNIQUE REFERENCES signed (digest),
+	added      BIGINT NOT NULL,
+	retired    BIGINT,
+	UNIQUE (operator, seq)
+);
+CREATE UNIQUE INDEX keys_current ON keys (operator) WHERE retired_by IS NULL;
+
+CREATE TABLE identities (
+	operator     TEXT NOT NULL REFERENCES operators (id),
+	kind         TEXT NOT NULL,
+	organization TEXT NOT NULL,
+	subject      TEXT NOT NULL,
+	entry        TEXT NOT NULL UNIQUE REFERENCES signed (digest),
+	invite       TEXT UNIQUE,
+	added        BIGINT NOT NULL,
+	PRIMARY KEY (operator, kind)
+);
+CREATE INDEX identities_organization ON identities (organization);
+
+CREATE TABLE invites (
+	digest       TEXT PRIMARY KEY,
+	sponsor      TEXT NOT NULL REFERENCES operators (id),
+	sponsor_key  TEXT NOT NULL,
+	sponsor_sig  TEXT NOT NULL,
+	organization TEXT NOT NULL,
+	created      BIGINT NOT NULL,
+	expires      BIGINT NOT NULL,
+	used_by      TEXT REFERENCES operators (id),
+	used_entry   TEXT UNIQUE REFERENCES signed (digest),
+	used_at      BIGINT
+);
+CREATE INDEX invites_organization ON invites (organization, created);
+
+CREATE TABLE rate_events (
+	bucket  TEXT NOT NULL,
+	at      BIGINT NOT NULL,
+	expires BIGINT NOT NULL
+);
+CREATE INDEX rate_events_bucket ON rate_events (bucket, at);
+CREATE INDEX rate_events_expires ON rate_events (expires);
+`,
+}
+
+func (s *Store) migrate(ctx context.Context) error {
+	var version int
+	if err := s.w.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return fmt.Errorf("sqlite: read schema version: %w", err)
+	}
+	if version > len(migrations) {
+		return fmt.Errorf("sqlite: %s has schema version %d, newer than this program's %d", s.path, version, len(migrations))
+	}
+	for i := version; i < len(migrations); i++ {
+		err := s.write(ctx, func(tx *sql.Tx) error {
+			if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+				return err
+			}
+			_, err := tx.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", i+1))
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("sqlite: migration %d: %w", i+1, err)
+		}
+	}
+	return nil
+}
+
+// write runs f in the writer's next transaction and returns once that
+// committed, fsync'd (synchronous=FULL). Writes run one at a time, in the
+// order the writer takes them; writes that arrive together share one
+// commit, each in a savepoint of its own, so one that fails leaves the
+// others whole and a crash keeps all of them or none. A job whose context
+// ends before it runs writes nothing; once it runs, write waits for its
+// commit whatever the context, so what it reports is what happened.
+func (s *Store) write(ctx context.Context, f func(tx *sql.Tx) error) error {
+	return s.submit(ctx, f, true)
+}
+
+// lightWrite is write for writes a crash may lose (Take): a commit of only
+// such writes skips the fsync (synchronous=NORMAL, which WAL keeps
+// consistent), and the next durable commit makes them durable with its own.
+func (s *Store) lightWrite(ctx context.Context, f func(tx *sql.Tx) error) error {
+	return s.submit(ctx, f, false)
+}
+
+func (s *Store) submit(ctx context.Context, f func(tx *sql.Tx) error, durable bool) error {
+	j := &job{ctx: ctx, f: f, durable: durable, done: make(chan error, 1)}
+	select {
+	case s.jobs <- j:
+	case <-s.closing:
+		return ErrClosed
+	case <-ctx.Done():
+		return fmt.Errorf("sqlite: %w", ctx.Err())
+	}
+	return <-j.done
+}
+
+// writer owns the writer connection: it takes the writes waiting, runs
+// them in one transaction and commits it, until Close.
+func (s *Store) writer() {
+	defer close(s.stopped)
+	for {
+		var batch []*job
+		select {
+		case j := <-s.jobs:
+			batch = append(batch, j)
+		case <-s.closing:
+			return
+		}
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case j := <-s.jobs:
+				batch = append(batch, j)
+			default:
+				break more
+			}
+		}
+		errs := s.commit(batch)
+		for i, j := range batch {
+			j.done <- errs[i]
+		}
+	}
+}
+
+// commit runs a batch of jobs in one transaction and returns each one's
+// outcome.
+func (s *Store) commit(batch []*job) []error {
+	errs := make([]error, len(batch))
+	all := func(err error) []error {
+		for i := range errs {
+			errs[i] = err
+		}
+		return errs
+	}
+	ctx := context.Background()
+	conn, err := s.w.Conn(ctx)
+	if err != nil {
+		return all(fmt.Errorf("sqlite: writer: %w", err))
+	}
+	defer conn.Close()
+	durable := false
+	for _, j := range batch {
+		durable = durable || j.durable
+	}
+	if !durable {
+		if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = NORMAL"); err != nil {
+			return all(fmt.Errorf("sqlite: writer: %w", err))
+		}
+		defer func() {
+			// Back to fsync'ing every commit, or out of the pool: no
+			// durable write may run on a connection left at NORMAL.
+			if _, err := conn.ExecContext(ctx, "PRAGMA synchronous = FULL"); err != nil {
+				conn.Raw(func(any) error { return driver.ErrBadConn })
+			}
+		}()
+	}
+	tx, err := conn.BeginTx(ctx, nil)
+	if err != nil {
+		return all(fmt.Errorf("sqlite: begin: %w", err))
+	}
+	ran := 0
+	for i, j := range batch {
+		if err := j.ctx.Err(); err != nil {
+			errs[i] = fmt.Errorf("sqlite: %w", err)
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, "SAVEPOINT job"); err != nil {
+			tx.Rollback()
+			return all(fmt.Errorf("sqlite: savepoint: %w", err))
+		}
+		if errs[i] = j.f(tx); errs[i] != nil {
+			if _, err := tx.ExecContext(ctx, "ROLLBACK TO job"); err != nil {
+				// SQLite rolled the whole transaction back: every job
+				// in it failed.
+				tx.Rollback()
+				return all(fmt.Errorf("sqlite: rollback to savepoint after %w: %w", errs[i], err))
+			}
+		} else {
+			ran++
+		}
+		if _, err := tx.ExecContext(ctx, "RELEASE job"); err != nil {
+			tx.Rollback()
+			return all(fmt.Errorf("sqlite: release savepoint: %w", err))
+		}
+	}
+	if ran == 0 {
+		tx.Rollback()
+		return errs
+	}
+	if err := tx.Commit(); err != nil {
+		return all(fmt.Errorf("sqlite: commit: %w", err))
+	}
+	return errs
+}
+
+// read runs f in a read transaction, a snapshot of one moment.
+func (s *Store) read(ctx context.Context, f func(tx *sql.Tx) error) error {
+	tx, err := s.r.BeginTx(ctx, nil)
+	if err != nil {
+		return fmt.Errorf("sqlite: begin: %w", err)
+	}
+	defer tx.Rollback()
+	return f(tx)
+}
+
+func nanos(t time.Time) int64 { return t.UnixNano() }
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+func fromNullNanos(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return fromNanos(n.Int64)
+}
+
+func index(n sql.NullInt64) int64 {
+	if !n.Valid {
+		return store.Unlogged
+	}
+	return n.Int64
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// notFound wraps store.ErrNotFound with what was missing.
+func notFound(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), store.ErrNotFound)
+}

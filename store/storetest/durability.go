@@ -1,0 +1,110 @@
+package storetest
+
+import (
+	"bytes"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/store"
+)
+
+// testDurability writes one of everything, closes the store, opens it
+// again, and finds everything as it was, including where the name numbers
+// and the invite allowance stand.
+func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.Store) {
+	sponsor, sk := f.sponsor("Scout", "example.org")
+	named, namedKey := f.register("scout")
+	nk := f.newKey()
+	rotated, err := f.s.RotateKey(f.ctx, f.rotation(named.ID, namedKey, nk))
+	f.ok(err, "RotateKey")
+	f.ok(f.s.NoteModelFamily(f.ctx, named.ID, "gpt"), "NoteModelFamily")
+	renamed, _, err := f.s.Rename(f.ctx, sponsor.ID, "Pathfinder", "pathfinder", f.now)
+	f.ok(err, "Rename")
+	inv := f.invite(sponsor.ID, sk, "example.org", f.now)
+	_, err = f.s.CreateInvite(f.ctx, inv, inviteLimit, inviteWindow)
+	f.ok(err, "CreateInvite")
+	user, _ := f.register("User")
+	joined, err := f.s.AddIdentity(f.ctx, f.sponsored(user.ID, inv, f.now))
+	f.ok(err, "AddIdentity")
+	var bindings []store.Binding
+	for i, d := range []string{sponsor.Key().Entry, sponsor.Identities[0].Entry, named.Key().Entry, rotated.Key().Entry} {
+		bindings = append(bindings, store.Binding{Index: int64(i), Digest: d})
+	}
+	f.ok(f.s.BindIndexes(f.ctx, bindings), "BindIndexes")
+	pendingDigest, pendingEntry, pendingLeaf := f.entry("op:x", map[string]any{"type": "key"})
+	f.ok(f.s.PutSigned(f.ctx, pendingDigest, pendingEntry, pendingLeaf), "PutSigned")
+	before := map[string]store.Operator{}
+	for _, id := range []string{sponsor.ID, named.ID, user.ID} {
+		before[id], err = f.s.Operator(f.ctx, id)
+		f.ok(err, "Operator")
+	}
+	beforeSigned, err := f.s.Signed(f.ctx, 3)
+	f.ok(err, "Signed")
+	for range inviteLimit - 1 {
+		_, err := f.s.CreateInvite(f.ctx, f.invite(sponsor.ID, sk, "example.org", f.now.Add(time.Second)), inviteLimit, inviteWindow)
+		f.ok(err, "CreateInvite")
+	}
+
+	f.s = reopen(f.t, f.s)
+
+	for id, was := range before {
+		now, err := f.s.Operator(f.ctx, id)
+		f.ok(err, "Operator after reopening")
+		if !sameOperator(was, now) {
+			f.t.Errorf("%s after reopening:\n%+v\nwas\n%+v", id, now, was)
+		}
+	}
+	if got := before[sponsor.ID]; got.Name != renamed.Name || got.Identities[0].Index != 1 {
+		f.t.Errorf("the renamed sponsor = %+v", got)
+	}
+	if got := before[named.ID]; got.Name != "scout #2" || got.Keys[1].Since != 3 || got.ModelFamilies[0] != "gpt" {
+		f.t.Errorf("the rotated operator = %+v", got)
+	}
+	if got := before[user.ID]; len(got.Identities) != 1 || got.Identities[0].Entry != joined.Entry {
+		f.t.Errorf("the sponsored operator = %+v", got)
+	}
+	got, err := f.s.Signed(f.ctx, 3)
+	f.ok(err, "Signed after reopening")
+	if got.Digest != beforeSigned.Digest || !bytes.Equal(got.Entry, beforeSigned.Entry) || !bytes.Equal(got.Leaf, beforeSigned.Leaf) {
+		f.t.Errorf("Signed(3) after reopening = %+v", got)
+	}
+	if unbound, err := f.s.Unbound(f.ctx); err != nil || len(unbound) != 3 || !slices.ContainsFunc(unbound, func(s store.Signed) bool { return s.Digest == pendingDigest }) {
+		// The pending entry, the user's key entry and its identity.
+		f.t.Errorf("Unbound after reopening = %d entries, %v", len(unbound), err)
+	}
+	if inv2, err := f.s.Invite(f.ctx, inv.Digest); err != nil || inv2.UsedBy != user.ID {
+		f.t.Errorf("the invite after reopening = %+v, %v", inv2, err)
+	}
+	// Allocation goes on from where it stood.
+	third, _ := f.register("SCOUT")
+	if third.Name != "SCOUT #3" {
+		f.t.Errorf("a name registered after reopening shows as %q, want SCOUT #3", third.Name)
+	}
+	f.is(second(f.s.CreateInvite(f.ctx, f.invite(sponsor.ID, sk, "example.org", f.now.Add(time.Minute)), inviteLimit, inviteWindow)),
+		store.ErrLimit, "a fourth invite after reopening")
+	f.is(second(f.s.CreateOperator(f.ctx, f.newOperator(nk, "Thief"))), store.ErrKeyUsed, "a rotated-to key after reopening")
+}
+
+func sameOperator(a, b store.Operator) bool {
+	if a.ID != b.ID || a.Name != b.Name || a.NameBase != b.NameBase || a.NameKey != b.NameKey || a.NameNumber != b.NameNumber ||
+		a.Model != b.Model || !slices.Equal(a.KeyFamilies, b.KeyFamilies) || !slices.Equal(a.ModelFamilies, b.ModelFamilies) ||
+		!a.Registered.Equal(b.Registered) || len(a.Keys) != len(b.Keys) || len(a.Identities) != len(b.Identities) {
+		return false
+	}
+	for i := range a.Keys {
+		x, y := a.Keys[i], b.Keys[i]
+		if x.Key != y.Key || x.Digest != y.Digest || x.Entry != y.Entry || x.Since != y.Since || x.RetiredBy != y.RetiredBy ||
+			x.Until != y.Until || !x.Added.Equal(y.Added) || !x.Retired.Equal(y.Retired) {
+			return false
+		}
+	}
+	for i := range a.Identities {
+		x, y := a.Identities[i], b.Identities[i]
+		if x != y && !(x.Operator == y.Operator && x.Kind == y.Kind && x.Organization == y.Organization && x.Subject == y.Subject &&
+			x.Entry == y.Entry && x.Index == y.Index && x.Invite == y.Invite && x.Added.Equal(y.Added)) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,212 @@
+package storetest
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/store"
+)
+
+// newKey makes a hybrid key. Keys are real, so operator IDs are the ones
+// their keys make; the store never checks signatures, so entries carry a
+// random stand-in for theirs.
+func (f *fixture) newKey() *hybrid.PrivateKey {
+	f.t.Helper()
+	k, err := hybrid.GenerateKey()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return k
+}
+
+func pub(k *hybrid.PrivateKey) string { return k.Public().String() }
+
+func digestOf(k *hybrid.PrivateKey) string { return ledger.KeyDigest(pub(k)) }
+
+func nonce() string {
+	var b [16]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}
+
+// entry returns a signed entry's JSON, its digest and its leaf.
+func (f *fixture) entry(operator string, fields map[string]any) (digest string, signed, leaf []byte) {
+	f.t.Helper()
+	e := map[string]any{"sig": "ed25519-ml-dsa-44:" + nonce()}
+	for k, v := range fields {
+		e[k] = v
+	}
+	digest, err := ledger.EntryDigest(e)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	detached, err := ledger.Detach(e)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	signed, err = canonical.Marshal(e)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	leaf, err = canonical.Marshal(map[string]any{"timestamp": "2026-10-02T12:00:00.000Z", "operator": operator, "entry": detached})
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return digest, signed, leaf
+}
+
+// put puts an entry and returns its digest.
+func (f *fixture) put(operator string, fields map[string]any) string {
+	f.t.Helper()
+	digest, signed, leaf := f.entry(operator, fields)
+	if err := f.s.PutSigned(f.ctx, digest, signed, leaf); err != nil {
+		f.t.Fatalf("PutSigned: %v", err)
+	}
+	return digest
+}
+
+// nameKey stands in for operators.NameKey: the store treats keys as opaque.
+func nameKey(name string) string { return strings.ToLower(strings.ReplaceAll(name, " ", "")) }
+
+// newOperator returns what registering key under name records, its key
+// entry put.
+func (f *fixture) newOperator(k *hybrid.PrivateKey, name string) store.NewOperator {
+	f.t.Helper()
+	id := ledger.OperatorID(pub(k))
+	return store.NewOperator{
+		ID:          id,
+		Key:         pub(k),
+		Entry:       f.put(id, map[string]any{"type": "key", "key": pub(k), "model_families": []any{"claude"}, "model": "claude-opus-5-5"}),
+		Name:        name,
+		NameKey:     nameKey(name),
+		KeyFamilies: []string{"claude"},
+		Model:       "claude-opus-5-5",
+		At:          f.now,
+	}
+}
+
+// register registers a new operator under name.
+func (f *fixture) register(name string) (store.Operator, *hybrid.PrivateKey) {
+	f.t.Helper()
+	k := f.newKey()
+	op, err := f.s.CreateOperator(f.ctx, f.newOperator(k, name))
+	if err != nil {
+		f.t.Fatalf("CreateOperator(%q): %v", name, err)
+	}
+	return op, k
+}
+
+// rotation puts a rotation of op from one key to another and returns what
+// RotateKey records.
+func (f *fixture) rotation(op string, from, to *hybrid.PrivateKey) store.Rotation {
+	f.t.Helper()
+	return store.Rotation{
+		Operator: op,
+		From:     digestOf(from),
+		Key:      pub(to),
+		Entry:    f.put(op, map[string]any{"type": "key_rotation", "operator": op, "key": pub(to), "key_sig": nonce()}),
+		At:       f.now,
+	}
+}
+
+// identity puts an identity entry and returns what AddIdentity records.
+func (f *fixture) identity(op, kind, subject, organization string) store.Identity {
+	f.t.Helper()
+	fields := map[string]any{"type": "identity", "kind": kind, "operator": op}
+	switch kind {
+	case "domain":
+		fields["domain"] = subject
+	case "github":
+		fields["repository"] = subject
+	}
+	return store.Identity{
+		Operator:     op,
+		Kind:         kind,
+		Organization: organization,
+		Subject:      subject,
+		Entry:        f.put(op, fields),
+		Index:        store.Unlogged,
+		Added:        f.now,
+	}
+}
+
+// invite returns an invite sponsor (holding key k) makes at created.
+func (f *fixture) invite(sponsor string, k *hybrid.PrivateKey, organization string, created time.Time) store.Invite {
+	return store.Invite{
+		Digest:       "sha256:" + nonce() + nonce(),
+		Sponsor:      sponsor,
+		SponsorKey:   digestOf(k),
+		SponsorSig:   "ed25519-ml-dsa-44:" + nonce(),
+		Organization: organization,
+		Created:      created,
+		Expires:      created.Add(30 * 24 * time.Hour),
+	}
+}
+
+// sponsored puts a sponsored identity entry for op using inv.
+func (f *fixture) sponsored(op string, inv store.Invite, at time.Time) store.Identity {
+	f.t.Helper()
+	return store.Identity{
+		Operator: op,
+		Kind:     "sponsored",
+		Entry:    f.put(op, map[string]any{"type": "identity", "kind": "sponsored", "operator": op, "sponsor": inv.Sponsor, "code": nonce()}),
+		Invite:   inv.Digest,
+		Added:    at,
+	}
+}
+
+// is fails the test unless err wraps target.
+func (f *fixture) is(err, target error, what string) {
+	f.t.Helper()
+	if !errors.Is(err, target) {
+		f.t.Errorf("%s: error %v, want one wrapping %q", what, err, target)
+	}
+}
+
+// ok fails the test now on an error.
+func (f *fixture) ok(err error, what string) {
+	f.t.Helper()
+	if err != nil {
+		f.t.Fatalf("%s: %v", what, err)
+	}
+}
+
+// bind binds digest at a new index and returns the index.
+func (f *fixture) bind(digest string) int64 {
+	f.t.Helper()
+	i := f.nextIndex()
+	f.ok(f.s.BindIndex(f.ctx, i, digest), "BindIndex")
+	return i
+}
+
+// nextIndex returns an index no entry of this store has: the fixture's own
+// count, so every test's store starts at 0.
+func (f *fixture) nextIndex() int64 {
+	f.t.Helper()
+	latest, err := f.s.LatestIndex(f.ctx)
+	f.ok(err, "LatestIndex")
+	return latest + 1
+}
+
+// parallel runs f(i) for i in [0, n) at once and waits for all of them.
+func parallel(n int, f func(i int)) {
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			f(i)
+		}()
+	}
+	close(start)
+	wg.Wait()
+}
