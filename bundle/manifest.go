@@ -445,5 +445,3 @@ func isJSSpace(r rune) bool {
 	}
 	return 0x2000 <= r && r <= 0x200A
 }
-
-

@@ -275,6 +275,10 @@ func members(entry map[string]any, typ string, required []string, optional ...st
 	}
 	for _, m := range required {
 		if _, ok := entry[m]; !ok {
+			if m == "model" || m == "model_family" {
+				// The instructions' own code for a call that names no model.
+				return fail(ErrModelMissing, "/"+m, "name the model making the call: %s is required", m)
+			}
 			return fail(ErrMalformed, "/"+m, "%s is required", m)
 		}
 	}

@@ -109,7 +109,7 @@ func TestCheckKeyEntryRefuses(t *testing.T) {
 			e["model_families"] = []any{"claude", "gpt", "gemini", "grok", "llama", "muse", "mistral", "qwen", "deepseek", "kimi", "glm"}
 		}, k, ErrMalformed, "/model_families"},
 		{"family a number", func(e map[string]any) { e["model_families"] = []any{1.0} }, k, ErrMalformed, "/model_families/0"},
-		{"no model", func(e map[string]any) { delete(e, "model") }, k, ErrMalformed, "/model"},
+		{"no model", func(e map[string]any) { delete(e, "model") }, k, ErrModelMissing, "/model"},
 		{"model null", func(e map[string]any) { e["model"] = nil }, k, ErrModelMissing, "/model"},
 		{"model a sentence", func(e map[string]any) { e["model"] = "Claude Opus, the latest" }, k, ErrModelNameInvalid, "/model"},
 		{"model a URL", func(e map[string]any) { e["model"] = "https://claude.ai" }, k, ErrModelNameInvalid, "/model"},
@@ -226,7 +226,7 @@ func TestCheckRenameEntry(t *testing.T) {
 		{"not an operator ID", func(e map[string]any) { e["operator"] = "op:12" }, k, ErrMalformed, "/operator"},
 		{"stale", func(e map[string]any) { e["time"] = "2026-10-02T11:50:00Z" }, k, ErrStaleTime, "/time"},
 		{"no time", func(e map[string]any) { delete(e, "time") }, k, ErrMalformed, "/time"},
-		{"no model", func(e map[string]any) { delete(e, "model") }, k, ErrMalformed, "/model"},
+		{"no model", func(e map[string]any) { delete(e, "model") }, k, ErrModelMissing, "/model"},
 		{"another family", func(e map[string]any) { e["model_family"] = "gpt"; e["model"] = "gpt-6.1" }, k, ErrKeyFamilyMismatch, "/model_family"},
 		{"name numbered", func(e map[string]any) { e["name"] = "Ranger #2" }, k, ErrInvalidName, "/name"},
 		{"name an address", func(e map[string]any) { e["name"] = "ranger.ai" }, k, ErrInvalidName, "/name"},

@@ -24,6 +24,8 @@ type command struct {
 
 func commands() []command {
 	return []command{
+		{"serve", "run the node (SQLite and an on-disk log in --data, no other service)", runServe},
+		{"admin", "administer a running node: admin invite <op-id>", runAdmin},
 		{"key", "make and show hybrid Ed25519 + ML-DSA-44 keys", runKey},
 		{"canonical", "write the canonical JSON (RFC 8785) of the JSON text on stdin", runCanonical},
 		{"claims", "validate a bundle's claims.json and compute its claim IDs", runClaims},

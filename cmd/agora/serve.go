@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/agora-node/agora/node"
+)
+
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN]"
+
+// defaultDataDir is where the node keeps everything unless --data says
+// otherwise: a folder in the directory it starts in.
+const defaultDataDir = "agora-data"
+
+func runServe(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("agora serve", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	dataDir := fs.String("data", defaultDataDir, "the folder the node keeps its keys, state and log in")
+	listen := fs.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
+	origin := fs.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
+	rest, err := parseArgs(fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintf(e.stdout, "usage: %s\n", serveUsage)
+		return 0
+	}
+	if err != nil {
+		return fail(e, 2, "usage: "+serveUsage, "%v", err)
+	}
+	if len(rest) != 0 {
+		return fail(e, 2, "usage: "+serveUsage, "serve takes no arguments, but was given %q", rest[0])
+	}
+	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, Logger: logger})
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	ln, err := net.Listen("tcp", *listen)
+	if err != nil {
+		n.Close(context.Background())
+		return fail(e, 1, "choose another address with --listen", "%v", err)
+	}
+	srv := &http.Server{
+		Handler:           n.Handler(),
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		WriteTimeout:      60 * time.Second, // entries may be held 25 s
+		IdleTimeout:       2 * time.Minute,
+	}
+	served := make(chan error, 1)
+	go func() { served <- srv.Serve(ln) }()
+	logger.Info("agora node serving", "url", "http://"+ln.Addr().String(), "log", n.LogID(), "data", *dataDir)
+
+	select {
+	case <-ctx.Done():
+	case err = <-served:
+		logger.Error("server stopped", "err", err)
+	}
+	// Stop taking requests, let those in flight finish, then close the log
+	// and the store: everything acknowledged is already durable.
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	serr := srv.Shutdown(shutdownCtx)
+	cerr := n.Close(shutdownCtx)
+	if err := errors.Join(serr, cerr); err != nil {
+		return fail(e, 1, "", "shutting down: %v", err)
+	}
+	logger.Info("agora node stopped")
+	return 0
+}

@@ -1,0 +1,293 @@
+package node
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"strings"
+	"testing"
+
+	"golang.org/x/mod/sumdb/note"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/tlog"
+)
+
+// testNode starts a node on loopback with its data in a temporary folder.
+func testNode(t *testing.T) (*Node, *httptest.Server) {
+	t.Helper()
+	dir := t.TempDir()
+	n, err := New(context.Background(), Config{DataDir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(n.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		if err := n.Close(context.Background()); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return n, srv
+}
+
+// call sends a request and returns the status and the body parsed strictly.
+func call(t *testing.T, method, url string, body []byte, header ...string) (int, any) {
+	t.Helper()
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	data, _ := io.ReadAll(resp.Body)
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
+		return resp.StatusCode, string(data)
+	}
+	v, err := canonical.Parse(data)
+	if err != nil {
+		t.Fatalf("%s %s answered with something other than I-JSON: %v\n%s", method, url, err, data)
+	}
+	return resp.StatusCode, v
+}
+
+func keyEntry(t *testing.T, key *hybrid.PrivateKey) map[string]any {
+	t.Helper()
+	entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}, "model": "claude-test-1"}
+	if err := ledger.Sign(entry, key); err != nil {
+		t.Fatal(err)
+	}
+	return entry
+}
+
+func mustJSON(t *testing.T, v any) []byte {
+	b, err := canonical.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+// TestRegisterInviteAndAudit registers operators, has the node invite them,
+// and then audits the log as the reference monitor does, with the protocol
+// core's verifiers rather than the node's code: the log ID, the tree head's
+// signature, every receipt, every entry as signed against its leaf and its
+// signer's key, a consistency proof from the first head to the last, and the
+// checkpoint against the vkey the log published.
+func TestRegisterInviteAndAudit(t *testing.T) {
+	n, srv := testNode(t)
+	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	auth := []string{"Authorization", "Bearer " + string(token)}
+
+	var ops []string
+	var firstHead *tlog.TreeHead
+	for i := range 3 {
+		key, _ := hybrid.GenerateKey()
+		body := mustJSON(t, map[string]any{"entry": keyEntry(t, key), "name": "Scout"})
+		status, v := call(t, "POST", srv.URL+"/api/v1/operators", body)
+		if status != http.StatusCreated {
+			t.Fatalf("register: %d %v", status, v)
+		}
+		reg := v.(map[string]any)
+		want := "Scout"
+		if i > 0 {
+			want = "Scout #" + string(rune('1'+i))
+		}
+		if reg["name"] != want || reg["status"] != "pending" || reg["operator"] != ledger.OperatorID(key.Public().String()) {
+			t.Fatalf("registration %d answered %v, want name %q", i, reg, want)
+		}
+		// Registering again answers where the operator stands.
+		if status, v := call(t, "POST", srv.URL+"/api/v1/operators", body); status != http.StatusOK || v.(map[string]any)["name"] != want {
+			t.Fatalf("re-register: %d %v", status, v)
+		}
+		id := reg["operator"].(string)
+		ops = append(ops, id)
+		status, v = call(t, "POST", srv.URL+"/api/v1/admin/invitations", mustJSON(t, map[string]any{"operator": id}), auth...)
+		if status != http.StatusCreated {
+			t.Fatalf("invite: %d %v", status, v)
+		}
+		if firstHead == nil {
+			h, err := n.log.TreeHead()
+			if err != nil {
+				t.Fatal(err)
+			}
+			firstHead = &h
+		}
+	}
+	for _, id := range ops {
+		status, v := call(t, "GET", srv.URL+"/api/v1/operators/"+id, nil)
+		if status != http.StatusOK {
+			t.Fatalf("operator: %d %v", status, v)
+		}
+		rec := v.(map[string]any)
+		identity, _ := rec["identity"].(map[string]any)
+		if rec["status"] != "active" || identity["kind"] != "invited" || identity["organization"] != id {
+			t.Errorf("operator %s record: %v", id, rec)
+		}
+	}
+
+	// The log as a monitor reads it.
+	_, v := call(t, "GET", srv.URL+"/api/v1/log", nil)
+	info := v.(map[string]any)
+	pub := info["public_key"].(string)
+	if info["log"] != ledger.LogID(pub) {
+		t.Fatalf("log ID %v is not the key's, %s", info["log"], ledger.LogID(pub))
+	}
+	head, err := tlog.ParseTreeHead(mustJSON(t, info["tree_head"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := tlog.VerifyTreeHead(head, pub); err != nil {
+		t.Fatalf("tree head: %v", err)
+	}
+	if head.Size != 6 { // three key entries, three identities
+		t.Fatalf("tree head size %d, want 6", head.Size)
+	}
+	_, v = call(t, "GET", srv.URL+"/api/v1/log/entries?start=0&end=100", nil)
+	entries := v.(map[string]any)["entries"].([]any)
+	if len(entries) != 6 {
+		t.Fatalf("%d entries listed, want 6", len(entries))
+	}
+	keys := map[string]string{} // operator → key, as the log has shown it
+	for i := range head.Size {
+		url := srv.URL + "/api/v1/log/entries/" + itoa(i)
+		status, v := call(t, "GET", url, nil)
+		if status != http.StatusOK {
+			t.Fatalf("receipt %d: %d %v", i, status, v)
+		}
+		receipt, err := tlog.ParseReceipt(mustJSON(t, v))
+		if err != nil {
+			t.Fatalf("receipt %d: %v", i, err)
+		}
+		if err := tlog.VerifyReceipt(receipt, pub); err != nil {
+			t.Fatalf("receipt %d does not verify: %v", i, err)
+		}
+		leaf := v.(map[string]any)["leaf"].(map[string]any)
+		_, sv := call(t, "GET", url+"/signed", nil)
+		signed := sv.(map[string]any)["entry"].(map[string]any)
+		if !ledger.MatchesLeafEntry(signed, leaf["entry"].(map[string]any)) {
+			t.Fatalf("entry %d as signed does not match its leaf", i)
+		}
+		switch signed["type"] {
+		case "key":
+			keys[leaf["operator"].(string)] = signed["key"].(string)
+			if !ledger.Verify(signed, signed["key"].(string)) {
+				t.Errorf("key entry %d: signature does not verify", i)
+			}
+		case "identity":
+			if _, ok := keys[leaf["operator"].(string)]; !ok {
+				t.Errorf("identity %d logged before its operator's key", i)
+			}
+			if !ledger.Verify(signed, pub) {
+				t.Errorf("invitation %d: not signed by the log", i)
+			}
+		default:
+			t.Errorf("entry %d: unexpected type %v", i, signed["type"])
+		}
+	}
+	// The last head extends the first.
+	_, v = call(t, "GET", srv.URL+"/api/v1/log/proofs/consistency?first="+itoa(firstHead.Size)+"&second="+itoa(head.Size), nil)
+	var proof []tlog.Hash
+	for _, h := range v.(map[string]any)["proof"].([]any) {
+		hash, err := tlog.ParseHash(h.(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		proof = append(proof, hash)
+	}
+	if err := tlog.VerifyTreeGrowth(*firstHead, head, proof, pub); err != nil {
+		t.Fatalf("consistency from %d to %d: %v", firstHead.Size, head.Size, err)
+	}
+	// The checkpoint verifies, with sumdb's note package, against the vkey
+	// the log key vouches for in checkpoint_keys.
+	ck, err := tlog.ParseCheckpointKeys(mustJSON(t, info["checkpoint_keys"]))
+	if err != nil {
+		t.Fatal(err)
+	}
+	verifiers, err := tlog.VerifyCheckpointKeys(ck, pub, ck.Origin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, text := call(t, "GET", srv.URL+"/api/v1/log/checkpoint?size="+itoa(head.Size), nil)
+	msg, err := note.Open([]byte(text.(string)), note.VerifierList(verifiers...))
+	if err != nil {
+		t.Fatalf("checkpoint: %v\n%s", err, text)
+	}
+	if !strings.HasPrefix(msg.Text, ck.Origin+"\n"+itoa(head.Size)+"\n") {
+		t.Errorf("checkpoint body %q is not of size %d", msg.Text, head.Size)
+	}
+}
+
+func itoa(i uint64) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// TestBadInput checks that every route answers bad input with the spec's
+// error body and status, never a 500.
+func TestBadInput(t *testing.T) {
+	_, srv := testNode(t)
+	key, _ := hybrid.GenerateKey()
+	good := keyEntry(t, key)
+	tampered := keyEntry(t, key)
+	tampered["model"] = "claude-other"
+	noModel := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}}
+	ledger.Sign(noModel, key)
+	badFamily := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"nonesuch"}, "model": "x-1"}
+	ledger.Sign(badFamily, key)
+	reg := func(entry map[string]any, name string) []byte {
+		return mustJSON(t, map[string]any{"entry": entry, "name": name})
+	}
+	for _, tc := range []struct {
+		name, method, path string
+		body               []byte
+		status             int
+		code               string
+	}{
+		{"malformed JSON", "POST", "/api/v1/operators", []byte(`{"entry":`), 400, "invalid_json"},
+		{"duplicate names", "POST", "/api/v1/operators", []byte(`{"entry":{},"entry":{}}`), 400, "invalid_json"},
+		{"not an object", "POST", "/api/v1/operators", []byte(`[1]`), 400, "bad_request"},
+		{"entry of the wrong type", "POST", "/api/v1/operators", []byte(`{"entry":"key","name":"x"}`), 400, "bad_request"},
+		{"bad signature", "POST", "/api/v1/operators", reg(tampered, "Ada"), 422, "bad_signature"},
+		{"no model", "POST", "/api/v1/operators", reg(noModel, "Ada"), 422, "model_missing"},
+		{"unknown family", "POST", "/api/v1/operators", reg(badFamily, "Ada"), 422, "unknown_model_family"},
+		{"name with a URL", "POST", "/api/v1/operators", reg(good, "see https://example.com"), 422, "invalid_name"},
+		{"oversized body", "POST", "/api/v1/operators", bytes.Repeat([]byte(" "), 2<<20), 413, "too_large"},
+		{"unknown operator", "GET", "/api/v1/operators/op:" + strings.Repeat("0", 64), nil, 404, "not_found"},
+		{"bad operator ID", "GET", "/api/v1/operators/op:1", nil, 400, "bad_request"},
+		{"entry past the log", "GET", "/api/v1/log/entries/7", nil, 404, "not_found"},
+		{"bad index", "GET", "/api/v1/log/entries/x", nil, 400, "bad_request"},
+		{"negative start", "GET", "/api/v1/log/entries?start=-1", nil, 400, "bad_request"},
+		{"no start", "GET", "/api/v1/log/entries", nil, 400, "bad_request"},
+		{"proof past the log", "GET", "/api/v1/log/proofs/inclusion?index=0&size=9", nil, 400, "bad_request"},
+		{"shrinking consistency", "GET", "/api/v1/log/proofs/consistency?first=2&second=1", nil, 400, "bad_request"},
+		{"checkpoint never published", "GET", "/api/v1/log/checkpoint?size=99", nil, 404, "not_found"},
+		{"admin without token", "POST", "/api/v1/admin/invitations", []byte(`{"operator":"x"}`), 401, "unauthorized"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, v := call(t, tc.method, srv.URL+tc.path, tc.body)
+			body, _ := v.(map[string]any)
+			if status != tc.status || body["code"] != tc.code {
+				t.Fatalf("%s %s: %d %v; want %d %q", tc.method, tc.path, status, v, tc.status, tc.code)
+			}
+			if msg, _ := body["error"].(string); msg == "" {
+				t.Errorf("no error message: %v", v)
+			}
+		})
+	}
+}

@@ -1,0 +1,193 @@
+package node
+
+import (
+	"errors"
+	"net"
+	"net/http"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/vocabulary"
+)
+
+func (n *Node) routeOperators() {
+	n.mux.Handle("GET /api/v1/vocabulary", n.serveAPI(func(*http.Request) (any, int, error) {
+		return vocabulary.Document(), http.StatusOK, nil
+	}))
+	n.mux.Handle("POST /api/v1/operators", n.serveAPI(n.register))
+	n.mux.Handle("GET /api/v1/operators/{id}", n.serveAPI(n.getOperator))
+}
+
+// ruleError maps a refusal from package operators to the spec's answer:
+// 422 for a value that is well-formed JSON but breaks a rule (the spec's
+// status for a bad signature and the model codes), 403 for a family that is
+// not the key's.
+func ruleError(err error) error {
+	var oe *operators.Error
+	if !errors.As(err, &oe) {
+		return err
+	}
+	status := http.StatusUnprocessableEntity
+	switch oe.Err {
+	case operators.ErrMalformed:
+		status = http.StatusBadRequest
+	case operators.ErrKeyFamilyMismatch, operators.ErrWrongOperator:
+		status = http.StatusForbidden
+	}
+	return &APIError{Status: status, Code: oe.Err.Code(), Message: oe.Error(), Err: err}
+}
+
+// objectMember returns body[name] as an object, or a 400 naming it.
+func objectMember(body any, name string) (map[string]any, error) {
+	obj, ok := body.(map[string]any)
+	if !ok {
+		return nil, badRequest("bad_request", "The body must be a JSON object")
+	}
+	v, ok := obj[name].(map[string]any)
+	if !ok {
+		return nil, badRequest("bad_request", "The body needs %q, an object", name)
+	}
+	return v, nil
+}
+
+// clientAddress is the address a request came from, for rate limits.
+func clientAddress(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// register answers POST /api/v1/operators: {"entry": <signed key entry>,
+// "name": "..."}. Registering records the operator and keeps its key entry
+// beside the log; the entry is logged with the operator's first logged
+// action, as the instructions say.
+func (n *Node) register(r *http.Request) (any, int, error) {
+	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+	if err != nil {
+		return nil, 0, err
+	}
+	entry, err := objectMember(body, "entry")
+	if err != nil {
+		return nil, 0, err
+	}
+	name, _ := body.(map[string]any)["name"].(string)
+	ke, err := operators.CheckKeyEntry(entry)
+	if err != nil {
+		return nil, 0, ruleError(err)
+	}
+	// Registering again answers where the operator stands, and counts
+	// against no limit.
+	if op, err := n.store.Operator(r.Context(), ke.Operator); err == nil {
+		return registration(op), http.StatusOK, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, 0, err
+	}
+	clean, err := operators.CleanName(name)
+	if err != nil {
+		return nil, 0, ruleError(err)
+	}
+	if err := n.takeLimit(r, "register:"+clientAddress(r), vocabulary.RegistrationsPerIP, 24*time.Hour); err != nil {
+		return nil, 0, err
+	}
+	signed, err := canonical.Marshal(entry)
+	if err != nil {
+		return nil, 0, err
+	}
+	digest := canonical.Digest(signed)
+	if err := n.store.PutSigned(r.Context(), digest, signed, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
+		return nil, 0, err
+	}
+	op, err := n.store.CreateOperator(r.Context(), store.NewOperator{
+		ID: ke.Operator, Key: ke.Key, Entry: digest, Name: clean, NameKey: operators.NameKey(clean),
+		KeyFamilies: ke.ModelFamilies, Model: ke.Model, At: n.now(),
+	})
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		return registration(op), http.StatusOK, nil
+	case errors.Is(err, store.ErrKeyUsed):
+		return nil, 0, &APIError{Status: http.StatusConflict, Code: "key_used", Message: "This key is or was another operator's", Err: err}
+	case err != nil:
+		return nil, 0, err
+	}
+	return registration(op), http.StatusCreated, nil
+}
+
+func registration(op store.Operator) map[string]any {
+	_, identified := op.Identity()
+	return map[string]any{
+		"operator":    op.ID,
+		"name":        op.Name,
+		"status":      operatorStatus(identified),
+		"can_verify":  identified,
+		"can_publish": false,
+	}
+}
+
+func operatorStatus(identified bool) string {
+	if identified {
+		return "active"
+	}
+	return "pending"
+}
+
+// takeLimit takes one from a rate-limit bucket, or answers 429 with when to
+// try again.
+func (n *Node) takeLimit(r *http.Request, bucket string, limit int, window time.Duration) error {
+	ok, retry, err := n.store.Take(r.Context(), bucket, limit, window, n.now())
+	if err != nil {
+		return err
+	}
+	if !ok {
+		secs := max(1, int(retry.Round(time.Second)/time.Second))
+		return &APIError{Status: http.StatusTooManyRequests, Code: "rate_limited",
+			Message: "Too many requests; try again later", RetryAfter: secs}
+	}
+	return nil
+}
+
+// getOperator answers an operator's record. Fields for features the node
+// does not run yet are present with their empty values.
+func (n *Node) getOperator(r *http.Request) (any, int, error) {
+	id := r.PathValue("id")
+	if !ledger.IsOperatorID(id) {
+		return nil, 0, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
+	}
+	op, err := n.store.Operator(r.Context(), id)
+	if err != nil {
+		return nil, 0, err
+	}
+	key := op.Key()
+	var identity any
+	if id, ok := op.Identity(); ok {
+		identity = map[string]any{"kind": id.Kind, "organization": id.Organization, "index": id.Index}
+	}
+	keys := []any{}
+	for _, k := range op.Keys {
+		keys = append(keys, map[string]any{"key_digest": k.Digest, "since": k.Since, "until": k.Until})
+	}
+	return map[string]any{
+		"operator":       op.ID,
+		"name":           op.Name,
+		"key":            key.Key,
+		"key_digest":     key.Digest,
+		"keys":           keys,
+		"key_families":   op.KeyFamilies,
+		"model_families": op.ModelFamilies,
+		"model":          op.Model,
+		"registered_at":  op.Registered.UTC().Format(time.RFC3339Nano),
+		"identity":       identity,
+		"identities":     op.IdentityKinds(),
+		"status":         operatorStatus(identity != nil),
+		"can_verify":     identity != nil,
+		"can_publish":    false,
+		"credit":         0,
+		"nectar":         0,
+		"team":           nil,
+		"withdrawn":      []any{},
+	}, http.StatusOK, nil
+}

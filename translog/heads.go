@@ -1,0 +1,346 @@
+package translog
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sync"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/tlog"
+)
+
+// A published is one published tree size: its signed tree head and its
+// signed checkpoint, whose size and root are the head's.
+type published struct {
+	head       tlog.TreeHead
+	checkpoint []byte
+}
+
+// headStore keeps every published tree head and checkpoint in an
+// append-only file, one canonical JSON line each, in strictly increasing
+// order of size (see the package doc).
+//
+// Contract: append is durable once it returns nil (the record is written
+// and fsynced); when it returns an error the file is as it was before the
+// call, or the store is broken and refuses every later append. find and
+// latest are safe to call concurrently with each other and with append.
+type headStore struct {
+	path string
+
+	// mu guards every field below and serializes appends.
+	mu     sync.Mutex
+	f      *os.File   // opened O_RDWR|O_APPEND; ReadAt for lookups
+	end    int64      // length of the valid records, all newline-terminated
+	last   *published // the record ending at end; nil while empty
+	broken error      // set when a failed append could not be undone
+	closed bool
+
+	// sync flushes the file; tests replace it to inject faults.
+	sync func(*os.File) error
+}
+
+// openHeads opens the tree-head file at path, creating it if needed, and
+// cuts off an unterminated last line left by a crash: it was never
+// acknowledged.
+func openHeads(path string) (*headStore, error) {
+	_, statErr := os.Stat(path)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("translog: opening the tree-head file: %w", err)
+	}
+	s := &headStore{path: path, f: f, sync: (*os.File).Sync}
+	if errors.Is(statErr, os.ErrNotExist) {
+		if err := syncDir(filepath.Dir(path)); err != nil {
+			f.Close()
+			return nil, err
+		}
+	}
+	if err := s.recover(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// recover finds the end of the last complete record, truncates anything
+// after it, and reads that record.
+func (s *headStore) recover() error {
+	info, err := s.f.Stat()
+	if err != nil {
+		return fmt.Errorf("translog: tree-head file: %w", err)
+	}
+	size := info.Size()
+	end, err := s.lastNewline(size)
+	if err != nil {
+		return err
+	}
+	if end < size {
+		if err := s.f.Truncate(end); err != nil {
+			return fmt.Errorf("translog: cutting the torn tail of the tree-head file: %w", err)
+		}
+		if err := s.sync(s.f); err != nil {
+			return fmt.Errorf("translog: tree-head file: %w", err)
+		}
+	}
+	s.end = end
+	if end == 0 {
+		return nil
+	}
+	start, err := s.lastNewline(end - 1)
+	if err != nil {
+		return err
+	}
+	rec, _, err := s.recordAt(start, end)
+	if err != nil {
+		return err
+	}
+	s.last = &rec
+	return nil
+}
+
+// lastNewline returns the offset just after the last '\n' before offset
+// before, or 0 if there is none.
+func (s *headStore) lastNewline(before int64) (int64, error) {
+	buf := make([]byte, 8192)
+	for before > 0 {
+		n := min(int64(len(buf)), before)
+		chunk := buf[:n]
+		if _, err := s.f.ReadAt(chunk, before-n); err != nil {
+			return 0, fmt.Errorf("translog: reading the tree-head file: %w", err)
+		}
+		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
+			return before - n + int64(i) + 1, nil
+		}
+		before -= n
+	}
+	return 0, nil
+}
+
+// nextStart returns the offset of the first record starting at or after
+// p, or end if there is none. Records start at 0 and after each '\n'.
+func (s *headStore) nextStart(p, end int64) (int64, error) {
+	if p == 0 {
+		return 0, nil
+	}
+	buf := make([]byte, 8192)
+	for q := p - 1; q < end; {
+		n := min(int64(len(buf)), end-q)
+		chunk := buf[:n]
+		if _, err := s.f.ReadAt(chunk, q); err != nil {
+			return 0, fmt.Errorf("translog: reading the tree-head file: %w", err)
+		}
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			return q + int64(i) + 1, nil
+		}
+		q += n
+	}
+	return end, nil
+}
+
+// recordAt reads and parses the record starting at start, which must
+// start a record below end, and returns the offset after it.
+func (s *headStore) recordAt(start, end int64) (published, int64, error) {
+	var line []byte
+	buf := make([]byte, 8192)
+	for q := start; ; {
+		if q >= end {
+			return published{}, 0, corrupt("tree-head file: the record at offset %d has no end", start)
+		}
+		n := min(int64(len(buf)), end-q)
+		chunk := buf[:n]
+		if _, err := s.f.ReadAt(chunk, q); err != nil && !errors.Is(err, io.EOF) {
+			return published{}, 0, fmt.Errorf("translog: reading the tree-head file: %w", err)
+		}
+		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
+			line = append(line, chunk[:i]...)
+			rec, err := parseRecord(line)
+			if err != nil {
+				return published{}, 0, corrupt("tree-head file, record at offset %d: %w", start, err)
+			}
+			return rec, q + int64(i) + 1, nil
+		}
+		line = append(line, chunk...)
+		q += n
+	}
+}
+
+// record is how a published size is written in the tree-head file.
+type record struct {
+	Checkpoint string          `json:"checkpoint"`
+	TreeHead   json.RawMessage `json:"tree_head"`
+}
+
+func formatRecord(p published) ([]byte, error) {
+	line, err := canonical.Marshal(map[string]any{
+		"checkpoint": string(p.checkpoint),
+		"tree_head":  p.head.Object(),
+	})
+	if err != nil {
+		return nil, err
+	}
+	return append(line, '\n'), nil
+}
+
+// parseRecord reads one line of the tree-head file and checks that its
+// checkpoint and tree head describe the same tree.
+func parseRecord(line []byte) (published, error) {
+	dec := json.NewDecoder(bytes.NewReader(line))
+	dec.DisallowUnknownFields()
+	var r record
+	if err := dec.Decode(&r); err != nil {
+		return published{}, err
+	}
+	head, err := tlog.ParseTreeHead(r.TreeHead)
+	if err != nil {
+		return published{}, err
+	}
+	cp, err := tlog.ParseCheckpoint([]byte(r.Checkpoint))
+	if err != nil {
+		return published{}, err
+	}
+	if cp.Size != head.Size || cp.Root != head.Root {
+		return published{}, fmt.Errorf("its checkpoint (%d, %s) and tree head (%d, %s) differ", cp.Size, cp.Root, head.Size, head.Root)
+	}
+	return published{head: head, checkpoint: []byte(r.Checkpoint)}, nil
+}
+
+// latest returns the last record, or false while the store is empty.
+func (s *headStore) latest() (published, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.last == nil {
+		return published{}, false
+	}
+	return *s.last, true
+}
+
+// append writes p after the last record and fsyncs it. p's size must be
+// larger than the last record's.
+func (s *headStore) append(p published) error {
+	line, err := formatRecord(p)
+	if err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	switch {
+	case s.closed:
+		return fmt.Errorf("translog: tree-head file: %w", ErrClosed)
+	case s.broken != nil:
+		return s.broken
+	case s.last != nil && p.head.Size <= s.last.head.Size:
+		return fmt.Errorf("translog: tree head of %d entries after one of %d", p.head.Size, s.last.head.Size)
+	}
+	_, err = s.f.Write(line)
+	if err == nil {
+		err = s.sync(s.f)
+	}
+	if err != nil {
+		// Fail, and make sure nothing persisted: the record may be
+		// partly or wholly on disk, and nothing was acknowledged.
+		if terr := s.f.Truncate(s.end); terr != nil {
+			s.broken = corrupt("tree-head file: a failed write (%v) could not be undone: %w", err, terr)
+		} else if serr := s.sync(s.f); serr != nil {
+			s.broken = corrupt("tree-head file: a failed write (%v) could not be undone: %w", err, serr)
+		}
+		return fmt.Errorf("translog: writing the tree-head file: %w", err)
+	}
+	s.end += int64(len(line))
+	s.last = &p
+	return nil
+}
+
+// brokenErr returns why the store refuses appends for good, or nil.
+func (s *headStore) brokenErr() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.broken
+}
+
+// find returns the record of the tree of size entries.
+func (s *headStore) find(size uint64) (published, error) {
+	s.mu.Lock()
+	end, last, closed := s.end, s.last, s.closed
+	s.mu.Unlock()
+	if closed {
+		return published{}, fmt.Errorf("translog: tree-head file: %w", ErrClosed)
+	}
+	if last == nil || size > last.head.Size {
+		return published{}, notFound("no tree head of %d entries has been published", size)
+	}
+	if size == last.head.Size {
+		return *last, nil
+	}
+	// Binary search over byte offsets: records are sorted by size.
+	lo, hi := int64(0), end
+	for lo < hi {
+		mid := lo + (hi-lo)/2
+		start, err := s.nextStart(mid, hi)
+		if err != nil {
+			return published{}, err
+		}
+		if start >= hi {
+			hi = mid
+			continue
+		}
+		rec, next, err := s.recordAt(start, end)
+		if err != nil {
+			return published{}, err
+		}
+		switch {
+		case rec.head.Size == size:
+			return rec, nil
+		case rec.head.Size < size:
+			lo = next
+		default:
+			hi = start
+		}
+	}
+	return published{}, notFound("no tree head of %d entries was published", size)
+}
+
+// each calls fn with every record in order, stopping at its first error.
+func (s *headStore) each(fn func(published) error) error {
+	s.mu.Lock()
+	end := s.end
+	s.mu.Unlock()
+	for off := int64(0); off < end; {
+		rec, next, err := s.recordAt(off, end)
+		if err != nil {
+			return err
+		}
+		if err := fn(rec); err != nil {
+			return err
+		}
+		off = next
+	}
+	return nil
+}
+
+func (s *headStore) close() error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.closed {
+		return nil
+	}
+	s.closed = true
+	return s.f.Close()
+}
+
+// syncDir flushes a directory, so a file created in it stays.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return fmt.Errorf("translog: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil {
+		return fmt.Errorf("translog: flushing %s: %w", dir, err)
+	}
+	return nil
+}

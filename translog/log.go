@@ -1,0 +1,617 @@
+package translog
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"syscall"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/tlog"
+	f_log "github.com/transparency-dev/formats/log"
+	"github.com/transparency-dev/tessera"
+	"github.com/transparency-dev/tessera/storage/posix"
+)
+
+// Names inside Config.Dir.
+const (
+	lockName      = "LOCK"
+	tilesName     = "tiles"
+	treeHeadsName = "treeheads"
+)
+
+// A Log is an open append-only log. Its methods are safe for concurrent
+// use. Every read answers from the latest published tree head, so readers
+// never see an entry before its tree head exists.
+type Log struct {
+	cfg    Config
+	logID  string // ledger.LogID of pubKey
+	pubKey string // the log key's public key as text
+	signer *tlog.CheckpointSigner
+	lock   *os.File // holds the flock on Dir/LOCK
+	heads  *headStore
+	tiles  *tileStore
+
+	// Tessera: its appender, its shutdown, and the context its
+	// goroutines run under, cancelled last in Close.
+	appender *tessera.Appender
+	shutdown func(context.Context) error
+	bg       context.Context
+	cancel   context.CancelFunc
+
+	// pubMu serializes publications (see publish) and Close's closing of
+	// the tree-head file.
+	pubMu sync.Mutex
+
+	// mu guards the fields below it.
+	mu      sync.Mutex
+	latest  *published    // the latest publication; nil before the first
+	changed chan struct{} // closed, and replaced, at each publication
+	closing bool          // Close has begun: no new appends
+	pending int           // appends in flight
+	drained chan struct{} // closed when pending reaches 0 once closing
+
+	closed  chan struct{} // closed when Close begins: waiters give up
+	stopped chan struct{} // closed once Tessera stops: nothing more will be published
+
+	// failed is closed, with failure set first, when the tree-head file
+	// broke: nothing more can be published until an operator steps in.
+	failed   chan struct{}
+	failOnce sync.Once
+	failure  error
+}
+
+// Open opens the log in cfg.Dir, creating it if it is new, and starts
+// Tessera's sequencer and publisher. Before anything starts it checks that
+// the stored tiles reproduce the latest stored tree head, and that the
+// configured keys are the ones that signed it. Only one Log at a time may
+// have a directory open (ErrLocked). ctx bounds Open itself; the log runs
+// until Close.
+func Open(ctx context.Context, cfg Config) (*Log, error) {
+	cfg = cfg.withDefaults()
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	signer, err := tlog.NewCheckpointSigner(cfg.Origin, cfg.CheckpointKey)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("translog: %w", err)
+	}
+	lock, err := lockDir(filepath.Join(cfg.Dir, lockName))
+	if err != nil {
+		return nil, err
+	}
+	pubKey := cfg.LogKey.Public().String()
+	l := &Log{
+		cfg:     cfg,
+		logID:   ledger.LogID(pubKey),
+		pubKey:  pubKey,
+		signer:  signer,
+		lock:    lock,
+		tiles:   newTileStore(filepath.Join(cfg.Dir, tilesName), cfg.TileCacheSize),
+		changed: make(chan struct{}),
+		closed:  make(chan struct{}),
+		stopped: make(chan struct{}),
+		failed:  make(chan struct{}),
+	}
+	ok := false
+	defer func() {
+		if !ok {
+			if l.cancel != nil {
+				l.cancel()
+			}
+			if l.heads != nil {
+				l.heads.close()
+			}
+			lock.Close()
+		}
+	}()
+	if l.heads, err = openHeads(filepath.Join(cfg.Dir, treeHeadsName)); err != nil {
+		return nil, err
+	}
+	if err := l.checkStored(ctx); err != nil {
+		return nil, err
+	}
+	if p, ok := l.heads.latest(); ok {
+		l.latest = &p
+	}
+
+	driver, err := posix.New(ctx, posix.Config{Path: l.tiles.dir})
+	if err != nil {
+		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
+	}
+	l.bg, l.cancel = context.WithCancel(context.WithoutCancel(ctx))
+	opts := tessera.NewAppendOptions().
+		WithCheckpointSigner(publisher{l}).
+		WithBatching(cfg.BatchMaxSize, cfg.BatchMaxAge).
+		WithCheckpointInterval(cfg.CheckpointInterval)
+	l.appender, l.shutdown, _, err = tessera.NewAppender(l.bg, driver, opts)
+	if err != nil {
+		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
+	}
+	ok = true
+	return l, nil
+}
+
+// lockDir takes an exclusive flock on the file at path, held for as long
+// as the returned file stays open (the kernel drops it if the process
+// dies).
+func lockDir(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("translog: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("translog: %s: %w", filepath.Dir(path), ErrLocked)
+		}
+		return nil, fmt.Errorf("translog: locking %s: %w", path, err)
+	}
+	return f, nil
+}
+
+// checkStored checks what is on disk before Tessera starts: the latest
+// tree head was signed by the configured keys, and the stored tiles
+// reproduce its root, so the tree Tessera continues is the one the log
+// signed.
+func (l *Log) checkStored(ctx context.Context) error {
+	last, ok := l.heads.latest()
+	if !ok {
+		if _, err := os.Stat(filepath.Join(l.tiles.dir, "checkpoint")); err == nil {
+			return corrupt("%s holds a published tree but %s holds no tree head for it", l.tiles.dir, l.heads.path)
+		}
+		return nil
+	}
+	if err := tlog.VerifyTreeHead(last.head, l.pubKey); err != nil || last.head.Log != l.logID {
+		return &ConfigError{Field: "LogKey", Issue: "is not the key that signed this log's tree heads"}
+	}
+	if _, err := tlog.VerifyCheckpoint(last.checkpoint, l.signer.VerifierKey()); err != nil {
+		return &ConfigError{Field: "CheckpointKey", Issue: "and Origin are not the key and origin of this log's checkpoints: " + err.Error()}
+	}
+	root, err := tlog.ReadRoot(ctx, l.tiles.at(last.head.Size), last.head.Size)
+	if err != nil {
+		return corrupt("the tiles do not hold the tree of the latest tree head (%d entries): %w", last.head.Size, err)
+	}
+	if root != last.head.Root {
+		return corrupt("the tiles give the tree of %d entries the root %s, but its tree head says %s", last.head.Size, root, last.head.Root)
+	}
+	return nil
+}
+
+// publisher is the note.Signer Tessera signs its checkpoints with. Each
+// checkpoint it signs is published first (see Log.publish).
+type publisher struct{ l *Log }
+
+func (p publisher) Name() string                    { return p.l.signer.Name() }
+func (p publisher) KeyHash() uint32                 { return p.l.signer.KeyHash() }
+func (p publisher) Sign(msg []byte) ([]byte, error) { return p.l.publish(msg) }
+
+// publish is called by Tessera with the text of each checkpoint it is about
+// to publish, after it integrated that tree durably. It checks the tree,
+// signs the checkpoint and a tree head, verifies both, stores them with an
+// fsync, and only then returns the checkpoint signature, so Tessera writes
+// its checkpoint only after the tree head is stored. An error makes
+// Tessera skip this publication and try again at its next interval.
+func (l *Log) publish(msg []byte) ([]byte, error) {
+	var c f_log.Checkpoint
+	rest, err := c.Unmarshal(msg)
+	if err != nil || rest != nil || c.Origin != l.cfg.Origin || len(c.Hash) != tlog.HashSize {
+		return nil, fmt.Errorf("translog: asked to sign %.200q, which is not a checkpoint of this log", msg)
+	}
+	size, root := c.Size, tlog.Hash(c.Hash)
+	sig, err := l.signer.Sign(msg)
+	if err != nil {
+		return nil, err
+	}
+
+	l.pubMu.Lock()
+	defer l.pubMu.Unlock()
+	prev, havePrev := l.heads.latest()
+	if havePrev && size <= prev.head.Size {
+		if size == prev.head.Size && root == prev.head.Root {
+			return sig, nil // a republication: the tree head stands
+		}
+		return nil, corrupt("asked to publish a tree of %d entries (root %s) after one of %d (root %s)", size, root, prev.head.Size, prev.head.Root)
+	}
+
+	tr := l.tiles.at(size)
+	stored, err := tlog.ReadRoot(l.bg, tr, size)
+	if err != nil {
+		return nil, err
+	}
+	if stored != root {
+		return nil, corrupt("asked to publish root %s for %d entries, but the tiles give %s", root, size, stored)
+	}
+	if havePrev {
+		proof, err := tlog.ConsistencyProof(l.bg, tr, prev.head.Size, size)
+		if err != nil {
+			return nil, err
+		}
+		if err := tlog.VerifyConsistency(prev.head.Size, size, prev.head.Root, root, proof); err != nil {
+			return nil, corrupt("the tree of %d entries does not extend the published one of %d: %w", size, prev.head.Size, err)
+		}
+	}
+
+	note := noteWithSignature(msg, l.signer, sig)
+	if _, err := tlog.VerifyCheckpoint(note, l.signer.VerifierKey()); err != nil {
+		return nil, fmt.Errorf("translog: the checkpoint just signed does not verify: %w", err)
+	}
+	t := l.cfg.Now()
+	if havePrev {
+		if pt, err := prev.head.Time(); err == nil && t.Before(pt) {
+			t = pt // never stamp a head before the one it follows
+		}
+	}
+	head, err := tlog.SignTreeHead(l.cfg.LogKey, size, root, t)
+	if err != nil {
+		return nil, err
+	}
+	if err := tlog.VerifyTreeHead(head, l.pubKey); err != nil {
+		return nil, fmt.Errorf("translog: the tree head just signed does not verify: %w", err)
+	}
+	p := published{head: head, checkpoint: note}
+	if err := l.heads.append(p); err != nil {
+		if broken := l.heads.brokenErr(); broken != nil {
+			l.failOnce.Do(func() {
+				l.failure = broken
+				close(l.failed)
+			})
+		}
+		return nil, err
+	}
+
+	l.mu.Lock()
+	l.latest = &p
+	close(l.changed)
+	l.changed = make(chan struct{})
+	l.mu.Unlock()
+	return sig, nil
+}
+
+// noteWithSignature returns the signed note Tessera writes: the text, a
+// blank line, and the signer's line (c2sp.org/signed-note).
+func noteWithSignature(text []byte, s *tlog.CheckpointSigner, sig []byte) []byte {
+	keySig := binary.BigEndian.AppendUint32(nil, s.KeyHash())
+	keySig = append(keySig, sig...)
+	var b bytes.Buffer
+	b.Write(text)
+	b.WriteString("\n— ")
+	b.WriteString(s.Name())
+	b.WriteString(" ")
+	b.WriteString(base64.StdEncoding.EncodeToString(keySig))
+	b.WriteString("\n")
+	return b.Bytes()
+}
+
+// Append adds leaf to the log and returns its index once it is durably
+// sequenced, integrated, covered by a published checkpoint and tree head,
+// and its inclusion proof, rebuilt from the stored tiles, verifies against
+// that tree head. leaf is the canonical JSON of the log leaf (see
+// tlog.LeafBytes); it must not be changed during the call.
+//
+// Errors: ErrInvalidLeaf and ErrPushback before anything is added;
+// ErrClosed once Close has begun. Once an index is assigned, Append
+// returns it even with an error: ErrUnpublished if ctx ended or the log
+// closed before the publication (the entry is in the log and will be
+// published), with ErrCorrupt too if the tree-head file broke; ErrCorrupt
+// if the published tree does not prove it.
+func (l *Log) Append(ctx context.Context, leaf []byte) (uint64, error) {
+	if err := checkLeaf(leaf); err != nil {
+		return 0, err
+	}
+	if err := l.enter(); err != nil {
+		return 0, err
+	}
+	defer l.leave()
+	idx, err := l.appender.Add(ctx, tessera.NewEntry(leaf))()
+	if err != nil {
+		return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
+	}
+	index := idx.Index
+	head, err := l.awaitSize(ctx, index+1, false)
+	if err != nil {
+		return index, &kindError{[]error{ErrUnpublished}, fmt.Errorf("entry %d: %w", index, err)}
+	}
+	proof, err := tlog.InclusionProof(ctx, l.tiles.at(head.Size), index, head.Size)
+	if err != nil {
+		return index, fmt.Errorf("translog: proving entry %d in the tree of %d: %w", index, head.Size, err)
+	}
+	if err := tlog.VerifyInclusion(index, head.Size, tlog.LeafHash(leaf), proof, head.Root); err != nil {
+		return index, corrupt("entry %d is not provable in the published tree of %d: %w", index, head.Size, err)
+	}
+	return index, nil
+}
+
+// checkLeaf refuses what the log must never hold: anything but the
+// canonical JSON of an object, and leaves an entry bundle cannot hold.
+func checkLeaf(leaf []byte) error {
+	if len(leaf) == 0 || len(leaf) > MaxLeafSize {
+		return fmt.Errorf("%w: %d bytes, not 1 to %d", ErrInvalidLeaf, len(leaf), MaxLeafSize)
+	}
+	if leaf[0] != '{' {
+		return fmt.Errorf("%w: not a JSON object", ErrInvalidLeaf)
+	}
+	c, err := canonical.Canonicalize(leaf)
+	if err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidLeaf, err)
+	}
+	if !bytes.Equal(c, leaf) {
+		return fmt.Errorf("%w: not canonical JSON (RFC 8785)", ErrInvalidLeaf)
+	}
+	return nil
+}
+
+// enter counts an Append in, unless the log is closing or too busy.
+func (l *Log) enter() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		return fmt.Errorf("translog: append: %w", ErrClosed)
+	}
+	if l.pending >= l.cfg.MaxPending {
+		return fmt.Errorf("%w (%d)", ErrPushback, l.pending)
+	}
+	l.pending++
+	return nil
+}
+
+func (l *Log) leave() {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.pending--
+	if l.pending == 0 && l.drained != nil {
+		close(l.drained)
+		l.drained = nil
+	}
+}
+
+// awaitSize waits until the published tree has at least n entries and
+// returns its head. It gives up when ctx ends, when nothing more will be
+// published (the log stopped, or its tree-head file broke), and, if
+// orClosing, when Close begins.
+func (l *Log) awaitSize(ctx context.Context, n uint64, orClosing bool) (tlog.TreeHead, error) {
+	closing := l.closed
+	if !orClosing {
+		closing = nil
+	}
+	for {
+		l.mu.Lock()
+		latest, changed := l.latest, l.changed
+		l.mu.Unlock()
+		if latest != nil && latest.head.Size >= n {
+			return latest.head, nil
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return tlog.TreeHead{}, ctx.Err()
+		case <-l.stopped:
+			return tlog.TreeHead{}, ErrClosed
+		case <-l.failed:
+			return tlog.TreeHead{}, l.failure
+		case <-closing:
+			return tlog.TreeHead{}, ErrClosed
+		}
+	}
+}
+
+// WaitForSize returns once the published log has at least n entries, with
+// its size then. It returns early with ctx's error when ctx ends, or with
+// ErrClosed when the log begins to close. (The entries endpoint's wait.)
+func (l *Log) WaitForSize(ctx context.Context, n uint64) (uint64, error) {
+	head, err := l.awaitSize(ctx, n, true)
+	if err != nil {
+		return l.Size(), fmt.Errorf("translog: waiting for %d entries: %w", n, err)
+	}
+	return head.Size, nil
+}
+
+// Size is the number of entries in the latest published tree.
+func (l *Log) Size() uint64 {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.latest == nil {
+		return 0
+	}
+	return l.latest.head.Size
+}
+
+// published returns the latest publication, or an error if there is none
+// or the log is closed.
+func (l *Log) published() (published, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.closing {
+		select {
+		case <-l.stopped:
+			return published{}, fmt.Errorf("translog: %w", ErrClosed)
+		default:
+		}
+	}
+	if l.latest == nil {
+		return published{}, notFound("no tree head has been published yet")
+	}
+	return *l.latest, nil
+}
+
+// TreeHead returns the latest published tree head, signed by the log key.
+// ErrNotFound only before the first publication (Open of a new log
+// publishes the empty tree).
+func (l *Log) TreeHead() (tlog.TreeHead, error) {
+	p, err := l.published()
+	return p.head, err
+}
+
+// TreeHeadAt returns the tree head published for the tree of size
+// entries; ErrNotFound if no checkpoint was published at that size.
+func (l *Log) TreeHeadAt(size uint64) (tlog.TreeHead, error) {
+	p, err := l.heads.find(size)
+	return p.head, err
+}
+
+// LatestCheckpoint returns the latest published checkpoint: a signed note
+// (c2sp.org/tlog-checkpoint) whose tree is the latest tree head's, signed by
+// the checkpoint key.
+func (l *Log) LatestCheckpoint() ([]byte, error) {
+	p, err := l.published()
+	return bytes.Clone(p.checkpoint), err
+}
+
+// Checkpoint returns the checkpoint published for the tree of size entries,
+// the one beside TreeHeadAt(size); ErrNotFound if none was published at
+// that size.
+func (l *Log) Checkpoint(size uint64) ([]byte, error) {
+	p, err := l.heads.find(size)
+	return bytes.Clone(p.checkpoint), err
+}
+
+// Leaf returns the leaf at index, which must be below Size (else
+// ErrNotFound).
+func (l *Log) Leaf(ctx context.Context, index uint64) ([]byte, error) {
+	leaves, err := l.Leaves(ctx, index, index+1)
+	if err != nil {
+		return nil, err
+	}
+	return leaves[0], nil
+}
+
+// Leaves returns the leaves [start, end) from Tessera's entry bundles, each
+// checked against the leaf hash its tile holds. end beyond Size is
+// ErrNotFound; start after end ErrInvalidRange. Callers bound end-start (the
+// API serves at most 100).
+func (l *Log) Leaves(ctx context.Context, start, end uint64) ([][]byte, error) {
+	p, err := l.published()
+	if err != nil {
+		return nil, err
+	}
+	size := p.head.Size
+	switch {
+	case start > end:
+		return nil, invalidRange("leaves from %d to %d", start, end)
+	case end > size:
+		return nil, notFound("leaves up to %d: the published log has %d", end, size)
+	case start == end:
+		return [][]byte{}, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.tiles.at(size).leaves(start, end)
+}
+
+// InclusionProof returns the RFC 9162 inclusion proof of leaf index in the
+// tree of size entries, built from the stored tiles. size beyond Size is
+// ErrNotFound; index not below size ErrInvalidRange.
+func (l *Log) InclusionProof(ctx context.Context, index, size uint64) ([]tlog.Hash, error) {
+	p, err := l.published()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case size > p.head.Size:
+		return nil, notFound("a tree of %d entries: the published log has %d", size, p.head.Size)
+	case index >= size:
+		return nil, invalidRange("leaf %d is not in a tree of %d", index, size)
+	}
+	return tlog.InclusionProof(ctx, l.tiles.at(p.head.Size), index, size)
+}
+
+// ConsistencyProof returns the RFC 9162 consistency proof that the tree of
+// first entries is a prefix of the tree of second, built from the stored
+// tiles; empty when first is 0 or equals second. second beyond Size is
+// ErrNotFound; first above second ErrInvalidRange.
+func (l *Log) ConsistencyProof(ctx context.Context, first, second uint64) ([]tlog.Hash, error) {
+	p, err := l.published()
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case first > second:
+		return nil, invalidRange("no consistency proof from %d entries to %d", first, second)
+	case second > p.head.Size:
+		return nil, notFound("a tree of %d entries: the published log has %d", second, p.head.Size)
+	}
+	return tlog.ConsistencyProof(ctx, l.tiles.at(p.head.Size), first, second)
+}
+
+// ReadSubtrees implements tlog.SubtreeReader over the published tree, so a
+// Log can be handed to tlog.NewReceipt. A subtree not complete in the
+// published tree is ErrNotFound (which also matches tlog.ErrNotFound).
+func (l *Log) ReadSubtrees(ctx context.Context, ids []tlog.Subtree) ([]tlog.Hash, error) {
+	p, err := l.published()
+	if err != nil {
+		return nil, err
+	}
+	return l.tiles.at(p.head.Size).ReadSubtrees(ctx, ids)
+}
+
+// LogID is the log's ID, ledger.LogID of its public key.
+func (l *Log) LogID() string { return l.logID }
+
+// PublicKey is the log key's public key as text, which verifies its tree
+// heads.
+func (l *Log) PublicKey() string { return l.pubKey }
+
+// Origin is the log's checkpoint origin.
+func (l *Log) Origin() string { return l.cfg.Origin }
+
+// VerifierKey is the checkpoint key's vkey, the one a checkpoint_keys
+// object lists (see tlog.SignCheckpointKeys).
+func (l *Log) VerifierKey() string { return l.signer.VerifierKey() }
+
+// Close closes the log gracefully: it refuses new appends, releases
+// WaitForSize callers, waits for every Append in flight to be published,
+// has Tessera publish a checkpoint covering every index it assigned, then
+// stops Tessera and closes the files. Nothing acknowledged is lost, and
+// nothing acknowledged by Tessera stays unpublished.
+//
+// If ctx ends first, Close stops everything anyway and returns ctx's error:
+// appends still waiting then return ErrUnpublished, and an entry sequenced
+// but not yet published is published by the next Open. Closing twice is
+// ErrClosed.
+func (l *Log) Close(ctx context.Context) error {
+	l.mu.Lock()
+	if l.closing {
+		l.mu.Unlock()
+		return fmt.Errorf("translog: close: %w", ErrClosed)
+	}
+	l.closing = true
+	close(l.closed)
+	drained := make(chan struct{})
+	if l.pending == 0 {
+		close(drained)
+	} else {
+		l.drained = drained
+	}
+	l.mu.Unlock()
+
+	var errs []error
+	select {
+	case <-l.failed:
+		errs = append(errs, fmt.Errorf("translog: nothing more can be published: %w", l.failure))
+	case <-drained:
+		if err := l.shutdown(ctx); err != nil {
+			errs = append(errs, fmt.Errorf("translog: publishing the last checkpoint: %w", err))
+		}
+	case <-ctx.Done():
+		errs = append(errs, fmt.Errorf("translog: waiting for appends in flight: %w", ctx.Err()))
+	}
+	l.cancel()
+	close(l.stopped)
+
+	l.pubMu.Lock() // let a publication under way finish
+	errs = append(errs, l.heads.close())
+	l.pubMu.Unlock()
+	errs = append(errs, l.lock.Close())
+	return errors.Join(errs...)
+}
