@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/mod/sumdb/note"
 
@@ -95,6 +96,7 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 	auth := []string{"Authorization", "Bearer " + string(token)}
 
 	var ops []string
+	var opKeys []*hybrid.PrivateKey
 	var firstHead *tlog.TreeHead
 	for i := range 3 {
 		key, _ := hybrid.GenerateKey()
@@ -117,6 +119,7 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 		}
 		id := reg["operator"].(string)
 		ops = append(ops, id)
+		opKeys = append(opKeys, key)
 		status, v = call(t, "POST", srv.URL+"/api/v1/admin/invitations", mustJSON(t, map[string]any{"operator": id}), auth...)
 		if status != http.StatusCreated {
 			t.Fatalf("invite: %d %v", status, v)
@@ -129,6 +132,35 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 			firstHead = &h
 		}
 	}
+	// Rename the first: names are kept by the node, not logged.
+	rename := func(name string) (int, any) {
+		entry := map[string]any{"type": "operator_name", "operator": ops[0], "name": name,
+			"time": tlog.FormatTimestamp(time.Now()), "model_family": "claude", "model": "claude-test-1"}
+		if err := ledger.Sign(entry, opKeys[0]); err != nil {
+			t.Fatal(err)
+		}
+		return call(t, "POST", srv.URL+"/api/v1/operators/"+ops[0]+"/name", mustJSON(t, map[string]any{"entry": entry}))
+	}
+	if status, v := rename("Ada Lovelace"); status != http.StatusOK || v.(map[string]any)["name"] != "Ada Lovelace" || v.(map[string]any)["changed"] != true {
+		t.Fatalf("rename: %d %v", status, v)
+	}
+	if status, v := rename("ada  lovelace"); status != http.StatusOK || v.(map[string]any)["name"] != "ada  lovelace" {
+		t.Fatalf("rename by case and spacing keeps the number: %d %v", status, v)
+	}
+	// Rotate the second's key: the old key is retired for good.
+	newKey, _ := hybrid.GenerateKey()
+	rotation, err := ledger.SignKeyRotation(ops[1], newKey, opKeys[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, v := call(t, "POST", srv.URL+"/api/v1/operators/"+ops[1]+"/key", mustJSON(t, map[string]any{"entry": rotation})); status != http.StatusOK {
+		t.Fatalf("rotate: %d %v", status, v)
+	}
+	again, _ := ledger.SignKeyRotation(ops[1], opKeys[2], opKeys[1])
+	if status, v := call(t, "POST", srv.URL+"/api/v1/operators/"+ops[1]+"/key", mustJSON(t, map[string]any{"entry": again})); status/100 != 4 {
+		t.Fatalf("a rotation signed by the retired key was accepted: %d %v", status, v)
+	}
+
 	for _, id := range ops {
 		status, v := call(t, "GET", srv.URL+"/api/v1/operators/"+id, nil)
 		if status != http.StatusOK {
@@ -138,6 +170,12 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 		identity, _ := rec["identity"].(map[string]any)
 		if rec["status"] != "active" || identity["kind"] != "invited" || identity["organization"] != id {
 			t.Errorf("operator %s record: %v", id, rec)
+		}
+		if id == ops[1] && rec["key_digest"] != ledger.KeyDigest(newKey.Public().String()) {
+			t.Errorf("after rotation the record names key %v", rec["key_digest"])
+		}
+		if id == ops[0] && rec["name"] != "ada  lovelace" {
+			t.Errorf("after renames the record names %v", rec["name"])
 		}
 	}
 
@@ -155,13 +193,13 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 	if err := tlog.VerifyTreeHead(head, pub); err != nil {
 		t.Fatalf("tree head: %v", err)
 	}
-	if head.Size != 6 { // three key entries, three identities
-		t.Fatalf("tree head size %d, want 6", head.Size)
+	if head.Size != 7 { // three key entries, three identities, a rotation
+		t.Fatalf("tree head size %d, want 7", head.Size)
 	}
 	_, v = call(t, "GET", srv.URL+"/api/v1/log/entries?start=0&end=100", nil)
 	entries := v.(map[string]any)["entries"].([]any)
-	if len(entries) != 6 {
-		t.Fatalf("%d entries listed, want 6", len(entries))
+	if len(entries) != 7 {
+		t.Fatalf("%d entries listed, want 7", len(entries))
 	}
 	keys := map[string]string{} // operator → key, as the log has shown it
 	for i := range head.Size {
@@ -189,6 +227,12 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 			if !ledger.Verify(signed, signed["key"].(string)) {
 				t.Errorf("key entry %d: signature does not verify", i)
 			}
+		case "key_rotation":
+			op := leaf["operator"].(string)
+			if !ledger.VerifyKeyRotation(signed, keys[op]) {
+				t.Errorf("rotation %d does not verify against the key %s held", i, op)
+			}
+			keys[op] = signed["key"].(string)
 		case "identity":
 			if _, ok := keys[leaf["operator"].(string)]; !ok {
 				t.Errorf("identity %d logged before its operator's key", i)

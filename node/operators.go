@@ -19,6 +19,99 @@ func (n *Node) routeOperators() {
 	}))
 	n.mux.Handle("POST /api/v1/operators", n.serveAPI(n.register))
 	n.mux.Handle("GET /api/v1/operators/{id}", n.serveAPI(n.getOperator))
+	n.mux.Handle("POST /api/v1/operators/{id}/name", n.serveAPI(n.rename))
+	n.mux.Handle("POST /api/v1/operators/{id}/key", n.serveAPI(n.rotateKey))
+}
+
+// signedCall reads a signed call on operator {id}: the body's "entry" and
+// the operator's record, and who signs for it now.
+func (n *Node) signedCall(r *http.Request) (map[string]any, store.Operator, operators.Signer, error) {
+	id := r.PathValue("id")
+	if !ledger.IsOperatorID(id) {
+		return nil, store.Operator{}, operators.Signer{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
+	}
+	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+	if err != nil {
+		return nil, store.Operator{}, operators.Signer{}, err
+	}
+	entry, err := objectMember(body, "entry")
+	if err != nil {
+		return nil, store.Operator{}, operators.Signer{}, err
+	}
+	op, err := n.store.Operator(r.Context(), id)
+	if err != nil {
+		return nil, store.Operator{}, operators.Signer{}, err
+	}
+	return entry, op, operators.Signer{Operator: op.ID, Key: op.Key().Key, KeyFamilies: op.KeyFamilies}, nil
+}
+
+// rename answers POST /api/v1/operators/{id}/name with a signed
+// operator_name entry. The node keeps names; the log holds none.
+func (n *Node) rename(r *http.Request) (any, int, error) {
+	entry, op, signer, err := n.signedCall(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	rn, err := operators.CheckRenameEntry(entry, signer, n.now())
+	if err != nil {
+		return nil, 0, ruleError(err)
+	}
+	if err := n.takeLimit(r, "rename:"+op.ID, vocabulary.RenamesPerDay, 24*time.Hour); err != nil {
+		return nil, 0, err
+	}
+	op, changed, err := n.store.Rename(r.Context(), op.ID, rn.Name, operators.NameKey(rn.Name), n.now())
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := n.store.NoteModelFamily(r.Context(), op.ID, rn.ModelFamily); err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"operator": op.ID, "name": op.Name, "changed": changed}, http.StatusOK, nil
+}
+
+// rotateKey answers POST /api/v1/operators/{id}/key with a signed
+// key_rotation entry: the old key is retired for good, and the rotation is
+// logged (after the operator's key entry, if that was not logged yet).
+func (n *Node) rotateKey(r *http.Request) (any, int, error) {
+	entry, op, signer, err := n.signedCall(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	newKey, err := operators.CheckRotationEntry(entry, signer)
+	if err != nil {
+		return nil, 0, ruleError(err)
+	}
+	signed, err := canonical.Marshal(entry)
+	if err != nil {
+		return nil, 0, err
+	}
+	digest := canonical.Digest(signed)
+	if err := n.store.PutSigned(r.Context(), digest, signed, nil); err != nil {
+		if errors.Is(err, store.ErrDuplicate) {
+			return nil, 0, &APIError{Status: http.StatusConflict, Code: "duplicate", Message: "This rotation is already logged", Err: err}
+		}
+		return nil, 0, err
+	}
+	// The key entry goes on the log before the rotation that retires it.
+	if err := n.publishKey(r, op); err != nil {
+		return nil, 0, err
+	}
+	op, err = n.store.RotateKey(r.Context(), store.Rotation{Operator: op.ID, From: ledger.KeyDigest(signer.Key), Key: newKey, Entry: digest, At: n.now()})
+	if err != nil {
+		n.store.DropUnbound(r.Context(), digest)
+		switch {
+		case errors.Is(err, store.ErrKeyUsed):
+			return nil, 0, &APIError{Status: http.StatusConflict, Code: "key_used", Message: "The new key is or was an operator's", Err: err}
+		case errors.Is(err, store.ErrKeyChanged):
+			return nil, 0, &APIError{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; sign with its current key", Err: err}
+		}
+		return nil, 0, err
+	}
+	index, err := n.logEntry(r, digest, signed, entry, map[string]any{"operator": op.ID})
+	if err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"operator": op.ID, "key_digest": ledger.KeyDigest(newKey), "index": index}, http.StatusOK, nil
 }
 
 // ruleError maps a refusal from package operators to the spec's answer:
