@@ -5,6 +5,7 @@ go 1.26.8
 require (
 	filippo.io/mldsa v1.0.0
 	github.com/go-json-experiment/json v1.27.2
+	github.com/miekg/dns v1.1.73
 	github.com/mtibben/confusables v0.0.0-20210201002637-9d1b0723b659
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/transparency-dev/formats v0.1.1

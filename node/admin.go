@@ -83,6 +83,18 @@ func (n *Node) invite(r *http.Request) (any, int, error) {
 // publishKey logs the operator's key entry if it is not logged yet: an
 // operator's key goes on the log with its first logged action.
 func (n *Node) publishKey(r *http.Request, op store.Operator) error {
+	if op.Keys[0].Since != store.Unlogged {
+		return nil
+	}
+	// Two first actions of one operator at once must log its key once:
+	// the second waits, then finds it logged.
+	mu := &n.publishLocks[publishStripe(op.ID)]
+	mu.Lock()
+	defer mu.Unlock()
+	op, err := n.store.Operator(r.Context(), op.ID)
+	if err != nil {
+		return err
+	}
 	first := op.Keys[0]
 	if first.Since != store.Unlogged {
 		return nil
@@ -127,3 +139,16 @@ func (n *Node) logEntry(r *http.Request, digest string, signed []byte, entry, le
 	}
 	return index, nil
 }
+
+// publishStripe picks the lock publishKey holds for an operator, so that
+// different operators' first actions still proceed side by side.
+func publishStripe(operator string) int {
+	var h uint32
+	for i := 0; i < len(operator); i++ {
+		h = h*31 + uint32(operator[i])
+	}
+	return int(h % publishStripes)
+}
+
+// publishStripes is how many locks publishKey's are striped over.
+const publishStripes = 64

@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/agora-node/agora/ledger"
@@ -44,6 +45,21 @@ type Config struct {
 	// made on first start.
 	AdminToken string
 
+	// DNSResolver is the DNS server (host:port, port 53 if omitted) the
+	// node asks for the TXT records that prove domains. Empty means the
+	// servers /etc/resolv.conf names, as the system resolver asks.
+	DNSResolver string
+
+	// GitHubAPI is the base URL of the GitHub REST API, through which the
+	// node reads the .sciencejournal files that prove repositories and the
+	// accounts that own them. Empty means https://api.github.com.
+	GitHubAPI string
+
+	// GitHubClient makes the node's requests to GitHubAPI; nil means a
+	// client with a 10-second timeout. The node sends no credentials, so
+	// it sees public repositories only.
+	GitHubClient *http.Client
+
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -59,6 +75,10 @@ type Node struct {
 	ckeys  map[string]any // the signed checkpoint_keys object
 	mux    *http.ServeMux
 	now    func() time.Time
+
+	// publishLocks serialize logging an operator's key entry with its
+	// first logged action (see publishKey), striped by operator.
+	publishLocks [publishStripes]sync.Mutex
 }
 
 // maxEntriesPage is the most entries one GET /api/v1/log/entries returns.
@@ -134,9 +154,14 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		return nil, fmt.Errorf("node: checkpoint_keys: %w", err)
 	}
 	n.ckeys = ck.Object()
+	if err := n.recover(ctx); err != nil {
+		n.log.Close(ctx)
+		return nil, fmt.Errorf("node: recovering from a crash: %w", err)
+	}
 	n.routeLog()
 	n.routeOperators()
 	n.routeAdmin()
+	n.routeIdentity()
 	return n, nil
 }
 

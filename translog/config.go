@@ -4,6 +4,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"log/slog"
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
@@ -94,6 +95,11 @@ type Config struct {
 
 	// Now is the clock tree heads are stamped with. Default time.Now.
 	Now func() time.Time
+
+	// Logger receives what no caller is there to be told: a failed
+	// publication (Tessera retries it) and one that stops the log. Tessera
+	// itself logs through klog. Default slog.Default().
+	Logger *slog.Logger
 }
 
 // A ConfigError is one field of a Config that Open refuses. Open's error
@@ -130,6 +136,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
 	}
 	return c
 }

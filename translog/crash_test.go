@@ -5,9 +5,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -126,11 +129,12 @@ func runAndKill(t *testing.T, dir string, acks int) childRun {
 			t.Errorf("child: %s", rest)
 		}
 		if !killed && len(run.acked) >= acks {
-			// Mid-burst: 64 appends are in flight, some sequenced,
-			// some integrated, some being published.
-			if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
+			// Mid-burst, at a random moment of Tessera's cycle: 64
+			// appends are in flight, some batched, some being
+			// sequenced or integrated, some being published.
+			delay := time.Duration(rand.Int64N(int64(250 * time.Millisecond)))
+			kill := time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
+			defer kill.Stop()
 			killed = true
 		}
 	}
@@ -158,6 +162,19 @@ func TestCrash(t *testing.T) {
 
 	l := openLog(t, testConfig(t, dir))
 	ctx := context.Background()
+	// Open published everything Tessera sequenced before the kills,
+	// acknowledged or not.
+	raw, err := os.ReadFile(filepath.Join(dir, tilesName, ".state", "treeState"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var state struct{ Size uint64 }
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatal(err)
+	}
+	if l.Size() != state.Size {
+		t.Fatalf("after Open the log publishes %d entries; Tessera integrated %d", l.Size(), state.Size)
+	}
 	acked := map[uint64][]byte{}
 	for _, run := range runs {
 		for index, leaf := range run.acked {

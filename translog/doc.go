@@ -45,7 +45,7 @@
 //
 // # On disk
 //
-//	Dir/
+//	Dir/          0700
 //	  LOCK        flock(2)ed while a process has the log open
 //	  tiles/      Tessera's POSIX log: checkpoint, tile/<L>/<N>[.p/<W>],
 //	              tile/entries/<N>[.p/<W>], and its private .state/
@@ -65,10 +65,10 @@
 // dependency, and does not tie the log's durability to the node's state
 // database.
 //
-// Each tree head carries a hybrid signature, about 5 KB as text, so the file
-// grows by about that for each checkpoint that moved the tree: at the default
-// interval of 500 ms and constant load, about 850 MB a day; idle logs add
-// nothing.
+// Each tree head carries a hybrid signature, about 5 KB as text, so a record
+// is about 5.5 KB, written for each checkpoint that moved the tree: at the
+// default interval of 500 ms under constant load, about 950 MB a day; an
+// idle log adds nothing.
 //
 // # Contracts for callers
 //
@@ -81,7 +81,18 @@
 //   - [ErrPushback] means too many appends are in flight: answer 503 with a
 //     retry hint. [ErrInvalidLeaf] and [ErrInvalidRange] are the caller's
 //     mistakes.
+//   - [ErrCorrupt] means the stored log contradicts itself, or the
+//     tree-head file can take no more (a failed write that could not be
+//     undone). The log then stops publishing for good rather than sign
+//     anything doubtful: waiting and new appends fail with it, Close
+//     returns it, and an operator must look (Config.Logger is told).
+//   - When [Open] returns, everything Tessera ever sequenced in the
+//     directory is published, a crash's unpublished tail included, so
+//     Size covers the whole log and the caller can reconcile its own
+//     records against it.
 //   - [Log.Close] waits for every Append in flight, has Tessera publish a
 //     checkpoint covering every index it assigned, then stops Tessera's
 //     goroutines and this package's. An acknowledged index is never lost.
+//     Tessera's goroutines are stopped by cancelling their context; they
+//     return within moments, though Tessera gives no way to wait for them.
 package translog

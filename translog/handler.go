@@ -67,7 +67,7 @@ func (l *Log) tileResource(p string) ([]byte, string, string, error) {
 		cp, err := l.LatestCheckpoint()
 		return cp, "text/plain; charset=utf-8", cacheCheckpoint, err
 	}
-	pub, err := l.published()
+	pub, err := l.current()
 	if err != nil {
 		return nil, "", "", err
 	}

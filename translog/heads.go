@@ -14,6 +14,10 @@ import (
 	"github.com/agora-node/agora/tlog"
 )
 
+// readChunk is how much of the tree-head file is read at a time (a record
+// is about 5.5 KB). Tests lower it to exercise records spanning chunks.
+var readChunk = 8192
+
 // A published is one published tree size: its signed tree head and its
 // signed checkpoint, whose size and root are the head's.
 type published struct {
@@ -106,7 +110,7 @@ func (s *headStore) recover() error {
 // lastNewline returns the offset just after the last '\n' before offset
 // before, or 0 if there is none.
 func (s *headStore) lastNewline(before int64) (int64, error) {
-	buf := make([]byte, 8192)
+	buf := make([]byte, readChunk)
 	for before > 0 {
 		n := min(int64(len(buf)), before)
 		chunk := buf[:n]
@@ -127,7 +131,7 @@ func (s *headStore) nextStart(p, end int64) (int64, error) {
 	if p == 0 {
 		return 0, nil
 	}
-	buf := make([]byte, 8192)
+	buf := make([]byte, readChunk)
 	for q := p - 1; q < end; {
 		n := min(int64(len(buf)), end-q)
 		chunk := buf[:n]
@@ -146,7 +150,7 @@ func (s *headStore) nextStart(p, end int64) (int64, error) {
 // start a record below end, and returns the offset after it.
 func (s *headStore) recordAt(start, end int64) (published, int64, error) {
 	var line []byte
-	buf := make([]byte, 8192)
+	buf := make([]byte, readChunk)
 	for q := start; ; {
 		if q >= end {
 			return published{}, 0, corrupt("tree-head file: the record at offset %d has no end", start)

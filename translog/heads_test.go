@@ -3,7 +3,9 @@ package translog
 import (
 	"bytes"
 	"context"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -40,6 +42,16 @@ func testRecords(t *testing.T, n int) []published {
 }
 
 func TestHeadStoreFind(t *testing.T) {
+	for _, chunk := range []int{readChunk, 97} {
+		t.Run(fmt.Sprintf("chunks of %d", chunk), func(t *testing.T) {
+			defer func(old int) { readChunk = old }(readChunk)
+			readChunk = chunk
+			testHeadStoreFind(t)
+		})
+	}
+}
+
+func testHeadStoreFind(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "treeheads")
 	s, err := openHeads(path)
 	if err != nil {
@@ -233,4 +245,42 @@ func TestTimestampsNeverGoBack(t *testing.T) {
 	if len(heads) < 3 {
 		t.Fatalf("only %d tree heads", len(heads))
 	}
+}
+
+// TestPublishRefusesForks asks the log's publisher, as Tessera would, to
+// sign a second tree of a size already published: it refuses, and stops
+// publishing for good, rather than sign a fork. Reopening finds the log as
+// it was.
+func TestPublishRefusesForks(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	l := openLog(t, cfg)
+	acked := appendConcurrently(t, l, "fork", 20, 4)
+	head, _ := l.TreeHead()
+	pub := publisher{l}
+
+	// Not this log's checkpoint: refused, and the log goes on.
+	if _, err := pub.Sign([]byte("other.example/log\n1\n" + base64.StdEncoding.EncodeToString(head.Root[:]) + "\n")); err == nil || errors.Is(err, ErrCorrupt) {
+		t.Fatalf("signing another origin's checkpoint: %v", err)
+	}
+	more := appendConcurrently(t, l, "fork, more", 5, 1)
+	for index, leaf := range more {
+		acked[index] = leaf
+	}
+
+	head, _ = l.TreeHead()
+	other := tlog.LeafHash([]byte("another tree"))
+	for _, size := range []uint64{head.Size, head.Size - 1} {
+		msg, _ := tlog.FormatCheckpoint(tlog.Checkpoint{Origin: l.Origin(), Size: size, Root: other})
+		if _, err := pub.Sign(msg); !errors.Is(err, ErrCorrupt) {
+			t.Fatalf("signing another tree of %d entries after one of %d: %v, want ErrCorrupt", size, head.Size, err)
+		}
+	}
+	if _, err := l.Append(context.Background(), testLeaf(t, "fork", 99)); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Append after a refused fork: %v, want ErrCorrupt", err)
+	}
+	if err := l.Close(context.Background()); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("Close after a refused fork: %v, want ErrCorrupt", err)
+	}
+	l = openLog(t, cfg)
+	checkLog(t, l, acked)
 }

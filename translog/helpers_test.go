@@ -7,6 +7,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"runtime"
 	"strings"
@@ -59,6 +60,7 @@ func testConfig(t testing.TB, dir string) Config {
 		CheckpointKey:      cpKey,
 		CheckpointInterval: MinCheckpointInterval,
 		BatchMaxAge:        10 * time.Millisecond,
+		Logger:             slog.New(slog.DiscardHandler),
 	}
 }
 

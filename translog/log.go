@@ -71,9 +71,12 @@ type Log struct {
 // Open opens the log in cfg.Dir, creating it if it is new, and starts
 // Tessera's sequencer and publisher. Before anything starts it checks that
 // the stored tiles reproduce the latest stored tree head, and that the
-// configured keys are the ones that signed it. Only one Log at a time may
-// have a directory open (ErrLocked). ctx bounds Open itself; the log runs
-// until Close.
+// configured keys are the ones that signed it. When it returns, every
+// entry Tessera ever sequenced in the directory is published, including
+// those a crash caught between sequencing and publication (Open waits up
+// to one CheckpointInterval for them), so Size covers the whole log. Only
+// one Log at a time may have a directory open (ErrLocked). ctx bounds Open
+// itself; the log runs until Close.
 func Open(ctx context.Context, cfg Config) (*Log, error) {
 	cfg = cfg.withDefaults()
 	if err := cfg.Validate(); err != nil {
@@ -103,14 +106,16 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		stopped: make(chan struct{}),
 		failed:  make(chan struct{}),
 	}
-	ok := false
+	opened := false
 	defer func() {
-		if !ok {
+		if !opened {
 			if l.cancel != nil {
-				l.cancel()
+				l.cancel() // stops Tessera's goroutines
 			}
 			if l.heads != nil {
+				l.pubMu.Lock() // let a publication under way finish
 				l.heads.close()
+				l.pubMu.Unlock()
 			}
 			lock.Close()
 		}
@@ -121,7 +126,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	if err := l.checkStored(ctx); err != nil {
 		return nil, err
 	}
-	if p, ok := l.heads.latest(); ok {
+	if p, found := l.heads.latest(); found {
 		l.latest = &p
 	}
 
@@ -134,11 +139,22 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		WithCheckpointSigner(publisher{l}).
 		WithBatching(cfg.BatchMaxSize, cfg.BatchMaxAge).
 		WithCheckpointInterval(cfg.CheckpointInterval)
-	l.appender, l.shutdown, _, err = tessera.NewAppender(l.bg, driver, opts)
+	var reader tessera.LogReader
+	l.appender, l.shutdown, reader, err = tessera.NewAppender(l.bg, driver, opts)
 	if err != nil {
 		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
 	}
-	ok = true
+	// Entries sequenced before a crash but not yet published are
+	// published at Tessera's first interval; wait for it, so the log a
+	// caller gets holds everything that was ever sequenced.
+	integrated, err := reader.IntegratedSize(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("translog: reading Tessera's tree size: %w", err)
+	}
+	if _, err := l.awaitSize(ctx, integrated, false); err != nil {
+		return nil, fmt.Errorf("translog: publishing the %d entries sequenced before the log last stopped: %w", integrated, err)
+	}
+	opened = true
 	return l, nil
 }
 
@@ -192,9 +208,36 @@ func (l *Log) checkStored(ctx context.Context) error {
 // checkpoint it signs is published first (see Log.publish).
 type publisher struct{ l *Log }
 
-func (p publisher) Name() string                    { return p.l.signer.Name() }
-func (p publisher) KeyHash() uint32                 { return p.l.signer.KeyHash() }
-func (p publisher) Sign(msg []byte) ([]byte, error) { return p.l.publish(msg) }
+func (p publisher) Name() string    { return p.l.signer.Name() }
+func (p publisher) KeyHash() uint32 { return p.l.signer.KeyHash() }
+func (p publisher) Sign(msg []byte) ([]byte, error) {
+	sig, err := p.l.publish(msg)
+	if err != nil {
+		p.l.publishFailed(err)
+	}
+	return sig, err
+}
+
+// publishFailed reports a failed publication. One that shows the stored
+// log contradicting itself, or leaves the tree-head file unable to take
+// more, stops all publication for good: Appends waiting for it return, and
+// new ones fail, with ErrCorrupt. Anything else Tessera retries at its next
+// interval.
+func (l *Log) publishFailed(err error) {
+	fatal := err
+	if broken := l.heads.brokenErr(); broken != nil {
+		fatal = broken
+	}
+	if !errors.Is(fatal, ErrCorrupt) {
+		l.cfg.Logger.Warn("translog: publishing a checkpoint failed; Tessera retries at its next interval", "err", err)
+		return
+	}
+	l.cfg.Logger.Error("translog: the log can no longer publish", "err", fatal)
+	l.failOnce.Do(func() {
+		l.failure = fatal
+		close(l.failed)
+	})
+}
 
 // publish is called by Tessera with the text of each checkpoint it is about
 // to publish, after it integrated that tree durably. It checks the tree,
@@ -261,12 +304,6 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 	}
 	p := published{head: head, checkpoint: note}
 	if err := l.heads.append(p); err != nil {
-		if broken := l.heads.brokenErr(); broken != nil {
-			l.failOnce.Do(func() {
-				l.failure = broken
-				close(l.failed)
-			})
-		}
 		return nil, err
 	}
 
@@ -300,7 +337,8 @@ func noteWithSignature(text []byte, s *tlog.CheckpointSigner, sig []byte) []byte
 // tlog.LeafBytes); it must not be changed during the call.
 //
 // Errors: ErrInvalidLeaf and ErrPushback before anything is added;
-// ErrClosed once Close has begun. Once an index is assigned, Append
+// ErrClosed once Close has begun; ErrCorrupt once the log can no longer
+// publish. Once an index is assigned, Append
 // returns it even with an error: ErrUnpublished if ctx ended or the log
 // closed before the publication (the entry is in the log and will be
 // published), with ErrCorrupt too if the tree-head file broke; ErrCorrupt
@@ -357,6 +395,11 @@ func (l *Log) enter() error {
 	defer l.mu.Unlock()
 	if l.closing {
 		return fmt.Errorf("translog: append: %w", ErrClosed)
+	}
+	select {
+	case <-l.failed:
+		return fmt.Errorf("translog: append: nothing more can be published: %w", l.failure)
+	default:
 	}
 	if l.pending >= l.cfg.MaxPending {
 		return fmt.Errorf("%w (%d)", ErrPushback, l.pending)
@@ -426,9 +469,9 @@ func (l *Log) Size() uint64 {
 	return l.latest.head.Size
 }
 
-// published returns the latest publication, or an error if there is none
+// current returns the latest publication, or an error if there is none
 // or the log is closed.
-func (l *Log) published() (published, error) {
+func (l *Log) current() (published, error) {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.closing {
@@ -448,7 +491,7 @@ func (l *Log) published() (published, error) {
 // ErrNotFound only before the first publication (Open of a new log
 // publishes the empty tree).
 func (l *Log) TreeHead() (tlog.TreeHead, error) {
-	p, err := l.published()
+	p, err := l.current()
 	return p.head, err
 }
 
@@ -463,7 +506,7 @@ func (l *Log) TreeHeadAt(size uint64) (tlog.TreeHead, error) {
 // (c2sp.org/tlog-checkpoint) whose tree is the latest tree head's, signed by
 // the checkpoint key.
 func (l *Log) LatestCheckpoint() ([]byte, error) {
-	p, err := l.published()
+	p, err := l.current()
 	return bytes.Clone(p.checkpoint), err
 }
 
@@ -490,7 +533,7 @@ func (l *Log) Leaf(ctx context.Context, index uint64) ([]byte, error) {
 // ErrNotFound; start after end ErrInvalidRange. Callers bound end-start (the
 // API serves at most 100).
 func (l *Log) Leaves(ctx context.Context, start, end uint64) ([][]byte, error) {
-	p, err := l.published()
+	p, err := l.current()
 	if err != nil {
 		return nil, err
 	}
@@ -513,7 +556,7 @@ func (l *Log) Leaves(ctx context.Context, start, end uint64) ([][]byte, error) {
 // tree of size entries, built from the stored tiles. size beyond Size is
 // ErrNotFound; index not below size ErrInvalidRange.
 func (l *Log) InclusionProof(ctx context.Context, index, size uint64) ([]tlog.Hash, error) {
-	p, err := l.published()
+	p, err := l.current()
 	if err != nil {
 		return nil, err
 	}
@@ -531,7 +574,7 @@ func (l *Log) InclusionProof(ctx context.Context, index, size uint64) ([]tlog.Ha
 // tiles; empty when first is 0 or equals second. second beyond Size is
 // ErrNotFound; first above second ErrInvalidRange.
 func (l *Log) ConsistencyProof(ctx context.Context, first, second uint64) ([]tlog.Hash, error) {
-	p, err := l.published()
+	p, err := l.current()
 	if err != nil {
 		return nil, err
 	}
@@ -548,7 +591,7 @@ func (l *Log) ConsistencyProof(ctx context.Context, first, second uint64) ([]tlo
 // Log can be handed to tlog.NewReceipt. A subtree not complete in the
 // published tree is ErrNotFound (which also matches tlog.ErrNotFound).
 func (l *Log) ReadSubtrees(ctx context.Context, ids []tlog.Subtree) ([]tlog.Hash, error) {
-	p, err := l.published()
+	p, err := l.current()
 	if err != nil {
 		return nil, err
 	}
@@ -597,14 +640,16 @@ func (l *Log) Close(ctx context.Context) error {
 
 	var errs []error
 	select {
-	case <-l.failed:
-		errs = append(errs, fmt.Errorf("translog: nothing more can be published: %w", l.failure))
 	case <-drained:
-		if err := l.shutdown(ctx); err != nil {
-			errs = append(errs, fmt.Errorf("translog: publishing the last checkpoint: %w", err))
-		}
+		errs = append(errs, l.publishLast(ctx))
+	case <-l.failed:
 	case <-ctx.Done():
 		errs = append(errs, fmt.Errorf("translog: waiting for appends in flight: %w", ctx.Err()))
+	}
+	select {
+	case <-l.failed:
+		errs = append(errs, fmt.Errorf("translog: nothing more can be published: %w", l.failure))
+	default:
 	}
 	l.cancel()
 	close(l.stopped)
@@ -614,4 +659,22 @@ func (l *Log) Close(ctx context.Context) error {
 	l.pubMu.Unlock()
 	errs = append(errs, l.lock.Close())
 	return errors.Join(errs...)
+}
+
+// publishLast has Tessera publish a checkpoint covering every index it
+// assigned, giving up when ctx ends or the tree-head file breaks.
+func (l *Log) publishLast(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	go func() {
+		select {
+		case <-l.failed:
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	if err := l.shutdown(ctx); err != nil {
+		return fmt.Errorf("translog: publishing the last checkpoint: %w", err)
+	}
+	return nil
 }

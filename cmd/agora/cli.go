@@ -31,6 +31,10 @@ func commands() []command {
 		{"claims", "validate a bundle's claims.json and compute its claim IDs", runClaims},
 		{"bundle", "check a bundle's paths and compute its digests", runBundle},
 		{"receipt", "verify a log receipt against the log's public key", runReceipt},
+		{"register", "register an operator with a node: sign a key entry and send it with a name", runRegister},
+		{"operator", "show an operator's record, rename it, rotate its key", runOperator},
+		{"log", "read a node's log and audit it with the protocol core: log show|entries|verify", runLog},
+		{"bench", "measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)", runBench},
 	}
 }
 

@@ -14,7 +14,7 @@ import (
 	"github.com/agora-node/agora/node"
 )
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -26,6 +26,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	dataDir := fs.String("data", defaultDataDir, "the folder the node keeps its keys, state and log in")
 	listen := fs.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
 	origin := fs.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
+	dnsResolver := fs.String("dns-resolver", "", "the DNS server (host:port) asked for the TXT records that prove domains (default the servers in /etc/resolv.conf)")
+	githubAPI := fs.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stdout, "usage: %s\n", serveUsage)
@@ -38,7 +40,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "usage: "+serveUsage, "serve takes no arguments, but was given %q", rest[0])
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, Logger: logger})
+	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI, Logger: logger})
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/tlog"
+)
+
+const (
+	operatorShowUsage   = "agora operator show [<op-id>] [--keys DIR] [--url URL]"
+	operatorRenameUsage = "agora operator rename NAME [--key <op-id|file>] [--model-family F --model M] [--keys DIR] [--url URL]"
+	operatorRotateUsage = "agora operator rotate [--key <op-id|file>] [--keys DIR] [--url URL]"
+)
+
+// runOperator is "agora operator show|rename|rotate": an operator's record,
+// and the signed calls that change its name and its key.
+func runOperator(ctx context.Context, e *env, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(e.stdout, "usage:")
+		fmt.Fprintln(e.stdout, "  "+operatorShowUsage)
+		fmt.Fprintln(e.stdout, "      print an operator's record; without an ID, that of the one key kept")
+		fmt.Fprintln(e.stdout, "  "+operatorRenameUsage)
+		fmt.Fprintln(e.stdout, "      change the operator's name (the model defaults to the record's)")
+		fmt.Fprintln(e.stdout, "  "+operatorRotateUsage)
+		fmt.Fprintln(e.stdout, "      move the operator to a new key; the old key file is kept beside it, retired")
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	switch args[0] {
+	case "show":
+		return operatorShow(ctx, e, args[1:])
+	case "rename":
+		return operatorRename(ctx, e, args[1:])
+	case "rotate":
+		return operatorRotate(ctx, e, args[1:])
+	}
+	return fail(e, 2, "run 'agora operator help' for its commands", "unknown operator command %q", args[0])
+}
+
+// operatorFlags are the flags every operator command takes.
+type operatorFlags struct {
+	fs          *flag.FlagSet
+	key, keys   *string
+	url         *string
+	family, mdl *string
+}
+
+func newOperatorFlags(command string) operatorFlags {
+	fs := flag.NewFlagSet("agora operator "+command, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return operatorFlags{
+		fs:   fs,
+		key:  fs.String("key", "", "the operator's key: its ID (kept in --keys) or a key file (default the one key kept)"),
+		keys: fs.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)"),
+		url:  fs.String("url", defaultURL, "the node's URL"),
+	}
+}
+
+func operatorShow(ctx context.Context, e *env, args []string) int {
+	f := newOperatorFlags("show")
+	rest, err := parseArgs(f.fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, "usage: "+operatorShowUsage)
+		return 0
+	}
+	if err != nil {
+		return fail(e, 2, "usage: "+operatorShowUsage, "%v", err)
+	}
+	var id string
+	switch {
+	case len(rest) > 1:
+		return fail(e, 2, "usage: "+operatorShowUsage, "show one operator at a time, not %d", len(rest))
+	case len(rest) == 1:
+		id = rest[0]
+		if !ledger.IsOperatorID(id) {
+			return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits", "%q is not an operator ID", id)
+		}
+	default:
+		dir, code := keysDir(e, *f.keys)
+		if code != 0 {
+			return code
+		}
+		path, code := onlyKeyFile(e, dir)
+		if code != 0 {
+			return code
+		}
+		id, _ = hybrid.OperatorIDOfKeyFile(path)
+	}
+	op, err := newClient(*f.url).Operator(ctx, id)
+	if err != nil {
+		return nodeFailure(e, err, "")
+	}
+	text, err := canonical.Marshal(op.Raw)
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, text, "", "  "); err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	fmt.Fprintln(e.stdout, out.String())
+	return 0
+}
+
+// operatorRename signs an operator_name entry with the operator's current
+// key, naming the model making the call: --model-family and --model, or by
+// default the record's first key family and model.
+func operatorRename(ctx context.Context, e *env, args []string) int {
+	f := newOperatorFlags("rename")
+	f.family = f.fs.String("model-family", "", "the family of the model making the call (default the key's first)")
+	f.mdl = f.fs.String("model", "", "the model making the call (default the one that registered)")
+	rest, err := parseArgs(f.fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, "usage: "+operatorRenameUsage)
+		return 0
+	}
+	if err != nil {
+		return fail(e, 2, "usage: "+operatorRenameUsage, "%v", err)
+	}
+	if len(rest) != 1 {
+		return fail(e, 2, "usage: "+operatorRenameUsage, "give the new name, one argument (quote it if it has spaces)")
+	}
+	dir, code := keysDir(e, *f.keys)
+	if code != 0 {
+		return code
+	}
+	id, _, key, code := loadOperatorKey(e, *f.key, dir)
+	if code != 0 {
+		return code
+	}
+	c := newClient(*f.url)
+	family, model := *f.family, *f.mdl
+	if family == "" || model == "" {
+		op, err := c.Operator(ctx, id)
+		if err != nil {
+			return nodeFailure(e, err, "")
+		}
+		if family == "" && len(op.KeyFamilies) > 0 {
+			family = op.KeyFamilies[0]
+		}
+		if model == "" {
+			model = op.Model
+		}
+	}
+	entry := map[string]any{
+		"type":         "operator_name",
+		"operator":     id,
+		"name":         rest[0],
+		"time":         tlog.FormatTimestamp(time.Now()),
+		"model_family": family,
+		"model":        model,
+	}
+	if err := ledger.Sign(entry, key); err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	a, err := c.Rename(ctx, id, entry)
+	if err != nil {
+		return nodeFailure(e, err, "")
+	}
+	fmt.Fprintf(e.stdout, "operator: %s\nname: %s\n", a.Operator, a.Name)
+	if !a.Changed {
+		fmt.Fprintln(e.stderr, "agora: note: the name was already this one")
+	}
+	return 0
+}
+
+// operatorRotate moves the operator to a fresh key. Key files are never
+// written over: the new key is first kept in "<key file>.next"; once the
+// node accepted the rotation, the old key file is kept as
+// "<key file>.retired-<first 16 hex of its key digest>" and the new key
+// takes the key file's name, where the reference clients look for the
+// operator's current key (their save_key keeps it under the operator's
+// ID). A rotation cut short is finished by running the command again.
+func operatorRotate(ctx context.Context, e *env, args []string) int {
+	f := newOperatorFlags("rotate")
+	rest, err := parseArgs(f.fs, args)
+	if errors.Is(err, flag.ErrHelp) {
+		fmt.Fprintln(e.stdout, "usage: "+operatorRotateUsage)
+		return 0
+	}
+	if err != nil {
+		return fail(e, 2, "usage: "+operatorRotateUsage, "%v", err)
+	}
+	if len(rest) != 0 {
+		return fail(e, 2, "usage: "+operatorRotateUsage, "rotate takes no arguments, but was given %q", rest[0])
+	}
+	dir, code := keysDir(e, *f.keys)
+	if code != 0 {
+		return code
+	}
+	id, path, key, code := loadOperatorKey(e, *f.key, dir)
+	if code != 0 {
+		return code
+	}
+	c := newClient(*f.url)
+	op, err := c.Operator(ctx, id)
+	if err != nil {
+		return nodeFailure(e, err, "")
+	}
+	current := ledger.KeyDigest(key.Public().String())
+	next := path + ".next"
+
+	newKey, err := hybrid.ReadKeyFile(next)
+	switch {
+	case err == nil && ledger.KeyDigest(newKey.Public().String()) == op.KeyDigest:
+		// The node took this rotation, but the files were not moved.
+		return finishRotation(e, id, path, next, key, op.KeyDigest, -1)
+	case err == nil && current == op.KeyDigest:
+		fmt.Fprintf(e.stderr, "agora: note: sending again the rotation to the key kept in %s\n", next)
+	case err == nil:
+		return fail(e, 1, "", "neither %s nor %s holds %s's current key %s", path, next, id, op.KeyDigest)
+	case !errors.Is(err, os.ErrNotExist):
+		return fail(e, 1, "", "%v", err)
+	case current != op.KeyDigest:
+		return fail(e, 1, "rotate with the key the operator holds now, given with --key",
+			"%s does not hold %s's current key %s", path, id, op.KeyDigest)
+	default:
+		if newKey, err = hybrid.GenerateKey(); err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		if err := hybrid.WriteKeyFile(next, newKey); err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+	}
+	entry, err := ledger.SignKeyRotation(id, newKey, key)
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	a, err := c.RotateKey(ctx, id, entry)
+	if err != nil {
+		return nodeFailure(e, err, "the new key is kept in "+next+"; run 'agora operator rotate' again to send it again")
+	}
+	return finishRotation(e, id, path, next, key, a.KeyDigest, int64(a.Index))
+}
+
+// finishRotation keeps the retired key beside the key file, then moves the
+// new key from next to the key file's name.
+func finishRotation(e *env, id, path, next string, old *hybrid.PrivateKey, newDigest string, index int64) int {
+	oldDigest := ledger.KeyDigest(old.Public().String())
+	retired := path + ".retired-" + strings.TrimPrefix(oldDigest, "sha256:")[:16]
+	if err := os.Link(path, retired); err != nil && !errors.Is(err, os.ErrExist) {
+		return fail(e, 1, "move "+next+" to "+path+" yourself, keeping the old file", "the node took the rotation, but keeping the old key: %v", err)
+	}
+	if err := os.Rename(next, path); err != nil {
+		return fail(e, 1, "move "+next+" to "+path+" yourself", "the node took the rotation, but moving the new key: %v", err)
+	}
+	if d, err := os.Open(filepath.Dir(path)); err == nil {
+		d.Sync()
+		d.Close()
+	}
+	fmt.Fprintf(e.stdout, "operator: %s\nkey_digest: %s\n", id, newDigest)
+	if index >= 0 {
+		fmt.Fprintf(e.stdout, "index: %d\n", index)
+	}
+	fmt.Fprintf(e.stderr, "agora: the new key is in %s; the retired one, which can sign nothing again, is kept in %s\n", path, retired)
+	return 0
+}

@@ -1,3 +1,0 @@
-package translog
-
-func closeBenchLog() {}
