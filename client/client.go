@@ -460,3 +460,34 @@ func (c *Client) post(ctx context.Context, path string, body, v any, header ...s
 	}
 	return decode(path, data, v)
 }
+
+// ProveIdentity sends an operator's signed identity entry (domain, github
+// or sponsored) to POST /api/v1/operators/{id}/identity. The answer comes
+// once the identity is logged: {operator, kind, organization, index}.
+func (c *Client) ProveIdentity(ctx context.Context, id string, entry map[string]any) (map[string]any, error) {
+	var a map[string]any
+	if err := c.post(ctx, "/api/v1/operators/"+url.PathEscape(id)+"/identity", map[string]any{"entry": entry}, &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// MakeInvite sends a sponsor's signed invite entry to POST
+// /api/v1/operators/{id}/invites; the answer holds the code, once.
+func (c *Client) MakeInvite(ctx context.Context, id string, entry map[string]any) (map[string]any, error) {
+	var a map[string]any
+	if err := c.post(ctx, "/api/v1/operators/"+url.PathEscape(id)+"/invites", map[string]any{"entry": entry}, &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// InviteState reads an invite by its digest (operators.InviteDigest of the
+// code): its sponsor, the sponsor's signature and its state.
+func (c *Client) InviteState(ctx context.Context, digest string) (map[string]any, error) {
+	var a map[string]any
+	if err := c.getJSON(ctx, "/api/v1/invites/"+url.PathEscape(digest), &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

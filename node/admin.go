@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"crypto/subtle"
 	"errors"
 	"fmt"
@@ -127,14 +128,17 @@ func (n *Node) logEntry(r *http.Request, digest string, signed []byte, entry, le
 	if err != nil {
 		return 0, err
 	}
-	if err := n.store.PutSigned(r.Context(), digest, signed, leafBytes); err != nil {
+	// Once the entry is on its way to the log, a client hanging up must not
+	// leave it logged but unbound: finish the append and the binding.
+	ctx := context.WithoutCancel(r.Context())
+	if err := n.store.PutSigned(ctx, digest, signed, leafBytes); err != nil {
 		return 0, err
 	}
-	index, err := n.log.Append(r.Context(), leafBytes)
+	index, err := n.log.Append(ctx, leafBytes)
 	if err != nil {
 		return 0, err
 	}
-	if err := n.store.BindIndex(r.Context(), int64(index), digest); err != nil {
+	if err := n.store.BindIndex(ctx, int64(index), digest); err != nil {
 		return 0, err
 	}
 	return index, nil

@@ -169,7 +169,7 @@ func (c *client) rotate(op string, from *hybrid.PrivateKey) (*hybrid.PrivateKey,
 	return to, status, v, err
 }
 
-// index reads "index" from an answer.
+// answerIndex reads "index" from an answer.
 func answerIndex(v any) (int64, bool) {
 	obj, _ := v.(map[string]any)
 	f, ok := obj["index"].(float64)

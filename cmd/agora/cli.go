@@ -33,6 +33,7 @@ func commands() []command {
 		{"receipt", "verify a log receipt against the log's public key", runReceipt},
 		{"register", "register an operator with a node: sign a key entry and send it with a name", runRegister},
 		{"operator", "show an operator's record, rename it, rotate its key", runOperator},
+		{"identity", "prove an identity (domain, github), make or accept an invite code", runIdentity},
 		{"log", "read a node's log and audit it with the protocol core: log show|entries|verify", runLog},
 		{"bench", "measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)", runBench},
 	}

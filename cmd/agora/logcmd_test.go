@@ -20,9 +20,15 @@ import (
 // startNode runs a real node on loopback with its data in a temporary
 // folder, and returns its URL and data folder.
 func startNode(t *testing.T) (url, dataDir string) {
+	return startNodeWith(t, node.Config{})
+}
+
+// startNodeWith is startNode with more of the node's Config set.
+func startNodeWith(t *testing.T, cfg node.Config) (url, dataDir string) {
 	t.Helper()
 	dataDir = t.TempDir()
-	n, err := node.New(context.Background(), node.Config{DataDir: dataDir})
+	cfg.DataDir = dataDir
+	n, err := node.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
