@@ -4,8 +4,6 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"net/http/httptest"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -16,30 +14,15 @@ import (
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/node"
+	"github.com/agora-node/agora/node/nodetest"
 	"github.com/agora-node/agora/tlog"
 )
 
 // testNode starts a real node on loopback with its data in a temporary
 // folder, and returns a client of it and the node's admin token.
 func testNode(t *testing.T) (*client.Client, string) {
-	t.Helper()
-	dir := t.TempDir()
-	n, err := node.New(context.Background(), node.Config{DataDir: dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(n.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		if err := n.Close(context.Background()); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	token, err := os.ReadFile(node.AdminTokenPath(dir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return client.New(srv.URL+"/", srv.Client()), strings.TrimSpace(string(token))
+	srv, dir := nodetest.Start(t, node.Config{})
+	return client.New(srv.URL+"/", srv.Client()), nodetest.AdminToken(t, dir)
 }
 
 func keyEntry(t *testing.T, key *hybrid.PrivateKey) map[string]any {

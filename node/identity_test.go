@@ -162,17 +162,7 @@ func (g *fakeGitHub) set(repository, file string, owner ghAccount) {
 func identityNode(t *testing.T) (*Node, *httptest.Server, *fakeDNS, *fakeGitHub) {
 	t.Helper()
 	d, g := startDNS(t), startGitHub(t)
-	n, err := New(context.Background(), Config{DataDir: t.TempDir(), DNSResolver: d.addr, GitHubAPI: g.URL})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(n.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		if err := n.Close(context.Background()); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
+	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL})
 	return n, srv, d, g
 }
 

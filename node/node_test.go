@@ -22,9 +22,14 @@ import (
 
 // testNode starts a node on loopback with its data in a temporary folder.
 func testNode(t *testing.T) (*Node, *httptest.Server) {
+	return testNodeWith(t, Config{})
+}
+
+// testNodeWith is testNode with more of the Config set.
+func testNodeWith(t *testing.T, cfg Config) (*Node, *httptest.Server) {
 	t.Helper()
-	dir := t.TempDir()
-	n, err := New(context.Background(), Config{DataDir: dir})
+	cfg.DataDir = t.TempDir()
+	n, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -15,6 +14,7 @@ import (
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/node"
+	"github.com/agora-node/agora/node/nodetest"
 )
 
 // startNode runs a real node on loopback with its data in a temporary
@@ -25,21 +25,8 @@ func startNode(t *testing.T) (url, dataDir string) {
 
 // startNodeWith is startNode with more of the node's Config set.
 func startNodeWith(t *testing.T, cfg node.Config) (url, dataDir string) {
-	t.Helper()
-	dataDir = t.TempDir()
-	cfg.DataDir = dataDir
-	n, err := node.New(context.Background(), cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(n.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		if err := n.Close(context.Background()); err != nil {
-			t.Errorf("Close: %v", err)
-		}
-	})
-	return srv.URL, dataDir
+	srv, dir := nodetest.Start(t, cfg)
+	return srv.URL, dir
 }
 
 // agora runs the CLI in-process and returns its exit code and output.
@@ -54,12 +41,7 @@ func agora(t *testing.T, want int, args ...string) (stdout, stderr string) {
 }
 
 func adminToken(t *testing.T, dataDir string) string {
-	t.Helper()
-	b, err := os.ReadFile(node.AdminTokenPath(dataDir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return strings.TrimSpace(string(b))
+	return nodetest.AdminToken(t, dataDir)
 }
 
 var operatorLine = regexp.MustCompile(`(?m)^operator: (op:[0-9a-f]{64})$`)
