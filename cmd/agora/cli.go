@@ -96,3 +96,40 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		args = rest[1:]
 	}
 }
+
+// A subcommand is one command of a group, such as "agora log verify".
+type subcommand struct {
+	name  string
+	usage string   // its usage line
+	help  []string // what it does, a line each
+	run   func(ctx context.Context, e *env, args []string) int
+}
+
+// runGroup runs "agora <group> <name> ...": it dispatches to the named
+// subcommand, or prints the group's usage (and footer) for help, exiting 2
+// when no subcommand was named.
+func runGroup(ctx context.Context, e *env, group string, subs []subcommand, footer string, args []string) int {
+	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+		fmt.Fprintln(e.stdout, "usage:")
+		for _, c := range subs {
+			fmt.Fprintln(e.stdout, "  "+c.usage)
+			for _, line := range c.help {
+				fmt.Fprintln(e.stdout, "      "+line)
+			}
+		}
+		if footer != "" {
+			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(e.stdout, footer)
+		}
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range subs {
+		if c.name == args[0] {
+			return c.run(ctx, e, args[1:])
+		}
+	}
+	return fail(e, 2, fmt.Sprintf("run 'agora %s help' for its commands", group), "unknown %s command %q", group, args[0])
+}

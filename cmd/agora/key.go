@@ -24,33 +24,17 @@ const (
 // per operator, named by its ID, in ~/.config/sciencejournal/keys unless
 // --keys names another directory, so agora, the Python client and the
 // TypeScript harness share them.
-func runKey(_ context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		keyUsage(e.stdout)
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	switch args[0] {
-	case "new":
-		return keyNew(e, args[1:])
-	case "show":
-		return keyShow(e, args[1:])
-	}
-	return fail(e, 2, "run 'agora key help' for its commands", "unknown key command %q", args[0])
-}
-
-func keyUsage(w io.Writer) {
-	fmt.Fprintln(w, "usage:")
-	fmt.Fprintln(w, "  "+keyNewUsage)
-	fmt.Fprintln(w, "      make a new key, keep it in its own file, and print the operator ID")
-	fmt.Fprintln(w, "      and public key it makes, one per line")
-	fmt.Fprintln(w, "  "+keyShowUsage)
-	fmt.Fprintln(w, "      print the operator ID and public key of a kept key; with neither an")
-	fmt.Fprintln(w, "      ID nor a file, of the one key kept in the directory")
-	fmt.Fprintln(w)
-	fmt.Fprintln(w, "Key files are in ~/.config/sciencejournal/keys unless --keys names another directory.")
+func runKey(ctx context.Context, e *env, args []string) int {
+	return runGroup(ctx, e, "key", []subcommand{
+		{"new", keyNewUsage, []string{
+			"make a new key, keep it in its own file, and print the operator ID",
+			"and public key it makes, one per line"},
+			func(_ context.Context, e *env, args []string) int { return keyNew(e, args) }},
+		{"show", keyShowUsage, []string{
+			"print the operator ID and public key of a kept key; with neither an",
+			"ID nor a file, of the one key kept in the directory"},
+			func(_ context.Context, e *env, args []string) int { return keyShow(e, args) }},
+	}, "Key files are in ~/.config/sciencejournal/keys unless --keys names another directory.", args)
 }
 
 // keyNew makes a fresh key, never reusing one it finds: a key already on

@@ -38,30 +38,14 @@ const (
 // runLog is "agora log show|entries|verify": reading a node's log and
 // auditing it with the protocol core's verifiers, never the node's code.
 func runLog(ctx context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(e.stdout, "usage:")
-		fmt.Fprintln(e.stdout, "  "+logShowUsage)
-		fmt.Fprintln(e.stdout, "      print the log's ID, size, root and tree head time, its signature checked")
-		fmt.Fprintln(e.stdout, "  "+logEntriesUsage)
-		fmt.Fprintln(e.stdout, "      print entries as JSON lines (default the latest 10)")
-		fmt.Fprintln(e.stdout, "  "+logVerifyUsage)
-		fmt.Fprintln(e.stdout, "      audit the log as the reference monitor does; exit 0 all good, 1 the log")
-		fmt.Fprintln(e.stdout, "      misbehaved, 2 the check could not finish. The first run pins the log's")
-		fmt.Fprintln(e.stdout, "      key and tree head in FILE; later runs check the log against them.")
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	switch args[0] {
-	case "show":
-		return logShow(ctx, e, args[1:])
-	case "entries":
-		return logEntries(ctx, e, args[1:])
-	case "verify":
-		return logVerify(ctx, e, args[1:])
-	}
-	return fail(e, 2, "run 'agora log help' for its commands", "unknown log command %q", args[0])
+	return runGroup(ctx, e, "log", []subcommand{
+		{"show", logShowUsage, []string{"print the log's ID, size, root and tree head time, its signature checked"}, logShow},
+		{"entries", logEntriesUsage, []string{"print entries as JSON lines (default the latest 10)"}, logEntries},
+		{"verify", logVerifyUsage, []string{
+			"audit the log as the reference monitor does; exit 0 all good, 1 the log",
+			"misbehaved, 2 the check could not finish. The first run pins the log's",
+			"key and tree head in FILE; later runs check the log against them."}, logVerify},
+	}, "", args)
 }
 
 func logFlags(command string) (*flag.FlagSet, *string) {

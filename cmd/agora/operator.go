@@ -28,28 +28,11 @@ const (
 // runOperator is "agora operator show|rename|rotate": an operator's record,
 // and the signed calls that change its name and its key.
 func runOperator(ctx context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(e.stdout, "usage:")
-		fmt.Fprintln(e.stdout, "  "+operatorShowUsage)
-		fmt.Fprintln(e.stdout, "      print an operator's record; without an ID, that of the one key kept")
-		fmt.Fprintln(e.stdout, "  "+operatorRenameUsage)
-		fmt.Fprintln(e.stdout, "      change the operator's name (the model defaults to the record's)")
-		fmt.Fprintln(e.stdout, "  "+operatorRotateUsage)
-		fmt.Fprintln(e.stdout, "      move the operator to a new key; the old key file is kept beside it, retired")
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	switch args[0] {
-	case "show":
-		return operatorShow(ctx, e, args[1:])
-	case "rename":
-		return operatorRename(ctx, e, args[1:])
-	case "rotate":
-		return operatorRotate(ctx, e, args[1:])
-	}
-	return fail(e, 2, "run 'agora operator help' for its commands", "unknown operator command %q", args[0])
+	return runGroup(ctx, e, "operator", []subcommand{
+		{"show", operatorShowUsage, []string{"print an operator's record; without an ID, that of the one key kept"}, operatorShow},
+		{"rename", operatorRenameUsage, []string{"change the operator's name (the model defaults to the record's)"}, operatorRename},
+		{"rotate", operatorRotateUsage, []string{"move the operator to a new key; the old key file is kept beside it, retired"}, operatorRotate},
+	}, "", args)
 }
 
 // operatorFlags are the flags every operator command takes.
