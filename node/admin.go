@@ -87,11 +87,31 @@ func (n *Node) publishKey(r *http.Request, op store.Operator) error {
 	if op.Keys[0].Since != store.Unlogged {
 		return nil
 	}
-	// Two first actions of one operator at once must log its key once:
-	// the second waits, then finds it logged.
-	mu := &n.publishLocks[publishStripe(op.ID)]
-	mu.Lock()
-	defer mu.Unlock()
+	// Two first actions of one operator at once must log its key once: the
+	// second waits for the first, then finds the key logged. Other
+	// operators' first actions go on side by side.
+	for {
+		n.publishMu.Lock()
+		busy, ok := n.publishing[op.ID]
+		if !ok {
+			busy = make(chan struct{})
+			n.publishing[op.ID] = busy
+			n.publishMu.Unlock()
+			break
+		}
+		n.publishMu.Unlock()
+		select {
+		case <-busy:
+		case <-r.Context().Done():
+			return r.Context().Err()
+		}
+	}
+	defer func() {
+		n.publishMu.Lock()
+		close(n.publishing[op.ID])
+		delete(n.publishing, op.ID)
+		n.publishMu.Unlock()
+	}()
 	op, err := n.store.Operator(r.Context(), op.ID)
 	if err != nil {
 		return err
@@ -143,16 +163,3 @@ func (n *Node) logEntry(r *http.Request, digest string, signed []byte, entry, le
 	}
 	return index, nil
 }
-
-// publishStripe picks the lock publishKey holds for an operator, so that
-// different operators' first actions still proceed side by side.
-func publishStripe(operator string) int {
-	var h uint32
-	for i := 0; i < len(operator); i++ {
-		h = h*31 + uint32(operator[i])
-	}
-	return int(h % publishStripes)
-}
-
-// publishStripes is how many locks publishKey's are striped over.
-const publishStripes = 64

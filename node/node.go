@@ -76,9 +76,10 @@ type Node struct {
 	mux    *http.ServeMux
 	now    func() time.Time
 
-	// publishLocks serialize logging an operator's key entry with its
-	// first logged action (see publishKey), striped by operator.
-	publishLocks [publishStripes]sync.Mutex
+	// publishing holds, for each operator whose key entry publishKey is
+	// logging, a channel closed when it is done; publishMu guards it.
+	publishMu  sync.Mutex
+	publishing map[string]chan struct{}
 }
 
 // maxEntriesPage is the most entries one GET /api/v1/log/entries returns.
@@ -121,7 +122,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 			return nil, fmt.Errorf("node: admin token: %w", err)
 		}
 	}
-	n := &Node{cfg: cfg, logger: cfg.Logger, keys: keys, mux: http.NewServeMux(), now: time.Now}
+	n := &Node{cfg: cfg, logger: cfg.Logger, keys: keys, mux: http.NewServeMux(), now: time.Now, publishing: map[string]chan struct{}{}}
 	n.logID = ledger.LogID(keys.log.Public().String())
 	origin := cfg.Origin
 	if origin == "" {
