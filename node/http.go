@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -81,6 +82,11 @@ func (n *Node) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	case errors.As(err, &ae):
 	case errors.Is(err, fs.ErrNotExist):
 		ae = &APIError{Status: http.StatusNotFound, Code: "not_found", Message: "Not found", Err: err}
+	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+		// The client went away; nothing failed on our side.
+		ae = &APIError{Status: http.StatusServiceUnavailable, Code: "canceled", Message: "The request was canceled", Err: err}
+		n.logger.Debug("request canceled", "method", r.Method, "path", r.URL.Path)
+		return
 	default:
 		ae = &APIError{Status: http.StatusInternalServerError, Code: "internal", Message: "The node failed to answer; try again later", Err: err}
 	}

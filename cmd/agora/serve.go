@@ -9,7 +9,10 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"syscall"
 	"time"
+
+	"golang.org/x/net/netutil"
 
 	"github.com/agora-node/agora/node"
 )
@@ -49,6 +52,11 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		n.Close(context.Background())
 		return fail(e, 1, "choose another address with --listen", "%v", err)
 	}
+	// Each connection holds a file descriptor, and so do the store and the
+	// log: past the process's limit, accepting one more connection would
+	// make the node fail to open its own files. Half the limit is for
+	// connections; the listener waits for one to close beyond that.
+	ln = netutil.LimitListener(ln, maxConnections())
 	srv := &http.Server{
 		Handler:           n.Handler(),
 		ReadHeaderTimeout: 10 * time.Second,
@@ -76,4 +84,14 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	logger.Info("agora node stopped")
 	return 0
+}
+
+// maxConnections is how many connections the node serves at once: half
+// the open-file limit, at least 64.
+func maxConnections() int {
+	var lim syscall.Rlimit
+	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil || lim.Cur > 1<<20 {
+		return 4096
+	}
+	return max(64, int(lim.Cur/2))
 }
