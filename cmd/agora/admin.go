@@ -16,7 +16,7 @@ import (
 	"github.com/agora-node/agora/node"
 )
 
-const adminUsage = "agora admin invite <op-id> [--url URL] [--data DIR]"
+const adminUsage = "agora admin invite <op-id> [--url URL] [--data DIR | --token-file FILE]"
 
 // runAdmin drives a running node's admin routes with the admin token the
 // node keeps in its data folder.
@@ -28,6 +28,7 @@ func runAdmin(ctx context.Context, e *env, args []string) int {
 	fs.SetOutput(io.Discard)
 	url := fs.String("url", "http://127.0.0.1:8080", "the node's URL")
 	dataDir := fs.String("data", defaultDataDir, "the node's data folder, which holds its admin token")
+	tokenFile := fs.String("token-file", "", "the file holding the admin token (default <data>/keys/admin.token)")
 	rest, err := parseArgs(fs, args[1:])
 	if err != nil {
 		return fail(e, 2, "usage: "+adminUsage, "%v", err)
@@ -35,7 +36,11 @@ func runAdmin(ctx context.Context, e *env, args []string) int {
 	if len(rest) != 1 || !ledger.IsOperatorID(rest[0]) {
 		return fail(e, 2, "usage: "+adminUsage, "give one operator ID (op: and 64 lowercase hex digits)")
 	}
-	token, err := os.ReadFile(node.AdminTokenPath(*dataDir))
+	path := node.AdminTokenPath(*dataDir)
+	if *tokenFile != "" {
+		path = *tokenFile
+	}
+	token, err := os.ReadFile(path)
 	if err != nil {
 		return fail(e, 1, "point --data at the node's data folder", "reading the admin token: %v", err)
 	}

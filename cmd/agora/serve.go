@@ -9,6 +9,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"strings"
 	"syscall"
 	"time"
 
@@ -17,7 +19,7 @@ import (
 	"github.com/agora-node/agora/node"
 )
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--admin-token-file FILE]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -31,6 +33,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	origin := fs.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
 	dnsResolver := fs.String("dns-resolver", "", "the DNS server (host:port) asked for the TXT records that prove domains (default the servers in /etc/resolv.conf)")
 	githubAPI := fs.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
+	maxBody := fs.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes")
+	tokenFile := fs.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stdout, "usage: %s\n", serveUsage)
@@ -43,7 +47,21 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "usage: "+serveUsage, "serve takes no arguments, but was given %q", rest[0])
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI, Logger: logger})
+	var token string
+	if *tokenFile != "" {
+		b, err := os.ReadFile(*tokenFile)
+		if err != nil {
+			return fail(e, 1, "", "reading the admin token: %v", err)
+		}
+		if token = strings.TrimSpace(string(b)); len(token) < 16 {
+			return fail(e, 1, "use at least 16 random characters", "the admin token in %s is too short", *tokenFile)
+		}
+	}
+	if *maxBody <= 0 {
+		return fail(e, 2, "usage: "+serveUsage, "--max-body must be a positive number of bytes")
+	}
+	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
+		MaxBodyBytes: *maxBody, AdminToken: token, Logger: logger})
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
