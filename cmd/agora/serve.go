@@ -14,7 +14,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/go-logr/logr"
 	"golang.org/x/net/netutil"
+	"k8s.io/klog/v2"
 
 	"github.com/agora-node/agora/node"
 )
@@ -47,6 +49,9 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "usage: "+serveUsage, "serve takes no arguments, but was given %q", rest[0])
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
+	// Tessera logs through klog; send that to the node's log too, so the
+	// node speaks in one format.
+	klog.SetLogger(logr.FromSlogHandler(logger.Handler().WithAttrs([]slog.Attr{slog.String("from", "tessera")})))
 	var token string
 	if *tokenFile != "" {
 		b, err := os.ReadFile(*tokenFile)
