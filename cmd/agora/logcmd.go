@@ -19,6 +19,7 @@ import (
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -300,6 +301,12 @@ type audit struct {
 	logID string               // ledger.LogID(key)
 	head  tlog.TreeHead        // the head this run verifies
 	heads map[uint64]tlog.Hash // roots of other heads receipts named, checked consistent with head
+
+	// organizations maps each operator whose identity this run saw logged
+	// to the organization it counts as, so an entry that needs its
+	// signer's (or sponsor's) identity can be checked against the log.
+	organizations map[string]string
+	wholeLog      bool // this run audits the log from its first entry
 }
 
 func (a *audit) run(ctx context.Context) error {
@@ -373,6 +380,7 @@ func (a *audit) run(ctx context.Context) error {
 	// Every new entry: its receipt, the entry as signed against its leaf,
 	// and its signature where this run knows the signer's key.
 	from := rng.Size()
+	a.wholeLog = from == 0
 	stats, err := a.entries(ctx, rng, from)
 	if err != nil {
 		return err
@@ -500,6 +508,17 @@ func (a *audit) checkEntry(ctx context.Context, i uint64, r *tlog.Receipt, signe
 		} else if cur, have := keys[op]; have {
 			ok, known = ledger.Verify(signed, cur), true
 		}
+		if signed["kind"] == "sponsored" {
+			if err := a.checkSponsor(i, r.Leaf, signed, keys); err != nil {
+				return err
+			}
+		}
+		if org, _ := r.Leaf["organization"].(string); org != "" {
+			if a.organizations == nil {
+				a.organizations = map[string]string{}
+			}
+			a.organizations[op] = org
+		}
 	}
 	// Other entry types (bundles and the rest, which the node does not log
 	// yet) are left to the reference monitor.
@@ -510,6 +529,34 @@ func (a *audit) checkEntry(ctx context.Context, i uint64, r *tlog.Receipt, signe
 		return bad("entry %d (%v) is not signed by the key its signer held", i, signed["type"])
 	default:
 		stats.sigsChecked++
+	}
+	return nil
+}
+
+// checkSponsor checks a sponsored identity as the reference monitor checks
+// that each signer had the identity its entry needs: the sponsor had an
+// identity of its own when the entry was logged, the operator counts as the
+// sponsor's organization, and the sponsor's key signed the invite. When
+// the run starts from the pinned head, a sponsor whose identity came before
+// it is not checked here.
+func (a *audit) checkSponsor(i uint64, leaf, signed map[string]any, keys map[string]string) error {
+	sponsor, _ := signed["sponsor"].(string)
+	org, seen := a.organizations[sponsor]
+	if !seen {
+		if a.wholeLog {
+			return bad("entry %d: its sponsor %s had no identity on the log", i, sponsor)
+		}
+		return nil
+	}
+	if got, _ := leaf["organization"].(string); got != org {
+		return bad("entry %d: a sponsored identity counts as %q, not its sponsor's organization %q", i, got, org)
+	}
+	key, have := keys[sponsor]
+	code, _ := signed["code"].(string)
+	sig, _ := signed["sponsor_sig"].(string)
+	payload, err := operators.InvitePayload(sponsor, code)
+	if have && (err != nil || !hybrid.Verify(sig, payload, key)) {
+		return bad("entry %d: the sponsor's signature on the invite does not verify", i)
 	}
 	return nil
 }
