@@ -60,6 +60,11 @@ type Config struct {
 	// it sees public repositories only.
 	GitHubClient *http.Client
 
+	// Witnesses are asked to cosign the log's checkpoints (C2SP
+	// tlog-witness), in the background; the checkpoint endpoint then
+	// serves their cosignatures. See translog.Config.Witnesses.
+	Witnesses []translog.Witness
+
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
 }
@@ -145,6 +150,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		Origin:        origin,
 		LogKey:        keys.log,
 		CheckpointKey: keys.checkpoint,
+		Witnesses:     cfg.Witnesses,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("node: log: %w", err)

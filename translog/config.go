@@ -31,6 +31,8 @@ const (
 	// DefaultTileCacheSize is how many tiles, each with every node it
 	// implies precomputed (16 KB for a full tile), the proof reader keeps.
 	DefaultTileCacheSize = 2048
+	// DefaultWitnessTimeout bounds one request to a witness.
+	DefaultWitnessTimeout = 10 * time.Second
 )
 
 // Bounds Config is validated against.
@@ -93,6 +95,22 @@ type Config struct {
 	// Default DefaultTileCacheSize.
 	TileCacheSize int
 
+	// Witnesses are asked to cosign the log's checkpoints through the
+	// C2SP tlog-witness protocol (see Witness and the package doc). Asking
+	// is best-effort and in the background: appends never wait for a
+	// witness. None by default.
+	Witnesses []Witness
+
+	// WitnessQuorum is how many of Witnesses must have cosigned a
+	// checkpoint for LatestCheckpoint to answer it in preference to a
+	// newer one with fewer cosignatures. At most len(Witnesses). Default
+	// 1, as the spec asks: the newest checkpoint a witness cosigned.
+	WitnessQuorum int
+
+	// WitnessTimeout bounds each request to a witness. Default
+	// DefaultWitnessTimeout.
+	WitnessTimeout time.Duration
+
 	// Now is the clock tree heads are stamped with. Default time.Now.
 	Now func() time.Time
 
@@ -133,6 +151,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.TileCacheSize == 0 {
 		c.TileCacheSize = DefaultTileCacheSize
+	}
+	if c.WitnessQuorum == 0 && len(c.Witnesses) > 0 {
+		c.WitnessQuorum = 1
+	}
+	if c.WitnessTimeout == 0 {
+		c.WitnessTimeout = DefaultWitnessTimeout
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -184,5 +208,6 @@ func (c Config) Validate() error {
 	if c.TileCacheSize < 0 {
 		bad("TileCacheSize", fmt.Sprint(c.TileCacheSize), "must not be negative")
 	}
+	errs = append(errs, validateWitnesses(c)...)
 	return errors.Join(errs...)
 }

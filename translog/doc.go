@@ -43,6 +43,23 @@
 // stamped with Config.Now, or with the previous head's time if the clock is
 // behind it, so the reference monitor's timestamp check holds.
 //
+// # Witnesses
+//
+// With Config.Witnesses, a goroutine asks each witness to cosign the latest
+// published checkpoint (c2sp.org/tlog-witness: "old <size>", the
+// consistency proof from the size it last cosigned, the checkpoint; a 409
+// naming its size makes the log ask again from that size), verifies each
+// cosignature with tlog.VerifyCosignature, and appends the cosigned
+// checkpoint to the cosignature file with an fsync, as the tree-head file
+// is kept (a torn tail is cut on Open). It runs after publication, so
+// appends never wait for a witness; a witness that fails is asked again
+// after a backoff, doubling up to five minutes. [Log.Checkpoint] serves a
+// size's checkpoint with the cosignatures of the configured witnesses
+// (checked again as they are read) after the log's signature;
+// [Log.LatestCheckpoint] serves the newest checkpoint Config.WitnessQuorum
+// witnesses cosigned, or the newest if there is none. The tlog-tiles
+// checkpoint stays the newest, whose partial tiles are still stored.
+//
 // # On disk
 //
 //	Dir/          0700
@@ -52,6 +69,11 @@
 //	  treeheads   one line per published tree size, in order of size:
 //	              {"checkpoint": <C2SP note text>, "tree_head": <tree head>}
 //	              as canonical JSON
+//	  cosignatures  with Config.Witnesses: one line per round of
+//	              cosigning, in order of size, {"checkpoint": the log's
+//	              checkpoint and the witnesses' cosignature lines,
+//	              "size": its size}; a later line of a size replaces an
+//	              earlier one
 //
 // The tree-head file is an append-only file rather than a SQLite table
 // because its access pattern is the simplest there is: one writer appending

@@ -64,7 +64,9 @@ func (l *Log) serveTile(w http.ResponseWriter, r *http.Request) {
 // Cache-Control; an error wrapping ErrNotFound for anything else.
 func (l *Log) tileResource(p string) ([]byte, string, string, error) {
 	if p == layout.CheckpointPath {
-		cp, err := l.LatestCheckpoint()
+		// The newest, not LatestCheckpoint's witnessed one: the
+		// partial tiles of an older tree may be gone.
+		cp, err := l.newestCheckpoint()
 		return cp, "text/plain; charset=utf-8", cacheCheckpoint, err
 	}
 	pub, err := l.current()

@@ -25,39 +25,56 @@ type published struct {
 	checkpoint []byte
 }
 
-// headStore keeps every published tree head and checkpoint in an
-// append-only file, one canonical JSON line each, in strictly increasing
-// order of size (see the package doc).
+// A recordFile is an append-only file of records, one canonical JSON line
+// each, in strictly increasing order of the size sizeOf gives them (see the
+// package doc). The tree-head file and the cosignature file are two.
 //
 // Contract: append is durable once it returns nil (the record is written
 // and fsynced); when it returns an error the file is as it was before the
 // call, or the store is broken and refuses every later append. find and
 // latest are safe to call concurrently with each other and with append.
-type headStore struct {
-	path string
+type recordFile[T any] struct {
+	path   string
+	what   string // the file's name in errors, such as "tree-head file"
+	parse  func(line []byte) (T, error)
+	format func(T) ([]byte, error) // one line, newline-terminated
+	sizeOf func(T) uint64
+	// replaces allows a record of the last record's size, which then
+	// stands for it: find returns the last record of a size.
+	replaces bool
 
 	// mu guards every field below and serializes appends.
 	mu     sync.Mutex
-	f      *os.File   // opened O_RDWR|O_APPEND; ReadAt for lookups
-	end    int64      // length of the valid records, all newline-terminated
-	last   *published // the record ending at end; nil while empty
-	broken error      // set when a failed append could not be undone
+	f      *os.File // opened O_RDWR|O_APPEND; ReadAt for lookups
+	end    int64    // length of the valid records, all newline-terminated
+	last   *T       // the record ending at end; nil while empty
+	broken error    // set when a failed append could not be undone
 	closed bool
 
 	// sync flushes the file; tests replace it to inject faults.
 	sync func(*os.File) error
 }
 
+// headStore keeps every published tree head and checkpoint.
+type headStore = recordFile[published]
+
 // openHeads opens the tree-head file at path, creating it if needed, and
 // cuts off an unterminated last line left by a crash: it was never
 // acknowledged.
 func openHeads(path string) (*headStore, error) {
+	return openRecords(path, "tree-head file", parseRecord, formatRecord,
+		func(p published) uint64 { return p.head.Size })
+}
+
+// openRecords opens a record file at path, creating it if needed, and cuts
+// off an unterminated last line left by a crash: it was never acknowledged.
+func openRecords[T any](path, what string, parse func([]byte) (T, error), format func(T) ([]byte, error), sizeOf func(T) uint64) (*recordFile[T], error) {
 	_, statErr := os.Stat(path)
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
-		return nil, fmt.Errorf("translog: opening the tree-head file: %w", err)
+		return nil, fmt.Errorf("translog: opening the %s: %w", what, err)
 	}
-	s := &headStore{path: path, f: f, sync: (*os.File).Sync}
+	s := &recordFile[T]{path: path, what: what, parse: parse, format: format, sizeOf: sizeOf, f: f, sync: (*os.File).Sync}
 	if errors.Is(statErr, os.ErrNotExist) {
 		if err := syncDir(filepath.Dir(path)); err != nil {
 			f.Close()
@@ -73,10 +90,10 @@ func openHeads(path string) (*headStore, error) {
 
 // recover finds the end of the last complete record, truncates anything
 // after it, and reads that record.
-func (s *headStore) recover() error {
+func (s *recordFile[T]) recover() error {
 	info, err := s.f.Stat()
 	if err != nil {
-		return fmt.Errorf("translog: tree-head file: %w", err)
+		return fmt.Errorf("translog: %s: %w", s.what, err)
 	}
 	size := info.Size()
 	end, err := s.lastNewline(size)
@@ -85,10 +102,10 @@ func (s *headStore) recover() error {
 	}
 	if end < size {
 		if err := s.f.Truncate(end); err != nil {
-			return fmt.Errorf("translog: cutting the torn tail of the tree-head file: %w", err)
+			return fmt.Errorf("translog: cutting the torn tail of the %s: %w", s.what, err)
 		}
 		if err := s.sync(s.f); err != nil {
-			return fmt.Errorf("translog: tree-head file: %w", err)
+			return fmt.Errorf("translog: %s: %w", s.what, err)
 		}
 	}
 	s.end = end
@@ -109,13 +126,13 @@ func (s *headStore) recover() error {
 
 // lastNewline returns the offset just after the last '\n' before offset
 // before, or 0 if there is none.
-func (s *headStore) lastNewline(before int64) (int64, error) {
+func (s *recordFile[T]) lastNewline(before int64) (int64, error) {
 	buf := make([]byte, readChunk)
 	for before > 0 {
 		n := min(int64(len(buf)), before)
 		chunk := buf[:n]
 		if _, err := s.f.ReadAt(chunk, before-n); err != nil {
-			return 0, fmt.Errorf("translog: reading the tree-head file: %w", err)
+			return 0, fmt.Errorf("translog: reading the %s: %w", s.what, err)
 		}
 		if i := bytes.LastIndexByte(chunk, '\n'); i >= 0 {
 			return before - n + int64(i) + 1, nil
@@ -127,7 +144,7 @@ func (s *headStore) lastNewline(before int64) (int64, error) {
 
 // nextStart returns the offset of the first record starting at or after
 // p, or end if there is none. Records start at 0 and after each '\n'.
-func (s *headStore) nextStart(p, end int64) (int64, error) {
+func (s *recordFile[T]) nextStart(p, end int64) (int64, error) {
 	if p == 0 {
 		return 0, nil
 	}
@@ -136,7 +153,7 @@ func (s *headStore) nextStart(p, end int64) (int64, error) {
 		n := min(int64(len(buf)), end-q)
 		chunk := buf[:n]
 		if _, err := s.f.ReadAt(chunk, q); err != nil {
-			return 0, fmt.Errorf("translog: reading the tree-head file: %w", err)
+			return 0, fmt.Errorf("translog: reading the %s: %w", s.what, err)
 		}
 		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
 			return q + int64(i) + 1, nil
@@ -148,23 +165,26 @@ func (s *headStore) nextStart(p, end int64) (int64, error) {
 
 // recordAt reads and parses the record starting at start, which must
 // start a record below end, and returns the offset after it.
-func (s *headStore) recordAt(start, end int64) (published, int64, error) {
+func (s *recordFile[T]) recordAt(start, end int64) (T, int64, error) {
 	var line []byte
 	buf := make([]byte, readChunk)
 	for q := start; ; {
 		if q >= end {
-			return published{}, 0, corrupt("tree-head file: the record at offset %d has no end", start)
+			var zero T
+			return zero, 0, corrupt("%s: the record at offset %d has no end", s.what, start)
 		}
 		n := min(int64(len(buf)), end-q)
 		chunk := buf[:n]
 		if _, err := s.f.ReadAt(chunk, q); err != nil && !errors.Is(err, io.EOF) {
-			return published{}, 0, fmt.Errorf("translog: reading the tree-head file: %w", err)
+			var zero T
+			return zero, 0, fmt.Errorf("translog: reading the %s: %w", s.what, err)
 		}
 		if i := bytes.IndexByte(chunk, '\n'); i >= 0 {
 			line = append(line, chunk[:i]...)
-			rec, err := parseRecord(line)
+			rec, err := s.parse(line)
 			if err != nil {
-				return published{}, 0, corrupt("tree-head file, record at offset %d: %w", start, err)
+				var zero T
+				return zero, 0, corrupt("%s, record at offset %d: %w", s.what, start, err)
 			}
 			return rec, q + int64(i) + 1, nil
 		}
@@ -214,19 +234,20 @@ func parseRecord(line []byte) (published, error) {
 }
 
 // latest returns the last record, or false while the store is empty.
-func (s *headStore) latest() (published, bool) {
+func (s *recordFile[T]) latest() (T, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.last == nil {
-		return published{}, false
+		var zero T
+		return zero, false
 	}
 	return *s.last, true
 }
 
 // append writes p after the last record and fsyncs it. p's size must be
-// larger than the last record's.
-func (s *headStore) append(p published) error {
-	line, err := formatRecord(p)
+// larger than the last record's, or equal to it if s.replaces.
+func (s *recordFile[T]) append(p T) error {
+	line, err := s.format(p)
 	if err != nil {
 		return err
 	}
@@ -234,11 +255,11 @@ func (s *headStore) append(p published) error {
 	defer s.mu.Unlock()
 	switch {
 	case s.closed:
-		return fmt.Errorf("translog: tree-head file: %w", ErrClosed)
+		return fmt.Errorf("translog: %s: %w", s.what, ErrClosed)
 	case s.broken != nil:
 		return s.broken
-	case s.last != nil && p.head.Size <= s.last.head.Size:
-		return fmt.Errorf("translog: tree head of %d entries after one of %d", p.head.Size, s.last.head.Size)
+	case s.last != nil && (s.sizeOf(p) < s.sizeOf(*s.last) || s.sizeOf(p) == s.sizeOf(*s.last) && !s.replaces):
+		return fmt.Errorf("translog: %s: a record of size %d after one of %d", s.what, s.sizeOf(p), s.sizeOf(*s.last))
 	}
 	_, err = s.f.Write(line)
 	if err == nil {
@@ -248,11 +269,11 @@ func (s *headStore) append(p published) error {
 		// Fail, and make sure nothing persisted: the record may be
 		// partly or wholly on disk, and nothing was acknowledged.
 		if terr := s.f.Truncate(s.end); terr != nil {
-			s.broken = corrupt("tree-head file: a failed write (%v) could not be undone: %w", err, terr)
+			s.broken = corrupt("%s: a failed write (%v) could not be undone: %w", s.what, err, terr)
 		} else if serr := s.sync(s.f); serr != nil {
-			s.broken = corrupt("tree-head file: a failed write (%v) could not be undone: %w", err, serr)
+			s.broken = corrupt("%s: a failed write (%v) could not be undone: %w", s.what, err, serr)
 		}
-		return fmt.Errorf("translog: writing the tree-head file: %w", err)
+		return fmt.Errorf("translog: writing the %s: %w", s.what, err)
 	}
 	s.end += int64(len(line))
 	s.last = &p
@@ -260,24 +281,27 @@ func (s *headStore) append(p published) error {
 }
 
 // brokenErr returns why the store refuses appends for good, or nil.
-func (s *headStore) brokenErr() error {
+func (s *recordFile[T]) brokenErr() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.broken
 }
 
-// find returns the record of the tree of size entries.
-func (s *headStore) find(size uint64) (published, error) {
+// find returns the record of size size (the last one, if s.replaces);
+// ErrNotFound if there is none.
+func (s *recordFile[T]) find(size uint64) (T, error) {
+	var zero T
+	var found *T
 	s.mu.Lock()
 	end, last, closed := s.end, s.last, s.closed
 	s.mu.Unlock()
 	if closed {
-		return published{}, fmt.Errorf("translog: tree-head file: %w", ErrClosed)
+		return zero, fmt.Errorf("translog: %s: %w", s.what, ErrClosed)
 	}
-	if last == nil || size > last.head.Size {
-		return published{}, notFound("no tree head of %d entries has been published", size)
+	if last == nil || size > s.sizeOf(*last) {
+		return zero, notFound("%s: no record of size %d", s.what, size)
 	}
-	if size == last.head.Size {
+	if size == s.sizeOf(*last) {
 		return *last, nil
 	}
 	// Binary search over byte offsets: records are sorted by size.
@@ -286,7 +310,7 @@ func (s *headStore) find(size uint64) (published, error) {
 		mid := lo + (hi-lo)/2
 		start, err := s.nextStart(mid, hi)
 		if err != nil {
-			return published{}, err
+			return zero, err
 		}
 		if start >= hi {
 			hi = mid
@@ -294,22 +318,52 @@ func (s *headStore) find(size uint64) (published, error) {
 		}
 		rec, next, err := s.recordAt(start, end)
 		if err != nil {
-			return published{}, err
+			return zero, err
 		}
-		switch {
-		case rec.head.Size == size:
+		switch n := s.sizeOf(rec); {
+		case n == size && !s.replaces:
 			return rec, nil
-		case rec.head.Size < size:
+		case n <= size:
+			if n == size {
+				found = &rec // a later one of this size may follow
+			}
 			lo = next
 		default:
 			hi = start
 		}
 	}
-	return published{}, notFound("no tree head of %d entries was published", size)
+	if found != nil {
+		return *found, nil
+	}
+	return zero, notFound("%s: no record of size %d", s.what, size)
+}
+
+// lastWhere returns the last record for which ok holds, looking back at
+// most limit records; false if there is none among them.
+func (s *recordFile[T]) lastWhere(limit int, ok func(T) bool) (T, bool, error) {
+	var zero T
+	s.mu.Lock()
+	end := s.end
+	s.mu.Unlock()
+	for ; end > 0 && limit > 0; limit-- {
+		start, err := s.lastNewline(end - 1)
+		if err != nil {
+			return zero, false, err
+		}
+		rec, _, err := s.recordAt(start, end)
+		if err != nil {
+			return zero, false, err
+		}
+		if ok(rec) {
+			return rec, true, nil
+		}
+		end = start
+	}
+	return zero, false, nil
 }
 
 // each calls fn with every record in order, stopping at its first error.
-func (s *headStore) each(fn func(published) error) error {
+func (s *recordFile[T]) each(fn func(T) error) error {
 	s.mu.Lock()
 	end := s.end
 	s.mu.Unlock()
@@ -326,7 +380,7 @@ func (s *headStore) each(fn func(published) error) error {
 	return nil
 }
 
-func (s *headStore) close() error {
+func (s *recordFile[T]) close() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.closed {

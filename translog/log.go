@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"path/filepath"
 	"sync"
@@ -39,6 +40,15 @@ type Log struct {
 	heads  *headStore
 	tiles  *tileStore
 
+	// Witnessing (see witness.go), when Config.Witnesses are set: the
+	// cosignature file, the witnesses (owned by cosignLoop), and the
+	// cosigning goroutine's stop and end.
+	cosigs        *recordFile[cosigned]
+	witnesses     []*witnessState
+	cosignStop    context.CancelFunc
+	cosignDone    chan struct{}
+	witnessClient *http.Client
+
 	// Tessera: its appender, its shutdown, and the context its
 	// goroutines run under, cancelled last in Close.
 	appender *tessera.Appender
@@ -57,6 +67,9 @@ type Log struct {
 	closing bool          // Close has begun: no new appends
 	pending int           // appends in flight
 	drained chan struct{} // closed when pending reaches 0 once closing
+	// bestCosigned is the newest checkpoint with Config.WitnessQuorum
+	// cosignatures, with them; nil if there is none.
+	bestCosigned []byte
 
 	closed  chan struct{} // closed when Close begins: waiters give up
 	stopped chan struct{} // closed once Tessera stops: nothing more will be published
@@ -117,6 +130,9 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 				l.heads.close()
 				l.pubMu.Unlock()
 			}
+			if l.cosigs != nil {
+				l.cosigs.close()
+			}
 			lock.Close()
 		}
 	}()
@@ -128,6 +144,11 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	}
 	if p, found := l.heads.latest(); found {
 		l.latest = &p
+	}
+	if len(cfg.Witnesses) > 0 {
+		if err := l.openWitnessing(); err != nil {
+			return nil, err
+		}
 	}
 
 	driver, err := posix.New(ctx, posix.Config{Path: l.tiles.dir})
@@ -154,6 +175,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	if _, err := l.awaitSize(ctx, integrated, false); err != nil {
 		return nil, fmt.Errorf("translog: publishing the %d entries sequenced before the log last stopped: %w", integrated, err)
 	}
+	l.startWitnessing()
 	opened = true
 	return l, nil
 }
@@ -502,20 +524,37 @@ func (l *Log) TreeHeadAt(size uint64) (tlog.TreeHead, error) {
 	return p.head, err
 }
 
-// LatestCheckpoint returns the latest published checkpoint: a signed note
-// (c2sp.org/tlog-checkpoint) whose tree is the latest tree head's, signed by
-// the checkpoint key.
+// LatestCheckpoint returns the latest checkpoint as the spec's checkpoint
+// endpoint answers it: a signed note (c2sp.org/tlog-checkpoint) signed by
+// the checkpoint key. With Config.Witnesses, it is the newest checkpoint
+// that Config.WitnessQuorum witnesses cosigned, their cosignature lines
+// after the log's signature, or, if there is none yet, the latest
+// published checkpoint with any cosignatures it has. Without witnesses it
+// is the checkpoint of the latest tree head.
 func (l *Log) LatestCheckpoint() ([]byte, error) {
 	p, err := l.current()
-	return bytes.Clone(p.checkpoint), err
+	if err != nil {
+		return nil, err
+	}
+	l.mu.Lock()
+	best := l.bestCosigned
+	l.mu.Unlock()
+	if best != nil {
+		return bytes.Clone(best), nil
+	}
+	return l.withCosignatures(p)
 }
 
 // Checkpoint returns the checkpoint published for the tree of size entries,
-// the one beside TreeHeadAt(size); ErrNotFound if none was published at
-// that size.
+// the one beside TreeHeadAt(size), followed by the cosignature lines of the
+// configured witnesses that cosigned it; ErrNotFound if none was published
+// at that size.
 func (l *Log) Checkpoint(size uint64) ([]byte, error) {
 	p, err := l.heads.find(size)
-	return bytes.Clone(p.checkpoint), err
+	if err != nil {
+		return nil, err
+	}
+	return l.withCosignatures(p)
 }
 
 // Leaf returns the leaf at index, which must be below Size (else
@@ -651,12 +690,16 @@ func (l *Log) Close(ctx context.Context) error {
 		errs = append(errs, fmt.Errorf("translog: nothing more can be published: %w", l.failure))
 	default:
 	}
+	l.stopWitnessing()
 	l.cancel()
 	close(l.stopped)
 
 	l.pubMu.Lock() // let a publication under way finish
 	errs = append(errs, l.heads.close())
 	l.pubMu.Unlock()
+	if l.cosigs != nil {
+		errs = append(errs, l.cosigs.close())
+	}
 	errs = append(errs, l.lock.Close())
 	return errors.Join(errs...)
 }

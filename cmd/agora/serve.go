@@ -19,9 +19,10 @@ import (
 	"k8s.io/klog/v2"
 
 	"github.com/agora-node/agora/node"
+	"github.com/agora-node/agora/translog"
 )
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--admin-token-file FILE]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--admin-token-file FILE] [--witness VKEY@URL ...]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -37,6 +38,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	githubAPI := fs.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
 	maxBody := fs.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes")
 	tokenFile := fs.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
+	var witnesses witnessFlag
+	fs.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
 	rest, err := parseArgs(fs, args)
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprintf(e.stdout, "usage: %s\n", serveUsage)
@@ -66,7 +69,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "usage: "+serveUsage, "--max-body must be a positive number of bytes")
 	}
 	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
-		MaxBodyBytes: *maxBody, AdminToken: token, Logger: logger})
+		MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses, Logger: logger})
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
@@ -107,6 +110,22 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	logger.Info("agora node stopped")
 	return 0
+}
+
+// witnessFlag gathers the --witness flags: each a witness's cosignature/v1
+// vkey, "@", and the URL of its add-checkpoint endpoint (a vkey holds no
+// "@"). translog checks both when the log opens.
+type witnessFlag []translog.Witness
+
+func (f *witnessFlag) String() string { return "" }
+
+func (f *witnessFlag) Set(s string) error {
+	vkey, u, ok := strings.Cut(s, "@")
+	if !ok || vkey == "" || u == "" {
+		return fmt.Errorf("a witness is vkey@https://witness.example/add-checkpoint, not %q", s)
+	}
+	*f = append(*f, translog.Witness{VerifierKey: vkey, URL: u})
+	return nil
 }
 
 // maxConnections is how many connections the node serves at once: half
