@@ -136,6 +136,17 @@ type phase struct {
 	note      string
 }
 
+// merge adds one worker's latencies and failures to the phase; mu guards
+// the phase while workers run.
+func (p *phase) merge(mu *sync.Mutex, lat []time.Duration, failed map[string]int) {
+	mu.Lock()
+	defer mu.Unlock()
+	p.latencies = append(p.latencies, lat...)
+	for k, v := range failed {
+		p.failed[k] += v
+	}
+}
+
 func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Duration) ([]*phase, error) {
 	c := client.New(b.url, b.hc)
 	before, err := c.Log(ctx)
@@ -342,12 +353,7 @@ func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string,
 				}
 				lat = append(lat, time.Since(t))
 			}
-			mu.Lock()
-			p.latencies = append(p.latencies, lat...)
-			for k, v := range failed {
-				p.failed[k] += v
-			}
-			mu.Unlock()
+			p.merge(&mu, lat, failed)
 		})
 	}
 	wg.Wait()
@@ -380,12 +386,7 @@ func (b *bench) readPhase(ctx context.Context, size uint64, duration time.Durati
 				}
 				lat = append(lat, time.Since(t))
 			}
-			mu.Lock()
-			p.latencies = append(p.latencies, lat...)
-			for k, v := range failed {
-				p.failed[k] += v
-			}
-			mu.Unlock()
+			p.merge(&mu, lat, failed)
 		})
 	}
 	wg.Wait()
