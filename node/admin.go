@@ -128,7 +128,9 @@ func (n *Node) publishKey(r *http.Request, op store.Operator) error {
 	if err != nil {
 		return fmt.Errorf("the key entry of %s as kept: %w", op.ID, err)
 	}
-	_, err = n.logEntry(r, first.Entry, s.Entry, entry.(map[string]any), map[string]any{"operator": op.ID})
+	// The action that needed the key logs right after it, and waits for a
+	// checkpoint covering both; the key entry need only be sequenced first.
+	_, err = n.appendEntry(r, first.Entry, s.Entry, entry.(map[string]any), map[string]any{"operator": op.ID}, false)
 	return err
 }
 
@@ -136,6 +138,12 @@ func (n *Node) publishKey(r *http.Request, op store.Operator) error {
 // the entry with its signatures detached) and binds the entry to its index.
 // It returns once the entry is durable and provable.
 func (n *Node) logEntry(r *http.Request, digest string, signed []byte, entry, leafFields map[string]any) (uint64, error) {
+	return n.appendEntry(r, digest, signed, entry, leafFields, true)
+}
+
+// appendEntry is logEntry; with published false it returns once the entry
+// is durably sequenced, not yet in a published checkpoint (translog.Sequence).
+func (n *Node) appendEntry(r *http.Request, digest string, signed []byte, entry, leafFields map[string]any, published bool) (uint64, error) {
 	detached, err := ledger.Detach(entry)
 	if err != nil {
 		return 0, err
@@ -154,7 +162,11 @@ func (n *Node) logEntry(r *http.Request, digest string, signed []byte, entry, le
 	if err := n.store.PutSigned(ctx, digest, signed, leafBytes); err != nil {
 		return 0, err
 	}
-	index, err := n.log.Append(ctx, leafBytes)
+	appendLeaf := n.log.Append
+	if !published {
+		appendLeaf = n.log.Sequence
+	}
+	index, err := appendLeaf(ctx, leafBytes)
 	if err != nil {
 		return 0, err
 	}

@@ -392,6 +392,29 @@ func (l *Log) Append(ctx context.Context, leaf []byte) (uint64, error) {
 	return index, nil
 }
 
+// Sequence adds leaf to the log and returns its index once Tessera has
+// durably sequenced it, without waiting for a checkpoint to cover it. It is
+// for an entry that must precede another on the log (an operator's key
+// entry before its first action): indices are given in the order entries
+// are sequenced, so an Append called after Sequence returns gets a larger
+// index, and its return means both are published. A sequenced entry is
+// published even if the process dies first (Open publishes what was
+// sequenced). Errors are Append's, but for ErrUnpublished.
+func (l *Log) Sequence(ctx context.Context, leaf []byte) (uint64, error) {
+	if err := checkLeaf(leaf); err != nil {
+		return 0, err
+	}
+	if err := l.enter(); err != nil {
+		return 0, err
+	}
+	defer l.leave()
+	idx, err := l.appender.Add(ctx, tessera.NewEntry(leaf))()
+	if err != nil {
+		return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
+	}
+	return idx.Index, nil
+}
+
 // checkLeaf refuses what the log must never hold: anything but the
 // canonical JSON of an object, and leaves an entry bundle cannot hold.
 func checkLeaf(leaf []byte) error {

@@ -311,7 +311,10 @@ func (b *bench) registrationClients(n int) (clientFor func(int) *client.Client, 
 		src := &net.TCPAddr{IP: net.IPv4(byte(addr>>24), byte(addr>>16), byte(addr>>8), byte(addr))}
 		addr++
 		dialer := &net.Dialer{LocalAddr: src, Timeout: 10 * time.Second}
-		transports[g] = &http.Transport{DialContext: dialer.DialContext, MaxIdleConnsPerHost: b.concurrency}
+		// Each address is used for a few registrations only: keep few idle
+		// connections, or hundreds of transports' idle connections fill
+		// the node's connection limit.
+		transports[g] = &http.Transport{DialContext: dialer.DialContext, MaxIdleConnsPerHost: 4, IdleConnTimeout: 5 * time.Second}
 		clients[g] = client.New(b.url, &http.Client{Timeout: time.Minute, Transport: transports[g]})
 	}
 	closeAll = func() {
