@@ -410,10 +410,11 @@ func TestIdentities(t *testing.T) {
 		index        any
 		status       string
 		identityKind []any
+		invitesLeft  any
 	}{
-		{a, "domain", "example.org", domainID["index"], "active", []any{"domain"}},
-		{b, "github", "github:583231", githubID["index"], "active", []any{"github"}},
-		{c, "sponsored", "example.org", sponsoredID["index"], "active", []any{"sponsored"}},
+		{a, "domain", "example.org", domainID["index"], "active", []any{"domain"}, float64(0)},
+		{b, "github", "github:583231", githubID["index"], "active", []any{"github"}, float64(3)},
+		{c, "sponsored", "example.org", sponsoredID["index"], "active", []any{"sponsored"}, nil},
 	} {
 		_, v := call(t, "GET", url+"/api/v1/operators/"+tc.o.id, nil)
 		rec := v.(map[string]any)
@@ -423,6 +424,9 @@ func TestIdentities(t *testing.T) {
 		}
 		if got, _ := json.Marshal(rec["identities"]); !bytes.Equal(got, mustMarshal(tc.identityKind)) {
 			t.Errorf("record of %s lists identities %s", tc.o.id, got)
+		}
+		if rec["invites_left"] != tc.invitesLeft {
+			t.Errorf("record of %s: invites_left %v, want %v", tc.o.id, rec["invites_left"], tc.invitesLeft)
 		}
 	}
 	_, v = call(t, "GET", url+"/api/v1/operators/"+late.id, nil)

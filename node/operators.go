@@ -259,6 +259,16 @@ func (n *Node) getOperator(r *http.Request) (any, int, error) {
 	if id, ok := op.Identity(); ok {
 		identity = map[string]any{"kind": id.Kind, "organization": id.Organization, "index": id.Index}
 	}
+	// How many invite codes the operator's organization may still make, for
+	// an operator that may sponsor at all.
+	var invitesLeft any
+	if id, ok := op.Identity(); ok && operators.CanSponsor(op.IdentityKinds()) {
+		made, err := n.store.InvitesMade(r.Context(), id.Organization, n.now().Add(-vocabulary.InviteWindow))
+		if err != nil {
+			return nil, 0, err
+		}
+		invitesLeft = max(0, vocabulary.InvitesPerOrg-made)
+	}
 	keys := []any{}
 	for _, k := range op.Keys {
 		keys = append(keys, map[string]any{"key_digest": k.Digest, "since": k.Since, "until": k.Until})
@@ -282,5 +292,6 @@ func (n *Node) getOperator(r *http.Request) (any, int, error) {
 		"nectar":         0,
 		"team":           nil,
 		"withdrawn":      []any{},
+		"invites_left":   invitesLeft,
 	}, http.StatusOK, nil
 }
