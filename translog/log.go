@@ -366,18 +366,15 @@ func noteWithSignature(text []byte, s *tlog.CheckpointSigner, sig []byte) []byte
 // published), with ErrCorrupt too if the tree-head file broke; ErrCorrupt
 // if the published tree does not prove it.
 func (l *Log) Append(ctx context.Context, leaf []byte) (uint64, error) {
-	if err := checkLeaf(leaf); err != nil {
-		return 0, err
-	}
 	if err := l.enter(); err != nil {
 		return 0, err
 	}
+	// Counted in until published, so Close waits for it.
 	defer l.leave()
-	idx, err := l.appender.Add(ctx, tessera.NewEntry(leaf))()
+	index, err := l.sequence(ctx, leaf)
 	if err != nil {
-		return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
+		return 0, err
 	}
-	index := idx.Index
 	head, err := l.awaitSize(ctx, index+1, false)
 	if err != nil {
 		return index, &kindError{[]error{ErrUnpublished}, fmt.Errorf("entry %d: %w", index, err)}
@@ -401,13 +398,18 @@ func (l *Log) Append(ctx context.Context, leaf []byte) (uint64, error) {
 // published even if the process dies first (Open publishes what was
 // sequenced). Errors are Append's, but for ErrUnpublished.
 func (l *Log) Sequence(ctx context.Context, leaf []byte) (uint64, error) {
-	if err := checkLeaf(leaf); err != nil {
-		return 0, err
-	}
 	if err := l.enter(); err != nil {
 		return 0, err
 	}
 	defer l.leave()
+	return l.sequence(ctx, leaf)
+}
+
+// sequence checks leaf and has Tessera sequence it; the caller has entered.
+func (l *Log) sequence(ctx context.Context, leaf []byte) (uint64, error) {
+	if err := checkLeaf(leaf); err != nil {
+		return 0, err
+	}
 	idx, err := l.appender.Add(ctx, tessera.NewEntry(leaf))()
 	if err != nil {
 		return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
