@@ -251,6 +251,8 @@ type Store interface {
 	// more calls through, never fewer.
 	Take(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (ok bool, retryAfter time.Duration, err error)
 
+	BundleStore
+
 	// Close releases the store. Calls after Close fail.
 	Close() error
 }

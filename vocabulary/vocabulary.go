@@ -221,6 +221,16 @@ const (
 	EntriesPerPage      = 100                 // log entries in one answer
 	MaxWait             = 25 * time.Second    // the longest a feed holds a request
 	Day                 = 24 * time.Hour
+	BundlesPerDay       = 10                 // bundles one operator submits in 24 hours, before reputation raises it
+	SeedBundles         = 10                 // a new ledger's first bundles, free for operators the node invited
+	MaxUploadFiles      = 100                // files in one upload request
+	MaxUploadBytes      = 5 << 30            // one uploaded file
+	UploadsPerDay       = 50 << 30           // bytes one operator uploads in 24 hours
+	UploadsPerOrgDay    = 200 << 30          // bytes an organization's operators upload in 24 hours
+	UploadLinkLifetime  = 24 * time.Hour     // how long an upload link works
+	UploadKeep          = 7 * 24 * time.Hour // how long an upload no bundle uses is kept
+	MaxClaimsPage       = 50                 // claims in one search answer
+	DefaultClaimsPage   = 20
 )
 
 // Limits the reference library's LIMITS names, which the node enforces on

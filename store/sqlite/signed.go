@@ -82,8 +82,10 @@ func bind(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	_, err = tx.ExecContext(ctx, `UPDATE signed SET idx = ? WHERE digest = ?`, b.Index, b.Digest)
-	return err
+	if _, err = tx.ExecContext(ctx, `UPDATE signed SET idx = ? WHERE digest = ?`, b.Index, b.Digest); err != nil {
+		return err
+	}
+	return onBound(ctx, tx, b)
 }
 
 const signedColumns = `digest, entry, leaf, idx, stored`
@@ -158,6 +160,9 @@ func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 		if idx.Valid {
 			return fmt.Errorf("sqlite: signed entry %s is logged at %d and stays: %w", digest, idx.Int64, store.ErrConflict)
 		}
+		if err := dropBundleRecords(ctx, tx, digest); err != nil {
+			return err
+		}
 		// An identity it made goes, and frees the invite code it used.
 		if _, err := tx.ExecContext(ctx, `UPDATE invites SET used_by = NULL, used_entry = NULL, used_at = NULL WHERE used_entry = ?`, digest); err != nil {
 			return err
@@ -187,7 +192,8 @@ func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 			if err := tx.QueryRowContext(ctx,
 				`SELECT (SELECT COUNT(*) FROM keys WHERE operator = ?1) - 1
 				      + (SELECT COUNT(*) FROM identities WHERE operator = ?1)
-				      + (SELECT COUNT(*) FROM invites WHERE sponsor = ?1 OR used_by = ?1)`, operator).Scan(&others); err != nil {
+				      + (SELECT COUNT(*) FROM invites WHERE sponsor = ?1 OR used_by = ?1)
+				      + (SELECT COUNT(*) FROM bundles WHERE operator = ?1)`, operator).Scan(&others); err != nil {
 				return err
 			}
 			if others > 0 {

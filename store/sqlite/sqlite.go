@@ -218,6 +218,86 @@ CREATE TABLE rate_events (
 CREATE INDEX rate_events_bucket ON rate_events (bucket, at);
 CREATE INDEX rate_events_expires ON rate_events (expires);
 `,
+	// 2: bundles, their files and claims (with a full-text index of the
+	// claims' statements), and large-data uploads.
+	`
+CREATE TABLE bundles (
+	hash         TEXT PRIMARY KEY,
+	operator     TEXT NOT NULL REFERENCES operators (id),
+	key_digest   TEXT NOT NULL,
+	entry        BLOB NOT NULL,
+	entry_digest TEXT NOT NULL,
+	sealed       TEXT NOT NULL UNIQUE REFERENCES signed (digest),
+	salt         TEXT NOT NULL,
+	fields       TEXT NOT NULL,
+	replaces     TEXT,
+	written_by   TEXT NOT NULL,
+	at           BIGINT NOT NULL,
+	revealed     TEXT UNIQUE REFERENCES signed (digest),
+	withdrawal   TEXT UNIQUE REFERENCES signed (digest),
+	reason       TEXT,
+	void         TEXT UNIQUE REFERENCES signed (digest),
+	withdrawn_at BIGINT
+);
+CREATE INDEX bundles_operator ON bundles (operator, at);
+CREATE INDEX bundles_replaces ON bundles (replaces) WHERE replaces IS NOT NULL;
+CREATE INDEX bundles_sealed_at ON bundles (at) WHERE revealed IS NULL AND withdrawal IS NULL;
+
+CREATE TABLE bundle_files (
+	bundle   TEXT NOT NULL REFERENCES bundles (hash),
+	path     TEXT NOT NULL,
+	digest   TEXT NOT NULL,
+	size     BIGINT NOT NULL,
+	uploaded INTEGER NOT NULL,
+	PRIMARY KEY (bundle, path)
+);
+CREATE INDEX bundle_files_digest ON bundle_files (digest);
+
+CREATE TABLE claims (
+	seq       INTEGER PRIMARY KEY,
+	id        TEXT NOT NULL,
+	bundle    TEXT NOT NULL REFERENCES bundles (hash),
+	position  INTEGER NOT NULL,
+	local_id  TEXT NOT NULL,
+	type      TEXT NOT NULL,
+	statement TEXT NOT NULL,
+	assertion TEXT NOT NULL,
+	operator  TEXT NOT NULL,
+	claim     BLOB NOT NULL,
+	opened    BIGINT,
+	withdrawn INTEGER NOT NULL DEFAULT 0,
+	UNIQUE (bundle, position)
+);
+CREATE INDEX claims_id ON claims (id);
+CREATE INDEX claims_assertion ON claims (assertion);
+CREATE INDEX claims_opened ON claims (opened, position) WHERE opened IS NOT NULL AND withdrawn = 0;
+CREATE INDEX claims_type ON claims (type, opened) WHERE opened IS NOT NULL AND withdrawn = 0;
+CREATE INDEX claims_operator ON claims (operator, opened) WHERE opened IS NOT NULL AND withdrawn = 0;
+
+-- What a claim can be found by besides its words: its bundle's fields,
+-- the claims it depends on, and the IDs its bundle cites.
+CREATE TABLE claim_tags (
+	kind  TEXT NOT NULL,
+	value TEXT NOT NULL,
+	claim INTEGER NOT NULL REFERENCES claims (seq),
+	PRIMARY KEY (kind, value, claim)
+) WITHOUT ROWID;
+CREATE INDEX claim_tags_claim ON claim_tags (claim);
+
+CREATE VIRTUAL TABLE claim_words USING fts5 (statement, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+
+CREATE TABLE uploads (
+	digest       TEXT NOT NULL,
+	operator     TEXT NOT NULL,
+	organization TEXT NOT NULL,
+	size         BIGINT NOT NULL,
+	requested    BIGINT NOT NULL,
+	completed    BIGINT,
+	PRIMARY KEY (digest, operator)
+);
+CREATE INDEX uploads_operator ON uploads (operator, requested);
+CREATE INDEX uploads_organization ON uploads (organization, requested);
+`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -63,6 +63,10 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"RateLimitsConcurrent", testRateLimitsConcurrent},
 		{"DropUnbound", testDropUnbound},
 		{"Canceled", testCanceled},
+		{"Bundles", testBundles},
+		{"ClaimSearch", testClaimSearch},
+		{"DropBundle", testDropBundle},
+		{"Uploads", testUploads},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

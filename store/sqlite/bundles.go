@@ -1,0 +1,622 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/agora-node/agora/store"
+)
+
+// CreateBundle implements store.BundleStore.
+func (s *Store) CreateBundle(ctx context.Context, b store.NewBundle) (store.Bundle, error) {
+	if b.Hash == "" || b.Operator == "" || b.Sealed == "" || b.Salt == "" || len(b.Entry) == 0 || len(b.Files) == 0 {
+		return store.Bundle{}, fmt.Errorf("sqlite: create bundle %s: %w", b.Hash, store.ErrInvalid)
+	}
+	fields, err := json.Marshal(b.Fields)
+	if err != nil {
+		return store.Bundle{}, err
+	}
+	var out store.Bundle
+	duplicate := false
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		existing, err := loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		if err == nil {
+			out, duplicate = existing, true
+			return nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		if err := mustBeSigned(ctx, tx, b.Sealed); err != nil {
+			return err
+		}
+		var other string
+		if err := tx.QueryRowContext(ctx, `SELECT hash FROM bundles WHERE sealed = ?`, b.Sealed).Scan(&other); err == nil {
+			return fmt.Errorf("sqlite: sealed entry %s seals %s: %w", b.Sealed, other, store.ErrConflict)
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO bundles (hash, operator, key_digest, entry, entry_digest, sealed, salt, fields, replaces, written_by, at)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			b.Hash, b.Operator, b.KeyDigest, b.Entry, b.EntryDigest, b.Sealed, b.Salt, string(fields),
+			nullString(b.Replaces), b.WrittenBy, nanos(b.At)); err != nil {
+			return err
+		}
+		for _, f := range b.Files {
+			if _, err := tx.ExecContext(ctx,
+				`INSERT INTO bundle_files (bundle, path, digest, size, uploaded) VALUES (?, ?, ?, ?, ?)`,
+				b.Hash, f.Path, f.Digest, f.Size, f.Uploaded); err != nil {
+				return err
+			}
+		}
+		for i, c := range b.Claims {
+			res, err := tx.ExecContext(ctx,
+				`INSERT INTO claims (id, bundle, position, local_id, type, statement, assertion, operator, claim)
+				 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+				c.ID, b.Hash, i, c.LocalID, c.Type, c.Statement, c.Assertion, b.Operator, c.JSON)
+			if err != nil {
+				return err
+			}
+			seq, err := res.LastInsertId()
+			if err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO claim_words (rowid, statement) VALUES (?, ?)`, seq, c.Statement); err != nil {
+				return err
+			}
+			tags := [][2]string{}
+			for _, f := range b.Fields {
+				tags = append(tags, [2]string{"field", f})
+			}
+			for _, d := range c.DependsOn {
+				tags = append(tags, [2]string{"depends_on", d})
+			}
+			for _, r := range c.Cites {
+				tags = append(tags, [2]string{"cites", r})
+			}
+			for _, t := range tags {
+				if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO claim_tags (kind, value, claim) VALUES (?, ?, ?)`, t[0], t[1], seq); err != nil {
+					return err
+				}
+			}
+		}
+		out, err = loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		return err
+	})
+	if err != nil {
+		return store.Bundle{}, err
+	}
+	if duplicate {
+		return out, fmt.Errorf("sqlite: bundle %s is recorded: %w", b.Hash, store.ErrDuplicate)
+	}
+	return out, nil
+}
+
+const bundleColumns = `b.hash, b.operator, b.key_digest, b.entry, b.entry_digest, b.sealed, b.salt, b.fields,
+	b.replaces, b.written_by, b.at, se.idx, b.revealed, re.idx, b.withdrawal, we.idx, b.reason, b.void, b.withdrawn_at`
+
+const bundleJoins = `FROM bundles b
+	JOIN signed se ON se.digest = b.sealed
+	LEFT JOIN signed re ON re.digest = b.revealed
+	LEFT JOIN signed we ON we.digest = b.withdrawal`
+
+func scanBundle(row interface{ Scan(...any) error }) (store.Bundle, error) {
+	var b store.Bundle
+	var fields string
+	var replaces, revealed, withdrawal, reason, void sql.NullString
+	var at int64
+	var sealedIdx, revealedIdx, withdrawnIdx, withdrawnAt sql.NullInt64
+	if err := row.Scan(&b.Hash, &b.Operator, &b.KeyDigest, &b.Entry, &b.EntryDigest, &b.Sealed, &b.Salt, &fields,
+		&replaces, &b.WrittenBy, &at, &sealedIdx, &revealed, &revealedIdx, &withdrawal, &withdrawnIdx, &reason, &void, &withdrawnAt); err != nil {
+		return store.Bundle{}, err
+	}
+	if err := json.Unmarshal([]byte(fields), &b.Fields); err != nil {
+		return store.Bundle{}, fmt.Errorf("sqlite: bundle %s fields: %w", b.Hash, err)
+	}
+	b.Replaces, b.At = replaces.String, fromNanos(at)
+	b.SealedIndex = index(sealedIdx)
+	b.Revealed, b.RevealedIndex = revealed.String, index(revealedIdx)
+	b.Withdrawal = store.Withdrawal{Entry: withdrawal.String, Index: index(withdrawnIdx), Reason: reason.String, Void: void.String, At: fromNullNanos(withdrawnAt)}
+	switch {
+	case b.Withdrawal.Entry != "" && b.Withdrawal.Index != store.Unlogged:
+		b.State = store.BundleWithdrawn
+	case b.Revealed != "" && b.RevealedIndex != store.Unlogged:
+		b.State = store.BundleOpen
+	default:
+		b.State = store.BundleSealed
+	}
+	return b, nil
+}
+
+// loadBundle loads the one bundle where matches, with its files, claims
+// and versions.
+func loadBundle(ctx context.Context, q querier, where string, args ...any) (store.Bundle, error) {
+	b, err := scanBundle(q.QueryRowContext(ctx, `SELECT `+bundleColumns+` `+bundleJoins+` WHERE `+where, args...))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Bundle{}, notFound("sqlite: no bundle where %s %v", where, args)
+	}
+	if err != nil {
+		return store.Bundle{}, err
+	}
+	rows, err := q.QueryContext(ctx, `SELECT path, digest, size, uploaded FROM bundle_files WHERE bundle = ? ORDER BY path`, b.Hash)
+	if err != nil {
+		return store.Bundle{}, err
+	}
+	for rows.Next() {
+		var f store.File
+		if err := rows.Scan(&f.Path, &f.Digest, &f.Size, &f.Uploaded); err != nil {
+			rows.Close()
+			return store.Bundle{}, err
+		}
+		b.Files = append(b.Files, f)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return store.Bundle{}, err
+	}
+	found, err := queryClaims(ctx, q, `c.bundle = ? ORDER BY c.position`, b.Hash)
+	if err != nil {
+		return store.Bundle{}, err
+	}
+	for _, c := range found {
+		b.Claims = append(b.Claims, c.Claim)
+	}
+	b.Versions, err = versions(ctx, q, b)
+	return b, err
+}
+
+// versions follows a bundle's Replaces back to the first version and
+// forward to the latest: the whole lineage, oldest first.
+func versions(ctx context.Context, q querier, b store.Bundle) ([]string, error) {
+	lineage := []string{b.Hash}
+	seen := map[string]bool{b.Hash: true}
+	for at := b.Replaces; at != "" && !seen[at]; {
+		seen[at] = true
+		lineage = append([]string{at}, lineage...)
+		var prev sql.NullString
+		err := q.QueryRowContext(ctx, `SELECT replaces FROM bundles WHERE hash = ?`, at).Scan(&prev)
+		if errors.Is(err, sql.ErrNoRows) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		at = prev.String
+	}
+	for at := b.Hash; ; {
+		var next string
+		err := q.QueryRowContext(ctx, `SELECT hash FROM bundles WHERE replaces = ? ORDER BY at LIMIT 1`, at).Scan(&next)
+		if errors.Is(err, sql.ErrNoRows) || seen[next] {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
+		seen[next] = true
+		lineage = append(lineage, next)
+		at = next
+	}
+	return lineage, nil
+}
+
+// Bundle implements store.BundleStore.
+func (s *Store) Bundle(ctx context.Context, hash string) (b store.Bundle, err error) {
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		b, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
+		return err
+	})
+	return b, err
+}
+
+// BundleBySealed implements store.BundleStore.
+func (s *Store) BundleBySealed(ctx context.Context, index int64) (b store.Bundle, err error) {
+	err = s.read(ctx, func(tx *sql.Tx) error {
+		b, err = loadBundle(ctx, tx, `se.idx = ?`, index)
+		return err
+	})
+	return b, err
+}
+
+// SealedBundles implements store.BundleStore.
+func (s *Store) SealedBundles(ctx context.Context, before time.Time, limit int) ([]store.Bundle, error) {
+	var out []store.Bundle
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT b.hash `+bundleJoins+`
+			WHERE b.revealed IS NULL AND b.withdrawal IS NULL AND b.at <= ? AND se.idx IS NOT NULL
+			ORDER BY b.at LIMIT ?`, nanos(before), limit)
+		if err != nil {
+			return err
+		}
+		hashes, err := strings1(rows)
+		if err != nil {
+			return err
+		}
+		for _, h := range hashes {
+			b, err := loadBundle(ctx, tx, `b.hash = ?`, h)
+			if err != nil {
+				return err
+			}
+			out = append(out, b)
+		}
+		return nil
+	})
+	return out, err
+}
+
+func strings1(rows *sql.Rows) ([]string, error) {
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var v string
+		if err := rows.Scan(&v); err != nil {
+			return nil, err
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// OpenBundle implements store.BundleStore.
+func (s *Store) OpenBundle(ctx context.Context, hash, entry string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if err := mustBeSigned(ctx, tx, entry); err != nil {
+			return err
+		}
+		var revealed, withdrawal sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT revealed, withdrawal FROM bundles WHERE hash = ?`, hash).Scan(&revealed, &withdrawal)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: no bundle %s", hash)
+		}
+		switch {
+		case err != nil:
+			return err
+		case revealed.String == entry:
+			return nil
+		case revealed.Valid:
+			return fmt.Errorf("sqlite: bundle %s was revealed by %s: %w", hash, revealed.String, store.ErrConflict)
+		case withdrawal.Valid:
+			return fmt.Errorf("sqlite: bundle %s was withdrawn: %w", hash, store.ErrConflict)
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE bundles SET revealed = ? WHERE hash = ?`, entry, hash)
+		return err
+	})
+}
+
+// WithdrawBundle implements store.BundleStore.
+func (s *Store) WithdrawBundle(ctx context.Context, hash string, w store.Withdrawal) (store.Bundle, error) {
+	var out store.Bundle
+	duplicate := false
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		if err := mustBeSigned(ctx, tx, w.Entry); err != nil {
+			return err
+		}
+		if w.Void != "" {
+			if err := mustBeSigned(ctx, tx, w.Void); err != nil {
+				return err
+			}
+		}
+		b, err := loadBundle(ctx, tx, `b.hash = ?`, hash)
+		if err != nil {
+			return err
+		}
+		if b.Withdrawal.Entry != "" {
+			out, duplicate = b, true
+			return nil
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE bundles SET withdrawal = ?, reason = ?, void = ?, withdrawn_at = ? WHERE hash = ?`,
+			w.Entry, w.Reason, nullString(w.Void), nanos(w.At), hash); err != nil {
+			return err
+		}
+		out, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
+		return err
+	})
+	if err != nil {
+		return store.Bundle{}, err
+	}
+	if duplicate {
+		return out, fmt.Errorf("sqlite: bundle %s is withdrawn: %w", hash, store.ErrDuplicate)
+	}
+	return out, nil
+}
+
+// onBound keeps the claims in step with the entry just bound at index:
+// claims become findable when the entry revealing their bundle is bound,
+// and unfindable when a withdrawal of it is.
+func onBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
+	if _, err := tx.ExecContext(ctx, `UPDATE claims SET opened = ? WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Index, b.Digest); err != nil {
+		return err
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE claims SET withdrawn = 1 WHERE bundle = (SELECT hash FROM bundles WHERE withdrawal = ?)`, b.Digest)
+	return err
+}
+
+// dropBundleRecords undoes what an unbound entry made of bundles: a sealed
+// entry takes its bundle with it; a revealing, void or withdrawal entry the
+// step it recorded.
+func dropBundleRecords(ctx context.Context, tx *sql.Tx, digest string) error {
+	var hash string
+	err := tx.QueryRowContext(ctx, `SELECT hash FROM bundles WHERE sealed = ?`, digest).Scan(&hash)
+	switch {
+	case err == nil:
+		for _, q := range []string{
+			`DELETE FROM claim_words WHERE rowid IN (SELECT seq FROM claims WHERE bundle = ?1)`,
+			`DELETE FROM claim_tags WHERE claim IN (SELECT seq FROM claims WHERE bundle = ?1)`,
+			`DELETE FROM claims WHERE bundle = ?1`,
+			`DELETE FROM bundle_files WHERE bundle = ?1`,
+			`DELETE FROM bundles WHERE hash = ?1`,
+		} {
+			if _, err := tx.ExecContext(ctx, q, hash); err != nil {
+				return err
+			}
+		}
+	case !errors.Is(err, sql.ErrNoRows):
+		return err
+	}
+	for _, q := range []string{
+		`UPDATE bundles SET revealed = NULL WHERE revealed = ?1`,
+		`UPDATE bundles SET withdrawal = NULL, reason = NULL, void = NULL, withdrawn_at = NULL WHERE withdrawal = ?1 OR void = ?1`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, digest); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// OperatorBundles implements store.BundleStore.
+func (s *Store) OperatorBundles(ctx context.Context, operator string, since time.Time) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM bundles WHERE (?1 = '' OR operator = ?1) AND at > ?2`, operator, nanos(since)).Scan(&n)
+	return n, err
+}
+
+const claimColumns = `c.id, c.local_id, c.type, c.statement, c.assertion, c.claim, c.position, c.bundle, c.operator,
+	c.opened, c.withdrawn, b.fields, b.written_by, re.stored,
+	(SELECT json_group_array(value) FROM claim_tags t WHERE t.claim = c.seq AND t.kind = 'depends_on'),
+	(SELECT json_group_array(value) FROM claim_tags t WHERE t.claim = c.seq AND t.kind = 'cites')`
+
+const claimJoins = `FROM claims c JOIN bundles b ON b.hash = c.bundle LEFT JOIN signed re ON re.digest = b.revealed`
+
+func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]store.FoundClaim, error) {
+	rows, err := q.QueryContext(ctx, `SELECT `+claimColumns+` `+claimJoins+` WHERE `+where, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.FoundClaim
+	for rows.Next() {
+		var c store.FoundClaim
+		var opened, stored sql.NullInt64
+		var fields, depends, cites string
+		if err := rows.Scan(&c.ID, &c.LocalID, &c.Type, &c.Statement, &c.Assertion, &c.JSON, &c.Position, &c.Bundle, &c.Operator,
+			&opened, &c.Withdrawn, &fields, &c.WrittenBy, &stored, &depends, &cites); err != nil {
+			return nil, err
+		}
+		c.Opened = index(opened)
+		if opened.Valid {
+			c.OpenedAt = fromNullNanos(stored)
+		}
+		for _, p := range []struct {
+			text string
+			into *[]string
+		}{{fields, &c.Fields}, {depends, &c.DependsOn}, {cites, &c.Cites}} {
+			if err := json.Unmarshal([]byte(p.text), p.into); err != nil {
+				return nil, fmt.Errorf("sqlite: claim %s: %w", c.ID, err)
+			}
+		}
+		out = append(out, c)
+	}
+	return out, rows.Err()
+}
+
+// SearchClaims implements store.BundleStore. The words are matched by the
+// FTS5 index, every word as a prefix; the other filters by claim_tags and
+// the claims' own columns. A page that ends partway through a bundle is
+// completed with the rest of that bundle's claims.
+func (s *Store) SearchClaims(ctx context.Context, q store.ClaimQuery) ([]store.FoundClaim, error) {
+	var where []string
+	var args []any
+	where = append(where, `c.opened IS NOT NULL`, `c.withdrawn = 0`)
+	if q.Words != "" {
+		where = append(where, `c.seq IN (SELECT rowid FROM claim_words WHERE claim_words MATCH ?)`)
+		args = append(args, q.Words)
+	}
+	for _, t := range []struct{ kind, value string }{{"field", q.Field}, {"depends_on", q.DependsOn}, {"cites", q.Cites}} {
+		if t.value != "" {
+			where = append(where, `c.seq IN (SELECT claim FROM claim_tags WHERE kind = ? AND value = ?)`)
+			args = append(args, t.kind, t.value)
+		}
+	}
+	if q.Type != "" {
+		where = append(where, `c.type = ?`)
+		args = append(args, q.Type)
+	}
+	if q.Operator != "" {
+		where = append(where, `c.operator = ?`)
+		args = append(args, q.Operator)
+	}
+	order := `c.opened DESC, c.position`
+	if q.Follow {
+		where = append(where, `c.opened > ?`)
+		args = append(args, q.Since)
+		order = `c.opened, c.position`
+	} else if q.Before > 0 {
+		where = append(where, `c.opened < ?`)
+		args = append(args, q.Before)
+	}
+	limit := max(q.Limit, 1)
+	var out []store.FoundClaim
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		page, err := queryClaims(ctx, tx, strings.Join(where, " AND ")+` ORDER BY `+order+` LIMIT ?`, append(args, limit)...)
+		if err != nil {
+			return err
+		}
+		out = page
+		if len(page) < limit {
+			return nil
+		}
+		last := page[len(page)-1]
+		rest, err := queryClaims(ctx, tx, strings.Join(append(where, `c.opened = ?`, `c.position > ?`), " AND ")+` ORDER BY c.position`,
+			append(args, last.Opened, last.Position)...)
+		out = append(out, rest...)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: search claims: %w", err)
+	}
+	return out, nil
+}
+
+// Claim implements store.BundleStore.
+func (s *Store) Claim(ctx context.Context, id string) ([]store.FoundClaim, error) {
+	found, err := queryClaims(ctx, s.r, `c.id = ? AND c.opened IS NOT NULL ORDER BY c.opened`, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(found) == 0 {
+		return nil, notFound("sqlite: no published claim %s", id)
+	}
+	return found, nil
+}
+
+// Restatements implements store.BundleStore.
+func (s *Store) Restatements(ctx context.Context, assertion, id string) ([]store.FoundClaim, error) {
+	return queryClaims(ctx, s.r, `c.assertion = ? AND c.id != ? AND c.opened IS NOT NULL AND c.withdrawn = 0 ORDER BY c.opened, c.position`, assertion, id)
+}
+
+// DependedOnBy implements store.BundleStore.
+func (s *Store) DependedOnBy(ctx context.Context, id string) ([]store.FoundClaim, error) {
+	return queryClaims(ctx, s.r, `c.seq IN (SELECT claim FROM claim_tags WHERE kind = 'depends_on' AND value = ?)
+		AND c.opened IS NOT NULL AND c.withdrawn = 0 ORDER BY c.opened, c.position`, id)
+}
+
+// ServedFile implements store.BundleStore.
+func (s *Store) ServedFile(ctx context.Context, digest string) (store.File, error) {
+	f := store.File{Digest: digest}
+	err := s.r.QueryRowContext(ctx, `SELECT f.path, f.size, f.uploaded FROM bundle_files f
+		JOIN bundles b ON b.hash = f.bundle
+		JOIN signed re ON re.digest = b.revealed AND re.idx IS NOT NULL
+		LEFT JOIN signed we ON we.digest = b.withdrawal
+		WHERE f.digest = ? AND we.idx IS NULL LIMIT 1`, digest).Scan(&f.Path, &f.Size, &f.Uploaded)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.File{}, notFound("sqlite: no served file %s", digest)
+	}
+	return f, err
+}
+
+// RepeatedBy implements store.BundleStore.
+func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []string) (string, error) {
+	if len(assertions) == 0 {
+		return "", notFound("sqlite: no assertions")
+	}
+	list, err := json.Marshal(assertions)
+	if err != nil {
+		return "", err
+	}
+	var hash string
+	err = s.r.QueryRowContext(ctx, `SELECT b.hash FROM claims c JOIN bundles b ON b.hash = c.bundle
+		WHERE c.operator = ? AND c.assertion IN (SELECT value FROM json_each(?)) AND b.withdrawal IS NULL
+		ORDER BY b.at DESC LIMIT 1`, operator, string(list)).Scan(&hash)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", notFound("sqlite: no earlier bundle of %s repeats these claims", operator)
+	}
+	return hash, err
+}
+
+// OpenedBetween implements store.BundleStore.
+func (s *Store) OpenedBetween(ctx context.Context, start, end int64) ([]store.Bundle, error) {
+	var out []store.Bundle
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT b.hash `+bundleJoins+`
+			WHERE re.idx >= ? AND re.idx < ? AND we.idx IS NULL ORDER BY re.idx`, start, end)
+		if err != nil {
+			return err
+		}
+		hashes, err := strings1(rows)
+		if err != nil {
+			return err
+		}
+		for _, h := range hashes {
+			b, err := loadBundle(ctx, tx, `b.hash = ?`, h)
+			if err != nil {
+				return err
+			}
+			out = append(out, b)
+		}
+		return nil
+	})
+	return out, err
+}
+
+// RequestUpload implements store.BundleStore.
+func (s *Store) RequestUpload(ctx context.Context, u store.Upload, limit, orgLimit int64) error {
+	if u.Digest == "" || u.Operator == "" || u.Size <= 0 {
+		return fmt.Errorf("sqlite: request upload %s: %w", u.Digest, store.ErrInvalid)
+	}
+	since := nanos(u.Requested.Add(-24 * time.Hour))
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for _, c := range []struct {
+			column, value string
+			limit         int64
+		}{{"operator", u.Operator, limit}, {"organization", u.Organization, orgLimit}} {
+			if c.value == "" || c.limit <= 0 {
+				continue
+			}
+			var used, oldest sql.NullInt64
+			if err := tx.QueryRowContext(ctx, `SELECT SUM(size), MIN(requested) FROM uploads WHERE `+c.column+` = ? AND requested > ?
+				AND NOT (digest = ? AND operator = ?)`, c.value, since, u.Digest, u.Operator).Scan(&used, &oldest); err != nil {
+				return err
+			}
+			if used.Int64+u.Size > c.limit {
+				retry := time.Hour
+				if oldest.Valid {
+					retry = fromNanos(oldest.Int64).Add(24 * time.Hour).Sub(u.Requested)
+				}
+				return &store.LimitError{What: "upload allowance of the " + c.column, RetryAfter: retry}
+			}
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO uploads (digest, operator, organization, size, requested) VALUES (?, ?, ?, ?, ?)
+			ON CONFLICT (digest, operator) DO UPDATE SET requested = excluded.requested, size = excluded.size`,
+			u.Digest, u.Operator, u.Organization, u.Size, nanos(u.Requested))
+		return err
+	})
+}
+
+// Upload implements store.BundleStore.
+func (s *Store) Upload(ctx context.Context, digest string) (store.Upload, error) {
+	u := store.Upload{Digest: digest}
+	var requested int64
+	var completed sql.NullInt64
+	err := s.r.QueryRowContext(ctx, `SELECT operator, organization, size, requested,
+		(SELECT MAX(completed) FROM uploads WHERE digest = ?1) FROM uploads WHERE digest = ?1 ORDER BY requested DESC LIMIT 1`, digest).
+		Scan(&u.Operator, &u.Organization, &u.Size, &requested, &completed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Upload{}, notFound("sqlite: no upload %s", digest)
+	}
+	if err != nil {
+		return store.Upload{}, err
+	}
+	u.Requested, u.Completed = fromNanos(requested), fromNullNanos(completed)
+	return u, nil
+}
+
+// CompleteUpload implements store.BundleStore.
+func (s *Store) CompleteUpload(ctx context.Context, digest string, at time.Time) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE uploads SET completed = ? WHERE digest = ? AND completed IS NULL`, nanos(at), digest)
+		if err != nil {
+			return err
+		}
+		if n, _ := res.RowsAffected(); n == 0 {
+			var one int
+			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM uploads WHERE digest = ? LIMIT 1`, digest).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+				return notFound("sqlite: no upload %s", digest)
+			}
+		}
+		return nil
+	})
+}

@@ -1,0 +1,294 @@
+package storetest
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agora-node/agora/store"
+)
+
+// sealBundle records a sealed bundle of op with the given claims and binds
+// its sealed entry, as sealing does.
+func (f *fixture) sealBundle(op store.Operator, fields []string, statements ...string) store.Bundle {
+	f.t.Helper()
+	sealed := f.put("", map[string]any{"type": "sealed", "commitment": "sha256:" + nonce()})
+	hash := "sha256:" + nonce() + nonce()
+	nb := store.NewBundle{
+		Hash: hash, Operator: op.ID, KeyDigest: op.Key().Digest,
+		Entry: []byte(`{"type":"bundle","bundle":"` + hash + `","sig":"x"}`), EntryDigest: "sha256:" + nonce() + nonce(),
+		Sealed: sealed, Salt: nonce() + nonce(), Fields: fields, WrittenBy: "agent", At: f.now,
+		Files: []store.File{
+			{Path: "claims.json", Digest: "sha256:" + nonce() + nonce(), Size: 10},
+			{Path: "data/big.csv", Digest: "sha256:" + nonce() + nonce(), Size: 9 << 20, Uploaded: true},
+		},
+	}
+	for i, s := range statements {
+		nb.Claims = append(nb.Claims, store.Claim{
+			ID: "claim:" + nonce() + nonce(), LocalID: fmt.Sprintf("C%d", i+1), Type: "empirical", Statement: s,
+			Assertion: "sha256:" + nonce() + nonce(), JSON: []byte(`{}`),
+		})
+	}
+	b, err := f.s.CreateBundle(f.ctx, nb)
+	f.ok(err, "CreateBundle")
+	f.bind(sealed)
+	b, err = f.s.Bundle(f.ctx, hash)
+	f.ok(err, "Bundle")
+	return b
+}
+
+// open reveals a sealed bundle and binds the revealing entry.
+func (f *fixture) open(b store.Bundle) int64 {
+	f.t.Helper()
+	f.ok(f.s.PutSigned(f.ctx, b.EntryDigest, b.Entry, nil), "PutSigned bundle entry")
+	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle")
+	return f.bind(b.EntryDigest)
+}
+
+func claimIDs(found []store.FoundClaim) []string {
+	var out []string
+	for _, c := range found {
+		out = append(out, c.ID)
+	}
+	return out
+}
+
+// testBundles checks a bundle's life: sealed, found by its sealed index,
+// due to open, opened (its claims found from then on), withdrawn (never
+// found again), and what sealing it again answers.
+func testBundles(f *fixture) {
+	op, _ := f.register("Author")
+	b := f.sealBundle(op, []string{"physics", "astronomy"}, "The Mandelbrot set has area 1.5", "Dark matter halos are cuspy")
+	if b.State != store.BundleSealed || b.SealedIndex == store.Unlogged || len(b.Files) != 2 || len(b.Claims) != 2 {
+		f.t.Fatalf("sealed bundle = %+v", b)
+	}
+	if !slices.Equal(b.Fields, []string{"physics", "astronomy"}) || b.Versions[0] != b.Hash {
+		f.t.Errorf("fields %v, versions %v", b.Fields, b.Versions)
+	}
+	again, err := f.s.CreateBundle(f.ctx, b.NewBundle)
+	f.is(err, store.ErrDuplicate, "CreateBundle of the same bundle")
+	if again.Hash != b.Hash || again.SealedIndex != b.SealedIndex {
+		f.t.Errorf("CreateBundle again returned %+v", again)
+	}
+	other := b.NewBundle
+	other.Hash = "sha256:" + nonce() + nonce()
+	_, err = f.s.CreateBundle(f.ctx, other)
+	f.is(err, store.ErrConflict, "CreateBundle of another bundle under the same sealed entry")
+
+	by, err := f.s.BundleBySealed(f.ctx, b.SealedIndex)
+	f.ok(err, "BundleBySealed")
+	if by.Hash != b.Hash {
+		f.t.Errorf("BundleBySealed = %s, want %s", by.Hash, b.Hash)
+	}
+	due, err := f.s.SealedBundles(f.ctx, f.now, 10)
+	f.ok(err, "SealedBundles")
+	if len(due) != 1 || due[0].Hash != b.Hash {
+		f.t.Errorf("SealedBundles = %d bundles", len(due))
+	}
+	if due, _ := f.s.SealedBundles(f.ctx, f.now.Add(-time.Second), 10); len(due) != 0 {
+		f.t.Errorf("SealedBundles before it was sealed = %d bundles", len(due))
+	}
+	if n, err := f.s.OperatorBundles(f.ctx, op.ID, f.now.Add(-time.Hour)); err != nil || n != 1 {
+		f.t.Errorf("OperatorBundles = %d, %v", n, err)
+	}
+	if found, _ := f.s.SearchClaims(f.ctx, store.ClaimQuery{Limit: 10}); len(found) != 0 {
+		f.t.Errorf("a sealed bundle's claims were found: %v", claimIDs(found))
+	}
+	if _, err := f.s.ServedFile(f.ctx, b.Files[0].Digest); !errors.Is(err, store.ErrNotFound) {
+		f.t.Errorf("a sealed bundle's file is served: %v", err)
+	}
+
+	// Opening: recorded, then found once the revealing entry is bound.
+	f.ok(f.s.PutSigned(f.ctx, b.EntryDigest, b.Entry, nil), "PutSigned bundle entry")
+	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle")
+	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle again")
+	if got, _ := f.s.Bundle(f.ctx, b.Hash); got.State != store.BundleSealed {
+		f.t.Errorf("state before the revealing entry is bound = %s", got.State)
+	}
+	opened := f.bind(b.EntryDigest)
+	got, err := f.s.Bundle(f.ctx, b.Hash)
+	f.ok(err, "Bundle")
+	if got.State != store.BundleOpen || got.RevealedIndex != opened {
+		f.t.Errorf("opened bundle: state %s, revealed at %d, want %d", got.State, got.RevealedIndex, opened)
+	}
+	found, err := f.s.SearchClaims(f.ctx, store.ClaimQuery{Limit: 10})
+	f.ok(err, "SearchClaims")
+	if !slices.Equal(claimIDs(found), []string{b.Claims[0].ID, b.Claims[1].ID}) || found[0].Opened != opened {
+		f.t.Errorf("claims found = %v", claimIDs(found))
+	}
+	file, err := f.s.ServedFile(f.ctx, b.Files[1].Digest)
+	f.ok(err, "ServedFile")
+	if file.Path != "data/big.csv" || file.Size != 9<<20 || !file.Uploaded {
+		f.t.Errorf("ServedFile = %+v", file)
+	}
+	between, err := f.s.OpenedBetween(f.ctx, opened, opened+1)
+	f.ok(err, "OpenedBetween")
+	if len(between) != 1 || between[0].Hash != b.Hash {
+		f.t.Errorf("OpenedBetween = %d bundles", len(between))
+	}
+	if c, err := f.s.Claim(f.ctx, b.Claims[0].ID); err != nil || len(c) != 1 || c[0].Statement != b.Claims[0].Statement {
+		f.t.Errorf("Claim = %+v, %v", c, err)
+	}
+	if repeated, err := f.s.RepeatedBy(f.ctx, op.ID, []string{b.Claims[1].Assertion}); err != nil || repeated != b.Hash {
+		f.t.Errorf("RepeatedBy = %q, %v", repeated, err)
+	}
+	_, err = f.s.RepeatedBy(f.ctx, op.ID, []string{"sha256:" + nonce()})
+	f.is(err, store.ErrNotFound, "RepeatedBy of an assertion no bundle has")
+
+	// Withdrawal: never found again, served no more.
+	w := f.put("", map[string]any{"type": "withdrawal", "bundle": b.Hash, "reason": "hazard"})
+	wb, err := f.s.WithdrawBundle(f.ctx, b.Hash, store.Withdrawal{Entry: w, Reason: "hazard", At: f.now})
+	f.ok(err, "WithdrawBundle")
+	if wb.State != store.BundleOpen {
+		f.t.Errorf("state before the withdrawal is bound = %s", wb.State)
+	}
+	f.bind(w)
+	got, _ = f.s.Bundle(f.ctx, b.Hash)
+	if got.State != store.BundleWithdrawn || got.Withdrawal.Reason != "hazard" {
+		f.t.Errorf("withdrawn bundle = %s %+v", got.State, got.Withdrawal)
+	}
+	if found, _ := f.s.SearchClaims(f.ctx, store.ClaimQuery{Limit: 10}); len(found) != 0 {
+		f.t.Errorf("a withdrawn bundle's claims were found: %v", claimIDs(found))
+	}
+	if _, err := f.s.ServedFile(f.ctx, b.Files[0].Digest); !errors.Is(err, store.ErrNotFound) {
+		f.t.Errorf("a withdrawn bundle's file is served: %v", err)
+	}
+	if c, err := f.s.Claim(f.ctx, b.Claims[0].ID); err != nil || !c[0].Withdrawn {
+		f.t.Errorf("Claim of a withdrawn bundle = %+v, %v", c, err)
+	}
+	_, err = f.s.WithdrawBundle(f.ctx, b.Hash, store.Withdrawal{Entry: f.put("", map[string]any{"type": "withdrawal", "n": nonce()}), Reason: "banned"})
+	f.is(err, store.ErrDuplicate, "WithdrawBundle again")
+	f.is(f.s.OpenBundle(f.ctx, b.Hash, f.put("", map[string]any{"type": "bundle", "n": nonce()})), store.ErrConflict, "OpenBundle by another entry")
+}
+
+// testClaimSearch checks the search: words as prefixes, every filter, the
+// newest-first pages that never split a bundle, and the feed.
+func testClaimSearch(f *fixture) {
+	alice, _ := f.register("Alice")
+	bob, _ := f.register("Bob")
+	first := f.sealBundle(alice, []string{"mathematics"}, "The Mandelbrot set is connected", "Julia sets are compact")
+	o1 := f.open(first)
+	second := f.sealBundle(bob, []string{"physics"}, "Neutrinos oscillate", "Muons decay", "Tau leptons decay faster")
+	o2 := f.open(second)
+	ids := func(q store.ClaimQuery) []string {
+		f.t.Helper()
+		found, err := f.s.SearchClaims(f.ctx, q)
+		f.ok(err, "SearchClaims")
+		return claimIDs(found)
+	}
+	c := func(b store.Bundle, i int) string { return b.Claims[i].ID }
+	all := []string{c(second, 0), c(second, 1), c(second, 2), c(first, 0), c(first, 1)}
+	if got := ids(store.ClaimQuery{Limit: 50}); !slices.Equal(got, all) {
+		f.t.Errorf("newest first = %v, want %v", got, all)
+	}
+	for _, tc := range []struct {
+		name string
+		q    store.ClaimQuery
+		want []string
+	}{
+		{"prefix", store.ClaimQuery{Words: `"mandel"*`, Limit: 10}, []string{c(first, 0)}},
+		{"every word", store.ClaimQuery{Words: `"decay"* AND "tau"*`, Limit: 10}, []string{c(second, 2)}},
+		{"field", store.ClaimQuery{Field: "mathematics", Limit: 10}, []string{c(first, 0), c(first, 1)}},
+		{"operator", store.ClaimQuery{Operator: bob.ID, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"type", store.ClaimQuery{Type: "theoretical", Limit: 10}, nil},
+		{"before", store.ClaimQuery{Before: o2, Limit: 10}, []string{c(first, 0), c(first, 1)}},
+		{"page not split", store.ClaimQuery{Limit: 1}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"feed", store.ClaimQuery{Follow: true, Since: o1, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"feed from the start", store.ClaimQuery{Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
+		{"feed caught up", store.ClaimQuery{Follow: true, Since: o2, Limit: 10}, nil},
+	} {
+		if got := ids(tc.q); !slices.Equal(got, tc.want) {
+			f.t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// depends_on and cites, and restatements by assertion.
+	nb := second.NewBundle
+	nb.Hash = "sha256:" + nonce() + nonce()
+	nb.Sealed = f.put("", map[string]any{"type": "sealed", "n": nonce()})
+	nb.EntryDigest = "sha256:" + nonce() + nonce()
+	nb.Replaces = second.Hash
+	nb.Claims = []store.Claim{{ID: "claim:" + nonce() + nonce(), LocalID: "C1", Type: "replication", Statement: "Neutrinos oscillate again",
+		Assertion: second.Claims[0].Assertion, DependsOn: []string{c(second, 0)}, Cites: []string{"doi:10.1/x"}, JSON: []byte(`{}`)}}
+	third, err := f.s.CreateBundle(f.ctx, nb)
+	f.ok(err, "CreateBundle")
+	f.bind(nb.Sealed)
+	third, _ = f.s.Bundle(f.ctx, third.Hash)
+	f.open(third)
+	if got := ids(store.ClaimQuery{DependsOn: c(second, 0), Limit: 10}); !slices.Equal(got, []string{third.Claims[0].ID}) {
+		f.t.Errorf("depends_on = %v", got)
+	}
+	if got := ids(store.ClaimQuery{Cites: "doi:10.1/x", Limit: 10}); !slices.Equal(got, []string{third.Claims[0].ID}) {
+		f.t.Errorf("cites = %v", got)
+	}
+	dependents, err := f.s.DependedOnBy(f.ctx, c(second, 0))
+	f.ok(err, "DependedOnBy")
+	if !slices.Equal(claimIDs(dependents), []string{third.Claims[0].ID}) {
+		f.t.Errorf("DependedOnBy = %v", claimIDs(dependents))
+	}
+	restated, err := f.s.Restatements(f.ctx, second.Claims[0].Assertion, c(second, 0))
+	f.ok(err, "Restatements")
+	if !slices.Equal(claimIDs(restated), []string{third.Claims[0].ID}) {
+		f.t.Errorf("Restatements = %v", claimIDs(restated))
+	}
+	got, _ := f.s.Bundle(f.ctx, second.Hash)
+	if !slices.Equal(got.Versions, []string{second.Hash, third.Hash}) {
+		f.t.Errorf("versions = %v", got.Versions)
+	}
+}
+
+// testDropBundle checks that dropping an unbound sealed entry takes its
+// bundle with it, and dropping a revealing entry leaves the bundle sealed.
+func testDropBundle(f *fixture) {
+	op, _ := f.register("Author")
+	b := f.sealBundle(op, []string{"biology"}, "Cells divide")
+	f.ok(f.s.PutSigned(f.ctx, b.EntryDigest, b.Entry, nil), "PutSigned bundle entry")
+	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle")
+	f.ok(f.s.DropUnbound(f.ctx, b.EntryDigest), "DropUnbound of the revealing entry")
+	got, err := f.s.Bundle(f.ctx, b.Hash)
+	f.ok(err, "Bundle")
+	if got.State != store.BundleSealed || got.Revealed != "" {
+		f.t.Errorf("after dropping its revealing entry: %s, revealed by %q", got.State, got.Revealed)
+	}
+
+	sealed := f.put("", map[string]any{"type": "sealed", "n": nonce()})
+	nb := b.NewBundle
+	nb.Hash, nb.Sealed = "sha256:"+nonce()+nonce(), sealed
+	_, err = f.s.CreateBundle(f.ctx, nb)
+	f.ok(err, "CreateBundle")
+	f.ok(f.s.DropUnbound(f.ctx, sealed), "DropUnbound of the sealed entry")
+	_, err = f.s.Bundle(f.ctx, nb.Hash)
+	f.is(err, store.ErrNotFound, "Bundle after its sealed entry was dropped")
+	_, err = f.s.CreateBundle(f.ctx, nb)
+	f.is(err, store.ErrNotFound, "CreateBundle naming a dropped sealed entry")
+}
+
+// testUploads checks upload requests, their allowances and completion.
+func testUploads(f *fixture) {
+	d1, d2 := "sha256:"+nonce()+nonce(), "sha256:"+nonce()+nonce()
+	_, err := f.s.Upload(f.ctx, d1)
+	f.is(err, store.ErrNotFound, "Upload never asked for")
+	u := store.Upload{Digest: d1, Size: 600, Operator: "op:a", Organization: "example.org", Requested: f.now}
+	f.ok(f.s.RequestUpload(f.ctx, u, 1000, 1500), "RequestUpload")
+	f.ok(f.s.RequestUpload(f.ctx, u, 1000, 1500), "RequestUpload again (a refresh, not counted twice)")
+	var le *store.LimitError
+	err = f.s.RequestUpload(f.ctx, store.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now}, 1000, 1500)
+	if !errors.As(err, &le) || le.RetryAfter <= 0 {
+		f.t.Errorf("past the operator's allowance: %v", err)
+	}
+	err = f.s.RequestUpload(f.ctx, store.Upload{Digest: d2, Size: 1000, Operator: "op:b", Organization: "example.org", Requested: f.now}, 1000, 1500)
+	f.is(err, store.ErrLimit, "past the organization's allowance")
+	f.ok(f.s.RequestUpload(f.ctx, store.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now.Add(25 * time.Hour)}, 1000, 1500),
+		"RequestUpload a day later")
+	got, err := f.s.Upload(f.ctx, d1)
+	f.ok(err, "Upload")
+	if got.Size != 600 || !got.Completed.IsZero() {
+		f.t.Errorf("Upload = %+v", got)
+	}
+	f.ok(f.s.CompleteUpload(f.ctx, d1, f.now), "CompleteUpload")
+	if got, _ := f.s.Upload(f.ctx, d1); got.Completed.IsZero() {
+		f.t.Error("CompleteUpload did not record the upload complete")
+	}
+	f.is(f.s.CompleteUpload(f.ctx, "sha256:"+nonce()+nonce(), f.now), store.ErrNotFound, "CompleteUpload never asked for")
+}
