@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"slices"
@@ -110,7 +111,18 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	}
-	return dst, fmt.Errorf("canonical: cannot encode a %T", v)
+	// Anything else (structs, typed slices and maps) goes through
+	// encoding/json and back through the strict parser, so it is written
+	// as the JSON it marshals to, canonically.
+	text, err := json.Marshal(v)
+	if err != nil {
+		return dst, fmt.Errorf("canonical: cannot encode a %T: %w", v, err)
+	}
+	parsed, err := Parse(text)
+	if err != nil {
+		return dst, fmt.Errorf("canonical: a %T marshals to JSON that is not I-JSON: %w", v, err)
+	}
+	return appendValue(dst, parsed, depth)
 }
 
 // sortedKeys returns m's keys in canonical order, in scratch when they fit.
