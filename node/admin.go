@@ -130,7 +130,7 @@ func (n *Node) publishKey(r *http.Request, op store.Operator) error {
 	}
 	// The action that needed the key logs right after it, and waits for a
 	// checkpoint covering both; the key entry need only be sequenced first.
-	_, err = n.appendEntry(r, first.Entry, s.Entry, entry.(map[string]any), map[string]any{"operator": op.ID}, false)
+	_, err = n.appendEntry(r.Context(), first.Entry, s.Entry, entry.(map[string]any), map[string]any{"operator": op.ID}, false)
 	return err
 }
 
@@ -138,12 +138,12 @@ func (n *Node) publishKey(r *http.Request, op store.Operator) error {
 // the entry with its signatures detached) and binds the entry to its index.
 // It returns once the entry is durable and provable.
 func (n *Node) logEntry(r *http.Request, digest string, signed []byte, entry, leafFields map[string]any) (uint64, error) {
-	return n.appendEntry(r, digest, signed, entry, leafFields, true)
+	return n.appendEntry(r.Context(), digest, signed, entry, leafFields, true)
 }
 
 // appendEntry is logEntry; with published false it returns once the entry
 // is durably sequenced, not yet in a published checkpoint (translog.Sequence).
-func (n *Node) appendEntry(r *http.Request, digest string, signed []byte, entry, leafFields map[string]any, published bool) (uint64, error) {
+func (n *Node) appendEntry(ctx context.Context, digest string, signed []byte, entry, leafFields map[string]any, published bool) (uint64, error) {
 	detached, err := ledger.Detach(entry)
 	if err != nil {
 		return 0, err
@@ -158,7 +158,7 @@ func (n *Node) appendEntry(r *http.Request, digest string, signed []byte, entry,
 	}
 	// Once the entry is on its way to the log, a client hanging up must not
 	// leave it logged but unbound: finish the append and the binding.
-	ctx := context.WithoutCancel(r.Context())
+	ctx = context.WithoutCancel(ctx)
 	if err := n.store.PutSigned(ctx, digest, signed, leafBytes); err != nil {
 		return 0, err
 	}

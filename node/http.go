@@ -96,6 +96,10 @@ func (n *Node) writeError(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	n.logger.Log(r.Context(), level, "request failed", "method", r.Method, "path", r.URL.Path, "status", ae.Status, "code", ae.Code, "err", err)
 	body := map[string]any{"error": ae.Message, "code": ae.Code}
+	var ie *issuesError
+	if errors.As(err, &ie) {
+		body["issues"] = ie.issues
+	}
 	if ae.RetryAfter > 0 {
 		body["retry_after_seconds"] = ae.RetryAfter
 		w.Header().Set("Retry-After", strconv.Itoa(ae.RetryAfter))

@@ -18,6 +18,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agora-node/agora/blobs"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
@@ -65,9 +66,22 @@ type Config struct {
 	// serves their cosignatures. See translog.Config.Witnesses.
 	Witnesses []translog.Witness
 
+	// FreeBundles says which bundles cost nothing while the node has no
+	// verification economy: FreeSeed (the default: a new ledger's first
+	// bundles, from operators the node invited), FreeAll or FreeNone.
+	FreeBundles string
+
+	// OpenAfter is how long a sealed bundle stays sealed before the node
+	// opens it, its policy until the verification round exists. Zero
+	// means DefaultOpenAfter; negative, never.
+	OpenAfter time.Duration
+
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
 }
+
+// DefaultOpenAfter is how long a bundle stays sealed by default.
+const DefaultOpenAfter = time.Hour
 
 // Node is a running node. Use Handler to serve it and Close to stop it.
 type Node struct {
@@ -85,6 +99,15 @@ type Node struct {
 	// logging, a channel closed when it is done; publishMu guards it.
 	publishMu  sync.Mutex
 	publishing map[string]chan struct{}
+
+	blobs *blobs.Store // bundle files and uploads, by digest
+	// submitting holds the operators whose submission is being stored;
+	// submitMu guards it.
+	submitMu   sync.Mutex
+	submitting map[string]bool
+	uploadKey  []byte // signs upload links
+	stopLoops  context.CancelFunc
+	loops      sync.WaitGroup
 }
 
 // maxEntriesPage is the most entries one GET /api/v1/log/entries returns.
@@ -105,6 +128,16 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
+	}
+	switch cfg.FreeBundles {
+	case "":
+		cfg.FreeBundles = FreeSeed
+	case FreeSeed, FreeAll, FreeNone:
+	default:
+		return fmt.Errorf("node: Config.FreeBundles: %q is none of %s, %s, %s", cfg.FreeBundles, FreeSeed, FreeAll, FreeNone)
+	}
+	if cfg.OpenAfter == 0 {
+		cfg.OpenAfter = DefaultOpenAfter
 	}
 	return nil
 }
@@ -127,7 +160,14 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 			return nil, fmt.Errorf("node: admin token: %w", err)
 		}
 	}
-	n := &Node{cfg: cfg, logger: cfg.Logger, keys: keys, mux: http.NewServeMux(), now: time.Now, publishing: map[string]chan struct{}{}}
+	n := &Node{cfg: cfg, logger: cfg.Logger, keys: keys, mux: http.NewServeMux(), now: time.Now,
+		publishing: map[string]chan struct{}{}, submitting: map[string]bool{}}
+	if n.blobs, err = blobs.Open(filepath.Join(cfg.DataDir, "files")); err != nil {
+		return nil, fmt.Errorf("node: file store: %w", err)
+	}
+	if n.uploadKey, err = loadOrCreateSeed(filepath.Join(cfg.DataDir, "keys", "upload.key")); err != nil {
+		return nil, fmt.Errorf("node: upload key: %w", err)
+	}
 	n.logID = ledger.LogID(keys.log.Public().String())
 	origin := cfg.Origin
 	if origin == "" {
@@ -169,12 +209,22 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.routeOperators()
 	n.routeAdmin()
 	n.routeIdentity()
+	n.routeBundles()
+	n.routeReads()
+	n.routeUploads()
+	loops, stop := context.WithCancel(context.Background())
+	n.stopLoops = stop
+	if cfg.OpenAfter > 0 {
+		n.loops.Go(func() { n.openDue(loops) })
+	}
 	return n, nil
 }
 
 // Close stops the node gracefully: appends in flight finish and are
 // published, then the log and the store close.
 func (n *Node) Close(ctx context.Context) error {
+	n.stopLoops()
+	n.loops.Wait()
 	return errors.Join(n.log.Close(ctx), n.store.Close())
 }
 

@@ -14,22 +14,26 @@ import (
 
 const bundleUsage = "agora bundle hash <bundle-dir> [--json]"
 
-// runBundle is "agora bundle hash <bundle-dir> [--json]": it checks every
+// runBundle is "agora bundle hash|check|submit|get".
+func runBundle(ctx context.Context, e *env, args []string) int {
+	return runGroup(ctx, e, "bundle", []subcommand{
+		{"hash", bundleUsage, []string{"check every path against the bundle rules; print each file's digest, the bundle hash and the verification inputs"}, bundleHash},
+		{"check", bundleCheckUsage, []string{"sign the bundle and run the node's dry run: problems, integrity flags, price, whether it is ready (large data/ files are uploaded first)"}, bundleCheck},
+		{"submit", bundleSubmitUsage, []string{"sign the bundle and seal it on the node (large data/ files are uploaded first); retries 502/503/504 and 409 in_progress"}, bundleSubmit},
+		{"get", bundleGetUsage, []string{"an open bundle's claims, and with --out its files, each checked against its digest"}, bundleGet},
+	}, "", args)
+}
+
+// bundleHash is "agora bundle hash <bundle-dir> [--json]": it checks every
 // path in the folder against the bundle rules and prints the digest of each
 // file, the bundle hash the operator signs and the verification inputs
 // claims with evidence bind.
-func runBundle(_ context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+func bundleHash(_ context.Context, e *env, args []string) int {
+	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
 		fmt.Fprintf(e.stdout, "usage: %s\n", bundleUsage)
-		if len(args) == 0 {
-			return 2
-		}
 		return 0
 	}
-	if args[0] != "hash" {
-		return fail(e, 2, "usage: "+bundleUsage, "unknown bundle command %q", args[0])
-	}
-	dir, asJSON, err := bundleFolderArgs("agora bundle hash", args[1:])
+	dir, asJSON, err := bundleFolderArgs("agora bundle hash", args)
 	if err != nil {
 		return fail(e, 2, "usage: "+bundleUsage, "%v", err)
 	}

@@ -10,7 +10,17 @@ import (
 
 const claimsUsage = "agora claims ids <bundle-dir> [--json]"
 
-// runClaims is "agora claims ids <bundle-dir> [--json]": it validates the
+// runClaims is "agora claims ids|search|get|follow".
+func runClaims(ctx context.Context, e *env, args []string) int {
+	return runGroup(ctx, e, "claims", []subcommand{
+		{"ids", claimsUsage, []string{"validate a bundle folder's claims.json and print each claim's global ID"}, claimsIDs},
+		{"search", claimsSearchUsage, []string{"find published claims by their words (a word also finds the words it starts) and filters"}, claimsSearch},
+		{"get", claimsGetUsage, []string{"a claim with its statuses, restatements and the claims that build on it"}, claimsGet},
+		{"follow", claimsFollowUsage, []string{"print each claim as it opens, one JSON object a line, until interrupted"}, claimsFollow},
+	}, "", args)
+}
+
+// claimsIDs is "agora claims ids <bundle-dir> [--json]": it validates the
 // bundle's claims.json as a node does, against the bundle's own files
 // (declared results under results/, the files evidence names), and prints
 // each claim's global ID and assertion digest in claims.json order.
@@ -18,18 +28,12 @@ const claimsUsage = "agora claims ids <bundle-dir> [--json]"
 // Invalid claims exit 1; with --json they are reported on stdout as
 // {"valid": false, "issues": [{"path", "message"}]}, the form of the node's
 // /api/v1/claims/validate, so a script can read what to fix.
-func runClaims(_ context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+func claimsIDs(_ context.Context, e *env, args []string) int {
+	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
 		fmt.Fprintf(e.stdout, "usage: %s\n", claimsUsage)
-		if len(args) == 0 {
-			return 2
-		}
 		return 0
 	}
-	if args[0] != "ids" {
-		return fail(e, 2, "usage: "+claimsUsage, "unknown claims command %q", args[0])
-	}
-	dir, asJSON, err := bundleFolderArgs("agora claims ids", args[1:])
+	dir, asJSON, err := bundleFolderArgs("agora claims ids", args)
 	if err != nil {
 		return fail(e, 2, "usage: "+claimsUsage, "%v", err)
 	}

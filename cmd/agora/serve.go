@@ -37,6 +37,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	dnsResolver := fs.String("dns-resolver", "", "the DNS server (host:port) asked for the TXT records that prove domains (default the servers in /etc/resolv.conf)")
 	githubAPI := fs.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
 	maxBody := fs.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes")
+	openAfter := fs.Duration("open-after", node.DefaultOpenAfter, "how long a sealed bundle stays sealed before the node opens it (its policy until verification rounds run here); negative: never")
+	freeBundles := fs.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
 	tokenFile := fs.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	var witnesses witnessFlag
 	fs.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
@@ -69,7 +71,8 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "usage: "+serveUsage, "--max-body must be a positive number of bytes")
 	}
 	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
-		MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses, Logger: logger})
+		MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses, Logger: logger,
+		OpenAfter: *openAfter, FreeBundles: *freeBundles})
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}

@@ -1,0 +1,492 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"mime"
+	"net/http"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+	"unicode"
+
+	"github.com/agora-node/agora/bundle"
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/claims"
+	"github.com/agora-node/agora/hazard"
+	"github.com/agora-node/agora/price"
+	"github.com/agora-node/agora/schemas"
+	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/vocabulary"
+)
+
+// Reading what opened: files, claims, and the documents a bundle is
+// checked against.
+
+func (n *Node) routeReads() {
+	n.mux.HandleFunc("GET /api/v1/files/{digest}", n.getFile)
+	n.mux.Handle("GET /api/v1/files", n.serveAPI(n.listFiles))
+	n.mux.Handle("GET /api/v1/claims", n.serveAPI(n.searchClaims))
+	n.mux.Handle("GET /api/v1/claims/{id}", n.serveAPI(n.getClaim))
+	n.mux.Handle("POST /api/v1/claims/validate", n.serveAPI(n.validateClaims))
+	n.mux.Handle("GET /api/v1/schemas/{name}", n.serveAPI(func(r *http.Request) (any, int, error) {
+		doc, ok := schemas.Document(r.PathValue("name"))
+		if !ok {
+			return nil, 0, notFound("No schema %q: the schemas are claims.json, references.json, materials.json, deviations.json and external.json", r.PathValue("name"))
+		}
+		return textResponse{contentType: "application/schema+json", body: doc}, http.StatusOK, nil
+	}))
+	n.mux.Handle("GET /api/v1/hazard-rubric", n.serveAPI(func(*http.Request) (any, int, error) {
+		return map[string]any{"digest": hazard.Digest(), "rubric": string(hazard.Text())}, http.StatusOK, nil
+	}))
+	n.mux.Handle("GET /api/v1/prices", n.serveAPI(func(*http.Request) (any, int, error) {
+		return n.rates(), http.StatusOK, nil
+	}))
+}
+
+// rates are the node's current prices. With no verification economy yet,
+// every pool is at its base rate and the commons holds nothing.
+func (n *Node) rates() price.Rates {
+	return price.BaseRates()
+}
+
+// getFile answers GET /api/v1/files/{digest}: a file of an open bundle,
+// streamed, with ranges, and cached for good since its name is its hash.
+func (n *Node) getFile(w http.ResponseWriter, r *http.Request) {
+	digest := r.PathValue("digest")
+	if !claims.IsDigest(digest) {
+		n.writeError(w, r, badRequest("bad_request", "%q is not a digest (sha256: and 64 lowercase hex digits)", digest))
+		return
+	}
+	f, err := n.store.ServedFile(r.Context(), digest)
+	if err != nil {
+		n.writeError(w, r, err)
+		return
+	}
+	file, err := n.blobs.Open(digest)
+	if err != nil {
+		n.writeError(w, r, fmt.Errorf("file %s of an open bundle: %w", digest, err))
+		return
+	}
+	defer file.Close()
+	ctype := mime.TypeByExtension(path.Ext(f.Path))
+	switch {
+	case path.Ext(f.Path) == ".md":
+		ctype = "text/markdown; charset=utf-8"
+	case ctype == "":
+		ctype = "application/octet-stream"
+	}
+	w.Header().Set("Content-Type", ctype)
+	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
+	w.Header().Set("ETag", `"`+digest+`"`)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, "", time.Time{}, file)
+}
+
+// listFiles answers GET /api/v1/files?start&end: the entries in that range
+// whose files the node serves, for mirrors.
+func (n *Node) listFiles(r *http.Request) (any, int, error) {
+	start, hasStart, err := queryUint(r, "start")
+	if err != nil {
+		return nil, 0, err
+	}
+	end, hasEnd, err := queryUint(r, "end")
+	if err != nil {
+		return nil, 0, err
+	}
+	if !hasStart {
+		return nil, 0, badRequest("bad_request", "Ask with start (and end), log indexes")
+	}
+	if !hasEnd || end > start+maxEntriesPage {
+		end = start + maxEntriesPage
+	}
+	if end < start {
+		return nil, 0, badRequest("bad_request", "end (%d) is before start (%d)", end, start)
+	}
+	opened, err := n.store.OpenedBetween(r.Context(), int64(start), int64(end))
+	if err != nil {
+		return nil, 0, err
+	}
+	entries := make([]any, 0, len(opened))
+	for _, b := range opened {
+		files := map[string]any{}
+		for _, f := range b.Files {
+			if f.Path != bundle.SignatureFile {
+				files[f.Path] = f.Digest
+			}
+		}
+		entries = append(entries, map[string]any{"index": b.RevealedIndex, "bundle": b.Hash, "files": files})
+	}
+	return map[string]any{"entries": entries}, http.StatusOK, nil
+}
+
+// searchClaims answers GET /api/v1/claims.
+func (n *Node) searchClaims(r *http.Request) (any, int, error) {
+	q := r.URL.Query()
+	for name := range q {
+		switch name {
+		case "q", "field", "type", "status", "operator", "depends_on", "cites", "sort", "before", "offset", "since", "wait", "limit":
+		default:
+			return nil, 0, badRequest("bad_request", "Unknown parameter %q", name)
+		}
+	}
+	limit := vocabulary.DefaultClaimsPage
+	if v, ok, err := queryUint(r, "limit"); err != nil {
+		return nil, 0, err
+	} else if ok {
+		if v < 1 || v > vocabulary.MaxClaimsPage {
+			return nil, 0, badRequest("bad_request", "limit is 1 to %d", vocabulary.MaxClaimsPage)
+		}
+		limit = int(v)
+	}
+	words, err := ftsQuery(q.Get("q"))
+	if err != nil {
+		return nil, 0, err
+	}
+	cq := store.ClaimQuery{Words: words, Field: q.Get("field"), Type: q.Get("type"), Operator: q.Get("operator"),
+		DependsOn: q.Get("depends_on"), Cites: q.Get("cites"), Limit: limit}
+	if s := q.Get("status"); s != "" {
+		// Until verification runs here, every claim found is Published and
+		// holds no other status.
+		for _, st := range strings.Split(s, ",") {
+			if !isStatus(st) {
+				return nil, 0, badRequest("bad_request", "status %q is none of %s", st, strings.Join(vocabulary.Statuses, ", "))
+			}
+		}
+		if !strings.Contains(","+s+",", ",published,") {
+			return map[string]any{"claims": []any{}, "next": nil}, http.StatusOK, nil
+		}
+	}
+	since, following, err := queryUint(r, "since")
+	if err != nil {
+		return nil, 0, err
+	}
+	sort := q.Get("sort")
+	if sort != "" && sort != "importance" && sort != "new" {
+		return nil, 0, badRequest("bad_request", "sort is new or importance")
+	}
+	offset, hasOffset, err := queryUint(r, "offset")
+	if err != nil {
+		return nil, 0, err
+	}
+	if hasOffset && sort != "importance" {
+		return nil, 0, badRequest("bad_request", "offset pages sort=importance; newest-first pages with before")
+	}
+	switch {
+	case following:
+		cq.Follow, cq.Since = true, int64(since)
+		wait, _, err := queryUint(r, "wait")
+		if err != nil {
+			return nil, 0, err
+		}
+		found, err := n.followClaims(r.Context(), cq, min(time.Duration(wait)*time.Second, maxWait))
+		if err != nil {
+			return nil, 0, err
+		}
+		next := int64(since)
+		if len(found) > 0 {
+			next = found[len(found)-1].Opened
+		}
+		return map[string]any{"claims": claimList(found), "next": map[string]any{"since": next}}, http.StatusOK, nil
+	case sort == "importance":
+		// No importance is revealed yet, so every score counts as 0 and
+		// claims come newest first, paged by offset.
+		cq.Limit = int(offset) + limit
+		found, err := n.store.SearchClaims(r.Context(), cq)
+		if err != nil {
+			return nil, 0, err
+		}
+		page := found[min(int(offset), len(found)):]
+		var next any
+		if len(found) >= cq.Limit {
+			next = map[string]any{"offset": int(offset) + len(page)}
+		}
+		return map[string]any{"claims": claimList(page), "next": next}, http.StatusOK, nil
+	}
+	if before, ok, err := queryUint(r, "before"); err != nil {
+		return nil, 0, err
+	} else if ok {
+		cq.Before = int64(before)
+	}
+	found, err := n.store.SearchClaims(r.Context(), cq)
+	if err != nil {
+		return nil, 0, err
+	}
+	var next any
+	if len(found) >= limit {
+		next = map[string]any{"before": found[len(found)-1].Opened}
+	}
+	return map[string]any{"claims": claimList(found), "next": next}, http.StatusOK, nil
+}
+
+// followClaims finds claims opened after cq.Since, waiting up to wait for
+// one to open.
+func (n *Node) followClaims(ctx context.Context, cq store.ClaimQuery, wait time.Duration) ([]store.FoundClaim, error) {
+	ctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	for {
+		found, err := n.store.SearchClaims(context.WithoutCancel(ctx), cq)
+		if err != nil || len(found) > 0 || wait <= 0 {
+			return found, err
+		}
+		_, size := n.head()
+		if _, err := n.log.WaitForSize(ctx, size+1); err != nil {
+			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
+				return n.store.SearchClaims(context.WithoutCancel(ctx), cq)
+			}
+			return nil, err
+		}
+		// The entry that grew the log is bound a moment after it is
+		// published; give it that moment.
+		select {
+		case <-ctx.Done():
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+func isStatus(s string) bool {
+	for _, st := range vocabulary.Statuses {
+		if st == s {
+			return true
+		}
+	}
+	return false
+}
+
+// ftsQuery turns a web-search query into an FTS5 query: every word must
+// appear, each also finding the words it starts; "a phrase" as written;
+// or between two words takes either; -word leaves out claims that have it.
+func ftsQuery(q string) (string, error) {
+	var parts []string
+	var negatives []string
+	pendingOr := false
+	rest := strings.TrimSpace(q)
+	for rest != "" {
+		var term string
+		negative := false
+		if rest[0] == '-' {
+			negative, rest = true, rest[1:]
+		}
+		if strings.HasPrefix(rest, `"`) {
+			end := strings.IndexByte(rest[1:], '"')
+			if end < 0 {
+				end = len(rest) - 1
+			}
+			words := tokens(rest[1 : 1+end])
+			rest = strings.TrimSpace(rest[min(len(rest), end+2):])
+			if len(words) == 0 {
+				continue
+			}
+			term = `"` + strings.Join(words, " ") + `"`
+		} else {
+			word, after, _ := strings.Cut(rest, " ")
+			rest = strings.TrimSpace(after)
+			if strings.EqualFold(word, "or") && len(parts) > 0 && !negative {
+				pendingOr = true
+				continue
+			}
+			words := tokens(word)
+			if len(words) == 0 {
+				continue
+			}
+			quoted := make([]string, len(words))
+			for i, w := range words {
+				quoted[i] = `"` + w + `"*`
+			}
+			term = strings.Join(quoted, " AND ")
+			if len(words) > 1 {
+				term = "(" + term + ")"
+			}
+		}
+		switch {
+		case negative:
+			negatives = append(negatives, term)
+		case pendingOr:
+			parts[len(parts)-1] = "(" + parts[len(parts)-1] + " OR " + term + ")"
+			pendingOr = false
+		default:
+			parts = append(parts, term)
+		}
+	}
+	if len(parts) == 0 {
+		if len(negatives) > 0 {
+			return "", badRequest("bad_request", "q needs a word to find besides those it leaves out")
+		}
+		return "", nil
+	}
+	out := strings.Join(parts, " AND ")
+	for _, neg := range negatives {
+		out += " NOT " + neg
+	}
+	return out, nil
+}
+
+// tokens splits text into the runs of letters, marks and digits the
+// full-text index holds, lowercased.
+func tokens(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
+		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
+	})
+}
+
+// claimList is claims as a search answers them.
+func claimList(found []store.FoundClaim) []any {
+	out := make([]any, len(found))
+	for i, c := range found {
+		out[i] = claimAnswer(c)
+	}
+	return out
+}
+
+func claimAnswer(c store.FoundClaim) map[string]any {
+	v, _ := canonical.Parse(c.JSON)
+	return map[string]any{
+		"claim_id": c.ID, "local_id": c.LocalID, "type": c.Type, "statement": c.Statement,
+		"assertion_digest": c.Assertion, "claim": v, "bundle": c.Bundle, "operator": c.Operator,
+		"fields": stringsAny(c.Fields), "depends_on": stringsAny(c.DependsOn), "cites": stringsAny(c.Cites),
+		"written_by": c.WrittenBy, "published_in": c.Opened, "published_at": formatTime(c.OpenedAt),
+		"statuses":   []any{"published"},
+		"importance": map[string]any{"score": nil, "ratings": 0, "revealed": false},
+	}
+}
+
+func formatTime(t time.Time) any {
+	if t.IsZero() {
+		return nil
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// getClaim answers GET /api/v1/claims/{id}.
+func (n *Node) getClaim(r *http.Request) (any, int, error) {
+	id := r.PathValue("id")
+	if !claims.IsClaimID(id) {
+		return nil, 0, badRequest("bad_request", "%q is not a claim ID (claim: and 64 lowercase hex digits)", id)
+	}
+	ctx := r.Context()
+	found, err := n.store.Claim(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	latest := found[len(found)-1]
+	bundles := make([]any, len(found))
+	for i, c := range found {
+		bundles[i] = map[string]any{"bundle": c.Bundle, "published_in": c.Opened, "withdrawn": c.Withdrawn}
+	}
+	answer := claimAnswer(latest)
+	answer["bundles"] = bundles
+	if latest.Withdrawn {
+		answer["claim"] = nil
+		answer["statement"] = nil
+		answer["statuses"] = []any{"unavailable"}
+	}
+	answer["requirements"] = map[string]any{
+		"published": map[string]any{"logs": map[string]any{"each": latest.Opened}},
+	}
+	restated, err := n.store.Restatements(ctx, latest.Assertion, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	restatements := make([]any, 0, len(restated))
+	for _, c := range restated {
+		when := "later"
+		if c.Opened < latest.Opened {
+			when = "earlier"
+		}
+		restatements = append(restatements, map[string]any{"claim_id": c.ID, "bundle": c.Bundle, "when": when,
+			"independent": c.Operator != latest.Operator})
+	}
+	answer["restatements"] = restatements
+	dependents, err := n.store.DependedOnBy(ctx, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	ids := make([]any, len(dependents))
+	for i, c := range dependents {
+		ids[i] = c.ID
+	}
+	answer["depended_on_by"] = ids
+	answer["attestations"] = []any{}
+	return answer, http.StatusOK, nil
+}
+
+// maxValidateBody bounds POST /api/v1/claims/validate.
+const maxValidateBody = 256 << 10
+
+// validateClaims answers POST /api/v1/claims/validate.
+func (n *Node) validateClaims(r *http.Request) (any, int, error) {
+	body, err := readJSON(r, maxValidateBody)
+	if err != nil {
+		return nil, 0, err
+	}
+	obj, ok := body.(map[string]any)
+	if !ok {
+		return nil, 0, badRequest("bad_request", `The body is {"claims": [...], "verification_inputs": "sha256:...", "results": {...}}`)
+	}
+	for k := range obj {
+		if k != "claims" && k != "verification_inputs" && k != "results" {
+			return nil, 0, badRequest("bad_request", "Unknown member %q: the body holds claims, verification_inputs and results", k)
+		}
+	}
+	list, present := obj["claims"]
+	if !present {
+		return nil, 0, badRequest("bad_request", `The body needs "claims", the contents of claims.json`)
+	}
+	cs, issues := claims.Check(list)
+	if len(issues) > 0 {
+		return validationFailed(issues), http.StatusUnprocessableEntity, nil
+	}
+	inputs, hasInputs := obj["verification_inputs"].(string)
+	if _, present := obj["verification_inputs"]; present && (!hasInputs || !claims.IsDigest(inputs)) {
+		return nil, 0, badRequest("bad_request", "verification_inputs is a digest: sha256: and 64 lowercase hex digits")
+	}
+	results, _ := obj["results"].(map[string]any)
+	if _, present := obj["results"]; present && results == nil {
+		return nil, 0, badRequest("bad_request", "results is an object of result names to their declared values")
+	}
+	var ids []string
+	if hasInputs {
+		for i, c := range cs {
+			for j, ev := range c.Evidence {
+				if ev.Result != "" {
+					if _, ok := results[ev.Result]; !ok {
+						return validationFailed([]claims.Issue{{Path: claims.Pointer(i, "evidence", j, "result"),
+							Message: "give the declared value of " + ev.Result + " in results"}}), http.StatusUnprocessableEntity, nil
+					}
+				}
+			}
+		}
+		ids, err = claims.AssignIDs(cs, inputs, results)
+	} else {
+		ids, err = claims.AssignIDsWithoutInputs(cs)
+	}
+	if err != nil {
+		return validationFailed([]claims.Issue{{Path: "", Message: err.Error()}}), http.StatusUnprocessableEntity, nil
+	}
+	out := make([]any, len(cs))
+	for i := range cs {
+		d, err := claims.AssertionDigest(&cs[i])
+		if err != nil {
+			return nil, 0, err
+		}
+		var id any
+		if ids[i] != "" {
+			id = ids[i]
+		}
+		out[i] = map[string]any{"local_id": cs[i].LocalID, "claim_id": id, "assertion_digest": d}
+	}
+	return map[string]any{"valid": true, "claims": out}, http.StatusOK, nil
+}
+
+func validationFailed(issues []claims.Issue) map[string]any {
+	list := make([]any, len(issues))
+	for i, is := range issues {
+		list[i] = map[string]any{"path": is.Path, "message": is.Message}
+	}
+	return map[string]any{"valid": false, "issues": list}
+}
+
+var _ = strconv.Itoa
