@@ -74,6 +74,9 @@ func (n *Node) submitBundle(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	if c.operator == nil {
+		if len(c.issues) > 0 {
+			return nil, 0, invalidBundle(c)
+		}
 		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "unknown_key",
 			Message: "No operator here holds the key manifest.json names: register it first with POST /api/v1/operators"}
 	}
