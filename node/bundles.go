@@ -344,6 +344,35 @@ func (n *Node) openDue(ctx context.Context) {
 	}
 }
 
+// sweepUploads deletes, once an hour, files no bundle holds that arrived
+// more than vocabulary.UploadKeep ago: uploads no submitted bundle used,
+// and files of submissions that never sealed.
+func (n *Node) sweepUploads(ctx context.Context) {
+	t := time.NewTicker(time.Hour)
+	defer t.Stop()
+	for {
+		n.sweepOnce(ctx, n.now())
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (n *Node) sweepOnce(ctx context.Context, now time.Time) {
+	removed, err := n.blobs.Sweep(now.Add(-vocabulary.UploadKeep), func(digest string) bool {
+		held, err := n.store.HoldsFile(ctx, digest)
+		return held || err != nil // keep what can't be checked now
+	})
+	switch {
+	case err != nil && ctx.Err() == nil:
+		n.logger.Error("sweeping unused uploads", "err", err)
+	case removed > 0:
+		n.logger.Info("swept unused uploads", "files", removed)
+	}
+}
+
 // getSealed answers GET /api/v1/sealed/{index}: where a sealed entry
 // stands.
 func (n *Node) getSealed(r *http.Request) (any, int, error) {

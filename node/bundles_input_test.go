@@ -213,6 +213,18 @@ func TestBundleBadInput(t *testing.T) {
 		t.Error("a voided bundle opened")
 	}
 
+	// Uploads no bundle holds are swept a week on; a bundle's files stay.
+	unused := upload(t, base, a, bytes.Repeat([]byte("unused "), 1000))
+	held := sha(files["paper.md"])
+	n.sweepOnce(t.Context(), time.Now())
+	if !n.blobs.Has(unused) {
+		t.Error("an upload was swept before its week was up")
+	}
+	n.sweepOnce(t.Context(), time.Now().Add(8*24*time.Hour))
+	if n.blobs.Has(unused) || !n.blobs.Has(held) {
+		t.Errorf("after a week: unused upload kept %v, a bundle's file kept %v", n.blobs.Has(unused), n.blobs.Has(held))
+	}
+
 	// One submission of an operator at a time.
 	release, ok := n.startSubmission(a.id)
 	if !ok {

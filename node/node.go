@@ -217,6 +217,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if cfg.OpenAfter > 0 {
 		n.loops.Go(func() { n.openDue(loops) })
 	}
+	n.loops.Go(func() { n.sweepUploads(loops) })
 	return n, nil
 }
 

@@ -80,6 +80,10 @@ type BundleStore interface {
 	// holds it (the files a node serves), ErrNotFound if none does.
 	ServedFile(ctx context.Context, digest string) (File, error)
 
+	// HoldsFile reports whether any bundle, sealed, open or withdrawn,
+	// holds a file with digest digest: whether the file must be kept.
+	HoldsFile(ctx context.Context, digest string) (bool, error)
+
 	// RepeatedBy returns the newest bundle of operator, sealed or open,
 	// holding a claim with one of the assertion digests: a study this one
 	// repeats. ErrNotFound if none.

@@ -508,6 +508,16 @@ func (s *Store) ServedFile(ctx context.Context, digest string) (store.File, erro
 	return f, err
 }
 
+// HoldsFile implements store.BundleStore.
+func (s *Store) HoldsFile(ctx context.Context, digest string) (bool, error) {
+	var one int
+	err := s.r.QueryRowContext(ctx, `SELECT 1 FROM bundle_files WHERE digest = ? LIMIT 1`, digest).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
 // RepeatedBy implements store.BundleStore.
 func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []string) (string, error) {
 	if len(assertions) == 0 {

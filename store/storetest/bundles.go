@@ -76,6 +76,12 @@ func testBundles(f *fixture) {
 	_, err = f.s.CreateBundle(f.ctx, other)
 	f.is(err, store.ErrConflict, "CreateBundle of another bundle under the same sealed entry")
 
+	if held, err := f.s.HoldsFile(f.ctx, b.Files[1].Digest); err != nil || !held {
+		f.t.Errorf("HoldsFile of a sealed bundle's file = %v, %v", held, err)
+	}
+	if held, err := f.s.HoldsFile(f.ctx, "sha256:"+nonce()+nonce()); err != nil || held {
+		f.t.Errorf("HoldsFile of a file no bundle has = %v, %v", held, err)
+	}
 	by, err := f.s.BundleBySealed(f.ctx, b.SealedIndex)
 	f.ok(err, "BundleBySealed")
 	if by.Hash != b.Hash {
