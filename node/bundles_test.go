@@ -105,12 +105,12 @@ One lab.
  {"local_id": "C2", "type": "empirical", "core": true, "statement": "Bench thermometers drift weekly", "evidence": [{"result": "R2.value", "measured": "data/measure.csv", "tolerance": 0.5}], "depends_on": [], "confidence": 0.7},
  {"local_id": "C3", "type": "theoretical", "core": false, "statement": "The drift bound follows from the sensor model", "evidence": [{"proof": "proofs/Drift.lean", "theorem": "Drift.bound", "checker": "lean4"}], "depends_on": ["C1"], "confidence": 0.9}
 ]`),
-		"results/R1.json":  []byte(`{"loss": 0.25}`),
-		"results/R2.json":  []byte(`{"value": 12.5}`),
-		"code/run.py":      []byte("print('drift')\n"),
+		"results/R1.json":   []byte(`{"loss": 0.25}`),
+		"results/R2.json":   []byte(`{"value": 12.5}`),
+		"code/run.py":       []byte("print('drift')\n"),
 		"proofs/Drift.lean": []byte("theorem bound : True := trivial\n"),
-		"data/measure.csv": []byte("sensor,drift\n1,12.1\n2,12.9\n"),
-		"data/table.csv":   []byte("a,b\n1,2\n3,4\n1,2\n"),
+		"data/measure.csv":  []byte("sensor,drift\n1,12.1\n2,12.9\n"),
+		"data/table.csv":    []byte("a,b\n1,2\n3,4\n1,2\n"),
 		"references.json": []byte(`[
  {"id": "doi:10.1142/S0218348X01000828", "title": "Fractal dimension of some sets", "authors": ["Klebanoff, A."], "year": 2001, "claims": ["C1"]},
  {"id": "arxiv:2101.00001", "title": "A paper never cited", "authors": ["Doe, J."], "year": 2021}

@@ -26,7 +26,7 @@ func writeBundleFolder(t *testing.T, keyDigest string) (dir string, big []byte) 
 		"manifest.json": []byte(`{"operator_key_digest": "` + keyDigest + `", "fields": ["astronomy"], "license": {"prose": "CC-BY-4.0", "code": "MIT"},
  "model_families": ["claude"], "models": ["claude-test-1"], "compute": {"minutes": 5, "gpu": false},
  "hazard_screen": {"rubric": "` + hazard.Digest() + `", "model": "claude-test-1"}}`),
-		"paper.md": []byte("# Star counts\n\n## Summary\n\nThe count is {{R1.count}}.\n\n## Claims\n\nSee C1.\n\n## Methods\n\nWe counted.\n\n## Results\n\n{{R1.count}} stars.\n\n## Discussion\n\nNone.\n\n## Limitations\n\nOne night.\n\n## Provenance\n\nAn agent.\n"),
+		"paper.md":        []byte("# Star counts\n\n## Summary\n\nThe count is {{R1.count}}.\n\n## Claims\n\nSee C1.\n\n## Methods\n\nWe counted.\n\n## Results\n\n{{R1.count}} stars.\n\n## Discussion\n\nNone.\n\n## Limitations\n\nOne night.\n\n## Provenance\n\nAn agent.\n"),
 		"claims.json":     []byte(`[{"local_id": "C1", "type": "empirical", "core": true, "statement": "Nebular star counts are reproducible", "evidence": [{"result": "R1.count", "produced_by": "code/count.py"}], "depends_on": [], "confidence": 0.9}]`),
 		"results/R1.json": []byte(`{"count": 7}`),
 		"code/count.py":   []byte("print(7)\n"),
