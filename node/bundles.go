@@ -196,7 +196,7 @@ func (n *Node) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error)
 	for _, p := range c.paths() {
 		nb.Files = append(nb.Files, store.File{Path: p, Digest: c.digests.Files[p], Size: c.req.sizes[p], Uploaded: c.req.uploaded[p] != ""})
 	}
-	cites := citedIDs(c)
+	cites := citedFor(c)
 	for i, cl := range c.claims {
 		raw, err := canonical.Marshal(claimJSON(c, i))
 		if err != nil {
@@ -204,7 +204,7 @@ func (n *Node) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error)
 		}
 		nb.Claims = append(nb.Claims, store.Claim{
 			ID: c.claimIDs[i], LocalID: cl.LocalID, Type: cl.Type, Statement: cl.Statement, Assertion: c.assertions[i],
-			DependsOn: globalDependencies(c, i), Cites: cites, JSON: raw,
+			DependsOn: globalDependencies(c, i), Cites: cites[cl.LocalID], JSON: raw,
 		})
 	}
 	b, err := n.store.CreateBundle(ctx, nb)
@@ -258,18 +258,27 @@ func globalDependencies(c *checkedBundle, i int) []string {
 	return out
 }
 
-// citedIDs are the reference IDs the bundle's references.json lists.
-func citedIDs(c *checkedBundle) []string {
+// citedFor maps each claim's local ID to the reference IDs its bundle
+// cites for it: a reference listing the claim in its "claims", or listing
+// no "claims" at all, which supports the work as a whole. A reference with
+// "claims": [] is cited only to compare with, for no claim.
+func citedFor(c *checkedBundle) map[string][]string {
+	out := map[string][]string{}
 	v, err := canonical.Parse(c.req.files["references.json"])
 	if err != nil {
-		return nil
+		return out
 	}
 	list, _ := v.([]any)
-	var out []string
 	for _, item := range list {
-		if obj, ok := item.(map[string]any); ok {
-			if id, ok := obj["id"].(string); ok {
-				out = append(out, id)
+		ref, _ := item.(map[string]any)
+		id, ok := ref["id"].(string)
+		if !ok {
+			continue
+		}
+		supports, listed := ref["claims"].([]any)
+		for _, cl := range c.claims {
+			if !listed || slices.Contains(supports, any(cl.LocalID)) {
+				out[cl.LocalID] = append(out[cl.LocalID], id)
 			}
 		}
 	}
