@@ -116,6 +116,20 @@ func (n *Node) submitBundle(r *http.Request) (any, int, error) {
 		return nil, 0, &APIError{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: 3600,
 			Message: fmt.Sprintf("You submitted %d bundles in the last 24 hours, your limit", used)}
 	}
+	if c.free == "seed" && n.cfg.FreeBundles == FreeSeed {
+		// The seeding rule counts the ledger's bundles: operators sealing
+		// at once must not take more than its free ones between them.
+		n.seedMu.Lock()
+		defer n.seedMu.Unlock()
+		all, err := n.store.OperatorBundles(ctx, "", time.Time{})
+		if err != nil {
+			return nil, 0, err
+		}
+		if all >= vocabulary.SeedBundles {
+			return nil, 0, &APIError{Status: http.StatusForbidden, Code: "verify_first",
+				Message: "The ledger's free seed bundles were taken while this one was checked; it needs credit now"}
+		}
+	}
 	b, err := n.seal(ctx, c)
 	if err != nil {
 		return nil, 0, err
@@ -145,7 +159,15 @@ func bundleStanding(b store.Bundle) map[string]any {
 	if b.State == store.BundleOpen {
 		entry = b.RevealedIndex
 	}
-	return map[string]any{"bundle": b.Hash, "sealed": b.SealedIndex, "state": b.State, "entry": entry}
+	return map[string]any{"bundle": b.Hash, "sealed": logIndex(b.SealedIndex), "state": b.State, "entry": entry}
+}
+
+// logIndex is an index as an answer gives it: null while unlogged.
+func logIndex(i int64) any {
+	if i == store.Unlogged {
+		return nil
+	}
+	return i
 }
 
 // seal stores a checked bundle's files and records it sealed on the log.
@@ -533,7 +555,7 @@ func (n *Node) getBundle(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	out := map[string]any{
-		"bundle": b.Hash, "state": b.State, "sealed": b.SealedIndex, "versions": stringsAny(b.Versions),
+		"bundle": b.Hash, "state": b.State, "sealed": logIndex(b.SealedIndex), "versions": stringsAny(b.Versions),
 		"replaces": nilIfEmpty(b.Replaces), "written_by": b.WrittenBy,
 	}
 	switch b.State {

@@ -29,7 +29,7 @@ type author struct {
 	key *hybrid.PrivateKey
 }
 
-func newAuthor(t *testing.T, n *Node, base string) author {
+func newAuthor(t testing.TB, n *Node, base string) author {
 	t.Helper()
 	key, _ := hybrid.GenerateKey()
 	status, v := call(t, "POST", base+"/api/v1/operators", mustJSON(t, map[string]any{"entry": keyEntry(t, key), "name": "Author"}))
@@ -134,7 +134,7 @@ One lab.
 
 // signedBody is a check's or submission's body: the files, the uploaded
 // ones by digest, and the signature over the bundle hash.
-func signedBody(t *testing.T, key *hybrid.PrivateKey, files map[string][]byte, uploaded map[string]string) ([]byte, string) {
+func signedBody(t testing.TB, key *hybrid.PrivateKey, files map[string][]byte, uploaded map[string]string) ([]byte, string) {
 	t.Helper()
 	digests, err := bundle.DigestWithUploads(files, uploaded)
 	if err != nil {

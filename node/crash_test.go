@@ -480,17 +480,27 @@ func auditLog(t *testing.T, c *client, pub string) ([]map[string]any, tlog.TreeH
 // until it is killed (see TestCrashChild).
 const crashChildEnv = "AGORA_NODE_CRASH_CHILD_DIR"
 
-// TestCrashChild is the child process of TestCrash: it starts the node in
-// $AGORA_NODE_CRASH_CHILD_DIR, serves it on loopback, prints "url <URL>"
-// and serves until it is killed, its log going to stderr. Its store binds
-// entries slowly (slowBindStore). It is skipped when the variable is not
-// set.
+// crashChildOpenAfterEnv, when it holds a duration, has the child node
+// make every bundle free and open sealed bundles after that duration, for
+// TestBundleCrash.
+const crashChildOpenAfterEnv = "AGORA_NODE_CRASH_CHILD_OPEN_AFTER"
+
+// TestCrashChild is the child process of TestCrash and TestBundleCrash: it
+// starts the node in $AGORA_NODE_CRASH_CHILD_DIR (with bundles free and
+// opening as $AGORA_NODE_CRASH_CHILD_OPEN_AFTER says, if set), serves it on
+// loopback, prints "url <URL>" and serves until it is killed, its log going
+// to stderr. Its store binds entries slowly (slowBindStore). It is skipped
+// when the variable is not set.
 func TestCrashChild(t *testing.T) {
 	dir := os.Getenv(crashChildEnv)
 	if dir == "" {
 		t.Skip("only run as TestCrash's child process")
 	}
-	n, err := New(context.Background(), Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))})
+	cfg := Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+	if d, err := time.ParseDuration(os.Getenv(crashChildOpenAfterEnv)); err == nil {
+		cfg.FreeBundles, cfg.OpenAfter = FreeAll, d
+	}
+	n, err := New(context.Background(), cfg)
 	if err != nil {
 		fmt.Printf("error %v\n", err)
 		os.Exit(1)

@@ -105,7 +105,8 @@ type Node struct {
 	// submitMu guards it.
 	submitMu   sync.Mutex
 	submitting map[string]bool
-	uploadKey  []byte // signs upload links
+	seedMu     sync.Mutex // held while a free seed bundle is counted and sealed
+	uploadKey  []byte     // signs upload links
 	stopLoops  context.CancelFunc
 	loops      sync.WaitGroup
 }

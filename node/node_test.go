@@ -26,7 +26,7 @@ func testNode(t *testing.T) (*Node, *httptest.Server) {
 }
 
 // testNodeWith is testNode with more of the Config set.
-func testNodeWith(t *testing.T, cfg Config) (*Node, *httptest.Server) {
+func testNodeWith(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 	t.Helper()
 	cfg.DataDir = t.TempDir()
 	n, err := New(context.Background(), cfg)
@@ -44,7 +44,7 @@ func testNodeWith(t *testing.T, cfg Config) (*Node, *httptest.Server) {
 }
 
 // call sends a request and returns the status and the body parsed strictly.
-func call(t *testing.T, method, url string, body []byte, header ...string) (int, any) {
+func call(t testing.TB, method, url string, body []byte, header ...string) (int, any) {
 	t.Helper()
 	req, err := http.NewRequest(method, url, bytes.NewReader(body))
 	if err != nil {
@@ -69,7 +69,7 @@ func call(t *testing.T, method, url string, body []byte, header ...string) (int,
 	return resp.StatusCode, v
 }
 
-func keyEntry(t *testing.T, key *hybrid.PrivateKey) map[string]any {
+func keyEntry(t testing.TB, key *hybrid.PrivateKey) map[string]any {
 	t.Helper()
 	entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}, "model": "claude-test-1"}
 	if err := ledger.Sign(entry, key); err != nil {
@@ -78,7 +78,7 @@ func keyEntry(t *testing.T, key *hybrid.PrivateKey) map[string]any {
 	return entry
 }
 
-func mustJSON(t *testing.T, v any) []byte {
+func mustJSON(t testing.TB, v any) []byte {
 	b, err := canonical.Marshal(v)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -155,6 +156,10 @@ func (n *Node) putUpload(r *http.Request) (any, int, error) {
 		return nil, 0, badRequest("size_mismatch", "The file is not %d bytes: nothing was kept; PUT it again", size)
 	case errors.Is(err, blobs.ErrDigestMismatch):
 		return nil, 0, badRequest("digest_mismatch", "The bytes do not hash to %s: nothing was kept; PUT the right file", digest)
+	case err != nil && (errors.Is(err, io.ErrUnexpectedEOF) || r.Context().Err() != nil):
+		// The client stopped sending: its fault, not the node's.
+		return nil, 0, &APIError{Status: http.StatusBadRequest, Code: "incomplete", Err: err,
+			Message: fmt.Sprintf("The upload ended before %d bytes arrived: nothing was kept; PUT it again", size)}
 	case err != nil:
 		return nil, 0, err
 	}
