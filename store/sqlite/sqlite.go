@@ -275,14 +275,19 @@ CREATE INDEX claims_type ON claims (type, opened) WHERE opened IS NOT NULL AND w
 CREATE INDEX claims_operator ON claims (operator, opened) WHERE opened IS NOT NULL AND withdrawn = 0;
 
 -- What a claim can be found by besides its words: its bundle's fields,
--- the claims it depends on, and the IDs its bundle cites.
+-- the claims it depends on, and the IDs its bundle cites. opened is the
+-- claim's, copied when its bundle opens, so a search by tag reads its
+-- claims in the order pages take them (claim_tags_opened) and stops at
+-- the page's end.
 CREATE TABLE claim_tags (
-	kind  TEXT NOT NULL,
-	value TEXT NOT NULL,
-	claim INTEGER NOT NULL REFERENCES claims (seq),
+	kind   TEXT NOT NULL,
+	value  TEXT NOT NULL,
+	claim  INTEGER NOT NULL REFERENCES claims (seq),
+	opened BIGINT,
 	PRIMARY KEY (kind, value, claim)
 ) WITHOUT ROWID;
 CREATE INDEX claim_tags_claim ON claim_tags (claim);
+CREATE INDEX claim_tags_opened ON claim_tags (kind, value, opened) WHERE opened IS NOT NULL;
 
 CREATE VIRTUAL TABLE claim_words USING fts5 (statement, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
 

@@ -154,8 +154,10 @@ func testBundles(f *fixture) {
 	if got.State != store.BundleWithdrawn || got.Withdrawal.Reason != "hazard" {
 		f.t.Errorf("withdrawn bundle = %s %+v", got.State, got.Withdrawal)
 	}
-	if found, _ := f.s.SearchClaims(f.ctx, store.ClaimQuery{Limit: 10}); len(found) != 0 {
-		f.t.Errorf("a withdrawn bundle's claims were found: %v", claimIDs(found))
+	for _, q := range []store.ClaimQuery{{Limit: 10}, {Field: "physics", Limit: 10}} {
+		if found, _ := f.s.SearchClaims(f.ctx, q); len(found) != 0 {
+			f.t.Errorf("a withdrawn bundle's claims were found by %+v: %v", q, claimIDs(found))
+		}
 	}
 	if _, err := f.s.ServedFile(f.ctx, b.Files[0].Digest); !errors.Is(err, store.ErrNotFound) {
 		f.t.Errorf("a withdrawn bundle's file is served: %v", err)
@@ -200,12 +202,30 @@ func testClaimSearch(f *fixture) {
 		{"type", store.ClaimQuery{Type: "theoretical", Limit: 10}, nil},
 		{"before", store.ClaimQuery{Before: o2, Limit: 10}, []string{c(first, 0), c(first, 1)}},
 		{"page not split", store.ClaimQuery{Limit: 1}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"field, page not split", store.ClaimQuery{Field: "physics", Limit: 1}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"field and words", store.ClaimQuery{Field: "physics", Words: `"decay"*`, Limit: 10}, []string{c(second, 1), c(second, 2)}},
+		{"field and operator", store.ClaimQuery{Field: "physics", Operator: alice.ID, Limit: 10}, nil},
+		{"field before", store.ClaimQuery{Field: "physics", Before: o2, Limit: 10}, nil},
+		{"field feed", store.ClaimQuery{Field: "mathematics", Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
 		{"feed", store.ClaimQuery{Follow: true, Since: o1, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
 		{"feed from the start", store.ClaimQuery{Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
 		{"feed caught up", store.ClaimQuery{Follow: true, Since: o2, Limit: 10}, nil},
 	} {
 		if got := ids(tc.q); !slices.Equal(got, tc.want) {
 			f.t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
+		}
+	}
+
+	// A page never splits a bundle, however many claims it holds.
+	statements := make([]string, 40)
+	for i := range statements {
+		statements[i] = fmt.Sprintf("Long study claim %d", i)
+	}
+	long := f.sealBundle(alice, []string{"mathematics"}, statements...)
+	f.open(long)
+	for _, q := range []store.ClaimQuery{{Limit: 1}, {Field: "mathematics", Limit: 1}, {Words: `"long"*`, Limit: 1}, {Follow: true, Since: o2, Limit: 1}} {
+		if got := ids(q); len(got) != len(statements) || got[0] != c(long, 0) || got[len(got)-1] != c(long, len(statements)-1) {
+			f.t.Errorf("%+v: %d claims, want the long bundle's %d in order", q, len(got), len(statements))
 		}
 	}
 
