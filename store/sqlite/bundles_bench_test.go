@@ -354,6 +354,9 @@ func BenchmarkSearchClaims(b *testing.B) {
 		{"prefix", func(i int) store.ClaimQuery {
 			return store.ClaimQuery{Words: prefix(f.prefixes[i%64])}
 		}},
+		{"short-prefix", func(i int) store.ClaimQuery {
+			return store.ClaimQuery{Words: prefix(f.prefixes[i%64][:2])}
+		}},
 		{"two-words", func(i int) store.ClaimQuery {
 			p := f.pairs[i%64]
 			return store.ClaimQuery{Words: prefix(p[0]) + " AND " + prefix(p[1])}

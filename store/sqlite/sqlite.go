@@ -289,7 +289,7 @@ CREATE TABLE claim_tags (
 CREATE INDEX claim_tags_claim ON claim_tags (claim);
 CREATE INDEX claim_tags_opened ON claim_tags (kind, value, opened) WHERE opened IS NOT NULL;
 
-CREATE VIRTUAL TABLE claim_words USING fts5 (statement, content = '', contentless_delete = 1, tokenize = 'unicode61 remove_diacritics 2');
+CREATE VIRTUAL TABLE claim_words USING fts5 (statement, content = '', contentless_delete = 1, prefix = '1 2 3', tokenize = 'unicode61 remove_diacritics 2');
 
 CREATE TABLE uploads (
 	digest       TEXT NOT NULL,
