@@ -49,9 +49,10 @@ const (
 // names the model registering. Shape and models are checked before the
 // signature, the one costly check.
 //
-// The reference library's KeyEntrySchema still holds "name" and no
-// "model"; the instructions, which the node publishes, moved the name
-// beside the entry and added the model, and this follows them.
+// The newest stored reference library's KeyEntrySchema still requires
+// "name" (with "model" optional), so its monitor refuses a name-less key
+// leaf; the instructions, which the node publishes, moved the name beside
+// the entry, and this follows them.
 func CheckKeyEntry(entry map[string]any) (*KeyEntry, error) {
 	if _, ok := entry["name"]; ok && entry["type"] == KeyType {
 		return nil, fail(ErrMalformed, "/name", `the name goes beside the entry, as {"entry": ..., "name": ...}, never in it: the log keeps no names`)
