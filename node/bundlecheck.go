@@ -234,6 +234,14 @@ func (n *Node) checkBundle(ctx context.Context, req *bundleRequest) (*checkedBun
 		}
 	}
 	c.integrity = paper.Flags(inline, c.paths())
+	// A table sent ahead is too large to read here, like one over the
+	// table limit: a verifier checks it.
+	for p := range req.uploaded {
+		if paper.IsCheckedTable(p) {
+			c.integrity.Skipped = append(c.integrity.Skipped, paper.SkippedFile{Path: p, Bytes: int(req.sizes[p])})
+		}
+	}
+	slices.SortFunc(c.integrity.Skipped, func(a, b paper.SkippedFile) int { return strings.Compare(a.Path, b.Path) })
 	for p, data := range inline {
 		c.hidden = append(c.hidden, paper.ScanHidden(p, data)...)
 	}

@@ -200,7 +200,7 @@ func TestBundleEndToEnd(t *testing.T) {
 	a := newAuthor(t, n, base)
 	files, big := realisticBundle(t, a)
 	bigDigest := upload(t, base, a, big)
-	uploaded := map[string]string{"data/big.txt": bigDigest}
+	uploaded := map[string]string{"data/big.csv": bigDigest}
 	body, hash := signedBody(t, a.key, files, uploaded)
 
 	// The check: ready, free under the seeding rule, with exactly the
@@ -232,7 +232,7 @@ func TestBundleEndToEnd(t *testing.T) {
 		"missing_files":      `[]`,
 		"uncited_references": `["arxiv:2101.00001"]`,
 		"unlisted_citations": `[]`,
-		"skipped":            `[]`,
+		"skipped":            fmt.Sprintf(`[{"bytes":%d,"path":"data/big.csv"}]`, len(big)),
 	} {
 		if got := string(mustJSON(t, integrity[name])); got != want {
 			t.Errorf("integrity %s = %s, want %s", name, got, want)
@@ -333,7 +333,7 @@ func TestBundleEndToEnd(t *testing.T) {
 	}
 	read := v.(map[string]any)
 	readFiles := read["files"].(map[string]any)
-	files["data/big.txt"] = big
+	files["data/big.csv"] = big
 	files["signature"] = []byte(signedBundle["sig"].(string))
 	if len(readFiles) != len(files) {
 		t.Errorf("the bundle lists %d files, want %d", len(readFiles), len(files))
