@@ -12,6 +12,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agora-node/agora/internal/jsonpointer"
 	"github.com/agora-node/agora/canonical"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
@@ -306,36 +307,7 @@ func tidy(issues []Issue) []Issue {
 		return nil
 	}
 	slices.SortFunc(issues, func(a, b Issue) int {
-		return cmp.Or(comparePointers(a.Path, b.Path), strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message))
+		return cmp.Or(jsonpointer.Compare(a.Path, b.Path), strings.Compare(a.Code, b.Code), strings.Compare(a.Message, b.Message))
 	})
 	return slices.Compact(issues)
-}
-
-func comparePointers(a, b string) int {
-	for a != "" && b != "" {
-		var ta, tb string
-		ta, a = nextToken(a)
-		tb, b = nextToken(b)
-		na, errA := strconv.Atoi(ta)
-		nb, errB := strconv.Atoi(tb)
-		if errA == nil && errB == nil {
-			if c := cmp.Compare(na, nb); c != 0 {
-				return c
-			}
-			continue
-		}
-		if c := strings.Compare(ta, tb); c != 0 {
-			return c
-		}
-	}
-	return cmp.Compare(len(a), len(b))
-}
-
-// nextToken splits "/a/b" into "a" and "/b".
-func nextToken(p string) (token, rest string) {
-	p = strings.TrimPrefix(p, "/")
-	if i := strings.IndexByte(p, '/'); i >= 0 {
-		return p[:i], p[i:]
-	}
-	return p, ""
 }
