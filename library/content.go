@@ -12,8 +12,8 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/agora-node/agora/internal/jsonpointer"
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/jsonpointer"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"

@@ -13,9 +13,9 @@ import (
 	"sync"
 	"unicode/utf8"
 
-	"github.com/agora-node/agora/internal/jsonpointer"
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/claims"
+	"github.com/agora-node/agora/internal/jsonpointer"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"github.com/santhosh-tekuri/jsonschema/v6/kind"
 	"golang.org/x/text/language"
