@@ -78,6 +78,10 @@ type Config struct {
 
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
+	// CheckpointInterval is how often the log publishes a checkpoint, and
+	// so about how long a write waits to be provable; zero means
+	// translog.DefaultCheckpointInterval.
+	CheckpointInterval time.Duration
 }
 
 // DefaultOpenAfter is how long a bundle stays sealed by default.
@@ -192,6 +196,8 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		LogKey:        keys.log,
 		CheckpointKey: keys.checkpoint,
 		Witnesses:     cfg.Witnesses,
+
+		CheckpointInterval: cfg.CheckpointInterval,
 	})
 	if err != nil {
 		return nil, fmt.Errorf("node: log: %w", err)
@@ -213,6 +219,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.routeBundles()
 	n.routeReads()
 	n.routeUploads()
+	n.routeLibrary()
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
 	if cfg.OpenAfter > 0 {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/agora-node/agora/translog"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -29,6 +30,10 @@ func testNode(t *testing.T) (*Node, *httptest.Server) {
 func testNodeWith(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 	t.Helper()
 	cfg.DataDir = t.TempDir()
+	if cfg.CheckpointInterval == 0 {
+		// Tests wait for checkpoints far more than for anything else.
+		cfg.CheckpointInterval = translog.MinCheckpointInterval
+	}
 	n, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -27,7 +27,9 @@ import (
 //     index and records read Unlogged;
 //   - after PutSigned (and the records), before the append was sequenced:
 //     the store holds an entry, and records resting on it, that the log
-//     never got.
+//     never got. A library contribution's entry is appended then, not
+//     dropped: contributions are visible, and built on, before they are
+//     logged.
 //
 // recover, run by New before the node serves anything (so no append can be
 // in flight), settles every unbound entry: the ones the log holds are bound
@@ -70,7 +72,7 @@ func (n *Node) recover(ctx context.Context) error {
 	}
 	checkFrom := min(uint64(latest+1), n.log.Size())
 
-	var bound, dropped, kept int
+	var bound, dropped, kept, appended int
 	for _, s := range unbound {
 		index, ok := found[s.Digest]
 		if !ok {
@@ -108,6 +110,15 @@ func (n *Node) recover(ctx context.Context) error {
 			case blockedEntry:
 				blocked = append(blocked, s)
 				continue
+			case appendEntry:
+				index, err := n.appendKept(ctx, s.Digest, s.Leaf)
+				if err != nil {
+					return fmt.Errorf("appending entry %s, which the log never got: %w", s.Digest, err)
+				}
+				appended++
+				progress = true
+				n.logger.Info("recovery: appended an admitted entry the log never got", "index", index, "digest", s.Digest, "type", entryType(s.Entry))
+				continue
 			}
 			if err := n.store.DropUnbound(ctx, s.Digest); err != nil {
 				return fmt.Errorf("dropping entry %s, which the log never got: %w", s.Digest, err)
@@ -121,8 +132,8 @@ func (n *Node) recover(ctx context.Context) error {
 	for _, s := range rest {
 		n.logger.Error("recovery: an unlogged rotation gave a key that a logged rotation retired; it needs an operator", "digest", s.Digest)
 	}
-	if bound > 0 || dropped > 0 {
-		n.logger.Info("recovery: store reconciled with the log", "bound", bound, "dropped", dropped, "kept", kept, "log_size", n.log.Size())
+	if bound > 0 || dropped > 0 || appended > 0 {
+		n.logger.Info("recovery: store reconciled with the log", "bound", bound, "dropped", dropped, "appended", appended, "kept", kept, "log_size", n.log.Size())
 	}
 	return n.checkBound(ctx, checkFrom)
 }
@@ -191,6 +202,7 @@ const (
 	dropEntry    = iota // drop it with what it made
 	keepEntry           // keep it: it waits unbound by design
 	blockedEntry        // not now: a later record rests on it
+	appendEntry         // append it: it was admitted, and later records may rest on it
 )
 
 // settle says what to do with an unbound entry the log does not hold, and
@@ -202,6 +214,13 @@ func (n *Node) settle(ctx context.Context, s store.Signed) (int, string, error) 
 	}
 	entry, _ := v.(map[string]any)
 	switch entry["type"] {
+	case ContributionType:
+		// A library contribution is visible from the moment it is stored
+		// (store.LibraryStore), so later ones may rest on it: it is
+		// logged late rather than dropped.
+		if s.Leaf != nil {
+			return appendEntry, "", nil
+		}
 	case "key":
 		// An operator's key entry stays unbound from registration to its
 		// first logged action; only one no operator was recorded with

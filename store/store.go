@@ -252,6 +252,7 @@ type Store interface {
 	Take(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (ok bool, retryAfter time.Duration, err error)
 
 	BundleStore
+	LibraryStore
 
 	// Close releases the store. Calls after Close fail.
 	Close() error

@@ -16,27 +16,30 @@ func (s *Store) PutSigned(ctx context.Context, digest string, signed, leaf []byt
 	if digest == "" || len(signed) == 0 {
 		return fmt.Errorf("sqlite: put signed entry: no digest or entry: %w", store.ErrInvalid)
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		var entry []byte
-		var idx sql.NullInt64
-		err := tx.QueryRowContext(ctx, `SELECT entry, idx FROM signed WHERE digest = ?`, digest).Scan(&entry, &idx)
-		switch {
-		case errors.Is(err, sql.ErrNoRows):
-			_, err = tx.ExecContext(ctx, `INSERT INTO signed (digest, entry, leaf, stored) VALUES (?, ?, ?, ?)`,
-				digest, signed, leaf, nanos(time.Now()))
-			return err
-		case err != nil:
-			return err
-		case !bytes.Equal(entry, signed):
-			return fmt.Errorf("sqlite: signed entry %s holds other bytes: %w", digest, store.ErrConflict)
-		case idx.Valid:
-			return fmt.Errorf("sqlite: signed entry %s is logged at %d: %w", digest, idx.Int64, store.ErrDuplicate)
-		case leaf != nil:
-			_, err = tx.ExecContext(ctx, `UPDATE signed SET leaf = ? WHERE digest = ?`, leaf, digest)
-			return err
-		}
-		return nil
-	})
+	return s.write(ctx, func(tx *sql.Tx) error { return putSigned(ctx, tx, digest, signed, leaf) })
+}
+
+// putSigned is PutSigned in the caller's transaction.
+func putSigned(ctx context.Context, tx *sql.Tx, digest string, signed, leaf []byte) error {
+	var entry []byte
+	var idx sql.NullInt64
+	err := tx.QueryRowContext(ctx, `SELECT entry, idx FROM signed WHERE digest = ?`, digest).Scan(&entry, &idx)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		_, err = tx.ExecContext(ctx, `INSERT INTO signed (digest, entry, leaf, stored) VALUES (?, ?, ?, ?)`,
+			digest, signed, leaf, nanos(time.Now()))
+		return err
+	case err != nil:
+		return err
+	case !bytes.Equal(entry, signed):
+		return fmt.Errorf("sqlite: signed entry %s holds other bytes: %w", digest, store.ErrConflict)
+	case idx.Valid:
+		return fmt.Errorf("sqlite: signed entry %s is logged at %d: %w", digest, idx.Int64, store.ErrDuplicate)
+	case leaf != nil:
+		_, err = tx.ExecContext(ctx, `UPDATE signed SET leaf = ? WHERE digest = ?`, leaf, digest)
+		return err
+	}
+	return nil
 }
 
 // BindIndex implements store.Store.
@@ -159,6 +162,9 @@ func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 		}
 		if idx.Valid {
 			return fmt.Errorf("sqlite: signed entry %s is logged at %d and stays: %w", digest, idx.Int64, store.ErrConflict)
+		}
+		if err := dropContributionRecords(ctx, tx, digest); err != nil {
+			return err
 		}
 		if err := dropBundleRecords(ctx, tx, digest); err != nil {
 			return err

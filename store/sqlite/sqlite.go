@@ -303,6 +303,59 @@ CREATE TABLE uploads (
 CREATE INDEX uploads_operator ON uploads (operator, requested);
 CREATE INDEX uploads_organization ON uploads (organization, requested);
 `,
+	// 3: the library's contributions and their links. seq is the order
+	// of admission; previous is unique, so a lineage stays a chain even
+	// if a check were skipped; is_head marks each lineage's latest.
+	`
+CREATE TABLE contributions (
+	seq          INTEGER PRIMARY KEY AUTOINCREMENT,
+	id           TEXT NOT NULL UNIQUE,
+	root         TEXT NOT NULL,
+	previous     TEXT UNIQUE REFERENCES contributions (id),
+	author       TEXT NOT NULL,
+	kind         TEXT NOT NULL,
+	title        TEXT NOT NULL,
+	authored_at  BIGINT NOT NULL,
+	admitted     BIGINT NOT NULL,
+	envelope     BLOB NOT NULL,
+	entry        TEXT NOT NULL UNIQUE REFERENCES signed (digest),
+	is_head      INTEGER NOT NULL,
+	text         TEXT NOT NULL,
+	snippet      TEXT NOT NULL,
+	node_type    TEXT,
+	method       TEXT,
+	verdict      TEXT,
+	vote         INTEGER NOT NULL,
+	subject      TEXT,
+	contained_in TEXT
+);
+CREATE INDEX contributions_root ON contributions (root, seq);
+CREATE INDEX contributions_heads ON contributions (kind, seq) WHERE is_head = 1;
+CREATE INDEX contributions_author ON contributions (author, seq);
+CREATE INDEX contributions_subject ON contributions (subject, seq) WHERE subject IS NOT NULL;
+CREATE INDEX contributions_contained ON contributions (contained_in, seq) WHERE contained_in IS NOT NULL;
+
+-- target_root is the root of the revision linked to, so reads can follow
+-- a link to its lineage as well as to the exact revision.
+CREATE TABLE contribution_links (
+	source      INTEGER NOT NULL REFERENCES contributions (seq),
+	position    INTEGER NOT NULL,
+	relation    TEXT NOT NULL,
+	target      TEXT NOT NULL,
+	target_root TEXT NOT NULL,
+	PRIMARY KEY (source, position)
+) WITHOUT ROWID;
+CREATE INDEX contribution_links_target ON contribution_links (target, relation);
+CREATE INDEX contribution_links_target_root ON contribution_links (target_root, relation);
+
+-- One vote lineage per author and target root.
+CREATE TABLE library_votes (
+	author TEXT NOT NULL,
+	target TEXT NOT NULL,
+	vote   TEXT NOT NULL REFERENCES contributions (id),
+	PRIMARY KEY (author, target)
+) WITHOUT ROWID;
+`,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -67,6 +67,10 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"ClaimSearch", testClaimSearch},
 		{"DropBundle", testDropBundle},
 		{"Uploads", testUploads},
+		{"Contributions", testContributions},
+		{"ContributionsConcurrent", testContributionsConcurrent},
+		{"LibraryCatalogue", testLibraryCatalogue},
+		{"LibraryObjects", testLibraryObjects},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

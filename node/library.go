@@ -1,0 +1,300 @@
+package node
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/tlog"
+)
+
+// The library: the Alexandria agent read/write contract at its own paths.
+//
+// A contribution is an author's signed record (library.Envelope). The node
+// checks it in the order that costs least first: size, form, the author's
+// key and signature, the content schema, then the state rules inside the
+// store's write (store.LibraryStore.AddContribution). An admitted
+// contribution goes on the node's one log as a "contribution" entry:
+//
+//	{"type": "contribution", "operator": "op:<author>", "revision": <id>,
+//	 "record": <the record>, "sig": <the author's signature>}
+//
+// signed by the author over the record's canonical JSON (not over the
+// entry, as ledger entries are), so the log alone lets anyone check who
+// wrote what. The answer goes out once the entry is in a published
+// checkpoint.
+
+// ContributionType is the log entry type of a library contribution.
+const ContributionType = "contribution"
+
+func (n *Node) routeLibrary() {
+	n.mux.Handle("POST /api/entries", n.serveAPI(n.publishContribution))
+	n.mux.Handle("GET /api/entries/{revision}", n.serveAPI(n.getContribution))
+	n.mux.Handle("GET /api/entries/{revision}/head", n.serveAPI(n.getContributionHead))
+}
+
+// publishContribution answers POST /api/entries: 201 with the signed record
+// as the contract shows it, or 200 with it for an envelope admitted before
+// (the contract's retry of an uncertain failure).
+func (n *Node) publishContribution(r *http.Request) (any, int, error) {
+	if r.ContentLength > library.MaxEnvelopeBytes {
+		return nil, 0, tooLarge(library.MaxEnvelopeBytes)
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, library.MaxEnvelopeBytes+1))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, 0, tooLarge(library.MaxEnvelopeBytes)
+		}
+		return nil, 0, badRequest("bad_request", "The body could not be read")
+	}
+	env, err := library.ParseEnvelope(data)
+	if err != nil {
+		return nil, 0, libraryError(err)
+	}
+	rec := env.Record
+	id, err := rec.RevisionID()
+	if err != nil {
+		return nil, 0, libraryError(err)
+	}
+	if c, err := n.store.Contribution(r.Context(), id); err == nil {
+		return signedRecord(c), http.StatusOK, nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, 0, err
+	}
+	op, err := n.store.Operator(r.Context(), rec.OperatorID())
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "unknown_operator",
+			Message: fmt.Sprintf("No operator %s is registered here: register the author's key first (agora register)", rec.OperatorID())}
+	} else if err != nil {
+		return nil, 0, err
+	}
+	if err := library.VerifySignature(env, op.Key().Key); err != nil {
+		return nil, 0, libraryError(err)
+	}
+	if err := library.CheckAuthoredAt(rec, n.now()); err != nil {
+		return nil, 0, libraryError(err)
+	}
+	scope, _ := library.Scope(rec.Kind)
+	if _, ok := op.Identity(); !ok {
+		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "scope_denied",
+			Message: fmt.Sprintf("%s does not hold %s: an operator gets the library's scopes with its first identity (agora identity domain|github|accept-invite)", op.ID, scope)}
+	}
+	if issues := library.ValidateContent(rec); len(issues) > 0 {
+		return nil, 0, libraryError(&library.ContentError{Issues: issues})
+	}
+	if err := n.publishKey(r, op); err != nil {
+		return nil, 0, err
+	}
+
+	envelope, err := env.Marshal()
+	if err != nil {
+		return nil, 0, err
+	}
+	signed, digest, leaf, err := n.contributionEntry(env, id)
+	if err != nil {
+		return nil, 0, err
+	}
+	// Once admitted, the contribution is logged whatever the client does.
+	ctx := context.WithoutCancel(r.Context())
+	c, err := n.store.AddContribution(ctx, store.NewContribution{
+		ID: id, Record: rec, Envelope: envelope, Facets: library.FacetsOf(rec), Admitted: n.now(),
+		Entry: digest, Signed: signed, Leaf: leaf,
+	}, func(ctx context.Context, g library.Graph) error { return library.Check(ctx, rec, g) })
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		// The same envelope, sent twice at once: the first request logs it.
+		c, err := n.awaitLogged(r.Context(), id)
+		if err != nil {
+			return nil, 0, err
+		}
+		return signedRecord(c), http.StatusOK, nil
+	case err != nil:
+		return nil, 0, libraryError(err)
+	}
+	index, err := n.appendKept(ctx, digest, leaf)
+	if err != nil {
+		return nil, 0, err
+	}
+	c.Index = int64(index)
+	return signedRecord(c), http.StatusCreated, nil
+}
+
+// awaitLogged returns contribution id once its entry is bound, which the
+// request that admitted it does within moments; a request that waits too
+// long is told to retry.
+func (n *Node) awaitLogged(ctx context.Context, id string) (store.Contribution, error) {
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		c, err := n.store.Contribution(ctx, id)
+		if err != nil || c.Index != store.Unlogged {
+			return c, err
+		}
+		if time.Now().After(deadline) {
+			return store.Contribution{}, &APIError{Status: http.StatusServiceUnavailable, Code: "in_progress", RetryAfter: 1,
+				Message: "This revision is being logged; send the same envelope again"}
+		}
+		select {
+		case <-ctx.Done():
+			return store.Contribution{}, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
+		}
+	}
+}
+
+// contributionEntry makes the log entry of an admitted contribution, as
+// signed and as its leaf holds it.
+func (n *Node) contributionEntry(env *library.Envelope, id string) (signed []byte, digest string, leaf []byte, err error) {
+	canon, err := env.Record.Canonical()
+	if err != nil {
+		return nil, "", nil, err
+	}
+	record, err := canonical.Parse(canon)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	entry := map[string]any{
+		"type":     ContributionType,
+		"operator": env.Record.OperatorID(),
+		"revision": id,
+		"record":   record,
+		"sig":      env.Signature,
+	}
+	if signed, err = canonical.Marshal(entry); err != nil {
+		return nil, "", nil, err
+	}
+	if digest, err = ledger.EntryDigest(entry); err != nil {
+		return nil, "", nil, err
+	}
+	detached, err := ledger.Detach(entry)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	leaf, err = tlog.LeafBytes(map[string]any{
+		"timestamp": tlog.FormatTimestamp(n.now()),
+		"entry":     detached,
+		"operator":  env.Record.OperatorID(),
+	})
+	return signed, digest, leaf, err
+}
+
+// appendKept appends the leaf of an entry the store keeps, binds it, and
+// returns once a published checkpoint covers it.
+func (n *Node) appendKept(ctx context.Context, digest string, leaf []byte) (uint64, error) {
+	index, err := n.log.Append(ctx, leaf)
+	if err != nil {
+		return 0, err
+	}
+	if err := n.store.BindIndex(ctx, int64(index), digest); err != nil {
+		return 0, err
+	}
+	return index, nil
+}
+
+// getContribution answers GET /api/entries/{revision}: the exact revision.
+func (n *Node) getContribution(r *http.Request) (any, int, error) {
+	id := r.PathValue("revision")
+	if !library.IsRevisionID(id) {
+		return nil, 0, badRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
+	}
+	c, err := n.store.Contribution(r.Context(), id)
+	if err != nil {
+		return nil, 0, err
+	}
+	return signedRecord(c), http.StatusOK, nil
+}
+
+// getContributionHead answers GET /api/entries/{revision}/head: the current
+// head of the revision's lineage.
+func (n *Node) getContributionHead(r *http.Request) (any, int, error) {
+	id := r.PathValue("revision")
+	if !library.IsRevisionID(id) {
+		return nil, 0, badRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
+	}
+	c, err := n.store.Contribution(r.Context(), id)
+	if err != nil {
+		return nil, 0, err
+	}
+	head, err := n.store.ContributionHead(r.Context(), c.Root)
+	if err != nil {
+		return nil, 0, err
+	}
+	return signedRecord(head), http.StatusOK, nil
+}
+
+// signedRecord is a contribution as the contract's signed_record shows it:
+// id, root, record, signature, and admission, the node's evidence of the
+// author's authority: the operator, the log entry and its index.
+func signedRecord(c store.Contribution) map[string]any {
+	record, _ := canonical.Parse(mustCanonical(c.Record))
+	env, _ := library.ParseEnvelope(c.Envelope)
+	signature := ""
+	if env != nil {
+		signature = env.Signature
+	}
+	var index any
+	if c.Index != store.Unlogged {
+		index = c.Index
+	}
+	return map[string]any{
+		"id":        c.ID,
+		"root":      c.Root,
+		"record":    record,
+		"signature": signature,
+		"admission": map[string]any{
+			"operator":    c.Record.OperatorID(),
+			"entry":       c.Entry,
+			"log_index":   index,
+			"admitted_at": c.Admitted.UTC().Format("2006-01-02T15:04:05.000Z"),
+		},
+	}
+}
+
+func mustCanonical(r *library.Record) []byte {
+	b, _ := r.Canonical()
+	return b
+}
+
+func tooLarge(limit int) *APIError {
+	return &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+		Message: fmt.Sprintf("The envelope is larger than %d bytes", limit)}
+}
+
+// libraryError maps the library's and the store's refusals to answers:
+// each state rule keeps its own code, and the issues list every finding
+// with its JSON Pointer.
+func libraryError(err error) error {
+	var ce *library.ContentError
+	var re *library.RuleError
+	switch {
+	case errors.As(err, &ce):
+		issues := make([]any, len(ce.Issues))
+		for i, is := range ce.Issues {
+			issues[i] = map[string]any{"path": is.Path, "code": is.Code, "message": is.Message}
+		}
+		return &issuesError{APIError{Status: http.StatusUnprocessableEntity, Code: "invalid_content", Message: ce.Error(), Err: err}, issues}
+	case errors.As(err, &re):
+		status := http.StatusUnprocessableEntity
+		if errors.Is(err, library.ErrConflict) {
+			status = http.StatusConflict
+		}
+		return &issuesError{APIError{Status: status, Code: re.Code, Message: re.Message, Err: err},
+			[]any{map[string]any{"path": re.Path, "code": re.Code, "message": re.Message}}}
+	case errors.Is(err, library.ErrTooLarge):
+		return &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: err.Error(), Err: err}
+	case errors.Is(err, library.ErrMalformed):
+		return &APIError{Status: http.StatusBadRequest, Code: "malformed", Message: err.Error(), Err: err}
+	case errors.Is(err, library.ErrBadSignature):
+		return &APIError{Status: http.StatusForbidden, Code: "bad_signature", Message: err.Error(), Err: err}
+	case errors.Is(err, store.ErrConflict):
+		return &APIError{Status: http.StatusConflict, Code: "stale_head", Message: "The lineage moved on while this revision was checked: reload its head and revise that", Err: err}
+	}
+	return err
+}

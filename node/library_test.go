@@ -1,0 +1,252 @@
+package node
+
+import (
+	"bytes"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/library"
+)
+
+// contractDocument is the library contract as published, kept with the
+// library package's tests.
+func contractDocument(t testing.TB) map[string]any {
+	t.Helper()
+	text, err := os.ReadFile("../library/testdata/contract.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := canonical.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v.(map[string]any)
+}
+
+// substituteIDs replaces every string that is exactly "$name" with
+// ids[name], at any depth, as the contract's examples ask.
+func substituteIDs(t testing.TB, v any, ids map[string]string) any {
+	t.Helper()
+	switch v := v.(type) {
+	case string:
+		if name, ok := strings.CutPrefix(v, "$"); ok {
+			id, ok := ids[name]
+			if !ok {
+				t.Fatalf("placeholder %s names no earlier step", v)
+			}
+			return id
+		}
+		return v
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = substituteIDs(t, e, ids)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = substituteIDs(t, e, ids)
+		}
+		return out
+	}
+	return v
+}
+
+// envelope signs content (the contract's content object) as a, authored at
+// at, and returns the envelope as sent and its revision ID.
+func envelope(t testing.TB, a author, content any, at time.Time) ([]byte, string) {
+	t.Helper()
+	text, err := canonical.Marshal(content)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := library.ParseContent(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec, err := library.NewRecord(c, a.id, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env, err := library.Sign(rec, a.key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wire, err := env.Marshal()
+	if err != nil {
+		t.Fatal(err)
+	}
+	id, _ := rec.RevisionID()
+	return wire, id
+}
+
+// runExamples publishes the steps of one of the contract's example
+// sequences through POST /api/entries, each by its actor, and returns the
+// revision ID each step got, by step name.
+func runExamples(t *testing.T, base string, steps []any, actors map[string]author, ids map[string]string, prefix string) {
+	t.Helper()
+	at := time.Now().Add(-time.Hour)
+	for _, s := range steps {
+		step := s.(map[string]any)
+		name := step["name"].(string)
+		a := actors[step["actor"].(string)]
+		at = at.Add(time.Second)
+		wire, id := envelope(t, a, substituteIDs(t, step["content"], ids), at)
+		status, v := call(t, "POST", base+"/api/entries", wire)
+		if status != http.StatusCreated {
+			t.Fatalf("%s (%s): %d %v", name, step["actor"], status, v)
+		}
+		got := v.(map[string]any)
+		if got["id"] != id {
+			t.Fatalf("%s: admitted as %v, but its revision ID is %s", name, got["id"], id)
+		}
+		// The contract's answer to an uncertain failure: the exact
+		// envelope again is where it stands, not a refusal.
+		if status, again := call(t, "POST", base+"/api/entries", wire); status != http.StatusOK || again.(map[string]any)["id"] != id {
+			t.Fatalf("%s: sent again: %d %v", name, status, again)
+		}
+		ids[prefix+name] = id
+	}
+}
+
+// TestLibraryExamplesEndToEnd runs both of the contract's example sequences
+// against a node on loopback, with an owner and a peer operator, and checks
+// that every contribution is on the log, signed by its author.
+func TestLibraryExamplesEndToEnd(t *testing.T) {
+	n, srv := testNode(t)
+	base := srv.URL
+	actors := map[string]author{"owner": newAuthor(t, n, base), "peer": newAuthor(t, n, base)}
+	doc := contractDocument(t)
+	ids := map[string]string{}
+	runExamples(t, base, doc["write_contract"].(map[string]any)["examples"].(map[string]any)["steps"].([]any), actors, ids, "")
+	objects := map[string]string{}
+	runExamples(t, base, doc["object_examples"].(map[string]any)["steps"].([]any), actors, objects, "")
+
+	// The merge is its lineage's head; the original is its root.
+	status, v := call(t, "GET", base+"/api/entries/"+ids["merge"], nil)
+	if status != http.StatusOK {
+		t.Fatalf("GET merge: %d %v", status, v)
+	}
+	merge := v.(map[string]any)
+	base0 := merge["record"].(map[string]any)["previous"].(string)
+	if merge["root"] != base0 {
+		t.Errorf("merge's root is %v, want its base %s", merge["root"], base0)
+	}
+	status, v = call(t, "GET", base+"/api/entries/"+base0+"/head", nil)
+	if status != http.StatusOK || v.(map[string]any)["id"] != ids["merge"] {
+		t.Errorf("head of the merged map: %d %v, want the merge %s", status, v, ids["merge"])
+	}
+
+	// Each contribution is a leaf of the log: its entry as signed holds the
+	// record, and the signature verifies against the author's key.
+	for _, id := range []string{ids["merge"], objects["merge"]} {
+		_, v := call(t, "GET", base+"/api/entries/"+id, nil)
+		got := v.(map[string]any)
+		admission := got["admission"].(map[string]any)
+		index, ok := admission["log_index"].(float64)
+		if !ok {
+			t.Fatalf("%s has no log index: %v", id, admission)
+		}
+		signed := mustSigned(t, base, uint64(index))
+		if signed["type"] != ContributionType || signed["revision"] != id {
+			t.Fatalf("entry %v holds %v, not contribution %s", index, signed, id)
+		}
+		recText, _ := canonical.Marshal(signed["record"])
+		rec, err := library.ParseEnvelope(mustJSON(t, map[string]any{"record": signed["record"], "signature": signed["sig"]}))
+		if err != nil {
+			t.Fatalf("entry %v: %v", index, err)
+		}
+		if again, _ := rec.Record.RevisionID(); again != id {
+			t.Errorf("entry %v's record has revision ID %s, not %s (%s)", index, again, id, recText)
+		}
+		who := actors["owner"]
+		if rec.Record.Author != strings.TrimPrefix(who.id, "op:") {
+			who = actors["peer"]
+		}
+		if err := library.VerifySignature(rec, who.key.Public().String()); err != nil {
+			t.Errorf("entry %v: %v", index, err)
+		}
+	}
+}
+
+// TestLibraryWriteErrors breaks the write path one way at a time and
+// checks each answer's status and code: nothing is admitted, nothing 500s.
+func TestLibraryWriteErrors(t *testing.T) {
+	n, srv := testNode(t)
+	base := srv.URL
+	owner := newAuthor(t, n, base)
+	now := time.Now()
+	thread := map[string]any{"kind": "thread", "title": "A question", "body": "What holds?", "links": []any{}, "previous": ""}
+	wire, threadID := envelope(t, owner, thread, now)
+	if status, v := call(t, "POST", base+"/api/entries", wire); status != http.StatusCreated {
+		t.Fatalf("thread: %d %v", status, v)
+	}
+
+	// An operator with no identity holds no scope.
+	bare, _ := hybrid.GenerateKey()
+	if status, v := call(t, "POST", base+"/api/v1/operators", mustJSON(t, map[string]any{"entry": keyEntry(t, bare), "name": "Bare"})); status != http.StatusCreated {
+		t.Fatalf("register: %d %v", status, v)
+	}
+	bareAuthor := author{ledger.OperatorID(bare.Public().String()), bare}
+	stranger, _ := hybrid.GenerateKey()
+	strangerAuthor := author{ledger.OperatorID(stranger.Public().String()), stranger}
+
+	revise := func(previous string) map[string]any {
+		return map[string]any{"kind": "thread", "title": "A question, sharper", "body": "What holds, exactly?", "links": []any{}, "previous": previous}
+	}
+	wrongKey, _ := envelope(t, owner, thread, now.Add(time.Second))
+	wrongKey = bytes.Replace(wrongKey, []byte(`"signature":"`), []byte(`"signature":"x`), 1)
+	firstRevision, firstID := envelope(t, owner, revise(threadID), now.Add(2*time.Second))
+	if status, v := call(t, "POST", base+"/api/entries", firstRevision); status != http.StatusCreated {
+		t.Fatalf("revision: %d %v", status, v)
+	}
+	stale, _ := envelope(t, owner, map[string]any{"kind": "thread", "title": "Another", "body": "Other words", "links": []any{}, "previous": threadID}, now.Add(3*time.Second))
+	byPeer, _ := envelope(t, newAuthor(t, n, base), revise(firstID), now.Add(4*time.Second))
+	missing, _ := envelope(t, owner, map[string]any{"kind": "reply", "title": "Re", "body": "Yes", "links": []any{map[string]any{"relation": "replies_to", "target": strings.Repeat("ab", 32)}}, "previous": ""}, now)
+	badContent, _ := envelope(t, owner, map[string]any{"kind": "claim", "title": "C", "body": map[string]any{"statement": "x", "scope": "y"}, "links": []any{}, "previous": ""}, now)
+	future, _ := envelope(t, owner, map[string]any{"kind": "thread", "title": "Later", "body": "From the future", "links": []any{}, "previous": ""}, now.Add(time.Hour))
+	unknown, _ := envelope(t, strangerAuthor, thread, now)
+
+	for _, c := range []struct {
+		name   string
+		body   []byte
+		status int
+		code   string
+	}{
+		{"not JSON", []byte(`{"record":`), 400, "malformed"},
+		{"duplicate member", []byte(`{"record":{},"record":{},"signature":""}`), 400, "malformed"},
+		{"too large", bytes.Repeat([]byte(" "), library.MaxEnvelopeBytes+1), 413, "too_large"},
+		{"bad signature", wrongKey, 403, "bad_signature"},
+		{"unknown operator", unknown, 403, "unknown_operator"},
+		{"no identity", func() []byte { b, _ := envelope(t, bareAuthor, thread, now); return b }(), 403, "scope_denied"},
+		{"stale head", stale, 409, library.CodeStaleHead},
+		{"not the author", byPeer, 422, library.CodeNotOriginalAuthor},
+		{"missing target", missing, 422, library.CodeMissingTarget},
+		{"schema", badContent, 422, "invalid_content"},
+		{"in the future", future, 422, library.CodeAuthoredInFuture},
+	} {
+		status, v := call(t, "POST", base+"/api/entries", c.body)
+		got, _ := v.(map[string]any)
+		if status != c.status || got["code"] != c.code {
+			t.Errorf("%s: %d %v, want %d %s", c.name, status, v, c.status, c.code)
+		}
+	}
+	// The schema's refusal names the JSON Pointer of what is missing.
+	_, v := call(t, "POST", base+"/api/entries", badContent)
+	issues, _ := v.(map[string]any)["issues"].([]any)
+	if len(issues) == 0 || issues[0].(map[string]any)["path"] != "/body/assumptions" || issues[0].(map[string]any)["code"] != "required" {
+		t.Errorf("schema issues: %v, want /body missing assumptions", issues)
+	}
+	for _, path := range []string{"/api/entries/nothex", "/api/entries/" + strings.Repeat("0", 64)} {
+		if status, _ := call(t, "GET", base+path, nil); status != 400 && status != 404 {
+			t.Errorf("GET %s: %d", path, status)
+		}
+	}
+}

@@ -1,0 +1,210 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store"
+)
+
+// AddContribution implements store.Store.
+func (s *Store) AddContribution(ctx context.Context, c store.NewContribution, check func(context.Context, library.Graph) error) (store.Contribution, error) {
+	if c.Record == nil || c.ID == "" || c.Entry == "" || len(c.Signed) == 0 || len(c.Envelope) == 0 {
+		return store.Contribution{}, fmt.Errorf("sqlite: add contribution: incomplete: %w", store.ErrInvalid)
+	}
+	authored, err := c.Record.Time()
+	if err != nil {
+		return store.Contribution{}, fmt.Errorf("sqlite: add contribution %s: %w: %w", c.ID, store.ErrInvalid, err)
+	}
+	var out store.Contribution
+	var duplicate bool
+	err = s.write(ctx, func(tx *sql.Tx) error {
+		stored, err := scanContribution(tx.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE c.id = ?`, c.ID))
+		if err == nil {
+			out, duplicate = stored, true
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if err := check(ctx, txGraph{tx}); err != nil {
+			return err
+		}
+		c.Root = c.ID
+		if c.Record.Previous != "" {
+			// The root is the previous revision's, read in this
+			// transaction: the check just found previous stored.
+			if err := tx.QueryRowContext(ctx, `SELECT root FROM contributions WHERE id = ?`, c.Record.Previous).Scan(&c.Root); err != nil {
+				if errors.Is(err, sql.ErrNoRows) {
+					return fmt.Errorf("sqlite: contribution %s revises %s, which is not stored: %w", c.ID, c.Record.Previous, store.ErrConflict)
+				}
+				return err
+			}
+			res, err := tx.ExecContext(ctx, `UPDATE contributions SET is_head = 0 WHERE id = ? AND is_head = 1`, c.Record.Previous)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n != 1 {
+				return fmt.Errorf("sqlite: contribution %s revises %s, which is not the head of %s: %w", c.ID, c.Record.Previous, c.Root, store.ErrConflict)
+			}
+		}
+		if err := putSigned(ctx, tx, c.Entry, c.Signed, c.Leaf); err != nil {
+			return err
+		}
+		f := c.Facets
+		var seq int64
+		err = tx.QueryRowContext(ctx, `INSERT INTO contributions
+			(id, root, previous, author, kind, title, authored_at, admitted, envelope, entry, is_head,
+			 text, snippet, node_type, method, verdict, vote, subject, contained_in)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
+			c.ID, c.Root, nullString(c.Record.Previous), c.Record.Author, c.Record.Kind, c.Record.Title,
+			nanos(authored), nanos(c.Admitted), c.Envelope, c.Entry,
+			f.Text, f.Snippet, nullString(f.NodeType), nullString(f.Method), nullString(f.Verdict), f.Vote,
+			nullString(f.Subject), nullString(f.ContainedIn)).Scan(&seq)
+		if err != nil {
+			return err
+		}
+		for i, l := range c.Record.Links {
+			var targetRoot string
+			if err := tx.QueryRowContext(ctx, `SELECT root FROM contributions WHERE id = ?`, l.Target).Scan(&targetRoot); err != nil {
+				if errors.Is(err, sql.ErrNoRows) {
+					return fmt.Errorf("sqlite: contribution %s links to %s, which is not stored: %w", c.ID, l.Target, store.ErrConflict)
+				}
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO contribution_links (source, position, relation, target, target_root) VALUES (?, ?, ?, ?, ?)`,
+				seq, i, l.Relation, l.Target, targetRoot); err != nil {
+				return err
+			}
+		}
+		if c.Record.Kind == "vote" && c.Record.Previous == "" && len(c.Record.Links) == 1 {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO library_votes (author, target, vote) VALUES (?, ?, ?)`,
+				c.Record.Author, c.Record.Links[0].Target, c.ID); err != nil {
+				return err
+			}
+		}
+		out = store.Contribution{NewContribution: c, Seq: seq, Index: store.Unlogged, Head: true}
+		return nil
+	})
+	if err != nil {
+		return store.Contribution{}, err
+	}
+	if duplicate {
+		return out, fmt.Errorf("sqlite: contribution %s: %w", c.ID, store.ErrDuplicate)
+	}
+	return out, nil
+}
+
+// Contribution implements store.Store.
+func (s *Store) Contribution(ctx context.Context, id string) (store.Contribution, error) {
+	return s.contributionWhere(ctx, `c.id = ?`, id)
+}
+
+// ContributionHead implements store.Store.
+func (s *Store) ContributionHead(ctx context.Context, root string) (store.Contribution, error) {
+	return s.contributionWhere(ctx, `c.root = ? AND c.is_head = 1`, root)
+}
+
+// ContributionByEntry implements store.Store.
+func (s *Store) ContributionByEntry(ctx context.Context, digest string) (store.Contribution, error) {
+	return s.contributionWhere(ctx, `c.entry = ?`, digest)
+}
+
+func (s *Store) contributionWhere(ctx context.Context, where string, arg any) (store.Contribution, error) {
+	c, err := scanContribution(s.r.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE `+where, arg))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Contribution{}, notFound("sqlite: no contribution where %s (%v)", where, arg)
+	}
+	if err != nil {
+		return store.Contribution{}, err
+	}
+	return c, nil
+}
+
+// contributionColumns are what scanContribution reads, from contributions c
+// joined with signed s on the entry.
+const contributionColumns = `c.seq, c.id, c.root, c.envelope, c.admitted, c.entry, s.entry, s.leaf, s.idx, c.is_head,
+	c.text, c.snippet, c.node_type, c.method, c.verdict, c.vote, c.subject, c.contained_in`
+
+// scanContribution reads a contribution, its record parsed back from the
+// envelope the node kept.
+func scanContribution(row interface{ Scan(...any) error }) (store.Contribution, error) {
+	var c store.Contribution
+	var admitted int64
+	var idx sql.NullInt64
+	var nodeType, method, verdict, subject, contained sql.NullString
+	if err := row.Scan(&c.Seq, &c.ID, &c.Root, &c.Envelope, &admitted, &c.Entry, &c.Signed, &c.Leaf, &idx, &c.Head,
+		&c.Facets.Text, &c.Facets.Snippet, &nodeType, &method, &verdict, &c.Facets.Vote, &subject, &contained); err != nil {
+		return store.Contribution{}, err
+	}
+	c.Admitted, c.Index = fromNanos(admitted), index(idx)
+	c.Facets.NodeType, c.Facets.Method, c.Facets.Verdict = nodeType.String, method.String, verdict.String
+	c.Facets.Subject, c.Facets.ContainedIn = subject.String, contained.String
+	env, err := library.ParseEnvelope(c.Envelope)
+	if err != nil {
+		return store.Contribution{}, fmt.Errorf("sqlite: contribution %s as kept: %w", c.ID, err)
+	}
+	c.Record = env.Record
+	return c, nil
+}
+
+// txGraph is the library.Graph AddContribution's check reads: the write
+// transaction, so it sees what the transaction (and the batch it commits
+// with) stored before it.
+type txGraph struct{ tx *sql.Tx }
+
+// Revision implements library.Graph.
+func (g txGraph) Revision(ctx context.Context, id string) (*library.Stored, error) {
+	var root string
+	var envelope []byte
+	err := g.tx.QueryRowContext(ctx, `SELECT root, envelope FROM contributions WHERE id = ?`, id).Scan(&root, &envelope)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, notFound("sqlite: no revision %s", id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	env, err := library.ParseEnvelope(envelope)
+	if err != nil {
+		return nil, fmt.Errorf("sqlite: revision %s as kept: %w", id, err)
+	}
+	return &library.Stored{ID: id, Root: root, Record: env.Record}, nil
+}
+
+// Head implements library.Graph.
+func (g txGraph) Head(ctx context.Context, root string) (string, error) {
+	var id string
+	err := g.tx.QueryRowContext(ctx, `SELECT id FROM contributions WHERE root = ? AND is_head = 1`, root).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", notFound("sqlite: no lineage %s", root)
+	}
+	return id, err
+}
+
+// VoteBy implements library.Graph.
+func (g txGraph) VoteBy(ctx context.Context, author, target string) (string, error) {
+	var id string
+	err := g.tx.QueryRowContext(ctx, `SELECT vote FROM library_votes WHERE author = ? AND target = ?`, author, target).Scan(&id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return "", notFound("sqlite: no vote by %s on %s", author, target)
+	}
+	return id, err
+}
+
+// dropContributionRecords refuses to drop the entry of a contribution: a
+// contribution is visible from the moment it is stored, so later ones may
+// rest on it, and recovery appends its entry instead.
+func dropContributionRecords(ctx context.Context, tx *sql.Tx, digest string) error {
+	var id string
+	err := tx.QueryRowContext(ctx, `SELECT id FROM contributions WHERE entry = ?`, digest).Scan(&id)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return nil
+	case err != nil:
+		return err
+	}
+	return fmt.Errorf("sqlite: entry %s logs contribution %s, which stays: append it: %w", digest, id, store.ErrConflict)
+}

@@ -1,0 +1,217 @@
+package storetest
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store"
+)
+
+// A librarian is an author of contributions for the library tests.
+type librarian struct {
+	key    *hybrid.PrivateKey
+	author string // 64 hex digits
+}
+
+func newLibrarian(f *fixture) librarian {
+	key, err := hybrid.GenerateKey()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return librarian{key, strings.TrimPrefix(ledger.OperatorID(key.Public().String()), "op:")}
+}
+
+// contribution makes the NewContribution of content (the contract's content
+// object: kind, title, body, links, previous) by l at at, signed, with a
+// log entry and leaf as the node makes them.
+func (f *fixture) contribution(l librarian, content map[string]any, at time.Time) store.NewContribution {
+	f.t.Helper()
+	text, err := canonical.Marshal(content)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	c, err := library.ParseContent(text)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	rec, err := library.NewRecord(c, l.author, at)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	env, err := library.Sign(rec, l.key)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	envelope, err := env.Marshal()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	id, _ := rec.RevisionID()
+	signed := []byte(fmt.Sprintf(`{"record":%s,"revision":%q,"sig":%q,"type":"contribution"}`, mustCanonical(f, rec), id, env.Signature))
+	return store.NewContribution{
+		ID: id, Record: rec, Envelope: envelope, Facets: library.FacetsOf(rec), Admitted: at,
+		Entry: canonical.Digest(signed), Signed: signed, Leaf: []byte(`{"entry":"` + id + `"}`),
+	}
+}
+
+func mustCanonical(f *fixture, r *library.Record) []byte {
+	b, err := r.Canonical()
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return b
+}
+
+// checked is the check the node runs: the library's state rules.
+func checked(rec *library.Record) func(context.Context, library.Graph) error {
+	return func(ctx context.Context, g library.Graph) error { return library.Check(ctx, rec, g) }
+}
+
+// add admits c with the library's rules and fails the test if it is
+// refused.
+func (f *fixture) add(c store.NewContribution) store.Contribution {
+	f.t.Helper()
+	got, err := f.s.AddContribution(f.ctx, c, checked(c.Record))
+	if err != nil {
+		f.t.Fatalf("AddContribution %s (%s %q): %v", c.ID, c.Record.Kind, c.Record.Title, err)
+	}
+	return got
+}
+
+// thread is the content of a thread with title and body.
+func thread(title, body, previous string, links ...any) map[string]any {
+	if links == nil {
+		links = []any{}
+	}
+	return map[string]any{"kind": "thread", "title": title, "body": body, "links": links, "previous": previous}
+}
+
+func testContributions(f *fixture) {
+	a, b := newLibrarian(f), newLibrarian(f)
+	root := f.add(f.contribution(a, thread("Question", "What holds?", ""), f.now))
+	if root.Root != root.ID || !root.Head || root.Seq < 1 || root.Index != store.Unlogged {
+		f.t.Fatalf("root as added: %+v", root)
+	}
+	got, err := f.s.Contribution(f.ctx, root.ID)
+	if err != nil || got.ID != root.ID || got.Record.Title != "Question" || got.Entry != root.Entry || got.Seq != root.Seq {
+		f.t.Fatalf("Contribution(root): %+v, %v", got, err)
+	}
+	if s, err := f.s.SignedByDigest(f.ctx, root.Entry); err != nil || string(s.Entry) != string(root.Signed) {
+		f.t.Fatalf("the contribution's entry is not kept: %v", err)
+	}
+
+	// A revision moves the head; its root is the lineage's first.
+	rev := f.add(f.contribution(a, thread("Question, sharper", "What holds, exactly?", root.ID), f.now.Add(time.Minute)))
+	if rev.Root != root.ID || rev.Seq <= root.Seq {
+		f.t.Fatalf("revision as added: root %s seq %d", rev.Root, rev.Seq)
+	}
+	head, err := f.s.ContributionHead(f.ctx, root.ID)
+	if err != nil || head.ID != rev.ID || !head.Head {
+		f.t.Fatalf("ContributionHead: %s, %v; want %s", head.ID, err, rev.ID)
+	}
+	if old, _ := f.s.Contribution(f.ctx, root.ID); old.Head {
+		f.t.Error("the revised root is still marked head")
+	}
+	if _, err := f.s.ContributionHead(f.ctx, rev.ID); !errors.Is(err, store.ErrNotFound) {
+		f.t.Errorf("ContributionHead of a non-root: %v, want ErrNotFound", err)
+	}
+	if byEntry, err := f.s.ContributionByEntry(f.ctx, rev.Entry); err != nil || byEntry.ID != rev.ID {
+		f.t.Errorf("ContributionByEntry: %s, %v", byEntry.ID, err)
+	}
+
+	// The same revision again: the stored one, ErrDuplicate, check not run.
+	again, err := f.s.AddContribution(f.ctx, f.contribution(a, thread("Question", "What holds?", ""), f.now), func(context.Context, library.Graph) error {
+		f.t.Error("check ran for a stored revision")
+		return nil
+	})
+	if !errors.Is(err, store.ErrDuplicate) || again.ID != root.ID {
+		f.t.Errorf("adding the root again: %s, %v", again.ID, err)
+	}
+
+	// The rules see the stored graph: a stale head is refused, with
+	// nothing written.
+	stale := f.contribution(a, thread("Question, other", "Other words", root.ID), f.now.Add(2*time.Minute))
+	_, err = f.s.AddContribution(f.ctx, stale, checked(stale.Record))
+	var re *library.RuleError
+	if !errors.As(err, &re) || re.Code != library.CodeStaleHead {
+		f.t.Errorf("stale revision: %v, want the rule %s", err, library.CodeStaleHead)
+	}
+	if _, err := f.s.Contribution(f.ctx, stale.ID); !errors.Is(err, store.ErrNotFound) {
+		f.t.Errorf("a refused revision was stored: %v", err)
+	}
+	if _, err := f.s.SignedByDigest(f.ctx, stale.Entry); !errors.Is(err, store.ErrNotFound) {
+		f.t.Errorf("a refused revision's entry was kept: %v", err)
+	}
+	// A store that skipped the check still keeps the lineage a chain.
+	if _, err := f.s.AddContribution(f.ctx, stale, func(context.Context, library.Graph) error { return nil }); !errors.Is(err, store.ErrConflict) {
+		f.t.Errorf("a second revision of a replaced head, unchecked: %v, want ErrConflict", err)
+	}
+
+	// Votes: one per author and target, found by VoteBy.
+	vote := f.add(f.contribution(b, map[string]any{"kind": "vote", "title": "Vote", "body": "1",
+		"links": []any{map[string]any{"relation": "votes_on", "target": root.ID}}, "previous": ""}, f.now.Add(3*time.Minute)))
+	if vote.Facets.Vote != 1 {
+		f.t.Errorf("vote facet %d, want 1", vote.Facets.Vote)
+	}
+	second := f.contribution(b, map[string]any{"kind": "vote", "title": "Vote again", "body": "-1",
+		"links": []any{map[string]any{"relation": "votes_on", "target": root.ID}}, "previous": ""}, f.now.Add(4*time.Minute))
+	if _, err := f.s.AddContribution(f.ctx, second, checked(second.Record)); !errors.As(err, &re) || re.Code != library.CodeDuplicateVote {
+		f.t.Errorf("a second vote: %v, want %s", err, library.CodeDuplicateVote)
+	}
+
+	// Binding the entry gives the contribution its log index.
+	if err := f.s.BindIndex(f.ctx, 0, root.Entry); err != nil {
+		f.t.Fatal(err)
+	}
+	if got, _ := f.s.Contribution(f.ctx, root.ID); got.Index != 0 {
+		f.t.Errorf("index after binding: %d, want 0", got.Index)
+	}
+	// A contribution's entry is appended after a crash, never dropped.
+	if err := f.s.DropUnbound(f.ctx, rev.Entry); !errors.Is(err, store.ErrConflict) {
+		f.t.Errorf("DropUnbound of a contribution's entry: %v, want ErrConflict", err)
+	}
+}
+
+// testContributionsConcurrent races revisions of one head and first votes
+// on one target: exactly one of each wins, whatever the interleaving.
+func testContributionsConcurrent(f *fixture) {
+	a := newLibrarian(f)
+	root := f.add(f.contribution(a, thread("Race", "Who wins?", ""), f.now))
+	const racers = 8
+	var revisions, votes []store.NewContribution
+	for i := range racers {
+		revisions = append(revisions, f.contribution(a, thread("Race", fmt.Sprintf("Racer %d wins", i), root.ID), f.now.Add(time.Minute)))
+		votes = append(votes, f.contribution(a, map[string]any{"kind": "vote", "title": fmt.Sprintf("Vote %d", i), "body": "1",
+			"links": []any{map[string]any{"relation": "votes_on", "target": root.ID}}, "previous": ""}, f.now.Add(time.Minute)))
+	}
+	for _, batch := range [][]store.NewContribution{revisions, votes} {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		won := 0
+		for _, c := range batch {
+			wg.Go(func() {
+				_, err := f.s.AddContribution(f.ctx, c, checked(c.Record))
+				switch {
+				case err == nil:
+					mu.Lock()
+					won++
+					mu.Unlock()
+				case !errors.Is(err, library.ErrConflict):
+					f.t.Errorf("%s: %v, want a conflict", c.Record.Title, err)
+				}
+			})
+		}
+		wg.Wait()
+		if won != 1 {
+			f.t.Errorf("%d of %d racers (%s) were admitted, want exactly 1", won, len(batch), batch[0].Record.Kind)
+		}
+	}
+}
