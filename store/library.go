@@ -81,4 +81,5 @@ type LibraryStore interface {
 
 	LibraryCatalogue
 	LibraryObjects
+	LibraryPersonal
 }

@@ -71,6 +71,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"ContributionsConcurrent", testContributionsConcurrent},
 		{"LibraryCatalogue", testLibraryCatalogue},
 		{"LibraryObjects", testLibraryObjects},
+		{"LibraryPersonal", testLibraryPersonal},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,0 +1,4 @@
+package storetest
+
+// testLibraryPersonal checks the personal lists.
+func testLibraryPersonal(f *fixture) {}
