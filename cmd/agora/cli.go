@@ -37,6 +37,7 @@ func commands() []command {
 		{"identity", "prove an identity (domain, github), make or accept an invite code", runIdentity},
 		{"log", "read a node's log and audit it with the protocol core: log show|entries|verify", runLog},
 		{"bench", "measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)", runBench},
+		{"memory", "wire Agora memory into coding agents: memory hook|install|uninstall|mcp", runMemory},
 	}
 }
 

@@ -1,0 +1,347 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"time"
+
+	"github.com/agora-node/agora/memory/adapter"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// memoryAdapterVersion is sent as adapter_version with every session.start.
+const memoryAdapterVersion = "agora-memory-adapter/1"
+
+// memoryHookBudget bounds a whole hook run, reading stdin included: the agent
+// waits for its hooks, and memory is never worth a slow agent.
+const memoryHookBudget = 1800 * time.Millisecond
+
+func runMemory(ctx context.Context, e *env, args []string) int {
+	return runGroup(ctx, e, "memory", []subcommand{
+		{"hook", "memory hook claude-code|codex [--adapter ID]", []string{
+			"read one hook input on stdin, send its event to the node, print the agent's context",
+			"(always exits 0; failures go to $AGORA_HOME/memory/hook.log)",
+		}, runMemoryHook},
+		{"install", "memory install claude-code|codex [--user | --project DIR] [--agora PATH]", []string{
+			"write the hooks calling 'agora memory hook' into the agent's settings (merged, backed up)",
+		}, func(ctx context.Context, e *env, args []string) int { return runMemoryInstall(e, args, false) }},
+		{"uninstall", "memory uninstall claude-code|codex [--user | --project DIR]", []string{
+			"remove the hooks install wrote, keeping everything else",
+		}, func(ctx context.Context, e *env, args []string) int { return runMemoryInstall(e, args, true) }},
+		{"mcp", "memory mcp [--adapter ID] [--project NAME]", []string{
+			"serve memory_search, memory_read and memory_note over MCP on stdio",
+		}, runMemoryMCP},
+	}, "The node URL and token come from $AGORA_HOME/memory/<adapter>.json (agora memory adapter add),\nor AGORA_URL and AGORA_MEMORY_TOKEN.", args)
+}
+
+// memoryAgents are the agents whose hooks the adapter reads.
+var memoryAgents = map[string]struct {
+	parse        func([]byte) (adapter.HookInput, error)
+	capabilities []string
+}{
+	adapter.AgentClaudeCode: {adapter.ParseClaudeCode, adapter.ClaudeCodeCapabilities},
+	adapter.AgentCodex:      {adapter.ParseCodex, adapter.CodexCapabilities},
+}
+
+func memoryAdapterID(flagValue, agent string) string {
+	if flagValue != "" {
+		return flagValue
+	}
+	if v := os.Getenv("AGORA_MEMORY_ADAPTER"); v != "" {
+		return v
+	}
+	return agent
+}
+
+func runMemoryHook(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("memory hook", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	adapterFlag := fs.String("adapter", "", "adapter id (default: the agent's name)")
+	rest, err := parseArgs(fs, args)
+	if err != nil || len(rest) != 1 {
+		return fail(e, 2, "the installer writes: agora memory hook claude-code", "memory hook takes one agent name")
+	}
+	agent, known := memoryAgents[rest[0]]
+	if !known {
+		return fail(e, 2, "agents: claude-code, codex", "unknown agent %q", rest[0])
+	}
+	start := time.Now()
+	ctx, cancel := context.WithTimeout(ctx, memoryHookBudget)
+	defer cancel()
+
+	home, herr := adapter.Home(os.Getenv)
+	logger := memoryHookLog(home, herr)
+	// Whatever happens below, the agent gets exit 0 and clean stdout.
+	defer func() {
+		if p := recover(); p != nil {
+			logger.Printf("%s hook panicked: %v\n%s", rest[0], p, debug.Stack())
+		}
+	}()
+	if herr != nil {
+		logger.Printf("%s: %v", rest[0], herr)
+		return 0
+	}
+	data, err := memoryReadStdin(ctx, e.stdin)
+	if err != nil {
+		logger.Printf("%s: read hook input: %v", rest[0], err)
+		return 0
+	}
+	in, err := agent.parse(data)
+	if err != nil {
+		logger.Printf("%s: %v", rest[0], err)
+		return 0
+	}
+	id := memoryAdapterID(*adapterFlag, rest[0])
+	cfg, err := adapter.LoadConfig(home, id, os.Getenv)
+	if err != nil {
+		logger.Printf("%s %s: %v", rest[0], in.Event, err)
+		return 0
+	}
+	r := &adapter.Runner{
+		Client:       cfg.Client(),
+		Store:        &adapter.Store{Dir: filepath.Join(home, "memory", "sessions")},
+		Version:      memoryAdapterVersion,
+		Capabilities: agent.capabilities,
+		Project:      os.Getenv("AGORA_MEMORY_PROJECT"),
+	}
+	out, err := r.Run(ctx, in)
+	took := time.Since(start).Round(time.Millisecond)
+	switch {
+	case err != nil:
+		logger.Printf("%s %s session=%s kind=%s event=%s failed after %s: %v", rest[0], in.Event, in.SessionID, out.Kind, short(out.EventID), took, err)
+	case out.Skipped != "":
+		logger.Printf("%s %s session=%s skipped: %s", rest[0], in.Event, in.SessionID, out.Skipped)
+	default:
+		logger.Printf("%s %s session=%s kind=%s event=%s ok in %s inject=%t", rest[0], in.Event, in.SessionID, out.Kind, short(out.EventID), took, out.Context != "")
+	}
+	if b := adapter.HookOutput(in, out.Context); b != nil {
+		e.stdout.Write(b)
+	}
+	return 0
+}
+
+func short(id string) string {
+	if len(id) > 19 {
+		return id[:19]
+	}
+	return id
+}
+
+// memoryReadStdin reads the hook input within ctx: an agent that never
+// closes stdin must not hold the hook past its budget.
+func memoryReadStdin(ctx context.Context, r io.Reader) ([]byte, error) {
+	type res struct {
+		data []byte
+		err  error
+	}
+	ch := make(chan res, 1)
+	go func() {
+		data, err := io.ReadAll(io.LimitReader(r, 8<<20))
+		ch <- res{data, err}
+	}()
+	select {
+	case v := <-ch:
+		return v.data, v.err
+	case <-ctx.Done():
+		return nil, fmt.Errorf("stdin not closed in time: %w", ctx.Err())
+	}
+}
+
+// memoryHookLogMax is the size past which the hook log is rotated once.
+const memoryHookLogMax = 1 << 20
+
+// memoryHookLog opens $AGORA_HOME/memory/hook.log for appending, or discards
+// the log when it cannot: a hook has nowhere else to say what went wrong.
+func memoryHookLog(home string, herr error) *log.Logger {
+	if herr != nil {
+		return log.New(io.Discard, "", 0)
+	}
+	dir := filepath.Join(home, "memory")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return log.New(io.Discard, "", 0)
+	}
+	p := filepath.Join(dir, "hook.log")
+	if fi, err := os.Stat(p); err == nil && fi.Size() > memoryHookLogMax {
+		os.Rename(p, p+".1")
+	}
+	f, err := os.OpenFile(p, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o600)
+	if err != nil {
+		return log.New(io.Discard, "", 0)
+	}
+	// The file stays open until the process exits, a moment after the hook.
+	return log.New(f, "", log.LstdFlags|log.LUTC)
+}
+
+func runMemoryInstall(e *env, args []string, uninstall bool) int {
+	verb := "install"
+	if uninstall {
+		verb = "uninstall"
+	}
+	fs := flag.NewFlagSet("memory "+verb, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	user := fs.Bool("user", false, "the user's settings (the default)")
+	project := fs.String("project", "", "the settings of the project in DIR")
+	agoraPath := fs.String("agora", "", "the agora binary the hooks run (default: this one)")
+	adapterFlag := fs.String("adapter", "", "adapter id the hooks use (default: the agent's name)")
+	rest, err := parseArgs(fs, args)
+	if err != nil {
+		return fail(e, 2, "run 'agora memory help'", "%v", err)
+	}
+	if len(rest) != 1 || memoryAgents[rest[0]].parse == nil {
+		return fail(e, 2, "agora memory "+verb+" claude-code --user, or agora memory "+verb+" codex", "memory %s takes one agent: claude-code or codex", verb)
+	}
+	if *user && *project != "" {
+		return fail(e, 2, "choose one", "--user and --project both given")
+	}
+	agent := rest[0]
+	path, err := memoryHookFile(agent, *project)
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	bin := *agoraPath
+	if bin == "" {
+		if bin, err = os.Executable(); err != nil {
+			return fail(e, 1, "give the binary with --agora PATH", "find the agora binary: %v", err)
+		}
+		if p, err := filepath.EvalSymlinks(bin); err == nil {
+			bin = p
+		}
+	}
+	marker := "memory hook " + agent
+	command := adapter.ShellQuote(bin) + " " + marker
+	if *adapterFlag != "" {
+		// The adapter flag goes before the agent so the marker stays last.
+		command = adapter.ShellQuote(bin) + " memory hook --adapter " + adapter.ShellQuote(*adapterFlag) + " " + agent
+	}
+	hooks := adapter.ClaudeCodeHooks
+	if agent == adapter.AgentCodex {
+		hooks = adapter.CodexHooks
+	}
+	res, err := adapter.InstallHooks(path, hooks, command, marker, uninstall, time.Now())
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	w := e.stdout
+	if !res.Changed {
+		if uninstall {
+			fmt.Fprintf(w, "%s has no Agora memory hooks; nothing changed.\n", path)
+		} else {
+			fmt.Fprintf(w, "%s already has the Agora memory hooks; nothing changed.\n", path)
+		}
+		return 0
+	}
+	if uninstall {
+		fmt.Fprintf(w, "Removed the Agora memory hooks from %s.\n", path)
+	} else {
+		fmt.Fprintf(w, "Wrote Agora memory hooks into %s:\n", path)
+		for _, h := range hooks {
+			m := ""
+			if h.Matcher != "" {
+				m = " (tools " + h.Matcher + ")"
+			}
+			fmt.Fprintf(w, "  %-19s %s%s\n", h.Event, command, m)
+		}
+	}
+	if res.Backup != "" {
+		fmt.Fprintf(w, "The old file is kept as %s.\n", res.Backup)
+	}
+	if !uninstall {
+		undo := "agora memory uninstall " + agent
+		if *project != "" {
+			undo += " --project " + adapter.ShellQuote(*project)
+		}
+		fmt.Fprintf(w, "To undo: %s", undo)
+		if res.Backup != "" {
+			fmt.Fprintf(w, " (or: cp %s %s)", adapter.ShellQuote(res.Backup), adapter.ShellQuote(path))
+		}
+		fmt.Fprintln(w)
+		fmt.Fprintf(w, "The hooks read the node URL and token from %s or AGORA_URL and AGORA_MEMORY_TOKEN;\n", adapter.ConfigPath("$AGORA_HOME", memoryAdapterID(*adapterFlag, agent)))
+		fmt.Fprintln(w, "they never block the agent: failures are logged to $AGORA_HOME/memory/hook.log.")
+		switch agent {
+		case adapter.AgentClaudeCode:
+			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: claude mcp add agora-memory -- "+adapter.ShellQuote(bin)+" memory mcp")
+		case adapter.AgentCodex:
+			fmt.Fprintln(w, "Codex runs hooks when [features] hooks = true (codex_hooks in older versions) and may ask you to trust them (/hooks).")
+			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: codex mcp add agora-memory -- "+adapter.ShellQuote(bin)+" memory mcp")
+		}
+	}
+	return 0
+}
+
+// memoryHookFile is the file an agent reads its hooks from: Claude Code's
+// settings.json, Codex's hooks.json, the user's or a project's.
+func memoryHookFile(agent, project string) (string, error) {
+	if project != "" {
+		abs, err := filepath.Abs(project)
+		if err != nil {
+			return "", fmt.Errorf("project directory: %w", err)
+		}
+		if fi, err := os.Stat(abs); err != nil || !fi.IsDir() {
+			return "", fmt.Errorf("project directory %s does not exist", abs)
+		}
+		if agent == adapter.AgentCodex {
+			return filepath.Join(abs, ".codex", "hooks.json"), nil
+		}
+		return filepath.Join(abs, ".claude", "settings.json"), nil
+	}
+	if agent == adapter.AgentCodex {
+		if d := os.Getenv("CODEX_HOME"); d != "" {
+			return filepath.Join(d, "hooks.json"), nil
+		}
+	} else if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, "settings.json"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find your home directory (or give --project DIR): %w", err)
+	}
+	if agent == adapter.AgentCodex {
+		return filepath.Join(home, ".codex", "hooks.json"), nil
+	}
+	return filepath.Join(home, ".claude", "settings.json"), nil
+}
+
+// memoryNopCloser lets the MCP transport close what it was given without
+// closing the process's own stdin and stdout.
+type memoryNopCloser struct{ io.Writer }
+
+func (memoryNopCloser) Close() error { return nil }
+
+func runMemoryMCP(ctx context.Context, e *env, args []string) int {
+	fs := flag.NewFlagSet("memory mcp", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	adapterFlag := fs.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
+	project := fs.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the working directory's name)")
+	rest, err := parseArgs(fs, args)
+	if err != nil || len(rest) != 0 {
+		return fail(e, 2, "agora memory mcp [--adapter ID] [--project NAME]", "memory mcp takes no arguments")
+	}
+	home, err := adapter.Home(os.Getenv)
+	if err != nil {
+		return fail(e, 1, "", "%v", err)
+	}
+	id := memoryAdapterID(*adapterFlag, adapter.AgentClaudeCode)
+	cfg, err := adapter.LoadConfig(home, id, os.Getenv)
+	if err != nil {
+		return fail(e, 1, "run 'agora memory adapter add "+id+"' on the node, or set AGORA_URL and AGORA_MEMORY_TOKEN", "%v", err)
+	}
+	wd, _ := os.Getwd()
+	tools := &adapter.MCPTools{Client: cfg.Client(), Project: *project, WorkspaceRoot: wd, Version: memoryAdapterVersion}
+	err = adapter.NewMCPServer(tools).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: memoryNopCloser{e.stdout}})
+	endCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if cerr := tools.Close(endCtx); cerr != nil {
+		fmt.Fprintf(e.stderr, "agora: memory mcp: end session: %v\n", cerr)
+	}
+	if err != nil && !errors.Is(err, context.Canceled) && !errors.Is(err, io.EOF) {
+		return fail(e, 1, "", "memory mcp: %v", err)
+	}
+	return 0
+}

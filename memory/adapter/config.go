@@ -1,0 +1,95 @@
+package adapter
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+)
+
+// Config is where an adapter sends its events and how it proves itself.
+//
+// It comes from $AGORA_HOME/memory/<adapter_id>.json, which
+// `agora memory adapter add` writes on the node's side, and the environment
+// variables AGORA_URL and AGORA_MEMORY_TOKEN, which override the file field by
+// field so a user can point one shell at another node without editing it.
+type Config struct {
+	AdapterID string `json:"adapter_id"`
+	URL       string `json:"url"`
+	Token     string `json:"token"`
+}
+
+var adapterIDPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
+// ConfigPath is the file `agora memory adapter add` writes for adapterID.
+func ConfigPath(home, adapterID string) string {
+	return filepath.Join(home, "memory", adapterID+".json")
+}
+
+// LoadConfig reads adapterID's config under home and applies the environment
+// (getenv is os.Getenv outside tests). A missing file is not an error when
+// the environment gives both URL and token.
+func LoadConfig(home, adapterID string, getenv func(string) string) (Config, error) {
+	if !adapterIDPattern.MatchString(adapterID) {
+		return Config{}, fmt.Errorf("adapter id %q: want lowercase letters, digits, '-' or '_', starting with a letter", adapterID)
+	}
+	c := Config{AdapterID: adapterID}
+	path := ConfigPath(home, adapterID)
+	data, err := os.ReadFile(path)
+	switch {
+	case err == nil:
+		// Accept the names a node might reasonably write; the file is the
+		// node's, not ours.
+		var f struct {
+			AdapterID string `json:"adapter_id"`
+			URL       string `json:"url"`
+			NodeURL   string `json:"node_url"`
+			Token     string `json:"token"`
+		}
+		if err := json.Unmarshal(data, &f); err != nil {
+			return Config{}, fmt.Errorf("read %s: %w", path, err)
+		}
+		if f.AdapterID != "" && f.AdapterID != adapterID {
+			return Config{}, fmt.Errorf("%s is for adapter %q, not %q", path, f.AdapterID, adapterID)
+		}
+		c.URL, c.Token = f.URL, f.Token
+		if c.URL == "" {
+			c.URL = f.NodeURL
+		}
+	case errors.Is(err, fs.ErrNotExist):
+	default:
+		return Config{}, fmt.Errorf("read adapter config: %w", err)
+	}
+	if v := getenv("AGORA_URL"); v != "" {
+		c.URL = v
+	}
+	if v := getenv("AGORA_MEMORY_TOKEN"); v != "" {
+		c.Token = v
+	}
+	if c.URL == "" || c.Token == "" {
+		return c, fmt.Errorf("%w: no node URL and token for adapter %q in %s or AGORA_URL/AGORA_MEMORY_TOKEN", ErrNotConfigured, adapterID, path)
+	}
+	return c, nil
+}
+
+// Client returns a client for c whose requests are bounded by the caller's
+// context.
+func (c Config) Client() *Client {
+	return &Client{URL: c.URL, AdapterID: c.AdapterID, Token: c.Token, HTTP: &http.Client{}}
+}
+
+// Home is the state directory: $AGORA_HOME, else ~/.agora.
+func Home(getenv func(string) string) (string, error) {
+	if h := getenv("AGORA_HOME"); h != "" {
+		return h, nil
+	}
+	u, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("find the state directory (set AGORA_HOME): %w", err)
+	}
+	return filepath.Join(u, ".agora"), nil
+}
