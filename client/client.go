@@ -73,13 +73,28 @@ func IsCode(err error, code string) bool {
 // do sends a request and returns the body of a 2xx answer and its status.
 // body, when not nil, is sent as canonical JSON; header pairs are set.
 func (c *Client) do(ctx context.Context, method, path string, body any, header ...string) ([]byte, int, error) {
-	var r io.Reader
+	var b []byte
 	if body != nil {
-		b, err := canonical.Marshal(body)
-		if err != nil {
+		var err error
+		if b, err = canonical.Marshal(body); err != nil {
 			return nil, 0, fmt.Errorf("client: encoding the request: %w", err)
 		}
-		r = bytes.NewReader(b)
+	}
+	data, status, err := c.sendRaw(ctx, method, path, b, header...)
+	if err != nil {
+		return nil, status, err
+	}
+	return data, status, nil
+}
+
+// sendRaw sends body exactly as given (an envelope's bytes are the
+// client's to keep, never re-encoded) with the header pairs set, and
+// returns the answer, the status, and for an answer other than 2xx an
+// *Error, with the body still returned.
+func (c *Client) sendRaw(ctx context.Context, method, path string, body []byte, header ...string) ([]byte, int, error) {
+	var r io.Reader
+	if body != nil {
+		r = bytes.NewReader(body)
 	}
 	req, err := http.NewRequestWithContext(ctx, method, c.base+path, r)
 	if err != nil {
@@ -104,7 +119,7 @@ func (c *Client) do(ctx context.Context, method, path string, body any, header .
 		return nil, 0, fmt.Errorf("client: the answer to %s %s is larger than %d bytes", method, path, maxAnswer)
 	}
 	if resp.StatusCode/100 != 2 {
-		return nil, resp.StatusCode, apiError(resp, data)
+		return data, resp.StatusCode, apiError(resp, data)
 	}
 	return data, resp.StatusCode, nil
 }

@@ -44,20 +44,9 @@ func (n *Node) routeLibrary() {
 // as the contract shows it, or 200 with it for an envelope admitted before
 // (the contract's retry of an uncertain failure).
 func (n *Node) publishContribution(r *http.Request) (any, int, error) {
-	if r.ContentLength > library.MaxEnvelopeBytes {
-		return nil, 0, tooLarge(library.MaxEnvelopeBytes)
-	}
-	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, library.MaxEnvelopeBytes+1))
+	env, err := readEnvelope(r)
 	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			return nil, 0, tooLarge(library.MaxEnvelopeBytes)
-		}
-		return nil, 0, badRequest("bad_request", "The body could not be read")
-	}
-	env, err := library.ParseEnvelope(data)
-	if err != nil {
-		return nil, 0, libraryError(err)
+		return nil, 0, err
 	}
 	rec := env.Record
 	id, err := rec.RevisionID()
@@ -69,23 +58,16 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
 	}
-	op, err := n.store.Operator(r.Context(), rec.OperatorID())
-	if errors.Is(err, store.ErrNotFound) {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "unknown_operator",
-			Message: fmt.Sprintf("No operator %s is registered here: register the author's key first (agora register)", rec.OperatorID())}
-	} else if err != nil {
+	op, err := n.signer(r.Context(), env)
+	if err != nil {
 		return nil, 0, err
-	}
-	if err := library.VerifySignature(env, op.Key().Key); err != nil {
-		return nil, 0, libraryError(err)
 	}
 	if err := library.CheckAuthoredAt(rec, n.now()); err != nil {
 		return nil, 0, libraryError(err)
 	}
 	scope, _ := library.Scope(rec.Kind)
-	if _, ok := op.Identity(); !ok {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "scope_denied",
-			Message: fmt.Sprintf("%s does not hold %s: an operator gets the library's scopes with its first identity (agora identity domain|github|accept-invite)", op.ID, scope)}
+	if err := requireScope(op, scope); err != nil {
+		return nil, 0, err
 	}
 	if issues := library.ValidateContent(rec); len(issues) > 0 {
 		return nil, 0, libraryError(&library.ContentError{Issues: issues})
@@ -147,6 +129,53 @@ func (n *Node) awaitLogged(ctx context.Context, id string) (store.Contribution, 
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
+}
+
+// readEnvelope reads a signed library envelope, its size checked before
+// anything is read.
+func readEnvelope(r *http.Request) (*library.Envelope, error) {
+	if r.ContentLength > library.MaxEnvelopeBytes {
+		return nil, tooLarge(library.MaxEnvelopeBytes)
+	}
+	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, library.MaxEnvelopeBytes+1))
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, tooLarge(library.MaxEnvelopeBytes)
+		}
+		return nil, badRequest("bad_request", "The body could not be read")
+	}
+	env, err := library.ParseEnvelope(data)
+	if err != nil {
+		return nil, libraryError(err)
+	}
+	return env, nil
+}
+
+// signer returns the operator whose current key signed env: the record's
+// author, registered here.
+func (n *Node) signer(ctx context.Context, env *library.Envelope) (store.Operator, error) {
+	op, err := n.store.Operator(ctx, env.Record.OperatorID())
+	if errors.Is(err, store.ErrNotFound) {
+		return store.Operator{}, &APIError{Status: http.StatusForbidden, Code: "unknown_operator",
+			Message: fmt.Sprintf("No operator %s is registered here: register the author's key first (agora register)", env.Record.OperatorID())}
+	} else if err != nil {
+		return store.Operator{}, err
+	}
+	if err := library.VerifySignature(env, op.Key().Key); err != nil {
+		return store.Operator{}, libraryError(err)
+	}
+	return op, nil
+}
+
+// requireScope refuses an operator that does not hold scope. An operator
+// holds all four of the library's scopes once it holds an identity.
+func requireScope(op store.Operator, scope string) error {
+	if _, ok := op.Identity(); !ok {
+		return &APIError{Status: http.StatusForbidden, Code: "scope_denied",
+			Message: fmt.Sprintf("%s does not hold %s: an operator gets the library's scopes with its first identity (agora identity domain|github|accept-invite)", op.ID, scope)}
+	}
+	return nil
 }
 
 // contributionEntry makes the log entry of an admitted contribution, as

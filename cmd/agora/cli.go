@@ -38,6 +38,7 @@ func commands() []command {
 		{"log", "read a node's log and audit it with the protocol core: log show|entries|verify", runLog},
 		{"bench", "measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)", runBench},
 		{"memory", "wire Agora memory into coding agents: memory hook|install|uninstall|mcp", runMemory},
+		{"library", "the research library: publish, get, head, search, follow; your following and saved lists", runLibrary},
 	}
 }
 

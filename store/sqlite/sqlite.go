@@ -356,6 +356,8 @@ CREATE TABLE library_votes (
 	PRIMARY KEY (author, target)
 ) WITHOUT ROWID;
 `,
+	// The personal lists' states and read nonces (library_personal.go).
+	personalMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
