@@ -71,15 +71,12 @@ func FacetsOf(r *Record) Facets {
 		f.NodeType = str("type")
 	case kindEvidence, kindResearchEvidence:
 		f.Method = str("method")
-		f.Subject = str("node")
-	case kindAssessment:
+		f.Subject = str(subjectMember(r.Kind))
+	case kindAssessment, kindResearchAssessment:
 		f.Verdict = str("verdict")
-		f.Subject = str("claim")
-	case kindResearchAssessment:
-		f.Verdict = str("verdict")
-		f.Subject = str("node")
+		f.Subject = str(subjectMember(r.Kind))
 	case kindProposal, kindResearchProposal:
-		f.Subject = str("base")
+		f.Subject = str(subjectMember(r.Kind))
 	}
 	return f
 }

@@ -76,20 +76,13 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 
-	envelope, err := env.Marshal()
-	if err != nil {
-		return nil, 0, err
-	}
-	signed, digest, leaf, err := n.contributionEntry(env, id)
+	nc, err := n.newContribution(env, id, nil)
 	if err != nil {
 		return nil, 0, err
 	}
 	// Once admitted, the contribution is logged whatever the client does.
 	ctx := context.WithoutCancel(r.Context())
-	c, err := n.store.AddContribution(ctx, store.NewContribution{
-		ID: id, Record: rec, Envelope: envelope, Facets: library.FacetsOf(rec), Admitted: n.now(),
-		Entry: digest, Signed: signed, Leaf: leaf,
-	}, func(ctx context.Context, g library.Graph) error { return library.Check(ctx, rec, g) })
+	c, err := n.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.Check(ctx, rec, g) })
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		// The same envelope, sent twice at once: the first request logs it.
@@ -101,7 +94,7 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	case err != nil:
 		return nil, 0, libraryError(err)
 	}
-	index, err := n.appendKept(ctx, digest, leaf)
+	index, err := n.appendKept(ctx, nc.Entry, nc.Leaf)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -178,9 +171,29 @@ func requireScope(op store.Operator, scope string) error {
 	return nil
 }
 
-// contributionEntry makes the log entry of an admitted contribution, as
-// signed and as its leaf holds it.
-func (n *Node) contributionEntry(env *library.Envelope, id string) (signed []byte, digest string, leaf []byte, err error) {
+// newContribution makes the contribution an admission stores: the
+// envelope as kept, its facets, and the log entry that holds it (with
+// imported as the entry's "imported" member, when not nil).
+// POST /api/entries and an import both admit through it.
+func (n *Node) newContribution(env *library.Envelope, id string, imported map[string]any) (store.NewContribution, error) {
+	envelope, err := env.Marshal()
+	if err != nil {
+		return store.NewContribution{}, err
+	}
+	signed, digest, leaf, err := n.libraryEntry(env, id, imported)
+	if err != nil {
+		return store.NewContribution{}, err
+	}
+	return store.NewContribution{
+		ID: id, Record: env.Record, Envelope: envelope, Facets: library.FacetsOf(env.Record), Admitted: n.now(),
+		Entry: digest, Signed: signed, Leaf: leaf,
+	}, nil
+}
+
+// libraryEntry makes the log entry of an admitted contribution, as signed
+// and as its leaf holds it; imported, when not nil, is its "imported"
+// member.
+func (n *Node) libraryEntry(env *library.Envelope, id string, imported map[string]any) (signed []byte, digest string, leaf []byte, err error) {
 	canon, err := env.Record.Canonical()
 	if err != nil {
 		return nil, "", nil, err
@@ -195,6 +208,9 @@ func (n *Node) contributionEntry(env *library.Envelope, id string) (signed []byt
 		"revision": id,
 		"record":   record,
 		"sig":      env.Signature,
+	}
+	if imported != nil {
+		entry["imported"] = imported
 	}
 	if signed, err = canonical.Marshal(entry); err != nil {
 		return nil, "", nil, err
@@ -272,17 +288,23 @@ func signedRecord(c store.Contribution) map[string]any {
 	if c.Index != store.Unlogged {
 		index = c.Index
 	}
+	admission := map[string]any{
+		"operator":    c.Record.OperatorID(),
+		"entry":       c.Entry,
+		"log_index":   index,
+		"admitted_at": c.Admitted.UTC().Format("2006-01-02T15:04:05.000Z"),
+	}
+	// An imported record says where it came from and which key signed it:
+	// its author need not be registered here.
+	for k, v := range importedAdmission(c) {
+		admission[k] = v
+	}
 	return map[string]any{
 		"id":        c.ID,
 		"root":      c.Root,
 		"record":    record,
 		"signature": signature,
-		"admission": map[string]any{
-			"operator":    c.Record.OperatorID(),
-			"entry":       c.Entry,
-			"log_index":   index,
-			"admitted_at": c.Admitted.UTC().Format("2006-01-02T15:04:05.000Z"),
-		},
+		"admission": admission,
 	}
 }
 

@@ -220,6 +220,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.routeReads()
 	n.routeUploads()
 	n.routeLibrary()
+	n.routeLibraryBundles()
 	n.routeLibraryPersonal()
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop

@@ -82,4 +82,5 @@ type LibraryStore interface {
 	LibraryCatalogue
 	LibraryObjects
 	LibraryPersonal
+	LibraryBundleReads
 }

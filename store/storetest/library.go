@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -165,6 +166,24 @@ func testContributions(f *fixture) {
 		"links": []any{map[string]any{"relation": "votes_on", "target": root.ID}}, "previous": ""}, f.now.Add(4*time.Minute))
 	if _, err := f.s.AddContribution(f.ctx, second, checked(second.Record)); !errors.As(err, &re) || re.Code != library.CodeDuplicateVote {
 		f.t.Errorf("a second vote: %v, want %s", err, library.CodeDuplicateVote)
+	}
+
+	// Who reviews a claim: its evidence, in admission order.
+	claim := f.add(f.contribution(a, map[string]any{"kind": "claim", "title": "Water boils at 100 C",
+		"body":  map[string]any{"statement": "Water boils at 100 C at sea level", "scope": "sea level", "assumptions": []any{}},
+		"links": []any{}, "previous": ""}, f.now.Add(5*time.Minute)))
+	var reviews []string
+	for i := range 2 {
+		ev := f.add(f.contribution(b, map[string]any{"kind": "evidence", "title": fmt.Sprintf("Kettle %d", i),
+			"body":  map[string]any{"method": "experiment", "content": fmt.Sprintf("Kettle %d boiled at 100 C", i), "sources": []any{}, "claim": claim.ID},
+			"links": []any{map[string]any{"relation": "evidence_for", "target": claim.ID}}, "previous": ""}, f.now.Add(time.Duration(6+i)*time.Minute)))
+		reviews = append(reviews, ev.ID)
+	}
+	if got, err := f.s.ReviewsOf(f.ctx, claim.ID); err != nil || !slices.Equal(got, reviews) {
+		f.t.Errorf("ReviewsOf(claim): %v, %v; want %v", got, err, reviews)
+	}
+	if got, err := f.s.ReviewsOf(f.ctx, root.ID); err != nil || len(got) != 0 {
+		f.t.Errorf("ReviewsOf(a thread): %v, %v; want none", got, err)
 	}
 
 	// Binding the entry gives the contribution its log index.
