@@ -221,6 +221,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.routeUploads()
 	n.routeLibrary()
 	n.routeLibraryBundles()
+	n.routeLibraryObjects()
 	n.routeLibraryPersonal()
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
