@@ -3,6 +3,8 @@ package library
 import (
 	"slices"
 	"strings"
+
+	"github.com/agora-node/agora/internal/runes"
 )
 
 // Facets are what a catalogue filters, sorts and searches a record by,
@@ -38,7 +40,7 @@ const snippetLength = 280
 // FacetsOf returns the record's facets. A structured body that is not JSON
 // (which an admitted record never has) gives only the text facets.
 func FacetsOf(r *Record) Facets {
-	f := Facets{Snippet: firstChars(r.Body, snippetLength)}
+	f := Facets{Snippet: runes.Prefix(r.Body, snippetLength)}
 	for _, l := range r.Links {
 		if l.Relation == "contained_in" {
 			f.ContainedIn = l.Target
@@ -103,16 +105,4 @@ func collectText(v any, words *[]string) {
 			collectText(v[name], words)
 		}
 	}
-}
-
-// firstChars returns s cut to at most n characters (runes).
-func firstChars(s string, n int) string {
-	i := 0
-	for at := range s {
-		if i == n {
-			return s[:at]
-		}
-		i++
-	}
-	return s
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/runes"
 )
 
 // The error codes of x-error-codes, in the contract's order. An adapter
@@ -165,7 +166,7 @@ func MarshalError(err error) (body []byte, status int) {
 	}
 	msg := e.Message
 	if utf8.RuneCountInString(msg) > maxMessageChars {
-		msg = truncateRunes(msg, maxMessageChars-1) + "…"
+		msg = runes.Prefix(msg, maxMessageChars-1) + "…"
 	}
 	code := e.Code
 	if code == "" {
@@ -182,19 +183,4 @@ func MarshalError(err error) (body []byte, status int) {
 		}})
 	}
 	return body, HTTPStatus(code)
-}
-
-// truncateRunes returns s cut to at most n runes.
-func truncateRunes(s string, n int) string {
-	if n <= 0 {
-		return ""
-	}
-	i := 0
-	for pos := range s {
-		if i == n {
-			return s[:pos]
-		}
-		i++
-	}
-	return s
 }

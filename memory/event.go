@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/runes"
 )
 
 // MaxEventBytes bounds an event body. The largest event the contract allows
@@ -196,5 +197,5 @@ func clip(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	return truncateRunes(s, n) + "…"
+	return runes.Prefix(s, n) + "…"
 }

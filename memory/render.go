@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agora-node/agora/internal/runes"
 )
 
 // InjectionItem is one record a push may quote.
@@ -137,7 +139,7 @@ func renderRecord(n int, it InjectionItem, limit int) string {
 			return
 		}
 		if limit >= 0 && utf8.RuneCountInString(value) > limit {
-			value = truncateRunes(value, limit-1) + "…"
+			value = runes.Prefix(value, limit-1) + "…"
 		}
 		b.WriteString(name + ": " + strconv.Quote(value) + "\n")
 	}

@@ -11,6 +11,7 @@ import (
 	"sync"
 
 	"github.com/agora-node/agora/internal/jsonpointer"
+	"github.com/agora-node/agora/internal/runes"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/text/language"
 	"golang.org/x/text/message"
@@ -164,7 +165,7 @@ func schemaError(err error, prefix string) *Error {
 		}
 		fmt.Fprintf(&b, "at %s: %s", at, is.what)
 	}
-	return &Error{Code: CodeSchemaInvalid, Message: truncateRunes(b.String(), maxMessageChars), Err: err}
+	return &Error{Code: CodeSchemaInvalid, Message: runes.Prefix(b.String(), maxMessageChars), Err: err}
 }
 
 // collectLeaves gathers the failed keywords of a validation error's tree;

@@ -20,6 +20,7 @@ import (
 
 	"github.com/agora-node/agora/blobs"
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
 	"github.com/agora-node/agora/tlog"
@@ -113,6 +114,8 @@ type Node struct {
 	uploadKey  []byte     // signs upload links
 	stopLoops  context.CancelFunc
 	loops      sync.WaitGroup
+
+	memory *engine.Engine // the memory (memory.go)
 }
 
 // maxEntriesPage is the most entries one GET /api/v1/log/entries returns.
@@ -212,6 +215,10 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		n.log.Close(ctx)
 		return nil, fmt.Errorf("node: recovering from a crash: %w", err)
 	}
+	if n.memory, err = engine.New(ctx, st, engine.Config{Now: n.now}); err != nil {
+		n.log.Close(ctx)
+		return nil, fmt.Errorf("node: memory: %w", err)
+	}
 	n.routeLog()
 	n.routeOperators()
 	n.routeAdmin()
@@ -223,6 +230,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.routeLibraryBundles()
 	n.routeLibraryObjects()
 	n.routeLibraryPersonal()
+	n.routeMemory()
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
 	if cfg.OpenAfter > 0 {

@@ -253,6 +253,7 @@ type Store interface {
 
 	BundleStore
 	LibraryStore
+	MemoryStore
 
 	// Close releases the store. Calls after Close fail.
 	Close() error

@@ -358,6 +358,8 @@ CREATE TABLE library_votes (
 `,
 	// The personal lists' states and read nonces (library_personal.go).
 	personalMigration,
+	// The memory: adapters, profiles, events, sessions, records, receipts (memory.go).
+	memoryMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

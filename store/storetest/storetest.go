@@ -72,6 +72,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"LibraryCatalogue", testLibraryCatalogue},
 		{"LibraryObjects", testLibraryObjects},
 		{"LibraryPersonal", testLibraryPersonal},
+		{"Memory", testMemory},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

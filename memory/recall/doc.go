@@ -1,0 +1,65 @@
+// Package recall is the recall engine of Agora memory: given what a coding
+// agent is doing (a failing tool result, a prompt, a search), it finds the
+// past memory records that help, says why, and says nothing when nothing
+// fits. Hits and reasons map one to one onto the hit and match_reason
+// objects of the memory-agent-ingress/v1 contract
+// (/work/shared/seeds/memory-agent-ingress-v1.schema.json).
+//
+// # Normalization
+//
+// NormalizeError rewrites tool output so the same failure reads the same on
+// every machine (paths, positions, addresses, times, durations, temp dirs,
+// PIDs, UUIDs and versions become placeholders; dependency names survive).
+// ErrorSignature hashes the lines that carry the error into a
+// "sha256:<hex>" digest; CodeSymbols and Tokenize extract the other search
+// inputs.
+//
+// # Signals
+//
+// Every signal is normalized to 0..1 and multiplied by its weight (see
+// Weights); a hit's score is the sum of its reasons' contributions.
+//
+// Content signals say what a record is about and are the only ones that can
+// make a match:
+//
+//   - error_signature: 1 for the same normalized key lines, discounted when
+//     the signature is shared by many records (then it names a kind of
+//     failure, not a cause); otherwise idf-weighted cosine overlap of the
+//     normalized output tokens, capped at 0.8.
+//   - lexical: BM25 over title (boosted), content and the recorded output,
+//     divided by its bound for the query so scores compare across queries.
+//   - code_symbol: idf-weighted cosine of symbols (pkg.Func, 'module',
+//     import paths, headers).
+//   - key agreement (reported as code_symbol): a record is about what its
+//     title names. The share of the title's terms the query holds, each
+//     weighted by its idf among titles, so the object (config, tokio,
+//     TestWatchReload) outweighs the wording every record of that failure
+//     kind shares. When the title has a key (terms much rarer among titles
+//     than its other terms) and the query names none of it, a negative
+//     code_symbol reason takes back Weights.KeyMiss of what the wording
+//     earned: the same message about another module, test or crate is
+//     another root cause.
+//
+// The weight of content signals a query cannot feed (a prompt has no
+// output) is spread over those it can, so a prompt and a failing tool
+// result reach the same range.
+//
+// Context signals (tool_name, same_project, environment, phase, dimension,
+// recency, trust, evidence) are scaled by the content match (0..1), so they
+// reorder matches but never create one. environment counts the OS double:
+// the same message on another OS often has another fix.
+//
+// negative subtracts up to its full weight for superseded records and in
+// part for contradicted, failed or conflicting ones, so they sink below
+// their successors.
+//
+// # The floor
+//
+// Weights.MinScore drops every hit below it. Because signals are bounded
+// and context is gated by content, one floor serves every query: silence
+// beats noise. The key penalty is what makes the floor meaningful: a
+// never-stored failure usually shares its wording with stored records
+// about other things, and without the penalty those score like answers. Evaluate measures recall@1, recall@3, MRR, the share of
+// never-stored queries that still get a hit (false injection) and latency;
+// package gen builds the corpus it runs on.
+package recall

@@ -1,0 +1,386 @@
+package recall
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+)
+
+// Errors returned by Index. They are sentinels so a caller can map them to
+// its own status codes with errors.Is.
+var (
+	ErrNotFound  = errors.New("recall: record not found")
+	ErrDuplicate = errors.New("recall: record already indexed")
+	ErrEmptyID   = errors.New("recall: record has no ID")
+)
+
+// titleBoost is how many content occurrences one title occurrence is worth:
+// a title is the record's own summary of what it is about.
+const titleBoost = 2
+
+// termTF is one term of a document with its (title-boosted) frequency.
+type termTF struct {
+	term int32
+	tf   float32
+}
+
+// posting is one document in a term's postings list.
+type posting struct {
+	doc int32
+	tf  float32
+}
+
+// dict maps terms to dense ids and keeps their postings and document
+// frequencies. Postings of removed documents stay until compaction; df is
+// exact at all times because it drives idf.
+type dict struct {
+	ids      map[string]int32
+	postings [][]posting
+	df       []int32
+	names    []string // by id; shares the map keys' bytes
+}
+
+func newDict() dict { return dict{ids: make(map[string]int32)} }
+
+func (d *dict) id(term string) int32 {
+	if id, ok := d.ids[term]; ok {
+		return id
+	}
+	id := int32(len(d.postings))
+	d.ids[term] = id
+	d.postings = append(d.postings, nil)
+	d.df = append(d.df, 0)
+	d.names = append(d.names, term)
+	return id
+}
+
+// entry is the indexed form of one Doc.
+type entry struct {
+	doc      Doc
+	lex      []termTF // sorted by term id
+	lexLen   float32
+	errTerms []int32 // unique, sorted
+	sigs     []string
+	syms     []int32 // unique, sorted ids in Index.syms
+	tools    []string
+	// title holds the unique, sorted lex ids of the title's terms: the
+	// record's own summary of what it is about (see keyAgreement).
+	title []int32
+}
+
+// Index is an in-memory recall index. It is safe for concurrent use: Search
+// takes a read lock, Add, Replace and Remove take the write lock, so a
+// search never sees half a record.
+type Index struct {
+	mu sync.RWMutex // guards every field below
+
+	entries []*entry // by internal doc number; nil once removed
+	byID    map[string]int32
+	lex     dict // title+content terms
+	errs    dict // normalized error-output terms
+	syms    dict // code symbols
+	sigs    map[string][]int32
+	sigDF   map[string]int // live records per signature
+
+	live     int     // entries that are not nil
+	dead     int     // removed entries still referenced by postings
+	lexTotal float64 // sum of lexLen over live entries
+	errDocs  int     // live entries with error terms
+	symDocs  int     // live entries with symbols
+
+	// titleDF counts live records whose title holds a lex term, by lex
+	// id; titles is the number of live records with a title.
+	titleDF []int32
+	titles  int
+
+	scratch sync.Pool // *scratch, reused across searches
+}
+
+// NewIndex returns an empty index.
+func NewIndex() *Index {
+	return &Index{
+		byID:  make(map[string]int32),
+		lex:   newDict(),
+		errs:  newDict(),
+		syms:  newDict(),
+		sigs:  make(map[string][]int32),
+		sigDF: make(map[string]int),
+	}
+}
+
+// Len reports the number of records in the index.
+func (ix *Index) Len() int {
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	return ix.live
+}
+
+// Add indexes d. It fails with ErrDuplicate if a record with the same ID is
+// already indexed; use Replace to update one.
+func (ix *Index) Add(d Doc) error {
+	if d.ID == "" {
+		return ErrEmptyID
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if _, ok := ix.byID[d.ID]; ok {
+		return fmt.Errorf("add %q: %w", d.ID, ErrDuplicate)
+	}
+	ix.insert(d)
+	return nil
+}
+
+// Replace indexes d, replacing the record with the same ID if there is one.
+func (ix *Index) Replace(d Doc) error {
+	if d.ID == "" {
+		return ErrEmptyID
+	}
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if n, ok := ix.byID[d.ID]; ok {
+		ix.delete(n)
+	}
+	ix.insert(d)
+	ix.maybeCompact()
+	return nil
+}
+
+// Remove drops the record with the given ID; it fails with ErrNotFound if
+// there is none.
+func (ix *Index) Remove(id string) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	n, ok := ix.byID[id]
+	if !ok {
+		return fmt.Errorf("remove %q: %w", id, ErrNotFound)
+	}
+	ix.delete(n)
+	ix.maybeCompact()
+	return nil
+}
+
+// insert indexes d under a new doc number. The caller holds the write lock.
+func (ix *Index) insert(d Doc) {
+	d.Environment = lowerMap(d.Environment)
+	e := &entry{doc: d}
+	n := int32(len(ix.entries))
+
+	// The record's own project name says where it happened, not what
+	// happened; same_project covers it, so it is not a search term.
+	skip := projectTerms(d.Project)
+	counts := make(map[int32]float32)
+	var length float32
+	for _, t := range Tokenize(d.Title) {
+		if !skip[t] {
+			counts[ix.lex.id(t)] += titleBoost
+			length += titleBoost
+		}
+	}
+	for _, t := range uniq(Tokenize(d.Title)) {
+		if !skip[t] {
+			e.title = append(e.title, ix.lex.id(t))
+		}
+	}
+	slices.Sort(e.title)
+	for _, id := range e.title {
+		for int(id) >= len(ix.titleDF) {
+			ix.titleDF = append(ix.titleDF, 0)
+		}
+		ix.titleDF[id]++
+	}
+	if len(e.title) > 0 {
+		ix.titles++
+	}
+	for _, t := range Tokenize(d.Content) {
+		if !skip[t] {
+			counts[ix.lex.id(t)]++
+			length++
+		}
+	}
+	norm := NormalizeError(d.ErrorText)
+	// The failing output is part of what the record says; prompts often
+	// quote it.
+	for _, t := range Tokenize(norm) {
+		if !skip[t] {
+			counts[ix.lex.id(t)]++
+			length++
+		}
+	}
+	e.lexLen = length
+	e.lex = make([]termTF, 0, len(counts))
+	for id, tf := range counts {
+		e.lex = append(e.lex, termTF{id, tf})
+	}
+	slices.SortFunc(e.lex, func(a, b termTF) int { return int(a.term - b.term) })
+	for _, t := range e.lex {
+		ix.lex.postings[t.term] = append(ix.lex.postings[t.term], posting{n, t.tf})
+		ix.lex.df[t.term]++
+	}
+
+	for _, t := range uniq(Tokenize(norm)) {
+		if !skip[t] {
+			e.errTerms = append(e.errTerms, ix.errs.id(t))
+		}
+	}
+	slices.Sort(e.errTerms)
+	for _, id := range e.errTerms {
+		ix.errs.postings[id] = append(ix.errs.postings[id], posting{n, 1})
+		ix.errs.df[id]++
+	}
+
+	sigs := append([]string(nil), d.ErrorSignatures...)
+	if s := signatureOfNormalized(norm); s != "" {
+		sigs = append(sigs, s)
+	}
+	e.sigs = uniq(sigs)
+	for _, s := range e.sigs {
+		ix.sigs[s] = append(ix.sigs[s], n)
+		ix.sigDF[s]++
+	}
+
+	syms := lowerAll(d.CodeSymbols)
+	syms = append(syms, symbolsOfNormalized(norm)...)
+	for _, s := range withoutProject(uniq(syms), d.Project) {
+		e.syms = append(e.syms, ix.syms.id(s))
+	}
+	slices.Sort(e.syms)
+	for _, id := range e.syms {
+		ix.syms.postings[id] = append(ix.syms.postings[id], posting{n, 1})
+		ix.syms.df[id]++
+	}
+	e.tools = uniq(lowerAll(d.ToolNames))
+
+	ix.entries = append(ix.entries, e)
+	ix.byID[d.ID] = n
+	ix.live++
+	ix.lexTotal += float64(length)
+	if len(e.errTerms) > 0 {
+		ix.errDocs++
+	}
+	if len(e.syms) > 0 {
+		ix.symDocs++
+	}
+}
+
+// delete retires doc number n. Its postings stay behind (searches skip nil
+// entries) until maybeCompact rebuilds them; document frequencies are
+// corrected at once. The caller holds the write lock.
+func (ix *Index) delete(n int32) {
+	e := ix.entries[n]
+	for _, t := range e.lex {
+		ix.lex.df[t.term]--
+	}
+	for _, id := range e.errTerms {
+		ix.errs.df[id]--
+	}
+	for _, id := range e.title {
+		ix.titleDF[id]--
+	}
+	if len(e.title) > 0 {
+		ix.titles--
+	}
+	for _, id := range e.syms {
+		ix.syms.df[id]--
+	}
+	for _, s := range e.sigs {
+		if ix.sigDF[s]--; ix.sigDF[s] <= 0 {
+			delete(ix.sigDF, s)
+		}
+	}
+	ix.entries[n] = nil
+	delete(ix.byID, e.doc.ID)
+	ix.live--
+	ix.dead++
+	ix.lexTotal -= float64(e.lexLen)
+	if len(e.errTerms) > 0 {
+		ix.errDocs--
+	}
+	if len(e.syms) > 0 {
+		ix.symDocs--
+	}
+}
+
+// maybeCompact rebuilds the index from its live records once removed ones
+// make up a quarter of the postings, so search cost tracks the live size.
+// The caller holds the write lock.
+func (ix *Index) maybeCompact() {
+	if ix.dead < 1024 || ix.dead < ix.live/3 {
+		return
+	}
+	live := make([]Doc, 0, ix.live)
+	for _, e := range ix.entries {
+		if e != nil {
+			live = append(live, e.doc)
+		}
+	}
+	fresh := NewIndex()
+	for _, d := range live {
+		fresh.insert(d)
+	}
+	ix.entries, ix.byID = fresh.entries, fresh.byID
+	ix.lex, ix.errs, ix.syms, ix.sigs, ix.sigDF = fresh.lex, fresh.errs, fresh.syms, fresh.sigs, fresh.sigDF
+	ix.live, ix.dead, ix.lexTotal = fresh.live, 0, fresh.lexTotal
+	ix.errDocs, ix.symDocs = fresh.errDocs, fresh.symDocs
+	ix.titleDF, ix.titles = fresh.titleDF, fresh.titles
+}
+
+// projectTerms returns the search terms of a project name.
+func projectTerms(project string) map[string]bool {
+	if project == "" {
+		return nil
+	}
+	out := make(map[string]bool)
+	for _, t := range Tokenize(project) {
+		out[t] = true
+	}
+	return out
+}
+
+// withoutProject drops symbols that name the project's own packages
+// (github.com/acme/<project>/...): they say where, not what.
+func withoutProject(syms []string, project string) []string {
+	if project == "" {
+		return syms
+	}
+	p := "/" + strings.ToLower(project)
+	out := syms[:0]
+	for _, s := range syms {
+		if !strings.Contains(s+"/", p+"/") {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func uniq(in []string) []string {
+	seen := make(map[string]bool, len(in))
+	out := in[:0:0]
+	for _, s := range in {
+		if s != "" && !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func lowerAll(in []string) []string {
+	out := make([]string, 0, len(in))
+	for _, s := range in {
+		out = append(out, strings.ToLower(strings.TrimSpace(s)))
+	}
+	return out
+}
+
+func lowerMap(m map[string]string) map[string]string {
+	if len(m) == 0 {
+		return nil
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[strings.ToLower(strings.TrimSpace(k))] = strings.ToLower(strings.TrimSpace(v))
+	}
+	return out
+}

@@ -1,0 +1,756 @@
+package recall
+
+import (
+	"container/heap"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"time"
+)
+
+// BM25 parameters: the usual ones; notes are short, so length
+// normalization stays at the textbook strength.
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// errOverlapShare caps what token overlap of error output can earn
+// relative to an exact signature match: similar output is a hint, the same
+// normalized output is evidence.
+const errOverlapShare = 0.8
+
+// Candidate generation only walks postings of terms that are rare enough to
+// say something; a term in more than commonShare of the records (but at
+// least commonFloor of them) is scored for candidates found through the
+// rare ones. This keeps a query's cost bounded at 100k records.
+const (
+	commonShare = 0.10
+	commonFloor = 1000
+)
+
+// maxCandidates bounds how many records get the full scoring pass.
+const maxCandidates = 200
+
+// scratch holds a search's per-document accumulators; it is pooled
+// because it is as long as the index.
+type scratch struct {
+	acc     []accum
+	touched []int32
+}
+
+type accum struct {
+	lex  float32 // BM25 over rare terms
+	err  float32 // sum of idf² of shared rare error terms
+	sym  float32 // sum of idf² of shared symbols
+	sig  bool
+	seen bool
+}
+
+// preparedQuery is a Query broken into the terms each index understands.
+type preparedQuery struct {
+	q        Query
+	sigs     []string
+	lexTerms []string
+	errTerms []string
+	syms     []string
+	now      time.Time
+}
+
+func prepare(q Query) preparedQuery {
+	p := preparedQuery{q: q, now: q.Now}
+	if p.now.IsZero() {
+		p.now = time.Now()
+	}
+	norm := NormalizeError(q.ErrorText)
+	p.sigs = uniq([]string{signatureOfNormalized(norm), q.ErrorSignature})
+	skip := projectTerms(q.Project)
+	p.errTerms = without(uniq(Tokenize(norm)), skip)
+	p.lexTerms = without(uniq(append(Tokenize(q.Text), p.errTerms...)), skip)
+	syms := lowerAll(q.Symbols)
+	syms = append(syms, symbolsOfNormalized(norm)...)
+	syms = append(syms, CodeSymbols(q.Text)...)
+	p.syms = withoutProject(uniq(syms), q.Project)
+	return p
+}
+
+func without(terms []string, skip map[string]bool) []string {
+	if len(skip) == 0 {
+		return terms
+	}
+	out := terms[:0]
+	for _, t := range terms {
+		if !skip[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// bm25IDF is the non-negative BM25 idf. A term no record has gets the
+// largest idf, so words only the query knows lower its normalized score.
+func bm25IDF(n, df int) float64 {
+	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
+}
+
+// Search returns up to limit records that fit q, best first, each with the
+// reasons for its score. Records scoring below w.MinScore are never
+// returned, so a query for something the index does not know returns
+// nothing. Invalid weights (see Weights.Validate) return nothing.
+func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
+	if limit <= 0 || w.Validate() != nil {
+		return nil
+	}
+	p := prepare(q)
+
+	ix.mu.RLock()
+	defer ix.mu.RUnlock()
+	if ix.live == 0 {
+		return nil
+	}
+	sc := ix.getScratch()
+	defer ix.putScratch(sc)
+
+	rareCap := max(int(commonShare*float64(ix.live)), commonFloor)
+	avgLen := float32(ix.lexTotal / float64(max(ix.live, 1)))
+	if avgLen == 0 {
+		avgLen = 1
+	}
+
+	touch := func(d int32) *accum {
+		a := &sc.acc[d]
+		if !a.seen {
+			a.seen = true
+			sc.touched = append(sc.touched, d)
+		}
+		return a
+	}
+
+	// Lexical: BM25 over the rare query terms.
+	var lexMax float64 // the BM25 bound: every query term, saturated
+	var lexCommon []int32
+	for _, t := range p.lexTerms {
+		id, ok := ix.lex.ids[t]
+		df := 0
+		if ok {
+			df = int(ix.lex.df[id])
+		}
+		idf := bm25IDF(ix.live, df)
+		lexMax += idf * (bm25K1 + 1)
+		if !ok || df == 0 {
+			continue
+		}
+		if df > rareCap {
+			lexCommon = append(lexCommon, id)
+			continue
+		}
+		fidf := float32(idf)
+		for _, ps := range ix.lex.postings[id] {
+			if ix.entries[ps.doc] == nil {
+				continue
+			}
+			e := ix.entries[ps.doc]
+			norm := bm25K1 * (1 - bm25B + bm25B*e.lexLen/avgLen)
+			touch(ps.doc).lex += fidf * ps.tf * (bm25K1 + 1) / (ps.tf + norm)
+		}
+	}
+
+	// Error output: exact signatures, then shared normalized tokens.
+	for _, s := range p.sigs {
+		for _, d := range ix.sigs[s] {
+			if ix.entries[d] != nil {
+				touch(d).sig = true
+			}
+		}
+	}
+	var errQNorm float64
+	var errCommon []int32
+	errCap := max(int(commonShare*float64(ix.errDocs)), commonFloor)
+	for _, t := range p.errTerms {
+		id, ok := ix.errs.ids[t]
+		df := 0
+		if ok {
+			df = int(ix.errs.df[id])
+		}
+		idf := bm25IDF(ix.errDocs, df)
+		errQNorm += idf * idf
+		if !ok || df == 0 {
+			continue
+		}
+		if df > errCap {
+			errCommon = append(errCommon, id)
+			continue
+		}
+		for _, ps := range ix.errs.postings[id] {
+			if ix.entries[ps.doc] != nil {
+				touch(ps.doc).err += float32(idf * idf)
+			}
+		}
+	}
+	errQNorm = math.Sqrt(errQNorm)
+
+	// Code symbols.
+	var symQNorm float64
+	for _, s := range p.syms {
+		id, ok := ix.syms.ids[s]
+		df := 0
+		if ok {
+			df = int(ix.syms.df[id])
+		}
+		idf := bm25IDF(ix.symDocs, df)
+		symQNorm += idf * idf
+		if !ok || df == 0 {
+			continue
+		}
+		for _, ps := range ix.syms.postings[id] {
+			if ix.entries[ps.doc] != nil {
+				touch(ps.doc).sym += float32(idf * idf)
+			}
+		}
+	}
+	symQNorm = math.Sqrt(symQNorm)
+
+	// The query's terms as lex ids, for key agreement.
+	qIDs := make([]int32, 0, len(p.lexTerms))
+	for _, t := range p.lexTerms {
+		if id, ok := ix.lex.ids[t]; ok {
+			qIDs = append(qIDs, id)
+		}
+	}
+	slices.Sort(qIDs)
+
+	offered := contentOffer{
+		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
+		lex: len(p.lexTerms) > 0,
+		sym: len(p.syms) > 0,
+	}
+	scale := offered.scale(w)
+	if scale == 0 {
+		return nil
+	}
+
+	// Preselect by a cheap content estimate, then score the best fully.
+	top := &candHeap{}
+	for _, d := range sc.touched {
+		a := sc.acc[d]
+		est := 0.0
+		if offered.lex && lexMax > 0 {
+			est += w.Lexical * float64(a.lex) / lexMax
+		}
+		if a.sig {
+			est += w.ErrorSignature
+		} else if errQNorm > 0 {
+			est += w.ErrorSignature * errOverlapShare * float64(a.err) / (errQNorm * errQNorm)
+		}
+		// est over-rates exact signatures on purpose: they are few and
+		// must all reach the full pass.
+		if symQNorm > 0 {
+			est += w.CodeSymbol * float64(a.sym) / (symQNorm * symQNorm)
+		}
+		if top.Len() < maxCandidates {
+			heap.Push(top, cand{d, est})
+		} else if est > (*top)[0].est {
+			(*top)[0] = cand{d, est}
+			heap.Fix(top, 0)
+		}
+	}
+
+	hits := make([]Hit, 0, top.Len())
+	for _, c := range *top {
+		h, ok := ix.score(p, w, c.doc, sc.acc[c.doc], scoreInputs{
+			avgLen: avgLen, lexMax: lexMax, lexCommon: lexCommon,
+			errQNorm: errQNorm, errCommon: errCommon, symQNorm: symQNorm,
+			offered: offered, scale: scale, qIDs: qIDs,
+		})
+		if ok && h.Score >= w.MinScore {
+			hits = append(hits, h)
+		}
+	}
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits
+}
+
+// contentOffer records which content signals a query can feed.
+type contentOffer struct{ err, lex, sym bool }
+
+// scale spreads the weight of content signals the query cannot use over
+// those it can, so a prompt without error output reaches the same score
+// range as a failing tool result and one floor serves both.
+func (o contentOffer) scale(w Weights) float64 {
+	total := w.contentTotal()
+	used := w.Key
+	if o.err {
+		used += w.ErrorSignature
+	}
+	if o.lex {
+		used += w.Lexical
+	}
+	if o.sym {
+		used += w.CodeSymbol
+	}
+	if used == 0 {
+		return 0
+	}
+	return total / used
+}
+
+type scoreInputs struct {
+	avgLen    float32
+	lexMax    float64
+	lexCommon []int32
+	errQNorm  float64
+	errCommon []int32
+	symQNorm  float64
+	offered   contentOffer
+	scale     float64
+	qIDs      []int32 // the query's lex ids, sorted
+}
+
+// score computes the full score of doc number d with its reasons.
+func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInputs) (Hit, bool) {
+	e := ix.entries[d]
+	var reasons []Reason
+	add := func(s Signal, v string, c float64) {
+		if c != 0 {
+			reasons = append(reasons, Reason{Signal: s, Value: clip(v), Contribution: c})
+		}
+	}
+
+	// Content signals, each 0..1.
+	var sLex float64
+	if in.offered.lex && in.lexMax > 0 {
+		bm := float64(a.lex)
+		for _, id := range in.lexCommon {
+			if tf, ok := lookupTF(e.lex, id); ok {
+				idf := bm25IDF(ix.live, int(ix.lex.df[id]))
+				norm := bm25K1 * (1 - bm25B + bm25B*float64(e.lexLen/in.avgLen))
+				bm += idf * float64(tf) * (bm25K1 + 1) / (float64(tf) + norm)
+			}
+		}
+		sLex = bm / in.lexMax
+	}
+	var sErr float64
+	var errValue string
+	if in.errQNorm > 0 && len(e.errTerms) > 0 {
+		dot := float64(a.err)
+		for _, id := range in.errCommon {
+			if _, ok := slices.BinarySearch(e.errTerms, id); ok {
+				idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
+				dot += idf * idf
+			}
+		}
+		var dn float64
+		for _, id := range e.errTerms {
+			idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
+			dn += idf * idf
+		}
+		if dot > 0 && dn > 0 {
+			sErr = errOverlapShare * dot / (in.errQNorm * math.Sqrt(dn))
+			errValue = "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+		}
+	}
+	if a.sig {
+		// An exact signature shared by many records names a kind of
+		// failure rather than a cause, so it counts by its rarity.
+		for _, s := range e.sigs {
+			if !slices.Contains(p.sigs, s) {
+				continue
+			}
+			n := max(ix.errDocs, ix.sigDF[s])
+			spec := bm25IDF(n, ix.sigDF[s]) / bm25IDF(n, 1)
+			if spec >= sErr {
+				sErr, errValue = spec, s
+			}
+		}
+	}
+	var sSym float64
+	var symValue string
+	if in.symQNorm > 0 && a.sym > 0 {
+		var dn float64
+		var matched []string
+		for _, id := range e.syms {
+			idf := bm25IDF(ix.symDocs, int(ix.syms.df[id]))
+			dn += idf * idf
+		}
+		for _, s := range p.syms {
+			if id, ok := ix.syms.ids[s]; ok {
+				if _, found := slices.BinarySearch(e.syms, id); found {
+					matched = append(matched, s)
+				}
+			}
+		}
+		sSym = float64(a.sym) / (in.symQNorm * math.Sqrt(dn))
+		symValue = strings.Join(matched, ", ")
+	}
+
+	cErr := w.ErrorSignature * sErr * in.scale
+	cLex := w.Lexical * sLex * in.scale
+	cSym := w.CodeSymbol * sSym * in.scale
+	if cErr+cLex+cSym <= 0 {
+		return Hit{}, false
+	}
+	add(SignalErrorSignature, errValue, cErr)
+	add(SignalLexical, ix.topLexTerms(p.lexTerms, e.lex, 6), cLex)
+	add(SignalCodeSymbol, symValue, cSym)
+	// Key agreement: a record is about what its title names. The same
+	// failure about another thing (another module, test, crate or
+	// package) is another root cause: the wording matches, the object
+	// does not. When the query lacks the title's key, the record loses
+	// KeyMiss (at most all) of what its wording earned.
+	if cov, matched, missing, ok := ix.keyAgreement(in.qIDs, e.title); ok {
+		if c := w.Key * cov * in.scale; c > 0 {
+			add(SignalCodeSymbol, "names "+matched, c)
+			cSym += c
+		}
+		if missing != "" && w.KeyMiss > 0 {
+			penalty := -math.Min(1, w.KeyMiss) * (cErr + cLex)
+			add(SignalCodeSymbol, "record is about "+missing+", which the query does not name", penalty)
+			cErr, cLex = cErr+penalty/2, cLex+penalty/2 // keeps content equal to the sum
+		}
+	}
+	content := cErr + cLex + cSym
+	if content <= 0 {
+		return Hit{}, false
+	}
+
+	// Context signals scale with how well the content matched, so context
+	// alone can reorder matches but never make one.
+	gate := content / w.contentTotal()
+	doc := e.doc
+	if p.q.ToolName != "" && slices.Contains(e.tools, strings.ToLower(p.q.ToolName)) {
+		add(SignalToolName, p.q.ToolName, w.ToolName*gate)
+	}
+	if p.q.Project != "" && strings.EqualFold(p.q.Project, doc.Project) {
+		add(SignalSameProject, doc.Project, w.SameProject*gate)
+	}
+	if s, v := envMatch(p.q.Environment, doc.Environment); s > 0 {
+		add(SignalEnvironment, v, w.Environment*s*gate)
+	}
+	if p.q.Phase != "" && strings.EqualFold(p.q.Phase, doc.Phase) {
+		add(SignalPhase, doc.Phase, w.Phase*gate)
+	}
+	if len(p.q.Dimensions) > 0 {
+		names := sortedKeys(p.q.Dimensions)
+		per := w.Dimension * gate / float64(len(names))
+		for _, name := range names {
+			if v, ok := dimMatch(p.q.Dimensions[name], doc.Dimensions[name]); ok {
+				add(SignalDimension, name+"="+v, per)
+			}
+		}
+	}
+	if !doc.UpdatedAt.IsZero() && w.RecencyHalfLife > 0 {
+		age := p.now.Sub(doc.UpdatedAt)
+		if age < 0 {
+			age = 0
+		}
+		r := math.Exp2(-float64(age) / float64(w.RecencyHalfLife))
+		add(SignalRecency, doc.UpdatedAt.UTC().Format("2006-01-02"), w.Recency*r*gate)
+	}
+	if t := trustLevel(doc.Trust); t > 0 {
+		add(SignalTrust, string(doc.Trust), w.Trust*t*gate)
+	}
+	if n := doc.EvidenceCount + doc.Marks.UsedThenPassed; n > 0 {
+		add(SignalEvidence, fmt.Sprintf("evidence=%d", n), w.Evidence*float64(n)/float64(n+1)*gate)
+	}
+	if s, v := negative(doc); s > 0 {
+		add(SignalNegative, v, -w.Negative*s)
+	}
+
+	var total float64
+	for _, r := range reasons {
+		total += r.Contribution
+	}
+	trust := doc.Trust
+	if trust == "" {
+		trust = TrustRaw
+	}
+	return Hit{
+		ID: doc.ID, Title: doc.Title, Trust: trust, Score: total, Reasons: reasons,
+		Marks: doc.Marks.names(doc.Superseded), Project: doc.Project, UpdatedAt: doc.UpdatedAt,
+	}, true
+}
+
+// keyAgreement measures how much of what a record says it is about (its
+// title) the query names: the share of the title's terms found among the
+// query's terms (0..1), each weighted by its idf among titles, the matched
+// terms and the most specific title term the query lacks. Idf over titles
+// rather than over all text makes a record's object (config, tokio) count
+// more than the wording its kind of failure shares with every record of
+// that kind (borrow, moved, value), even when the object is a common word.
+func (ix *Index) keyAgreement(q, title []int32) (cov float64, matched, missing string, ok bool) {
+	var have, total float64
+	var names []string
+	minDF := int32(math.MaxInt32)
+	for _, id := range title {
+		if df := ix.titleDF[id]; df > 0 && df < minDF {
+			minDF = df
+		}
+	}
+	keyDF := max(keyTitleDF, 2*minDF)
+	var keys []string
+	var keyCovered bool
+	var others []int32
+	for _, id := range title {
+		df := ix.titleDF[id]
+		if df <= 0 {
+			continue
+		}
+		idf := bm25IDF(ix.titles, int(df))
+		total += idf
+		_, found := slices.BinarySearch(q, id)
+		if found {
+			have += idf
+			names = append(names, ix.lex.names[id])
+		}
+		if df <= keyDF {
+			keys = append(keys, ix.lex.names[id])
+			keyCovered = keyCovered || found
+		} else {
+			others = append(others, df)
+		}
+	}
+	if total == 0 {
+		return 0, "", "", false
+	}
+	// The title has a key when its rarest terms are much rarer than the
+	// rest: the rest is the wording every record of that kind shares.
+	if !keyCovered && len(keys) > 0 && len(others) > 0 {
+		slices.Sort(others)
+		if others[len(others)/2] >= keyDistinct*keyDF {
+			missing = strings.Join(keys, " ")
+		}
+	}
+	return have / total, strings.Join(names, " "), missing, true
+}
+
+// A title term is a key when at most keyTitleDF titles (or twice the
+// rarest term's count) hold it, and the title's other terms are in at
+// least keyDistinct times as many titles.
+const (
+	keyTitleDF  = 3
+	keyDistinct = 4
+)
+
+// negative scores 0..1 how strongly receipts argue against a record.
+// Superseded is final; contradictions weigh more than a failed task, and a
+// later pass cancels a failure.
+func negative(d Doc) (float64, string) {
+	var s float64
+	var why []string
+	if d.Superseded || d.Marks.Superseded > 0 {
+		s += 1
+		why = append(why, "superseded")
+	}
+	if d.Marks.Contradicted > 0 {
+		s += 0.4 * float64(d.Marks.Contradicted)
+		why = append(why, fmt.Sprintf("contradicted×%d", d.Marks.Contradicted))
+	}
+	if f := d.Marks.TaskFailed - d.Marks.UsedThenPassed; f > 0 {
+		s += 0.25 * float64(f)
+		why = append(why, fmt.Sprintf("task_failed×%d", d.Marks.TaskFailed))
+	}
+	if d.ConflictsWith {
+		s += 0.3
+		why = append(why, "conflicts_with")
+	}
+	return math.Min(1, s), strings.Join(why, ", ")
+}
+
+// envWeight makes the operating system count double: the same message on
+// another OS often has another fix.
+func envWeight(key string) float64 {
+	if key == "os" {
+		return 2
+	}
+	return 1
+}
+
+// envMatch scores 0..1 how well a record's environment fits the query's:
+// each query key the record states counts as a match or a miss; keys the
+// record does not state count half, as it may apply anywhere.
+func envMatch(q, d map[string]string) (float64, string) {
+	if len(q) == 0 {
+		return 0, ""
+	}
+	var got, total float64
+	var matched []string
+	for _, k := range sortedKeys(q) {
+		wt := envWeight(k)
+		total += wt
+		qv := strings.ToLower(strings.TrimSpace(q[k]))
+		dv, ok := d[k]
+		switch {
+		case !ok || dv == "":
+			got += wt / 2
+		case sameEnvValue(qv, dv):
+			got += wt
+			matched = append(matched, k+"="+dv)
+		}
+	}
+	if len(matched) == 0 {
+		return 0, ""
+	}
+	return got / total, strings.Join(matched, ", ")
+}
+
+// sameEnvValue compares versions by major number ("20.11.1" fits "20.3")
+// and everything else exactly.
+func sameEnvValue(a, b string) bool {
+	if a == b {
+		return true
+	}
+	ma, okA := majorVersion(a)
+	mb, okB := majorVersion(b)
+	return okA && okB && ma == mb
+}
+
+func majorVersion(v string) (string, bool) {
+	v = strings.TrimPrefix(v, "v")
+	i := strings.IndexByte(v, '.')
+	if i <= 0 || !isDigits(v[:i]) {
+		return "", false
+	}
+	// Go and Python break compatibility on the minor number.
+	if v[:i] == "1" || v[:i] == "3" || v[:i] == "0" {
+		j := strings.IndexByte(v[i+1:], '.')
+		if j < 0 {
+			return v, true
+		}
+		return v[:i+1+j], true
+	}
+	return v[:i], true
+}
+
+func dimMatch(q, d []string) (string, bool) {
+	for _, a := range q {
+		for _, b := range d {
+			if strings.EqualFold(a, b) {
+				return a, true
+			}
+		}
+	}
+	return "", false
+}
+
+func lookupTF(terms []termTF, id int32) (float32, bool) {
+	i, ok := slices.BinarySearchFunc(terms, id, func(t termTF, id int32) int { return int(t.term - id) })
+	if !ok {
+		return 0, false
+	}
+	return terms[i].tf, true
+}
+
+// topLexTerms names the query terms the record holds, rarest first.
+func (ix *Index) topLexTerms(q []string, terms []termTF, n int) string {
+	type tw struct {
+		t  string
+		df int32
+	}
+	var found []tw
+	for _, t := range q {
+		if id, ok := ix.lex.ids[t]; ok {
+			if _, ok := lookupTF(terms, id); ok {
+				found = append(found, tw{t, ix.lex.df[id]})
+			}
+		}
+	}
+	slices.SortStableFunc(found, func(a, b tw) int { return int(a.df - b.df) })
+	var out []string
+	for i := 0; i < len(found) && i < n; i++ {
+		out = append(out, found[i].t)
+	}
+	return strings.Join(out, " ")
+}
+
+// sharedErrTerms names the error tokens query and record share, rarest first.
+func (ix *Index) sharedErrTerms(q []string, terms []int32, n int) string {
+	type tw struct {
+		t  string
+		df int32
+	}
+	var found []tw
+	for _, t := range q {
+		if id, ok := ix.errs.ids[t]; ok {
+			if _, ok := slices.BinarySearch(terms, id); ok {
+				found = append(found, tw{t, ix.errs.df[id]})
+			}
+		}
+	}
+	slices.SortStableFunc(found, func(a, b tw) int { return int(a.df - b.df) })
+	var out []string
+	for i := 0; i < len(found) && i < n; i++ {
+		out = append(out, found[i].t)
+	}
+	return strings.Join(out, " ")
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
+}
+
+// clip keeps a reason value within the schema's 512 characters.
+func clip(s string) string {
+	if len(s) <= 512 {
+		return s
+	}
+	s = s[:509]
+	for len(s) > 0 && s[len(s)-1]&0xC0 == 0x80 {
+		s = s[:len(s)-1]
+	}
+	return s + "..."
+}
+
+func (ix *Index) getScratch() *scratch {
+	sc, _ := ix.scratch.Get().(*scratch)
+	if sc == nil {
+		sc = &scratch{}
+	}
+	if len(sc.acc) < len(ix.entries) {
+		sc.acc = make([]accum, len(ix.entries)+len(ix.entries)/4)
+	}
+	return sc
+}
+
+// putScratch clears only the touched accumulators, so a search costs what
+// it touched, not the index size.
+func (ix *Index) putScratch(sc *scratch) {
+	for _, d := range sc.touched {
+		sc.acc[d] = accum{}
+	}
+	sc.touched = sc.touched[:0]
+	ix.scratch.Put(sc)
+}
+
+type cand struct {
+	doc int32
+	est float64
+}
+
+// candHeap is a min-heap on est: its root is the weakest kept candidate.
+type candHeap []cand
+
+func (h candHeap) Len() int           { return len(h) }
+func (h candHeap) Less(i, j int) bool { return h[i].est < h[j].est }
+func (h candHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *candHeap) Push(x any)        { *h = append(*h, x.(cand)) }
+func (h *candHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
+}

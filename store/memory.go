@@ -1,0 +1,160 @@
+package store
+
+import (
+	"context"
+	"time"
+)
+
+// The memory: what a node keeps for memory-agent-ingress/v1 (package memory
+// and its engine, memory/engine). The store holds five things: the adapters
+// allowed to send events (by a hash of their token), the profiles sessions
+// may pin, every event applied with the answer it got, the sessions, and the
+// records with the receipts of how sessions met them.
+//
+// Sessions' state and records' bodies are the engine's JSON, opaque here:
+// the store keeps them whole and compares versions, so that what the engine
+// read is what it replaces. What the store decides itself is what must hold
+// however the engine is written: an event is applied once, a session and a
+// record change only from the version they were read at, and one topic key
+// names one record in its scope.
+
+// MemoryAdapter is an adapter allowed to send events, with the SHA-256 of
+// its bearer token. The token itself is never stored.
+type MemoryAdapter struct {
+	ID        string // the adapter_id of the route
+	TokenHash [32]byte
+	Issued    time.Time
+}
+
+// MemoryProfile is a memory-profile/v1 document kept for sessions to pin by
+// its id and revision.
+type MemoryProfile struct {
+	ID       string
+	Revision string
+	Document []byte // the document as given
+	Stored   time.Time
+}
+
+// MemoryEvent is an event applied, with the answer it got: the answer sent
+// again, byte for byte, when the same event is sent again.
+type MemoryEvent struct {
+	AdapterID  string
+	EventID    string // sha256:<hex>, the adapter's idempotency key
+	BodyDigest string // digest of the event's canonical body
+	Kind       string
+	Session    string // the session handle the event names, or issued
+	Result     []byte // the response body sent
+	Status     int    // the HTTP status sent
+	At         time.Time
+}
+
+// MemorySession is one session as the engine left it after an event.
+type MemorySession struct {
+	Handle    string
+	AdapterID string
+	// Version is 1 when the session is made and one more with each change.
+	Version int64
+	State   []byte // the engine's JSON; opaque to the store
+	Started time.Time
+	Ended   bool
+}
+
+// Record scopes: a project record's topic key is its project's; a global
+// one's is every project's.
+const (
+	MemoryScopeProject = "project"
+	MemoryScopeGlobal  = "global"
+)
+
+// MemoryRecord is one memory record (lr_…) at its current revision.
+type MemoryRecord struct {
+	Ref string
+	// Version is 1 when the record is made and one more with each change
+	// (a new revision, a mark, a trust level).
+	Version  int64
+	Scope    string // MemoryScopeProject or MemoryScopeGlobal
+	Project  string // the project of the session that recorded it
+	TopicKey string
+	Revision int64  // the note revision; 1 for the first note on the topic
+	Session  string // the handle of the session that recorded the revision
+	Created  time.Time
+	Updated  time.Time
+	Body     []byte // the engine's JSON; opaque to the store
+}
+
+// MemoryReceipt is one exposure (pushed, listed, read, cited, applied) or
+// mark (used_success, task_failed, contradicted, superseded) of a record in
+// a session, with the contract's receipt payload.
+type MemoryReceipt struct {
+	Seq       int64 // given by the store, increasing in the order stored
+	Session   string
+	RecordRef string
+	Kind      string
+	Payload   []byte // canonical JSON of the receipt payload
+	At        time.Time
+}
+
+// MemoryChange is everything one event does, applied at once.
+type MemoryChange struct {
+	Event MemoryEvent
+	// Session, when not nil, is made (Version 1) or replaces the stored
+	// one (Version one more than it).
+	Session *MemorySession
+	// Records are made (Version 1) or replace the stored ones (Version one
+	// more than theirs).
+	Records  []MemoryRecord
+	Receipts []MemoryReceipt
+}
+
+// MemoryStore keeps the memory. Its methods keep the Store's contract on
+// concurrency, durability and errors.
+type MemoryStore interface {
+	// PutMemoryAdapter allows an adapter, or, when it is allowed already,
+	// replaces its token hash: the old token stops working when this
+	// returns.
+	PutMemoryAdapter(ctx context.Context, a MemoryAdapter) error
+
+	// MemoryAdapter returns the adapter id, or ErrNotFound.
+	MemoryAdapter(ctx context.Context, id string) (MemoryAdapter, error)
+
+	// PutMemoryProfile keeps a profile revision. The same revision again
+	// with the same document returns ErrDuplicate; with another document,
+	// ErrConflict: a revision, once pinned, never changes.
+	PutMemoryProfile(ctx context.Context, p MemoryProfile) error
+
+	// MemoryProfile returns the profile id at revision, or, with revision
+	// "", the revision of id stored last; ErrNotFound if there is none.
+	MemoryProfile(ctx context.Context, id, revision string) (MemoryProfile, error)
+
+	// ApplyMemoryEvent records c.Event and applies the rest of c in one
+	// atomic, durable write, so that an event's effects and the answer
+	// given for it are kept together or not at all.
+	//
+	// An event already recorded under (AdapterID, EventID) is returned as
+	// stored, with ErrDuplicate, and nothing of c is written, whatever its
+	// body digest: comparing digests is the caller's. A session or record
+	// whose Version is not one more than the stored one (or is 1 when one
+	// is stored, or more than 1 when none is), and a new record whose
+	// topic key another record holds in its scope (the same project for
+	// project records, all of them for global ones), return ErrConflict
+	// with nothing written. A receipt's Seq is ignored and given anew.
+	ApplyMemoryEvent(ctx context.Context, c MemoryChange) (MemoryEvent, error)
+
+	// MemoryEvent returns the event recorded under (adapterID, eventID), or
+	// ErrNotFound.
+	MemoryEvent(ctx context.Context, adapterID, eventID string) (MemoryEvent, error)
+
+	// MemorySession returns the session handle, or ErrNotFound.
+	MemorySession(ctx context.Context, handle string) (MemorySession, error)
+
+	// MemoryRecord returns the record ref, or ErrNotFound.
+	MemoryRecord(ctx context.Context, ref string) (MemoryRecord, error)
+
+	// MemoryRecords returns every record, by ref: what a node indexes when
+	// it starts.
+	MemoryRecords(ctx context.Context) ([]MemoryRecord, error)
+
+	// MemoryReceipts returns the receipts of a session, in the order they
+	// were stored; none is an empty list, not an error.
+	MemoryReceipts(ctx context.Context, session string) ([]MemoryReceipt, error)
+}

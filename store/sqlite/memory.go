@@ -1,0 +1,387 @@
+package sqlite
+
+import (
+	"bytes"
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+
+	"github.com/agora-node/agora/store"
+)
+
+// memoryMigration keeps the memory apart from the ledger and the library.
+// An event is keyed by its adapter and event id, so it is applied once. A
+// record's topic key is unique in its scope: topic_scope is the project
+// for a project record and "" for a global one. Receipts are numbered in
+// the order stored.
+const memoryMigration = `
+CREATE TABLE memory_adapters (
+	id         TEXT PRIMARY KEY,
+	token_hash BLOB NOT NULL,
+	issued     BIGINT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE memory_profiles (
+	seq      INTEGER PRIMARY KEY AUTOINCREMENT,
+	id       TEXT NOT NULL,
+	revision TEXT NOT NULL,
+	document BLOB NOT NULL,
+	stored   BIGINT NOT NULL,
+	UNIQUE (id, revision)
+);
+
+CREATE TABLE memory_events (
+	adapter_id  TEXT NOT NULL,
+	event_id    TEXT NOT NULL,
+	body_digest TEXT NOT NULL,
+	kind        TEXT NOT NULL,
+	session     TEXT NOT NULL,
+	result      BLOB NOT NULL,
+	status      INTEGER NOT NULL,
+	at          BIGINT NOT NULL,
+	PRIMARY KEY (adapter_id, event_id)
+) WITHOUT ROWID;
+
+CREATE TABLE memory_sessions (
+	handle     TEXT PRIMARY KEY,
+	adapter_id TEXT NOT NULL,
+	version    INTEGER NOT NULL,
+	state      BLOB NOT NULL,
+	started    BIGINT NOT NULL,
+	ended      INTEGER NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE memory_records (
+	ref         TEXT PRIMARY KEY,
+	version     INTEGER NOT NULL,
+	scope       TEXT NOT NULL,
+	project     TEXT NOT NULL,
+	topic_scope TEXT NOT NULL,
+	topic_key   TEXT NOT NULL,
+	revision    INTEGER NOT NULL,
+	session     TEXT NOT NULL,
+	created     BIGINT NOT NULL,
+	updated     BIGINT NOT NULL,
+	body        BLOB NOT NULL,
+	UNIQUE (scope, topic_scope, topic_key)
+) WITHOUT ROWID;
+
+CREATE TABLE memory_receipts (
+	seq        INTEGER PRIMARY KEY AUTOINCREMENT,
+	session    TEXT NOT NULL,
+	record_ref TEXT NOT NULL,
+	kind       TEXT NOT NULL,
+	payload    BLOB NOT NULL,
+	at         BIGINT NOT NULL
+);
+CREATE INDEX memory_receipts_session ON memory_receipts (session, seq);
+CREATE INDEX memory_receipts_record ON memory_receipts (record_ref, seq);
+`
+
+// PutMemoryAdapter implements store.Store.
+func (s *Store) PutMemoryAdapter(ctx context.Context, a store.MemoryAdapter) error {
+	if a.ID == "" {
+		return fmt.Errorf("sqlite: put memory adapter: no id: %w", store.ErrInvalid)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_adapters (id, token_hash, issued) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, issued = excluded.issued`,
+			a.ID, a.TokenHash[:], nanos(a.Issued))
+		return err
+	})
+}
+
+// MemoryAdapter implements store.Store.
+func (s *Store) MemoryAdapter(ctx context.Context, id string) (store.MemoryAdapter, error) {
+	var a store.MemoryAdapter
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var hash []byte
+		var issued int64
+		err := tx.QueryRowContext(ctx, `SELECT token_hash, issued FROM memory_adapters WHERE id = ?`, id).Scan(&hash, &issued)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: memory adapter %q", id)
+		}
+		if err != nil {
+			return err
+		}
+		if len(hash) != len(a.TokenHash) {
+			return fmt.Errorf("sqlite: memory adapter %q: token hash of %d bytes", id, len(hash))
+		}
+		a = store.MemoryAdapter{ID: id, Issued: fromNanos(issued)}
+		copy(a.TokenHash[:], hash)
+		return nil
+	})
+	return a, err
+}
+
+// PutMemoryProfile implements store.Store.
+func (s *Store) PutMemoryProfile(ctx context.Context, p store.MemoryProfile) error {
+	if p.ID == "" || p.Revision == "" || len(p.Document) == 0 {
+		return fmt.Errorf("sqlite: put memory profile: incomplete: %w", store.ErrInvalid)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var doc []byte
+		switch err := tx.QueryRowContext(ctx, `SELECT document FROM memory_profiles WHERE id = ? AND revision = ?`, p.ID, p.Revision).Scan(&doc); {
+		case err == nil:
+			if bytes.Equal(doc, p.Document) {
+				return fmt.Errorf("sqlite: memory profile %s@%s: %w", p.ID, p.Revision, store.ErrDuplicate)
+			}
+			return fmt.Errorf("sqlite: memory profile %s@%s is kept with another document: %w", p.ID, p.Revision, store.ErrConflict)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_profiles (id, revision, document, stored) VALUES (?, ?, ?, ?)`,
+			p.ID, p.Revision, p.Document, nanos(p.Stored))
+		return err
+	})
+}
+
+// MemoryProfile implements store.Store.
+func (s *Store) MemoryProfile(ctx context.Context, id, revision string) (store.MemoryProfile, error) {
+	p := store.MemoryProfile{ID: id}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var row *sql.Row
+		if revision == "" {
+			row = tx.QueryRowContext(ctx, `SELECT revision, document, stored FROM memory_profiles WHERE id = ? ORDER BY seq DESC LIMIT 1`, id)
+		} else {
+			row = tx.QueryRowContext(ctx, `SELECT revision, document, stored FROM memory_profiles WHERE id = ? AND revision = ?`, id, revision)
+		}
+		var stored int64
+		err := row.Scan(&p.Revision, &p.Document, &stored)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: memory profile %s@%s", id, revision)
+		}
+		p.Stored = fromNanos(stored)
+		return err
+	})
+	return p, err
+}
+
+const memoryEventColumns = `adapter_id, event_id, body_digest, kind, session, result, status, at`
+
+func scanMemoryEvent(row interface{ Scan(...any) error }) (store.MemoryEvent, error) {
+	var e store.MemoryEvent
+	var at int64
+	err := row.Scan(&e.AdapterID, &e.EventID, &e.BodyDigest, &e.Kind, &e.Session, &e.Result, &e.Status, &at)
+	e.At = fromNanos(at)
+	return e, err
+}
+
+// ApplyMemoryEvent implements store.Store.
+func (s *Store) ApplyMemoryEvent(ctx context.Context, c store.MemoryChange) (store.MemoryEvent, error) {
+	ev := c.Event
+	if ev.AdapterID == "" || ev.EventID == "" || ev.BodyDigest == "" || len(ev.Result) == 0 {
+		return store.MemoryEvent{}, fmt.Errorf("sqlite: apply memory event: incomplete event: %w", store.ErrInvalid)
+	}
+	var out store.MemoryEvent
+	var duplicate bool
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		prior, err := scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, ev.AdapterID, ev.EventID))
+		switch {
+		case err == nil:
+			out, duplicate = prior, true
+			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_events (`+memoryEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			ev.AdapterID, ev.EventID, ev.BodyDigest, ev.Kind, ev.Session, ev.Result, ev.Status, nanos(ev.At)); err != nil {
+			return err
+		}
+		if c.Session != nil {
+			if err := putMemorySession(ctx, tx, *c.Session); err != nil {
+				return err
+			}
+		}
+		for _, r := range c.Records {
+			if err := putMemoryRecord(ctx, tx, r); err != nil {
+				return err
+			}
+		}
+		for _, r := range c.Receipts {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO memory_receipts (session, record_ref, kind, payload, at) VALUES (?, ?, ?, ?, ?)`,
+				r.Session, r.RecordRef, r.Kind, r.Payload, nanos(r.At)); err != nil {
+				return err
+			}
+		}
+		out = ev
+		return nil
+	})
+	if err != nil {
+		return store.MemoryEvent{}, fmt.Errorf("sqlite: apply memory event %s: %w", ev.EventID, err)
+	}
+	if duplicate {
+		return out, fmt.Errorf("sqlite: memory event %s of %s: %w", ev.EventID, ev.AdapterID, store.ErrDuplicate)
+	}
+	return out, nil
+}
+
+// putMemorySession makes or replaces a session, comparing versions.
+func putMemorySession(ctx context.Context, tx *sql.Tx, m store.MemorySession) error {
+	if m.Handle == "" || m.Version < 1 {
+		return fmt.Errorf("session %q version %d: %w", m.Handle, m.Version, store.ErrInvalid)
+	}
+	var stored int64
+	switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_sessions WHERE handle = ?`, m.Handle).Scan(&stored); {
+	case errors.Is(err, sql.ErrNoRows):
+		stored = 0
+	case err != nil:
+		return err
+	}
+	if m.Version != stored+1 {
+		return fmt.Errorf("session %s is at version %d, not %d: %w", m.Handle, stored, m.Version-1, store.ErrConflict)
+	}
+	_, err := tx.ExecContext(ctx, `INSERT INTO memory_sessions (handle, adapter_id, version, state, started, ended) VALUES (?, ?, ?, ?, ?, ?)
+		ON CONFLICT (handle) DO UPDATE SET version = excluded.version, state = excluded.state, ended = excluded.ended`,
+		m.Handle, m.AdapterID, m.Version, m.State, nanos(m.Started), m.Ended)
+	return err
+}
+
+// putMemoryRecord makes or replaces a record, comparing versions; the
+// topic key's uniqueness is the table's.
+func putMemoryRecord(ctx context.Context, tx *sql.Tx, r store.MemoryRecord) error {
+	if r.Ref == "" || r.Version < 1 || r.TopicKey == "" || (r.Scope != store.MemoryScopeProject && r.Scope != store.MemoryScopeGlobal) {
+		return fmt.Errorf("record %q: incomplete: %w", r.Ref, store.ErrInvalid)
+	}
+	topicScope := ""
+	if r.Scope == store.MemoryScopeProject {
+		topicScope = r.Project
+	}
+	var stored int64
+	switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_records WHERE ref = ?`, r.Ref).Scan(&stored); {
+	case errors.Is(err, sql.ErrNoRows):
+		stored = 0
+	case err != nil:
+		return err
+	}
+	if r.Version != stored+1 {
+		return fmt.Errorf("record %s is at version %d, not %d: %w", r.Ref, stored, r.Version-1, store.ErrConflict)
+	}
+	if stored == 0 {
+		var other string
+		switch err := tx.QueryRowContext(ctx, `SELECT ref FROM memory_records WHERE scope = ? AND topic_scope = ? AND topic_key = ?`,
+			r.Scope, topicScope, r.TopicKey).Scan(&other); {
+		case err == nil:
+			return fmt.Errorf("record %s: topic %s is %s's in its scope: %w", r.Ref, r.TopicKey, other, store.ErrConflict)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Ref, r.Version, r.Scope, r.Project, topicScope, r.TopicKey, r.Revision, r.Session, nanos(r.Created), nanos(r.Updated), r.Body)
+		return err
+	}
+	// A record keeps its scope, project and topic for life; a change of
+	// them would be another record.
+	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, revision = ?, session = ?, updated = ?, body = ?
+		WHERE ref = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
+		r.Version, r.Revision, r.Session, nanos(r.Updated), r.Body, r.Ref, r.Scope, topicScope, r.TopicKey)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n != 1 {
+		return fmt.Errorf("record %s is kept with another scope or topic: %w", r.Ref, store.ErrConflict)
+	}
+	return nil
+}
+
+// MemoryEvent implements store.Store.
+func (s *Store) MemoryEvent(ctx context.Context, adapterID, eventID string) (store.MemoryEvent, error) {
+	var e store.MemoryEvent
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		e, err = scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, adapterID, eventID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: memory event %s of %s", eventID, adapterID)
+		}
+		return err
+	})
+	return e, err
+}
+
+// MemorySession implements store.Store.
+func (s *Store) MemorySession(ctx context.Context, handle string) (store.MemorySession, error) {
+	m := store.MemorySession{Handle: handle}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var started int64
+		err := tx.QueryRowContext(ctx, `SELECT adapter_id, version, state, started, ended FROM memory_sessions WHERE handle = ?`, handle).
+			Scan(&m.AdapterID, &m.Version, &m.State, &started, &m.Ended)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: memory session %s", handle)
+		}
+		m.Started = fromNanos(started)
+		return err
+	})
+	return m, err
+}
+
+const memoryRecordColumns = `ref, version, scope, project, topic_key, revision, session, created, updated, body`
+
+func scanMemoryRecord(row interface{ Scan(...any) error }) (store.MemoryRecord, error) {
+	var r store.MemoryRecord
+	var created, updated int64
+	err := row.Scan(&r.Ref, &r.Version, &r.Scope, &r.Project, &r.TopicKey, &r.Revision, &r.Session, &created, &updated, &r.Body)
+	r.Created, r.Updated = fromNanos(created), fromNanos(updated)
+	return r, err
+}
+
+// MemoryRecord implements store.Store.
+func (s *Store) MemoryRecord(ctx context.Context, ref string) (store.MemoryRecord, error) {
+	var r store.MemoryRecord
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		r, err = scanMemoryRecord(tx.QueryRowContext(ctx, `SELECT `+memoryRecordColumns+` FROM memory_records WHERE ref = ?`, ref))
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: memory record %s", ref)
+		}
+		return err
+	})
+	return r, err
+}
+
+// MemoryRecords implements store.Store.
+func (s *Store) MemoryRecords(ctx context.Context) ([]store.MemoryRecord, error) {
+	var out []store.MemoryRecord
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+memoryRecordColumns+` FROM memory_records ORDER BY ref`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := scanMemoryRecord(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// MemoryReceipts implements store.Store.
+func (s *Store) MemoryReceipts(ctx context.Context, session string) ([]store.MemoryReceipt, error) {
+	out := []store.MemoryReceipt{}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT seq, record_ref, kind, payload, at FROM memory_receipts WHERE session = ? ORDER BY seq`, session)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r := store.MemoryReceipt{Session: session}
+			var at int64
+			if err := rows.Scan(&r.Seq, &r.RecordRef, &r.Kind, &r.Payload, &at); err != nil {
+				return err
+			}
+			r.At = fromNanos(at)
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, err
+}

@@ -1,0 +1,194 @@
+package storetest
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/agora-node/agora/store"
+)
+
+// memoryEvent makes an event of adapter a with id n and body digest d.
+func (f *fixture) memoryEvent(a string, n int, d string) store.MemoryEvent {
+	return store.MemoryEvent{
+		AdapterID: a, EventID: fmt.Sprintf("sha256:%064x", n), BodyDigest: fmt.Sprintf("sha256:%064s", d),
+		Kind: "note", Session: "ms_one", Result: []byte(fmt.Sprintf(`{"ok":true,"result":{"n":%d}}`, n)), Status: 200, At: f.now,
+	}
+}
+
+// testMemory checks the memory's contract: adapters rotate, profile
+// revisions never change, an event is applied once with all its effects or
+// none, sessions and records change only from the version they were read
+// at, a topic key names one record in its scope, and concurrent senders of
+// one event see one of them win.
+func testMemory(f *fixture) {
+	ctx, s := f.ctx, f.s
+
+	// Adapters: unknown, issued, rotated.
+	if _, err := s.MemoryAdapter(ctx, "codex"); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("MemoryAdapter before any: %v, want ErrNotFound", err)
+	}
+	for i, b := range []byte{1, 2} {
+		if err := s.PutMemoryAdapter(ctx, store.MemoryAdapter{ID: "codex", TokenHash: [32]byte{b}, Issued: f.now}); err != nil {
+			f.t.Fatalf("PutMemoryAdapter %d: %v", i, err)
+		}
+		if a, err := s.MemoryAdapter(ctx, "codex"); err != nil || a.TokenHash != [32]byte{b} || !a.Issued.Equal(f.now) {
+			f.t.Fatalf("MemoryAdapter after put %d: %+v, %v", i, a, err)
+		}
+	}
+
+	// Profiles: a revision is kept once; "" reads the last stored.
+	if _, err := s.MemoryProfile(ctx, "team", ""); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("MemoryProfile before any: %v, want ErrNotFound", err)
+	}
+	for _, rev := range []string{"1", "2"} {
+		if err := s.PutMemoryProfile(ctx, store.MemoryProfile{ID: "team", Revision: rev, Document: []byte(`{"r":"` + rev + `"}`), Stored: f.now}); err != nil {
+			f.t.Fatalf("PutMemoryProfile %s: %v", rev, err)
+		}
+	}
+	if err := s.PutMemoryProfile(ctx, store.MemoryProfile{ID: "team", Revision: "1", Document: []byte(`{"r":"1"}`), Stored: f.now}); !errors.Is(err, store.ErrDuplicate) {
+		f.t.Fatalf("same revision again: %v, want ErrDuplicate", err)
+	}
+	if err := s.PutMemoryProfile(ctx, store.MemoryProfile{ID: "team", Revision: "1", Document: []byte(`{"r":"x"}`), Stored: f.now}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("revision with another document: %v, want ErrConflict", err)
+	}
+	if p, err := s.MemoryProfile(ctx, "team", ""); err != nil || p.Revision != "2" {
+		f.t.Fatalf("latest profile: %+v, %v; want revision 2", p, err)
+	}
+	if p, err := s.MemoryProfile(ctx, "team", "1"); err != nil || string(p.Document) != `{"r":"1"}` {
+		f.t.Fatalf("profile team@1: %+v, %v", p, err)
+	}
+
+	// An event with a session, a record and receipts is applied whole.
+	sess := store.MemorySession{Handle: "ms_one", AdapterID: "codex", Version: 1, State: []byte(`{"v":1}`), Started: f.now}
+	rec := store.MemoryRecord{Ref: "lr_a", Version: 1, Scope: store.MemoryScopeProject, Project: "foo", TopicKey: "bugfix/a",
+		Revision: 1, Session: "ms_one", Created: f.now, Updated: f.now, Body: []byte(`{"title":"a"}`)}
+	ev1 := f.memoryEvent("codex", 1, "a")
+	got, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: ev1, Session: &sess, Records: []store.MemoryRecord{rec},
+		Receipts: []store.MemoryReceipt{
+			{Session: "ms_one", RecordRef: "lr_a", Kind: "pushed", Payload: []byte(`{"k":1}`), At: f.now},
+			{Session: "ms_one", RecordRef: "lr_a", Kind: "read", Payload: []byte(`{"k":2}`), At: f.now},
+		}})
+	if err != nil || !bytes.Equal(got.Result, ev1.Result) {
+		f.t.Fatalf("ApplyMemoryEvent: %+v, %v", got, err)
+	}
+	if e, err := s.MemoryEvent(ctx, "codex", ev1.EventID); err != nil || e.BodyDigest != ev1.BodyDigest || !bytes.Equal(e.Result, ev1.Result) || e.Status != 200 || e.Session != "ms_one" {
+		f.t.Fatalf("MemoryEvent: %+v, %v", e, err)
+	}
+	if _, err := s.MemoryEvent(ctx, "other", ev1.EventID); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("an event id is the adapter's: %v, want ErrNotFound", err)
+	}
+	if m, err := s.MemorySession(ctx, "ms_one"); err != nil || m.Version != 1 || string(m.State) != `{"v":1}` || m.Ended || !m.Started.Equal(f.now) {
+		f.t.Fatalf("MemorySession: %+v, %v", m, err)
+	}
+	if r, err := s.MemoryRecord(ctx, "lr_a"); err != nil || r.Version != 1 || r.TopicKey != "bugfix/a" || r.Project != "foo" || string(r.Body) != `{"title":"a"}` {
+		f.t.Fatalf("MemoryRecord: %+v, %v", r, err)
+	}
+	receipts, err := s.MemoryReceipts(ctx, "ms_one")
+	if err != nil || len(receipts) != 2 || receipts[0].Kind != "pushed" || receipts[1].Kind != "read" || receipts[0].Seq >= receipts[1].Seq {
+		f.t.Fatalf("MemoryReceipts: %+v, %v", receipts, err)
+	}
+	if none, err := s.MemoryReceipts(ctx, "ms_none"); err != nil || none == nil || len(none) != 0 {
+		f.t.Fatalf("MemoryReceipts of no session: %#v, %v; want an empty list", none, err)
+	}
+
+	// The same event again is the stored one, and writes nothing: not the
+	// session's next version, not another receipt.
+	next := sess
+	next.Version, next.State = 2, []byte(`{"v":2}`)
+	again := f.memoryEvent("codex", 1, "b")
+	got, err = s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: again, Session: &next,
+		Receipts: []store.MemoryReceipt{{Session: "ms_one", RecordRef: "lr_a", Kind: "cited", Payload: []byte(`{}`), At: f.now}}})
+	if !errors.Is(err, store.ErrDuplicate) || got.BodyDigest != ev1.BodyDigest || !bytes.Equal(got.Result, ev1.Result) {
+		f.t.Fatalf("event again: %+v, %v; want the first with ErrDuplicate", got, err)
+	}
+	if m, _ := s.MemorySession(ctx, "ms_one"); m.Version != 1 {
+		f.t.Fatalf("a duplicate event changed the session to version %d", m.Version)
+	}
+	if r, _ := s.MemoryReceipts(ctx, "ms_one"); len(r) != 2 {
+		f.t.Fatalf("a duplicate event added receipts: %d", len(r))
+	}
+
+	// A stale version writes nothing, the event included.
+	stale := f.memoryEvent("codex", 2, "c")
+	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Session: &sess}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("session made twice: %v, want ErrConflict", err)
+	}
+	recNext := rec
+	recNext.Version = 3
+	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Session: &next, Records: []store.MemoryRecord{recNext}}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("record skipping a version: %v, want ErrConflict", err)
+	}
+	if _, err := s.MemoryEvent(ctx, "codex", stale.EventID); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("a refused change kept its event: %v", err)
+	}
+	if m, _ := s.MemorySession(ctx, "ms_one"); m.Version != 1 {
+		f.t.Fatalf("a refused change wrote the session: version %d", m.Version)
+	}
+
+	// One topic key, one record in its scope: another project may reuse
+	// it, the same project may not, and a global record has its own.
+	clash := rec
+	clash.Ref = "lr_b"
+	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Records: []store.MemoryRecord{clash}}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("topic taken in the project: %v, want ErrConflict", err)
+	}
+	elsewhere := clash
+	elsewhere.Project = "bar"
+	global := clash
+	global.Ref, global.Scope = "lr_c", store.MemoryScopeGlobal
+	recNext.Version, recNext.Revision, recNext.Body = 2, 2, []byte(`{"title":"a2"}`)
+	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Session: &next, Records: []store.MemoryRecord{elsewhere, global, recNext}}); err != nil {
+		f.t.Fatalf("other scopes and a new revision: %v", err)
+	}
+	if r, err := s.MemoryRecord(ctx, "lr_a"); err != nil || r.Version != 2 || r.Revision != 2 || string(r.Body) != `{"title":"a2"}` || !r.Created.Equal(f.now) {
+		f.t.Fatalf("record after its revision: %+v, %v", r, err)
+	}
+	moved := global
+	moved.Version, moved.Scope = 2, store.MemoryScopeProject
+	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: f.memoryEvent("codex", 3, "d"), Records: []store.MemoryRecord{moved}}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("a record changing scope: %v, want ErrConflict", err)
+	}
+	all, err := s.MemoryRecords(ctx)
+	if err != nil || len(all) != 3 || all[0].Ref != "lr_a" || all[1].Ref != "lr_b" || all[2].Ref != "lr_c" {
+		f.t.Fatalf("MemoryRecords: %+v, %v", all, err)
+	}
+
+	// Senders of one event at once: one applies it, the rest get it back.
+	const senders = 12
+	var wg sync.WaitGroup
+	errs := make([]error, senders)
+	results := make([]store.MemoryEvent, senders)
+	for i := range senders {
+		wg.Go(func() {
+			ev := f.memoryEvent("claude", 9, fmt.Sprint(i))
+			r := store.MemoryReceipt{Session: "ms_two", RecordRef: "lr_a", Kind: "listed", Payload: []byte(`{}`), At: f.now}
+			results[i], errs[i] = s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: ev, Receipts: []store.MemoryReceipt{r}})
+		})
+	}
+	wg.Wait()
+	won := -1
+	for i, err := range errs {
+		switch {
+		case err == nil:
+			if won >= 0 {
+				f.t.Fatalf("senders %d and %d both applied one event", won, i)
+			}
+			won = i
+		case !errors.Is(err, store.ErrDuplicate):
+			f.t.Fatalf("sender %d: %v", i, err)
+		}
+	}
+	if won < 0 {
+		f.t.Fatal("no sender applied the event")
+	}
+	for i, r := range results {
+		if r.BodyDigest != results[won].BodyDigest {
+			f.t.Fatalf("sender %d got digest %s, the winner stored %s", i, r.BodyDigest, results[won].BodyDigest)
+		}
+	}
+	if r, _ := s.MemoryReceipts(ctx, "ms_two"); len(r) != 1 {
+		f.t.Fatalf("one event applied by %d senders wrote %d receipts", senders, len(r))
+	}
+}
