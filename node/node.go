@@ -227,6 +227,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.routeReads()
 	n.routeUploads()
 	n.routeLibrary()
+	n.routeLibraryCatalogue()
 	n.routeLibraryBundles()
 	n.routeLibraryObjects()
 	n.routeLibraryPersonal()

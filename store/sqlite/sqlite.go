@@ -360,6 +360,9 @@ CREATE TABLE library_votes (
 	personalMigration,
 	// The memory: adapters, profiles, events, sessions, records, receipts (memory.go).
 	memoryMigration,
+	// The catalogue's heads, vote sums and words, kept by triggers
+	// (library_catalogue.go).
+	catalogueMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
