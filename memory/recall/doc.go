@@ -10,6 +10,8 @@
 // NormalizeError rewrites tool output so the same failure reads the same on
 // every machine (paths, positions, addresses, times, durations, temp dirs,
 // PIDs, UUIDs and versions become placeholders; dependency names survive).
+// Ports (localhost:5432, :::3000, port=443) and docker tag variants
+// (3.13-slim-buster) survive: they name what failed.
 // ErrorSignature hashes the lines that carry the error into a
 // "sha256:<hex>" digest; CodeSymbols and Tokenize extract the other search
 // inputs.
@@ -34,11 +36,17 @@
 //     title names. The share of the title's terms the query holds, each
 //     weighted by its idf among titles, so the object (config, tokio,
 //     TestWatchReload) outweighs the wording every record of that failure
-//     kind shares. When the title has a key (terms much rarer among titles
-//     than its other terms) and the query names none of it, a negative
-//     code_symbol reason takes back Weights.KeyMiss of what the wording
-//     earned: the same message about another module, test or crate is
-//     another root cause.
+//     kind shares. The record's key is what it is about: the code symbols
+//     its output names that its title names too (`config`,
+//     'eslint-plugin-import', slices.Concat; however common the word),
+//     and the title terms its output prints that few of the records
+//     competing for the same query hold in their titles (a port, a rule
+//     code). When the query lacks part of the key, a negative
+//     code_symbol reason takes back Weights.KeyMiss of the content score
+//     in proportion; all of it when the query also names an object of
+//     its own (a symbol the record lacks, or a term no record holds):
+//     the same message about another module, test or crate is another
+//     root cause.
 //
 // The weight of content signals a query cannot feed (a prompt has no
 // output) is spread over those it can, so a prompt and a failing tool
@@ -46,8 +54,10 @@
 //
 // Context signals (tool_name, same_project, environment, phase, dimension,
 // recency, trust, evidence) are scaled by the content match (0..1), so they
-// reorder matches but never create one. environment counts the OS double:
-// the same message on another OS often has another fix.
+// reorder matches but never create one. environment counts the OS double,
+// and a record written on another OS than the query's loses half the
+// environment weight: the same message on another OS often has another
+// fix.
 //
 // negative subtracts up to its full weight for superseded records and in
 // part for contradicted, failed or conflicting ones, so they sink below

@@ -68,6 +68,20 @@ type entry struct {
 	// title holds the unique, sorted lex ids of the title's terms: the
 	// record's own summary of what it is about (see keyAgreement).
 	title []int32
+	// objects are the code symbols the record names that its title
+	// names too (`config`, slices.Concat, 'eslint-plugin-import'): what
+	// its failure is about. keyOut holds the other title terms its
+	// output prints (a port, a rule code, a package name); those that
+	// few competing records hold are a key too (see keyAgreement).
+	objects []object
+	keyOut  []int32 // sorted lex ids
+}
+
+// object is a code symbol a record is about, with the lex ids of the
+// parts of it that its title holds.
+type object struct {
+	sym   int32
+	terms []int32
 }
 
 // Index is an in-memory recall index. It is safe for concurrent use: Search
@@ -242,9 +256,11 @@ func (ix *Index) insert(d Doc) {
 
 	syms := lowerAll(d.CodeSymbols)
 	syms = append(syms, symbolsOfNormalized(norm)...)
-	for _, s := range withoutProject(uniq(syms), d.Project) {
+	syms = withoutProject(uniq(syms), d.Project)
+	for _, s := range syms {
 		e.syms = append(e.syms, ix.syms.id(s))
 	}
+	e.objects, e.keyOut = ix.titleKeys(e.title, syms, e.errTerms)
 	slices.Sort(e.syms)
 	for _, id := range e.syms {
 		ix.syms.postings[id] = append(ix.syms.postings[id], posting{n, 1})
@@ -262,6 +278,41 @@ func (ix *Index) insert(d Doc) {
 	if len(e.syms) > 0 {
 		ix.symDocs++
 	}
+}
+
+// titleKeys finds the objects of a record (symbols its title names) and
+// the other title terms its output prints. See entry.objects.
+func (ix *Index) titleKeys(title []int32, syms []string, errTerms []int32) (objs []object, out []int32) {
+	if len(title) == 0 {
+		return nil, nil
+	}
+	inTitle := make(map[string]int32, len(title))
+	for _, id := range title {
+		inTitle[ix.lex.names[id]] = id
+	}
+	inObj := make(map[int32]bool)
+	for _, s := range syms {
+		var terms []int32
+		for _, t := range uniq(Tokenize(s)) {
+			if id, ok := inTitle[t]; ok {
+				terms = append(terms, id)
+				inObj[id] = true
+			}
+		}
+		if len(terms) > 0 {
+			objs = append(objs, object{sym: ix.syms.ids[s], terms: terms})
+		}
+	}
+	printed := make(map[string]bool, len(errTerms))
+	for _, id := range errTerms {
+		printed[ix.errs.names[id]] = true
+	}
+	for _, id := range title {
+		if !inObj[id] && printed[ix.lex.names[id]] {
+			out = append(out, id)
+		}
+	}
+	return objs, out
 }
 
 // delete retires doc number n. Its postings stay behind (searches skip nil

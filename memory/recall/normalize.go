@@ -12,9 +12,12 @@ import (
 // the earlier ones, so e.g. a timestamp is gone before the number rules could
 // split it into pieces.
 var (
-	reANSI      = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
-	reUUID      = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
-	reTimestamp = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T _]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?`)
+	reANSI = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
+	reUUID = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	// npm names its logs 2024-05-31T01_28_46_000Z-debug-0.log: some
+	// tools write the time with underscores where a file name cannot
+	// hold a colon.
+	reTimestamp = regexp.MustCompile(`\b\d{4}-\d{2}-\d{2}[T _]\d{2}[:_]\d{2}([:_]\d{2}([._]\d+)?)?(Z|[+-]\d{2}:?\d{2})?`)
 	reDate      = regexp.MustCompile(`\b\d{4}[-/]\d{2}[-/]\d{2}\b`)
 	reClock     = regexp.MustCompile(`\b\d{1,2}:\d{2}:\d{2}(\.\d+)?\b`)
 	reModHash   = regexp.MustCompile(`\bh1:[A-Za-z0-9+/=]{20,}`)
@@ -27,14 +30,32 @@ var (
 	// path whose last element has a file extension. Import paths such as
 	// github.com/x/y have none of those shapes and are kept: they are the
 	// module names a fix is about.
-	rePath      = regexp.MustCompile(`(^|[\s'"(=\[,:]|-[LI])((?:(?:[A-Za-z]:)?[\\/]|~[\\/]|\.\.?[\\/])[^\s:'"(),;\]\[<>]*|[\w.@+-]+(?:[\\/][\w.@+-]+)+\.[A-Za-z][A-Za-z0-9]{0,5}\b)`)
-	reDrive     = regexp.MustCompile(`^[A-Za-z]:/`)
-	reFileLine  = regexp.MustCompile(`(\.[A-Za-z][A-Za-z0-9]{0,5}|<path>)(?::\d+)+(?:\b|$)`)
-	reParenLine = regexp.MustCompile(`\((\d+),\s*\d+\)`)
-	reLineWord  = regexp.MustCompile(`(?i)\b(line|ln|col|column|offset|pos|position)\s*[:=]?\s*\d+`)
-	reTextOff   = regexp.MustCompile(`\(\.text(\.[\w.]+)?\+<hex>\)`)
-	reDuration  = regexp.MustCompile(`\b\d+(\.\d+)?\s?(ns|µs|us|ms|s|sec|secs|seconds|m|min|minutes|h)\b`)
-	reVersion   = regexp.MustCompile(`\bv?\d+\.\d+(\.\d+)*([-+][0-9A-Za-z.-]+)?\b`)
+	rePath  = regexp.MustCompile(`(^|[\s'"(=\[,:]|-[LI])((?:(?:[A-Za-z]:)?[\\/]|~[\\/]|\.\.?[\\/])[^\s:'"(),;\]\[<>]*|[\w.@+-]+(?:[\\/][\w.@+-]+)+\.[A-Za-z][A-Za-z0-9]{0,5}\b)`)
+	reDrive = regexp.MustCompile(`^[A-Za-z]:/`)
+	// A port says which service is in the way (5432, 8080), so it
+	// survives, written one way: "port 5432". It is recognized after a
+	// host (localhost, an IPv4 address, an IPv6 "::") or the word port.
+	reHostPort = regexp.MustCompile(`(?i)(\blocalhost|\b\d{1,3}(?:\.\d{1,3}){3}|\[[0-9a-f:]*\]|::+):(\d{2,5})\b`)
+	rePortWord = regexp.MustCompile(`(?i)\bport\s*[:=]?\s*(\d{2,5})\b`)
+	// Positions printed after a name that is not a file with an
+	// extension: Makefile:183, node:events:11, loader:1228:34, or a
+	// dependency a path was shortened to (uuid:12). A tag such as
+	// node:18-alpine is not a position: the number must end the word.
+	reNamePos = regexp.MustCompile(`\b([A-Za-z_][\w-]*)(?::\d+)+(?:$|[\s)\],;:])`)
+	// javac's [line,col], a source excerpt's gutter ("183 |   let x")
+	// and a linter's leading "12:5".
+	reBracketPos = regexp.MustCompile(`\[\d+,\s*\d+\]`)
+	reGutter     = regexp.MustCompile(`(?m)^\s*\d+\s*\|`)
+	reLeadPos    = regexp.MustCompile(`(?m)^\s*\d+:\d+\s`)
+	reFileLine   = regexp.MustCompile(`(\.[A-Za-z][A-Za-z0-9]{0,5}|<path>)(?::\d+)+(?:\b|$)`)
+	reParenLine  = regexp.MustCompile(`\((\d+),\s*\d+\)`)
+	reLineWord   = regexp.MustCompile(`(?i)\b(line|ln|col|column|offset|pos|position)\s*[:=]?\s*\d+`)
+	reTextOff    = regexp.MustCompile(`\(\.text(\.[\w.]+)?\+<hex>\)`)
+	reDuration   = regexp.MustCompile(`\b\d+(\.\d+)?\s?(ns|µs|us|ms|s|sec|secs|seconds|m|min|minutes|h)\b`)
+	// A version's pre-release or build suffix (1.2.3-rc.1, 2.0.0+build5)
+	// goes with it; a docker tag's variant (3.13-slim-buster) names
+	// another image and stays.
+	reVersion   = regexp.MustCompile(`(?i)\bv?\d+\.\d+(\.\d+)*([-+](?:rc|alpha|beta|pre|dev|next|canary|build|snapshot|\d)[0-9A-Za-z.-]*)?\b`)
 	rePID       = regexp.MustCompile(`(?i)\b(pid|process|goroutine|thread)\s*[:=#]?\s*\d+`)
 	reBigNumber = regexp.MustCompile(`\b\d{4,}\b`)
 	reSpaces    = regexp.MustCompile(`[ \t\f\v]+`)
@@ -69,16 +90,36 @@ func NormalizeError(text string) string {
 		}
 		return m
 	})
+	s = reHostPort.ReplaceAllStringFunc(s, func(m string) string {
+		sub := reHostPort.FindStringSubmatch(m)
+		if strings.EqualFold(sub[1], "localhost") {
+			return sub[1] + " port " + sub[2]
+		}
+		return " port " + sub[2]
+	})
+	s = rePortWord.ReplaceAllString(s, "port $1")
 	s = reTempDir.ReplaceAllString(s, "<tmp>")
 	s = replacePaths(s)
 	s = reFileLine.ReplaceAllString(s, "$1")
+	s = reNamePos.ReplaceAllStringFunc(s, func(m string) string {
+		// Keep the character that ended the position.
+		sub := reNamePos.FindStringSubmatch(m)
+		last := m[len(m)-1]
+		if last >= '0' && last <= '9' {
+			return sub[1]
+		}
+		return sub[1] + string(last)
+	})
+	s = reBracketPos.ReplaceAllString(s, "")
+	s = reGutter.ReplaceAllString(s, "|")
+	s = reLeadPos.ReplaceAllString(s, " ")
 	s = reParenLine.ReplaceAllString(s, "")
 	s = reLineWord.ReplaceAllString(s, "$1 <n>")
 	s = reTextOff.ReplaceAllString(s, "")
 	s = reDuration.ReplaceAllString(s, "<dur>")
 	s = reVersion.ReplaceAllString(s, "<ver>")
 	s = rePID.ReplaceAllString(s, "$1 <n>")
-	s = reBigNumber.ReplaceAllString(s, "<n>")
+	s = replaceBigNumbers(s)
 	s = reRepeat.ReplaceAllString(s, "$1")
 
 	lines := strings.Split(s, "\n")
@@ -90,6 +131,27 @@ func NormalizeError(text string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// replaceBigNumbers replaces long numbers (pids, counters, ids) with
+// <n>, except a port (see reHostPort), which names a service.
+func replaceBigNumbers(s string) string {
+	idx := reBigNumber.FindAllStringIndex(s, -1)
+	if len(idx) == 0 {
+		return s
+	}
+	var b strings.Builder
+	last := 0
+	for _, m := range idx {
+		if strings.HasSuffix(strings.ToLower(s[:m[0]]), "port ") {
+			continue
+		}
+		b.WriteString(s[last:m[0]])
+		b.WriteString("<n>")
+		last = m[1]
+	}
+	b.WriteString(s[last:])
+	return b.String()
 }
 
 // replacePaths shortens every path in s, keeping the character before it.
@@ -296,10 +358,16 @@ var stopwords = map[string]bool{
 	"into": true, "we": true, "you": true, "your": true, "our": true, "so": true, "then": true, "when": true,
 }
 
+// minNumberLen is the shortest number Tokenize keeps. Shorter numbers
+// are counts and positions; longer ones that survive normalization name
+// something: an exit code (137), a port (5432), a PEP (668).
+const minNumberLen = 3
+
 // Tokenize splits text into lower-case search terms: runs of letters,
 // digits and underscores, at least two characters long, without
-// stopwords, pure numbers or normalization placeholders ("<path>"). Dotted
-// names also yield their parts, so "errors.Join" matches "Join".
+// stopwords, numbers shorter than three digits or normalization
+// placeholders ("<path>"). Dotted names also yield their parts, so
+// "errors.Join" matches "Join".
 func Tokenize(text string) []string {
 	var out []string
 	start := -1
@@ -310,7 +378,7 @@ func Tokenize(text string) []string {
 		}
 		tok := strings.ToLower(text[start:end])
 		start = -1
-		if len(tok) < 2 || stopwords[tok] || isDigits(tok) {
+		if len(tok) < 2 || stopwords[tok] || (isDigits(tok) && len(tok) < minNumberLen) {
 			return
 		}
 		out = append(out, tok)

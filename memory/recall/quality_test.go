@@ -17,17 +17,18 @@ const (
 )
 
 // Regression floors: what the engine reaches on the held-out 5k corpus
-// today (recall@1 0.899, recall@3 0.923, false injection 0.084), a little
+// today (recall@1 0.915, recall@3 0.919, false injection 0.080), a little
 // rounded. Raise them when the engine improves.
 const (
-	floorRecallAt1     = 0.88
+	floorRecallAt1     = 0.90
 	floorRecallAt3     = 0.90
 	ceilFalseInjection = 0.10
 	smallCorpusRecords = 5000
 	benchCorpusRecords = 100_000
-	// DefaultWeights were tuned on seed 1; the test and the benchmark
-	// measure seed 2, which tuning never saw, so the figures show how the
-	// engine generalizes rather than how well it fits one corpus.
+	// DefaultWeights were tuned on seeds 1, 4 and 5 together; the test
+	// and the benchmark measure seed 2, which tuning never saw, so the
+	// figures show how the engine generalizes rather than how well it
+	// fits one corpus. Seed 3 is the second held-out check.
 	corpusSeed = 2
 )
 

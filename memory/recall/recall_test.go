@@ -71,8 +71,8 @@ func TestCodeSymbols(t *testing.T) {
 }
 
 func TestTokenizeDropsPlaceholdersAndNumbers(t *testing.T) {
-	got := recall.Tokenize("the <path> failed at <n> with code 137 in pkg.Func")
-	want := []string{"failed", "code", "pkg", "func"}
+	got := recall.Tokenize("the <path> failed at <n> with code 137 in pkg.Func at 12")
+	want := []string{"failed", "code", "137", "pkg", "func"}
 	if !slices.Equal(got, want) {
 		t.Errorf("Tokenize = %q, want %q", got, want)
 	}
@@ -270,5 +270,61 @@ func TestConcurrentUse(t *testing.T) {
 	wg.Wait()
 	if got, want := ix.Len(), len(corpus())+4*100; got != want {
 		t.Errorf("Len = %d, want %d", got, want)
+	}
+}
+
+func TestNormalizeErrorKeepsWhatNamesTheFailure(t *testing.T) {
+	cases := []struct{ in, want string }{
+		// A port names the service in the way; however it is printed,
+		// it reads the same.
+		{"Error: listen EADDRINUSE: address already in use :::5432", "Error: listen EADDRINUSE: address already in use port 5432"},
+		{"dial tcp 127.0.0.1:5432: connect: refused", "dial tcp port 5432: connect: refused"},
+		{"connection to localhost:8080 was refused", "connection to localhost port 8080 was refused"},
+		{"HTTPSConnectionPool(host='pypi.org', port=443)", "HTTPSConnectionPool(host='pypi.org', port 443)"},
+		// A docker tag's variant is another image; a pre-release is
+		// part of the version.
+		{"manifest for python:3.13-slim-buster not found", "manifest for python:<ver>-slim-buster not found"},
+		{"requires foo 1.2.3-rc.1", "requires foo <ver>"},
+		// Positions after names without an extension go.
+		{"make: *** [Makefile:183: all] Error 1", "make: *** [Makefile: all] Error 1"},
+		{"node:events:497\n  throw er;", "node:events\nthrow er;"},
+		{"Foo.java:[12,5] error: cannot find symbol", "Foo.java: error: cannot find symbol"},
+		{"npm log 2024-05-31T01_28_46_000Z-debug-0.log", "npm log <time>-debug-0.log"},
+	}
+	for _, c := range cases {
+		if got := recall.NormalizeError(c.in); got != c.want {
+			t.Errorf("NormalizeError(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
+	if recall.ErrorSignature("listen EADDRINUSE: address already in use :::3000") ==
+		recall.ErrorSignature("listen EADDRINUSE: address already in use :::8080") {
+		t.Error("ports 3000 and 8080 share a signature; the port must survive")
+	}
+}
+
+// A record about one object must not answer the same failure about
+// another object, even when the object is a common word and many records
+// of that kind exist.
+func TestKeyMissSilencesAnotherObject(t *testing.T) {
+	var docs []recall.Doc
+	for i, name := range []string{"config", "request", "buffer", "state", "value", "handle", "client", "cache"} {
+		docs = append(docs, recall.Doc{
+			ID:        fmt.Sprintf("moved-%d", i),
+			Title:     "E0382 borrow of moved value `" + name + "`",
+			Content:   "Learned: clone `" + name + "` before the move.",
+			ErrorText: "error[E0382]: borrow of moved value: `" + name + "`\n --> src/main.rs:10:5",
+			ToolNames: []string{"cargo"}, Trust: recall.TrustReviewed, UpdatedAt: now,
+		})
+	}
+	ix := smallIndex(t, docs...)
+	w := recall.DefaultWeights()
+	q := recall.Query{ErrorText: "error[E0382]: use of moved value: `config`\n --> src/lib.rs:99:1", ToolName: "cargo", Now: now}
+	hits := ix.Search(q, w, 3)
+	if len(hits) == 0 || hits[0].ID != "moved-0" {
+		t.Fatalf("hits = %+v, want moved-0 (config) first", hits)
+	}
+	q.ErrorText = "error[E0382]: borrow of moved value: `sender`\n --> src/main.rs:10:5"
+	if hits := ix.Search(q, w, 3); len(hits) > 0 {
+		t.Errorf("a moved `sender` got %d hits (first %s, %.3f), want none", len(hits), hits[0].ID, hits[0].Score)
 	}
 }

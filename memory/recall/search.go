@@ -214,12 +214,24 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 
 	// The query's terms as lex ids, for key agreement.
 	qIDs := make([]int32, 0, len(p.lexTerms))
+	var unknownTerm bool
 	for _, t := range p.lexTerms {
-		if id, ok := ix.lex.ids[t]; ok {
+		if id, ok := ix.lex.ids[t]; ok && ix.lex.df[id] > 0 {
 			qIDs = append(qIDs, id)
+		} else {
+			unknownTerm = true
 		}
 	}
 	slices.Sort(qIDs)
+
+	qSyms := make([]int32, 0, len(p.syms))
+	for _, s := range p.syms {
+		id, ok := ix.syms.ids[s]
+		if !ok {
+			id = -1
+		}
+		qSyms = append(qSyms, id)
+	}
 
 	offered := contentOffer{
 		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
@@ -257,12 +269,14 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		}
 	}
 
+	pool := ix.candidateTitles(*top)
 	hits := make([]Hit, 0, top.Len())
 	for _, c := range *top {
 		h, ok := ix.score(p, w, c.doc, sc.acc[c.doc], scoreInputs{
 			avgLen: avgLen, lexMax: lexMax, lexCommon: lexCommon,
 			errQNorm: errQNorm, errCommon: errCommon, symQNorm: symQNorm,
-			offered: offered, scale: scale, qIDs: qIDs,
+			offered: offered, scale: scale, qIDs: qIDs, qSyms: qSyms, pool: pool,
+			unknownTerm: unknownTerm,
 		})
 		if ok && h.Score >= w.MinScore {
 			hits = append(hits, h)
@@ -313,7 +327,12 @@ type scoreInputs struct {
 	symQNorm  float64
 	offered   contentOffer
 	scale     float64
-	qIDs      []int32 // the query's lex ids, sorted
+	qIDs      []int32         // the query's lex ids, sorted
+	qSyms     []int32         // the query's symbol ids (-1 for unknown symbols)
+	pool      map[int32]int32 // see candidateTitles
+	// unknownTerm is set when the query holds a term no record holds:
+	// often the name of something the memory has never seen.
+	unknownTerm bool
 }
 
 // score computes the full score of doc number d with its reasons.
@@ -405,17 +424,25 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	// Key agreement: a record is about what its title names. The same
 	// failure about another thing (another module, test, crate or
 	// package) is another root cause: the wording matches, the object
-	// does not. When the query lacks the title's key, the record loses
-	// KeyMiss (at most all) of what its wording earned.
-	if cov, matched, missing, ok := ix.keyAgreement(in.qIDs, e.title); ok {
-		if c := w.Key * cov * in.scale; c > 0 {
-			add(SignalCodeSymbol, "names "+matched, c)
+	// does not. The record loses KeyMiss (at most all) of its content
+	// score times the share of its key the query does not name.
+	if ka, ok := ix.keyAgreement(in.qIDs, in.qSyms, e, in.pool); ok {
+		if c := w.Key * ka.cov * in.scale; c > 0 {
+			add(SignalCodeSymbol, "names "+ka.matched, c)
 			cSym += c
 		}
-		if missing != "" && w.KeyMiss > 0 {
-			penalty := -math.Min(1, w.KeyMiss) * (cErr + cLex)
-			add(SignalCodeSymbol, "record is about "+missing+", which the query does not name", penalty)
-			cErr, cLex = cErr+penalty/2, cLex+penalty/2 // keeps content equal to the sum
+		if ka.miss > 0 && w.KeyMiss > 0 {
+			share := math.Min(1, w.KeyMiss*ka.miss)
+			if ka.objMiss && (in.unknownTerm || ix.foreignSymbol(in.qSyms, e.syms)) {
+				// The query names an object of its own where the
+				// record names another: the same failure about
+				// another thing.
+				share = math.Min(1, w.KeyMiss)
+			}
+			total := cErr + cLex + cSym
+			add(SignalCodeSymbol, "record is about "+ka.missing+", which the query does not name", -share*total)
+			// Keep content equal to the sum of the reasons.
+			cErr, cLex, cSym = cErr*(1-share), cLex*(1-share), cSym*(1-share)
 		}
 	}
 	content := cErr + cLex + cSym
@@ -435,6 +462,10 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	}
 	if s, v := envMatch(p.q.Environment, doc.Environment); s > 0 {
 		add(SignalEnvironment, v, w.Environment*s*gate)
+	}
+	if qo, do := strings.ToLower(p.q.Environment["os"]), doc.Environment["os"]; qo != "" && do != "" && qo != do {
+		// The same message on another OS often has another fix.
+		add(SignalEnvironment, "record is from os="+do+", query from os="+qo, -w.Environment*osMissShare*gate)
 	}
 	if p.q.Phase != "" && strings.EqualFold(p.q.Phase, doc.Phase) {
 		add(SignalPhase, doc.Phase, w.Phase*gate)
@@ -480,66 +511,129 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	}, true
 }
 
+// keyResult is what keyAgreement found.
+type keyResult struct {
+	cov     float64 // idf-weighted share of the title's terms the query names
+	matched string  // those terms
+	miss    float64 // 0..1: the idf²-weighted share of the key the query lacks
+	missing string  // the key terms the query lacks
+	objMiss bool    // the query lacks a term of the record's object
+}
+
 // keyAgreement measures how much of what a record says it is about (its
-// title) the query names: the share of the title's terms found among the
-// query's terms (0..1), each weighted by its idf among titles, the matched
-// terms and the most specific title term the query lacks. Idf over titles
-// rather than over all text makes a record's object (config, tokio) count
-// more than the wording its kind of failure shares with every record of
-// that kind (borrow, moved, value), even when the object is a common word.
-func (ix *Index) keyAgreement(q, title []int32) (cov float64, matched, missing string, ok bool) {
+// title) the query names. cov is the share of the title's terms found
+// among the query's terms, each weighted by its idf among titles, so a
+// record's object (config, tokio) counts more than the wording its kind
+// of failure shares with every record of that kind (borrow, moved).
+//
+// The key is what the record is about, among the title terms its output
+// names: the parts of a code symbol it names (its object, however common
+// a word it is), and the terms it prints that few of the records
+// competing for this query hold in their titles (a port, a rule code, a
+// package name), while their shared wording is in many (see
+// candidateTitles). miss is the share of the key the query does not name.
+func (ix *Index) keyAgreement(q, qSyms []int32, e *entry, pool map[int32]int32) (keyResult, bool) {
+	var r keyResult
 	var have, total float64
 	var names []string
-	minDF := int32(math.MaxInt32)
-	for _, id := range title {
-		if df := ix.titleDF[id]; df > 0 && df < minDF {
-			minDF = df
-		}
-	}
-	keyDF := max(keyTitleDF, 2*minDF)
-	var keys []string
-	var keyCovered bool
-	var others []int32
-	for _, id := range title {
+	var common int32 // how many candidates hold the title's most shared term
+	for _, id := range e.title {
 		df := ix.titleDF[id]
 		if df <= 0 {
 			continue
 		}
 		idf := bm25IDF(ix.titles, int(df))
 		total += idf
-		_, found := slices.BinarySearch(q, id)
-		if found {
+		if _, found := slices.BinarySearch(q, id); found {
 			have += idf
 			names = append(names, ix.lex.names[id])
 		}
-		if df <= keyDF {
-			keys = append(keys, ix.lex.names[id])
-			keyCovered = keyCovered || found
-		} else {
-			others = append(others, df)
-		}
+		common = max(common, pool[id])
 	}
 	if total == 0 {
-		return 0, "", "", false
+		return r, false
 	}
-	// The title has a key when its rarest terms are much rarer than the
-	// rest: the rest is the wording every record of that kind shares.
-	if !keyCovered && len(keys) > 0 && len(others) > 0 {
-		slices.Sort(others)
-		if others[len(others)/2] >= keyDistinct*keyDF {
-			missing = strings.Join(keys, " ")
+	r.cov, r.matched = have/total, strings.Join(names, " ")
+
+	var keys, missed int
+	var missing []string
+	for _, o := range e.objects {
+		keys++
+		if slices.Contains(qSyms, o.sym) || allIn(o.terms, q) {
+			continue
+		}
+		missed++
+		r.objMiss = true
+		for _, id := range o.terms {
+			missing = append(missing, ix.lex.names[id])
 		}
 	}
-	return have / total, strings.Join(names, " "), missing, true
+	// With enough competitors of one kind, a printed title term few of
+	// them hold is key; one most of them hold is the kind's wording.
+	if common >= keyPool {
+		for _, id := range e.keyOut {
+			if pool[id]*keyDistinct > common {
+				continue
+			}
+			keys++
+			if _, found := slices.BinarySearch(q, id); !found {
+				missed++
+				missing = append(missing, ix.lex.names[id])
+				r.objMiss = true
+			}
+		}
+	}
+	if missed > 0 {
+		r.miss, r.missing = float64(missed)/float64(keys), strings.Join(uniq(missing), " ")
+	}
+	return r, true
 }
 
-// A title term is a key when at most keyTitleDF titles (or twice the
-// rarest term's count) hold it, and the title's other terms are in at
-// least keyDistinct times as many titles.
+// allIn reports whether every id is in the sorted set.
+func allIn(ids, set []int32) bool {
+	for _, id := range ids {
+		if _, ok := slices.BinarySearch(set, id); !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// candidateTitles counts, for every title term of the candidates, how
+// many candidates hold it: the records competing for one query mostly
+// share a kind of failure, so their shared wording is common among them
+// and what each is about is not.
+func (ix *Index) candidateTitles(cands candHeap) map[int32]int32 {
+	pool := make(map[int32]int32)
+	for _, c := range cands {
+		for _, id := range ix.entries[c.doc].title {
+			pool[id]++
+		}
+	}
+	return pool
+}
+
+// A title term is told apart as key or wording only when at least
+// keyPool candidates share the title's most common term; it is key when
+// at most 1/keyDistinct as many hold it.
 const (
-	keyTitleDF  = 3
+	keyPool     = 4
 	keyDistinct = 4
 )
+
+// foreignSymbol reports whether the query names a code symbol the record
+// does not (a symbol no record has counts too).
+func (ix *Index) foreignSymbol(q, rec []int32) bool {
+	for _, id := range q {
+		if id < 0 {
+			return true
+		}
+		if _, ok := slices.BinarySearch(rec, id); !ok {
+			return true
+		}
+	}
+	return false
+}
 
 // negative scores 0..1 how strongly receipts argue against a record.
 // Superseded is final; contradictions weigh more than a failed task, and a
@@ -565,6 +659,10 @@ func negative(d Doc) (float64, string) {
 	}
 	return math.Min(1, s), strings.Join(why, ", ")
 }
+
+// osMissShare is the share of the environment weight a record loses when
+// it was written on another operating system than the query's.
+const osMissShare = 0.5
 
 // envWeight makes the operating system count double: the same message on
 // another OS often has another fix.

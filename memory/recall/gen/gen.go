@@ -10,13 +10,15 @@
 // string equality. Distractors: environment twins (the same output on
 // another OS with another fix), superseded fixes next to their successors,
 // contradicted records with a wrong fix, and fillers of the same tools with
-// other failures. Some root causes are never stored; their queries must get
+// other failures, whose made-up keys take the shape of their family's
+// keys (a port, a key id, pkg.Func), so only the value tells them apart. Some root causes are never stored; their queries must get
 // no answer at all.
 package gen
 
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"time"
 
@@ -307,10 +309,8 @@ func (g *generator) filler(n int) recall.Doc {
 	switch g.rng.IntN(10) {
 	case 0, 1, 2, 3:
 		if f.keys[0] != "" {
-			rc := rootCause{fam: f, key: g.word() + "_" + g.word(), os: f.os}
-			if strings.Contains(f.keys[0], "|") {
-				rc.k2 = g.word() + g.word()
-			}
+			rc := rootCause{fam: f, os: f.os}
+			rc.key, rc.k2 = g.fillerKey(f)
 			raw := g.expand(f.variants[g.rng.IntN(len(f.variants))], rc, project, g.osFor(f.os))
 			fix := fmt.Sprintf("Fixed by %s the %s %s before %s.", g.word(), g.word(), g.word(), g.word())
 			return g.doc(id, g.expand(f.title, rc, project, ""), raw, fix, rc, project)
@@ -336,6 +336,120 @@ func (g *generator) filler(n int) recall.Doc {
 		return d
 	}
 }
+
+// fillerKey makes up a key for a filler record of family f in the shape
+// of the family's own keys: a port for a port, a 16-digit key id for a key
+// id, pkg.Func for a Go function, a header for a header. A filler about
+// "kalo_viter" in a family of ports would be told apart by its shape
+// alone; a filler about port 4173 must be told apart by its value, as a
+// real memory must.
+func (g *generator) fillerKey(f *family) (key, k2 string) {
+	var firsts, seconds []string
+	for _, k := range f.keys {
+		a, b, _ := strings.Cut(k, "|")
+		firsts, seconds = append(firsts, a), append(seconds, b)
+	}
+	for {
+		key = g.shaped(pick(g.rng, firsts), firsts)
+		if seconds[0] != "" {
+			k2 = g.shaped(pick(g.rng, seconds), seconds)
+		}
+		if !slices.Contains(firsts, key) && key != "" {
+			return key, k2
+		}
+	}
+}
+
+// shaped returns a made-up name in the shape of like: every letter run
+// (split at camel-case humps) becomes a made-up word in the same case,
+// every digit run random digits of the same length, punctuation stays.
+// Parts that several keys of the family share (github, com, Test, use)
+// and a short lower-case extension at the end (.h, .txt, .lock) stay as
+// they are: they are the shape, not the name. A key that is all
+// upper-case hex (a GPG key id) becomes other hex digits.
+func (g *generator) shaped(like string, all []string) string {
+	if len(like) >= 8 && strings.Trim(like, "0123456789ABCDEF") == "" {
+		const digits = "0123456789ABCDEF"
+		b := make([]byte, len(like))
+		for i := range b {
+			b[i] = digits[g.rng.IntN(16)]
+		}
+		return string(b)
+	}
+	shared := make(map[string]int)
+	for _, k := range all {
+		seen := make(map[string]bool)
+		for _, p := range nameParts(k) {
+			if !seen[p] {
+				seen[p] = true
+				shared[p]++
+			}
+		}
+	}
+	parts := nameParts(like)
+	var b strings.Builder
+	for i, p := range parts {
+		r := p[0]
+		switch {
+		case r >= '0' && r <= '9':
+			for j := range p {
+				d := g.rng.IntN(10)
+				if j == 0 && len(p) > 1 {
+					d = 1 + g.rng.IntN(9)
+				}
+				b.WriteByte(byte('0' + d))
+			}
+		case isLetter(r):
+			ext := i == len(parts)-1 && i > 0 && parts[i-1] == "." && len(p) <= 4 && strings.ToLower(p) == p
+			if shared[p] >= 2 || ext {
+				b.WriteString(p)
+				continue
+			}
+			w := g.word()
+			switch {
+			case len(p) > 1 && strings.ToUpper(p) == p:
+				w = strings.ToUpper(w)
+			case r >= 'A' && r <= 'Z':
+				w = strings.ToUpper(w[:1]) + w[1:]
+			}
+			b.WriteString(w)
+		default:
+			b.WriteString(p)
+		}
+	}
+	return b.String()
+}
+
+// nameParts splits a name into letter runs (split at camel-case humps),
+// digit runs and single other characters.
+func nameParts(s string) []string {
+	var out []string
+	start := 0
+	kind := func(c byte) int {
+		switch {
+		case c >= '0' && c <= '9':
+			return 1
+		case isLetter(c):
+			return 2
+		}
+		return 3
+	}
+	for i := 1; i <= len(s); i++ {
+		if i < len(s) {
+			a, b := s[i-1], s[i]
+			same := kind(a) == kind(b) && kind(a) != 3
+			hump := kind(a) == 2 && a >= 'a' && a <= 'z' && b >= 'A' && b <= 'Z'
+			if same && !hump {
+				continue
+			}
+		}
+		out = append(out, s[start:i])
+		start = i
+	}
+	return out
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
 // makeVocab returns n distinct pronounceable made-up words.
 func makeVocab(r *rand.Rand, n int) []string {

@@ -1,7 +1,10 @@
 package gen
 
 import (
+	"math/rand/v2"
 	"reflect"
+	"slices"
+	"strings"
 	"testing"
 )
 
@@ -46,5 +49,30 @@ func TestGenerateIsDeterministicAndSized(t *testing.T) {
 	}
 	if silent == 0 {
 		t.Error("no never-stored queries")
+	}
+}
+
+func TestFillerKeysTakeTheFamilyShape(t *testing.T) {
+	g := &generator{rng: rand.New(rand.NewPCG(3, 4))}
+	g.vocab = makeVocab(rand.New(rand.NewPCG(3, 5)), 200)
+	g.zipf = rand.NewZipf(rand.New(rand.NewPCG(3, 6)), 1.1, 8, uint64(len(g.vocab)-1))
+	cases := []struct {
+		keys []string
+		ok   func(string) bool
+	}{
+		{[]string{"3000", "5432", "8080"}, func(k string) bool { return len(k) == 4 && strings.Trim(k, "0123456789") == "" }},
+		{[]string{"B7B3B788A8D3785C", "871920D1991BC93C"}, func(k string) bool { return len(k) == 16 && strings.Trim(k, "0123456789ABCDEF") == "" }},
+		{[]string{"openssl/ssl.h", "zlib.h", "Python.h"}, func(k string) bool { return strings.HasSuffix(k, ".h") }},
+		{[]string{"TestIntegrationPostgres", "TestWatchReload"}, func(k string) bool { return strings.HasPrefix(k, "Test") && len(k) > 6 }},
+		{[]string{"github.com/spf13/cobra", "github.com/lib/pq"}, func(k string) bool { return strings.HasPrefix(k, "github.com/") }},
+	}
+	for _, c := range cases {
+		f := &family{keys: c.keys}
+		for range 20 {
+			k, _ := g.fillerKey(f)
+			if !c.ok(k) || slices.Contains(c.keys, k) {
+				t.Errorf("filler key %q for keys %q has the wrong shape or is a real key", k, c.keys)
+			}
+		}
 	}
 }
