@@ -39,3 +39,8 @@ func Scope(kind string) (string, bool) {
 	s, ok := scopes[kind]
 	return s, ok
 }
+
+// Scopes returns the four scopes of the write contract.
+func Scopes() []string {
+	return []string{ScopePublish, ScopeComment, ScopeVote, ScopeCurate}
+}

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
@@ -38,6 +41,84 @@ func (n *Node) routeLibrary() {
 	n.mux.Handle("POST /api/entries", n.serveAPI(n.publishContribution))
 	n.mux.Handle("GET /api/entries/{revision}", n.serveAPI(n.getContribution))
 	n.mux.Handle("GET /api/entries/{revision}/head", n.serveAPI(n.getContributionHead))
+	n.mux.Handle("POST /api/v1/admin/library/scopes", n.serveAPI(n.admin(n.setLibraryScopes)))
+	n.mux.Handle("GET /api/v1/admin/library/scopes/{id}", n.serveAPI(n.admin(n.getLibraryScopes)))
+}
+
+// setLibraryScopes answers POST /api/v1/admin/library/scopes {"operator",
+// "grant": [scopes], "deny": [scopes], "reset": [scopes]}: the operator's
+// scopes from then on, as getLibraryScopes shows them. Reset scopes follow
+// the default again.
+func (n *Node) setLibraryScopes(r *http.Request) (any, int, error) {
+	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+	if err != nil {
+		return nil, 0, err
+	}
+	obj, ok := body.(map[string]any)
+	if !ok {
+		return nil, 0, badRequest("bad_request", "The body must be a JSON object {operator, grant, deny, reset}")
+	}
+	for name := range obj {
+		if !slices.Contains([]string{"operator", "grant", "deny", "reset"}, name) {
+			return nil, 0, badRequest("bad_request", "Unknown member %q: send operator, grant, deny and reset", name)
+		}
+	}
+	id, _ := obj["operator"].(string)
+	if !ledger.IsOperatorID(id) {
+		return nil, 0, badRequest("bad_request", "Give \"operator\", an operator ID")
+	}
+	op, err := n.store.Operator(r.Context(), id)
+	if err != nil {
+		return nil, 0, err
+	}
+	yes, no := true, false
+	change := map[string]*bool{}
+	for member, value := range map[string]*bool{"grant": &yes, "deny": &no, "reset": nil} {
+		list, ok := obj[member].([]any)
+		if _, present := obj[member]; present && !ok {
+			return nil, 0, badRequest("bad_request", "%q must be a list of scopes", member)
+		}
+		for _, v := range list {
+			scope, _ := v.(string)
+			if !slices.Contains(library.Scopes(), scope) {
+				return nil, 0, badRequest("bad_request", "%v is not a library scope: use %s", v, strings.Join(library.Scopes(), ", "))
+			}
+			if _, twice := change[scope]; twice {
+				return nil, 0, badRequest("bad_request", "%s is named twice", scope)
+			}
+			change[scope] = value
+		}
+	}
+	if err := n.store.SetLibraryScopes(r.Context(), op.ID, change); err != nil {
+		return nil, 0, err
+	}
+	return n.scopesAnswer(r.Context(), op)
+}
+
+// getLibraryScopes answers GET /api/v1/admin/library/scopes/{id}: which
+// scopes the operator holds, and which an admin set.
+func (n *Node) getLibraryScopes(r *http.Request) (any, int, error) {
+	id := r.PathValue("id")
+	if !ledger.IsOperatorID(id) {
+		return nil, 0, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
+	}
+	op, err := n.store.Operator(r.Context(), id)
+	if err != nil {
+		return nil, 0, err
+	}
+	return n.scopesAnswer(r.Context(), op)
+}
+
+func (n *Node) scopesAnswer(ctx context.Context, op store.Operator) (any, int, error) {
+	held, err := n.libraryScopes(ctx, op)
+	if err != nil {
+		return nil, 0, err
+	}
+	set, err := n.store.LibraryScopes(ctx, op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"operator": op.ID, "scopes": held, "set_by_admin": set}, http.StatusOK, nil
 }
 
 // publishContribution answers POST /api/entries: 201 with the signed record
@@ -65,9 +146,12 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	if err := library.CheckAuthoredAt(rec, n.now()); err != nil {
 		return nil, 0, libraryError(err)
 	}
-	scope, _ := library.Scope(rec.Kind)
-	if err := requireScope(op, scope); err != nil {
-		return nil, 0, err
+	// A kind the contract does not name has no scope; the content check
+	// below refuses it.
+	if scope, ok := library.Scope(rec.Kind); ok {
+		if err := n.requireScope(r.Context(), op, scope); err != nil {
+			return nil, 0, err
+		}
 	}
 	if issues := library.ValidateContent(rec); len(issues) > 0 {
 		return nil, 0, libraryError(&library.ContentError{Issues: issues})
@@ -161,14 +245,39 @@ func (n *Node) signer(ctx context.Context, env *library.Envelope) (store.Operato
 	return op, nil
 }
 
-// requireScope refuses an operator that does not hold scope. An operator
-// holds all four of the library's scopes once it holds an identity.
-func requireScope(op store.Operator, scope string) error {
-	if _, ok := op.Identity(); !ok {
-		return &APIError{Status: http.StatusForbidden, Code: "scope_denied",
-			Message: fmt.Sprintf("%s does not hold %s: an operator gets the library's scopes with its first identity (agora identity domain|github|accept-invite)", op.ID, scope)}
+// requireScope refuses an operator that does not hold scope. By default
+// an operator holds all four of the library's scopes once it holds an
+// identity; an admin may grant or deny each one per operator
+// (POST /api/v1/admin/library/scopes), which overrides the default.
+func (n *Node) requireScope(ctx context.Context, op store.Operator, scope string) error {
+	held, err := n.libraryScopes(ctx, op)
+	if err != nil {
+		return err
 	}
-	return nil
+	if held[scope] {
+		return nil
+	}
+	hint := "an operator gets the library's scopes with its first identity (agora identity domain|github|accept-invite)"
+	if _, ok := op.Identity(); ok {
+		hint = "this node's admin denied it (agora admin scopes)"
+	}
+	return &APIError{Status: http.StatusForbidden, Code: "scope_denied", Message: fmt.Sprintf("%s does not hold %s: %s", op.ID, scope, hint)}
+}
+
+// libraryScopes returns which of the library's scopes op holds: the
+// default for its identity, then what an admin granted or denied.
+func (n *Node) libraryScopes(ctx context.Context, op store.Operator) (map[string]bool, error) {
+	_, identified := op.Identity()
+	held := map[string]bool{}
+	for _, scope := range library.Scopes() {
+		held[scope] = identified
+	}
+	recorded, err := n.store.LibraryScopes(ctx, op.ID)
+	if err != nil {
+		return nil, err
+	}
+	maps.Copy(held, recorded)
+	return held, nil
 }
 
 // newContribution makes the contribution an admission stores: the

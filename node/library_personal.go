@@ -45,7 +45,7 @@ func (n *Node) personal(r *http.Request) (any, int, error) {
 	if err := library.CheckPersonalTime(rec, now); err != nil {
 		return nil, 0, libraryError(err)
 	}
-	if err := requireScope(op, library.ScopePublish); err != nil {
+	if err := n.requireScope(r.Context(), op, library.ScopePublish); err != nil {
 		return nil, 0, err
 	}
 	nonce, lists, err := library.ValidatePersonal(rec)

@@ -250,3 +250,84 @@ func TestLibraryWriteErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLibraryScopes checks an admin's grants and denials override the
+// default (every scope once an operator holds an identity), per scope.
+func TestLibraryScopes(t *testing.T) {
+	n, srv := testNode(t)
+	base := srv.URL
+	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	admin := []string{"Authorization", "Bearer " + string(token)}
+	owner := newAuthor(t, n, base)
+	now := time.Now()
+	thread := map[string]any{"kind": "thread", "title": "Scopes", "body": "Who may vote?", "links": []any{}, "previous": ""}
+	wire, threadID := envelope(t, owner, thread, now)
+	if status, v := call(t, "POST", base+"/api/entries", wire); status != http.StatusCreated {
+		t.Fatalf("thread: %d %v", status, v)
+	}
+	voter := newAuthor(t, n, base)
+	vote := func(body string, at time.Time) []byte {
+		b, _ := envelope(t, voter, map[string]any{"kind": "vote", "title": "Vote", "body": body,
+			"links": []any{map[string]any{"relation": "votes_on", "target": threadID}}, "previous": ""}, at)
+		return b
+	}
+
+	// Denied, the vote is refused; the operator's other scopes stand.
+	status, v := call(t, "POST", base+"/api/v1/admin/library/scopes", mustJSON(t, map[string]any{"operator": voter.id, "deny": []any{"library.vote"}}), admin...)
+	scopes, _ := v.(map[string]any)["scopes"].(map[string]any)
+	if status != http.StatusOK || scopes["library.vote"] != false || scopes["library.publish"] != true {
+		t.Fatalf("deny: %d %v", status, v)
+	}
+	if status, v := call(t, "POST", base+"/api/entries", vote("1", now)); status != http.StatusForbidden || v.(map[string]any)["code"] != "scope_denied" {
+		t.Errorf("a denied vote: %d %v", status, v)
+	}
+	// Reset, the default applies again.
+	if status, v := call(t, "POST", base+"/api/v1/admin/library/scopes", mustJSON(t, map[string]any{"operator": voter.id, "reset": []any{"library.vote"}}), admin...); status != http.StatusOK {
+		t.Fatalf("reset: %d %v", status, v)
+	}
+	if status, v := call(t, "POST", base+"/api/entries", vote("1", now.Add(time.Second))); status != http.StatusCreated {
+		t.Errorf("a vote after reset: %d %v", status, v)
+	}
+
+	// Granted, an operator with no identity publishes.
+	bare, _ := hybrid.GenerateKey()
+	if status, v := call(t, "POST", base+"/api/v1/operators", mustJSON(t, map[string]any{"entry": keyEntry(t, bare), "name": "Bare"})); status != http.StatusCreated {
+		t.Fatalf("register: %d %v", status, v)
+	}
+	bareAuthor := author{ledger.OperatorID(bare.Public().String()), bare}
+	post, _ := envelope(t, bareAuthor, map[string]any{"kind": "thread", "title": "Granted", "body": "I may write", "links": []any{}, "previous": ""}, now)
+	if status, _ := call(t, "POST", base+"/api/entries", post); status != http.StatusForbidden {
+		t.Errorf("before the grant: %d, want 403", status)
+	}
+	if status, v := call(t, "POST", base+"/api/v1/admin/library/scopes", mustJSON(t, map[string]any{"operator": bareAuthor.id, "grant": []any{"library.publish"}}), admin...); status != http.StatusOK {
+		t.Fatalf("grant: %d %v", status, v)
+	}
+	if status, v := call(t, "POST", base+"/api/entries", post); status != http.StatusCreated {
+		t.Errorf("after the grant: %d %v", status, v)
+	}
+	status, v = call(t, "GET", base+"/api/v1/admin/library/scopes/"+bareAuthor.id, nil, admin...)
+	if got := v.(map[string]any); status != http.StatusOK || got["set_by_admin"].(map[string]any)["library.publish"] != true || got["scopes"].(map[string]any)["library.vote"] != false {
+		t.Errorf("GET scopes: %d %v", status, v)
+	}
+
+	for _, c := range []struct {
+		body   any
+		header []string
+		status int
+	}{
+		{map[string]any{"operator": voter.id, "grant": []any{"library.fly"}}, admin, 400},
+		{map[string]any{"operator": voter.id, "grant": []any{"library.vote"}, "deny": []any{"library.vote"}}, admin, 400},
+		{map[string]any{"operator": "op:nothex", "grant": []any{}}, admin, 400},
+		{map[string]any{"operator": voter.id, "grant": "library.vote"}, admin, 400},
+		{map[string]any{"operator": voter.id, "extra": true}, admin, 400},
+		{map[string]any{"operator": "op:" + strings.Repeat("0", 64), "grant": []any{}}, admin, 404},
+		{map[string]any{"operator": voter.id, "grant": []any{"library.vote"}}, nil, 401},
+	} {
+		if status, v := call(t, "POST", base+"/api/v1/admin/library/scopes", mustJSON(t, c.body), c.header...); status != c.status {
+			t.Errorf("%v: %d %v, want %d", c.body, status, v, c.status)
+		}
+	}
+}

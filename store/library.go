@@ -79,6 +79,16 @@ type LibraryStore interface {
 	// the entry's digest.
 	ContributionByEntry(ctx context.Context, digest string) (Contribution, error)
 
+	// SetLibraryScopes records, for operator, an explicit grant (true) or
+	// denial (false) of each scope named in scopes, replacing what was
+	// recorded for those scopes; nil forgets the scope's entry, so the
+	// node's default applies again. Scopes not named keep theirs.
+	SetLibraryScopes(ctx context.Context, operator string, scopes map[string]*bool) error
+
+	// LibraryScopes returns what was recorded for operator by
+	// SetLibraryScopes: an empty map when nothing was.
+	LibraryScopes(ctx context.Context, operator string) (map[string]bool, error)
+
 	LibraryCatalogue
 	LibraryObjects
 	LibraryPersonal

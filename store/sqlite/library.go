@@ -208,3 +208,55 @@ func dropContributionRecords(ctx context.Context, tx *sql.Tx, digest string) err
 	}
 	return fmt.Errorf("sqlite: entry %s logs contribution %s, which stays: append it: %w", digest, id, store.ErrConflict)
 }
+
+// scopesMigration keeps the library scopes an admin granted or denied an
+// operator, beside the default every operator with an identity has.
+const scopesMigration = `
+CREATE TABLE library_scopes (
+	operator TEXT NOT NULL,
+	scope    TEXT NOT NULL,
+	granted  INTEGER NOT NULL,
+	PRIMARY KEY (operator, scope)
+) WITHOUT ROWID;
+`
+
+// SetLibraryScopes implements store.Store.
+func (s *Store) SetLibraryScopes(ctx context.Context, operator string, scopes map[string]*bool) error {
+	if operator == "" {
+		return fmt.Errorf("sqlite: set library scopes: no operator: %w", store.ErrInvalid)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for scope, granted := range scopes {
+			var err error
+			if granted == nil {
+				_, err = tx.ExecContext(ctx, `DELETE FROM library_scopes WHERE operator = ? AND scope = ?`, operator, scope)
+			} else {
+				_, err = tx.ExecContext(ctx, `INSERT INTO library_scopes (operator, scope, granted) VALUES (?, ?, ?)
+					ON CONFLICT (operator, scope) DO UPDATE SET granted = excluded.granted`, operator, scope, *granted)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// LibraryScopes implements store.Store.
+func (s *Store) LibraryScopes(ctx context.Context, operator string) (map[string]bool, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT scope, granted FROM library_scopes WHERE operator = ?`, operator)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]bool{}
+	for rows.Next() {
+		var scope string
+		var granted bool
+		if err := rows.Scan(&scope, &granted); err != nil {
+			return nil, err
+		}
+		out[scope] = granted
+	}
+	return out, rows.Err()
+}

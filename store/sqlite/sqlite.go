@@ -363,6 +363,8 @@ CREATE TABLE library_votes (
 	// The catalogue's heads, vote sums and words, kept by triggers
 	// (library_catalogue.go).
 	catalogueMigration,
+	// The library scopes an admin granted or denied (library.go).
+	scopesMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"sync"
@@ -232,5 +233,35 @@ func testContributionsConcurrent(f *fixture) {
 		if won != 1 {
 			f.t.Errorf("%d of %d racers (%s) were admitted, want exactly 1", won, len(batch), batch[0].Record.Kind)
 		}
+	}
+}
+
+// testLibraryScopes checks the scopes an admin grants or denies: each scope
+// recorded on its own, replaced, and forgotten with nil.
+func testLibraryScopes(f *fixture) {
+	yes, no := true, false
+	op := "op:" + strings.Repeat("ab", 32)
+	if got, err := f.s.LibraryScopes(f.ctx, op); err != nil || len(got) != 0 {
+		f.t.Fatalf("LibraryScopes before any: %v, %v; want none", got, err)
+	}
+	if err := f.s.SetLibraryScopes(f.ctx, op, map[string]*bool{library.ScopeVote: &no, library.ScopeCurate: &yes}); err != nil {
+		f.t.Fatal(err)
+	}
+	if err := f.s.SetLibraryScopes(f.ctx, op, map[string]*bool{library.ScopeCurate: &no, library.ScopePublish: &yes}); err != nil {
+		f.t.Fatal(err)
+	}
+	want := map[string]bool{library.ScopeVote: false, library.ScopeCurate: false, library.ScopePublish: true}
+	if got, err := f.s.LibraryScopes(f.ctx, op); err != nil || !maps.Equal(got, want) {
+		f.t.Errorf("LibraryScopes: %v, %v; want %v", got, err, want)
+	}
+	if err := f.s.SetLibraryScopes(f.ctx, op, map[string]*bool{library.ScopeVote: nil}); err != nil {
+		f.t.Fatal(err)
+	}
+	delete(want, library.ScopeVote)
+	if got, err := f.s.LibraryScopes(f.ctx, op); err != nil || !maps.Equal(got, want) {
+		f.t.Errorf("LibraryScopes after forgetting vote: %v, %v; want %v", got, err, want)
+	}
+	if got, _ := f.s.LibraryScopes(f.ctx, "op:"+strings.Repeat("cd", 32)); len(got) != 0 {
+		f.t.Errorf("another operator's scopes: %v, want none", got)
 	}
 }

@@ -69,6 +69,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"Uploads", testUploads},
 		{"Contributions", testContributions},
 		{"ContributionsConcurrent", testContributionsConcurrent},
+		{"LibraryScopes", testLibraryScopes},
 		{"LibraryCatalogue", testLibraryCatalogue},
 		{"LibraryObjects", testLibraryObjects},
 		{"LibraryPersonal", testLibraryPersonal},
