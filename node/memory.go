@@ -1,7 +1,9 @@
 package node
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
 	"strings"
@@ -19,7 +21,17 @@ import (
 //	POST /v1/agent-ingress/{adapter_id}/events/{kind}   Authorization: Bearer <adapter token>
 //	POST /api/v1/admin/memory/adapters                  {"adapter_id"} → 201 {"adapter_id", "token"}
 //	POST /api/v1/admin/memory/profiles                  <memory-profile/v1> → 201 (200 if kept) {"id", "revision", "digest"}
-//	GET  /api/v1/admin/memory/sessions/{handle}/receipts → 200 {"receipts": [{kind, record_ref, payload, at}]}
+//	GET  /api/v1/admin/memory/sessions/{handle}/receipts → 200 {"receipts": [{kind, session, record_ref, payload, at}]}
+//
+// and the records as a person reads them, also by admin:
+//
+//	GET    /api/v1/admin/memory/search?q=&project=&limit=  → 200 {"hits": [hit]}, best first
+//	GET    /api/v1/admin/memory/records?project=&limit=    → 200 {"records": [record]}, changed last first
+//	GET    /api/v1/admin/memory/records/{ref}              → 200 {"record", "fix", "marks", "receipts"}
+//	DELETE /api/v1/admin/memory/records/{ref}              → 200 {"removed": record, "receipts": n}
+//
+// A hit and a record are the contract's hit and query-read record, so a
+// person sees what an agent would.
 //
 // The ingress route answers in the contract's own shape ({"ok":true,
 // "result"} or {"ok":false,"error"}), not the node's {"error","code"}; the
@@ -30,6 +42,10 @@ func (n *Node) routeMemory() {
 	n.mux.Handle("POST /api/v1/admin/memory/adapters", n.serveAPI(n.admin(n.issueAdapterToken)))
 	n.mux.Handle("POST /api/v1/admin/memory/profiles", n.serveAPI(n.admin(n.putMemoryProfile)))
 	n.mux.Handle("GET /api/v1/admin/memory/sessions/{handle}/receipts", n.serveAPI(n.admin(n.memoryReceipts)))
+	n.mux.Handle("GET /api/v1/admin/memory/search", n.serveAPI(n.admin(n.searchMemory)))
+	n.mux.Handle("GET /api/v1/admin/memory/records", n.serveAPI(n.admin(n.memoryRecords)))
+	n.mux.Handle("GET /api/v1/admin/memory/records/{ref}", n.serveAPI(n.admin(n.memoryRecord)))
+	n.mux.Handle("DELETE /api/v1/admin/memory/records/{ref}", n.serveAPI(n.admin(n.forgetMemoryRecord)))
 }
 
 // ingress answers one event. The body is read before the token is checked
@@ -111,14 +127,133 @@ func (n *Node) memoryReceipts(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	list, err := receiptsJSON(rs)
+	if err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"receipts": list}, http.StatusOK, nil
+}
+
+func receiptsJSON(rs []engine.Receipt) ([]any, error) {
 	list := make([]any, 0, len(rs))
 	for _, rc := range rs {
 		payload, err := canonical.Parse(rc.Payload)
 		if err != nil {
-			return nil, 0, err
+			return nil, fmt.Errorf("receipt of %s as stored: %w", rc.RecordRef, err)
 		}
-		list = append(list, map[string]any{"kind": rc.Kind, "record_ref": rc.RecordRef, "payload": payload,
+		list = append(list, map[string]any{"kind": rc.Kind, "session": rc.Session, "record_ref": rc.RecordRef, "payload": payload,
 			"at": rc.At.UTC().Format("2006-01-02T15:04:05.000000000Z")})
 	}
-	return map[string]any{"receipts": list}, http.StatusOK, nil
+	return list, nil
+}
+
+// Bounds of the admin's record lists: enough to read on a screen, never
+// the whole memory in one answer.
+const (
+	defaultMemorySearch  = 10
+	maxMemorySearch      = 50
+	defaultMemoryRecords = 20
+	maxMemoryRecords     = 200
+)
+
+// memoryLimit reads ?limit=, 1 to most, def when absent.
+func memoryLimit(r *http.Request, def, most int) (int, error) {
+	v, ok, err := queryUint(r, "limit")
+	switch {
+	case err != nil:
+		return 0, err
+	case !ok:
+		return def, nil
+	case v < 1 || v > uint64(most):
+		return 0, badRequest("bad_request", "limit must be 1 to %d, not %d", most, v)
+	}
+	return int(v), nil
+}
+
+// searchMemory answers GET /api/v1/admin/memory/search?q=&project=&limit=.
+func (n *Node) searchMemory(r *http.Request) (any, int, error) {
+	q := strings.TrimSpace(r.URL.Query().Get("q"))
+	if q == "" {
+		return nil, 0, badRequest("bad_request", "Give q, the words to look for: /api/v1/admin/memory/search?q=cannot+find+module")
+	}
+	limit, err := memoryLimit(r, defaultMemorySearch, maxMemorySearch)
+	if err != nil {
+		return nil, 0, err
+	}
+	hits, err := asJSON(n.memory.Search(q, r.URL.Query().Get("project"), limit))
+	if err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"hits": hits}, http.StatusOK, nil
+}
+
+// memoryRecords answers GET /api/v1/admin/memory/records?project=&limit=.
+func (n *Node) memoryRecords(r *http.Request) (any, int, error) {
+	limit, err := memoryLimit(r, defaultMemoryRecords, maxMemoryRecords)
+	if err != nil {
+		return nil, 0, err
+	}
+	records, err := asJSON(n.memory.Records(r.URL.Query().Get("project"), limit))
+	if err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"records": records}, http.StatusOK, nil
+}
+
+// memoryRecord answers GET /api/v1/admin/memory/records/{ref}.
+func (n *Node) memoryRecord(r *http.Request) (any, int, error) {
+	v, err := n.memory.Inspect(r.Context(), r.PathValue("ref"))
+	if err != nil {
+		return nil, 0, memoryNotFound(r.PathValue("ref"), err)
+	}
+	record, err := asJSON(v.Record)
+	if err != nil {
+		return nil, 0, err
+	}
+	fix, err := asJSON(v.Fix)
+	if err != nil {
+		return nil, 0, err
+	}
+	marks := map[string]any{}
+	for k, c := range v.Marks {
+		marks[k] = c
+	}
+	receipts, err := receiptsJSON(v.Receipts)
+	if err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"record": record, "fix": fix, "marks": marks, "receipts": receipts}, http.StatusOK, nil
+}
+
+// forgetMemoryRecord answers DELETE /api/v1/admin/memory/records/{ref}.
+func (n *Node) forgetMemoryRecord(r *http.Request) (any, int, error) {
+	gone, receipts, err := n.memory.Forget(r.Context(), r.PathValue("ref"))
+	if err != nil {
+		return nil, 0, memoryNotFound(r.PathValue("ref"), err)
+	}
+	record, err := asJSON(gone)
+	if err != nil {
+		return nil, 0, err
+	}
+	n.logger.Info("memory record forgotten", "ref", gone.RecordRef, "receipts", receipts)
+	return map[string]any{"removed": record, "receipts": receipts}, http.StatusOK, nil
+}
+
+// memoryNotFound says which record is missing and how to find the others.
+func memoryNotFound(ref string, err error) error {
+	if errors.Is(err, store.ErrNotFound) {
+		return &APIError{Status: http.StatusNotFound, Code: "not_found",
+			Message: fmt.Sprintf("No memory record %q on this node; list them with GET /api/v1/admin/memory/records", ref), Err: err}
+	}
+	return err
+}
+
+// asJSON turns one of the contract's Go values into the plain values the
+// canonical encoder takes, as its JSON form reads.
+func asJSON(v any) (any, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, fmt.Errorf("encoding %T: %w", v, err)
+	}
+	return canonical.Parse(b)
 }

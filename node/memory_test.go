@@ -529,3 +529,128 @@ func TestMemoryRestart(t *testing.T) {
 		t.Errorf("a session ended before the restart: %d %s", r.status, r.body)
 	}
 }
+
+// TestMemoryAdminRecords drives the admin's record routes: a note written
+// after a failure is found by search with its reasons, listed, shown whole
+// with the receipts of the session that met it, and forgotten: gone from
+// pushes, searches, reads, the list and the store at once, its topic free
+// for a new note.
+func TestMemoryAdminRecords(t *testing.T) {
+	n, srv, admin := startMemoryNode(t)
+	a := &agent{t: t, url: srv.URL, id: "claude", token: issueAdapter(t, srv.URL, admin, "claude")}
+	get := func(path string, want int) map[string]any {
+		t.Helper()
+		status, v := call(t, "GET", srv.URL+path, nil, "Authorization", "Bearer "+admin)
+		if status != want {
+			t.Fatalf("GET %s: %d %v, want %d", path, status, v, want)
+		}
+		m, _ := v.(map[string]any)
+		return m
+	}
+	fail := func(h string) map[string]any {
+		return map[string]any{"session_handle": h, "tool_name": "Bash", "ok": false, "exit_code": 1, "error_tail": npmFailure, "command": "npm test"}
+	}
+
+	// Nothing yet; and none of it without the admin token.
+	if v := get("/api/v1/admin/memory/records", 200); len(v["records"].([]any)) != 0 {
+		t.Errorf("records of an empty memory: %v", v)
+	}
+	for _, path := range []string{"/api/v1/admin/memory/records", "/api/v1/admin/memory/search?q=npm", "/api/v1/admin/memory/records/lr_x"} {
+		if status, _ := call(t, "GET", srv.URL+path, nil); status != http.StatusUnauthorized {
+			t.Errorf("GET %s without the admin token: %d", path, status)
+		}
+	}
+	if status, _ := call(t, "DELETE", srv.URL+"/api/v1/admin/memory/records/lr_x", nil); status != http.StatusUnauthorized {
+		t.Errorf("DELETE without the admin token: %d", status)
+	}
+	get("/api/v1/admin/memory/search", 400)
+	get("/api/v1/admin/memory/records?limit=0", 400)
+	get("/api/v1/admin/memory/records?limit=many", 400)
+
+	h1 := a.start("shop", nil)
+	a.must("tool.result", fail(h1))
+	ref := a.must("note", goodNote(h1))["record_ref"].(string)
+	a.must("tool.result", map[string]any{"session_handle": h1, "tool_name": "Bash", "ok": true, "command": "npm test"})
+	a.must("session.end", map[string]any{"session_handle": h1, "reason": "exit"})
+	h2 := a.start("blog", nil)
+	if a.must("tool.result", fail(h2))["inject"] == nil {
+		t.Fatal("the record was not pushed in the second project")
+	}
+
+	// Search: the admin sees the record at once, with its reasons.
+	hits := get("/api/v1/admin/memory/search?q=ERESOLVE+react-dom+peer+dependency", 200)["hits"].([]any)
+	if len(hits) != 1 {
+		t.Fatalf("search hits: %v", hits)
+	}
+	hit := hits[0].(map[string]any)
+	if hit["record_ref"] != ref || hit["score"].(float64) <= 0 || len(hit["reasons"].([]any)) == 0 {
+		t.Errorf("search hit: %v", hit)
+	}
+	if v := get("/api/v1/admin/memory/search?q=ERESOLVE+react-dom&project=shop", 200); len(v["hits"].([]any)) != 1 {
+		t.Errorf("the record is not found among its project's: %v", v)
+	}
+	if v := get("/api/v1/admin/memory/search?q=ERESOLVE+react-dom&project=blog", 200); len(v["hits"].([]any)) != 0 {
+		t.Errorf("search in blog, which wrote no record: %v", v)
+	}
+	if v := get("/api/v1/admin/memory/search?q=kubernetes+ingress+timeout", 200); len(v["hits"].([]any)) != 0 {
+		t.Errorf("search for what no record is about: %v", v)
+	}
+
+	// The list, newest first, and by project.
+	if v := get("/api/v1/admin/memory/records?project=shop", 200)["records"].([]any); len(v) != 1 || v[0].(map[string]any)["record_ref"] != ref {
+		t.Errorf("records of shop: %v", v)
+	}
+	if v := get("/api/v1/admin/memory/records?project=blog", 200)["records"].([]any); len(v) != 0 {
+		t.Errorf("records of blog, which wrote none: %v", v)
+	}
+
+	// Show: the record, its fix, its receipts (pushed in blog).
+	show := get("/api/v1/admin/memory/records/"+ref, 200)
+	rec := show["record"].(map[string]any)
+	if rec["title"] != goodNote("")["title"] || rec["type"] != "bugfix" || rec["scope"] != "global" || rec["revision"] != 1.0 || rec["trust"] != "local_auto" {
+		t.Errorf("shown record: %v", rec)
+	}
+	if fix := show["fix"].(map[string]any); fix["kind"] != "command" || fix["command"] != "npm install --legacy-peer-deps" {
+		t.Errorf("shown fix: %v", show["fix"])
+	}
+	receipts := show["receipts"].([]any)
+	if len(receipts) != 1 || receipts[0].(map[string]any)["kind"] != "pushed" || receipts[0].(map[string]any)["session"] != h2 {
+		t.Errorf("shown receipts: %v", receipts)
+	}
+	get("/api/v1/admin/memory/records/lr_nosuchrecord", 404)
+
+	// Forget: gone everywhere at once.
+	status, v := call(t, "DELETE", srv.URL+"/api/v1/admin/memory/records/"+ref, nil, "Authorization", "Bearer "+admin)
+	if status != 200 || v.(map[string]any)["receipts"] != 1.0 || v.(map[string]any)["removed"].(map[string]any)["record_ref"] != ref {
+		t.Fatalf("DELETE: %d %v", status, v)
+	}
+	if status, _ := call(t, "DELETE", srv.URL+"/api/v1/admin/memory/records/"+ref, nil, "Authorization", "Bearer "+admin); status != 404 {
+		t.Errorf("forgetting twice: %d, want 404", status)
+	}
+	get("/api/v1/admin/memory/records/"+ref, 404)
+	if v := get("/api/v1/admin/memory/search?q=ERESOLVE+react-dom+peer+dependency", 200); len(v["hits"].([]any)) != 0 {
+		t.Errorf("a forgotten record is still found: %v", v)
+	}
+	if v := get("/api/v1/admin/memory/records", 200); len(v["records"].([]any)) != 0 {
+		t.Errorf("a forgotten record is still listed: %v", v)
+	}
+	if _, err := n.store.MemoryRecord(t.Context(), ref); err == nil {
+		t.Error("a forgotten record is still in the store")
+	}
+	if k := receiptKinds(t, srv.URL, admin, h2); len(k) != 0 {
+		t.Errorf("the session still lists receipts of a forgotten record: %v", k)
+	}
+	h3 := a.start("docs", nil)
+	if inj := a.must("tool.result", fail(h3))["inject"]; inj != nil {
+		t.Errorf("a forgotten record was pushed: %v", inj)
+	}
+	if r := a.send("query", map[string]any{"session_handle": h2, "op": "read", "ref": ref}); r.code != memory.CodeNotFound {
+		t.Errorf("reading a forgotten record: %d %s", r.status, r.body)
+	}
+	// Its session goes on; a new note takes the topic it held.
+	a.must("tool.result", map[string]any{"session_handle": h2, "tool_name": "Bash", "ok": true, "command": "npm install --legacy-peer-deps"})
+	again := a.must("note", goodNote(h3))
+	if again["record_ref"] == ref || again["revision"] != 1.0 {
+		t.Errorf("a note on a forgotten record's topic: %v, want a new record at revision 1", again)
+	}
+}

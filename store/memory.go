@@ -157,4 +157,21 @@ type MemoryStore interface {
 	// MemoryReceipts returns the receipts of a session, in the order they
 	// were stored; none is an empty list, not an error.
 	MemoryReceipts(ctx context.Context, session string) ([]MemoryReceipt, error)
+
+	// MemoryRecordReceipts returns the receipts naming record ref, in the
+	// order they were stored; none, or no such record, is an empty list,
+	// not an error.
+	MemoryRecordReceipts(ctx context.Context, ref string) ([]MemoryReceipt, error)
+
+	// DeleteMemoryRecord removes record ref and every receipt naming it in
+	// one atomic, durable write, and returns how many receipts went with
+	// it; ErrNotFound when there is no such record, with nothing written.
+	//
+	// What is removed stays removed: the record's topic key is free for a
+	// new record (Version 1) once this returns, and a change computed from
+	// the record as it was read before (Version more than 1) returns
+	// ErrConflict rather than bring it back. Events already applied keep
+	// the answers stored with them, which may quote the record: an answer
+	// sent is not unsent, and the same event sent again must get it back.
+	DeleteMemoryRecord(ctx context.Context, ref string) (receipts int, err error)
 }

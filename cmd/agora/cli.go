@@ -25,7 +25,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		{"serve", "run the node (SQLite and an on-disk log in --data, no other service)", runServe},
-		{"admin", "administer a running node: admin invite <op-id>", runAdmin},
+		{"admin", "administer a running node: admin invite|scopes <op-id>", runAdmin},
 		{"key", "make and show hybrid Ed25519 + ML-DSA-44 keys", runKey},
 		{"canonical", "write the canonical JSON (RFC 8785) of the JSON text on stdin", runCanonical},
 		{"claims", "claim IDs of a bundle folder; search, read and follow published claims", runClaims},
@@ -37,7 +37,7 @@ func commands() []command {
 		{"identity", "prove an identity (domain, github), make or accept an invite code", runIdentity},
 		{"log", "read a node's log and audit it with the protocol core: log show|entries|verify", runLog},
 		{"bench", "measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)", runBench},
-		{"memory", "wire Agora memory into coding agents: memory hook|install|uninstall|mcp", runMemory},
+		{"memory", "memory for coding agents: memory adapter add|install|hook|mcp, and search|show|notes|forget", runMemory},
 		{"library", "the research library: publish, get, head, search, follow; your following and saved lists", runLibrary},
 	}
 }

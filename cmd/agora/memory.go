@@ -35,10 +35,26 @@ func runMemory(ctx context.Context, e *env, args []string) int {
 		{"uninstall", "memory uninstall claude-code|codex [--user | --project DIR]", []string{
 			"remove the hooks install wrote, keeping everything else",
 		}, func(ctx context.Context, e *env, args []string) int { return runMemoryInstall(e, args, true) }},
-		{"mcp", "memory mcp [--adapter ID] [--project NAME]", []string{
-			"serve memory_search, memory_read and memory_note over MCP on stdio",
+		{"mcp", "memory mcp [--adapter ID] [--project NAME] [--workspace DIR]", []string{
+			"serve memory_search, memory_read and memory_note over MCP on stdio,",
+			"in the session the hooks bound in the workspace when one is live",
 		}, runMemoryMCP},
-	}, "The node URL and token come from $AGORA_HOME/memory/<adapter>.json (agora memory adapter add),\nor AGORA_URL and AGORA_MEMORY_TOKEN.", args)
+		{"adapter", "memory adapter add <id> " + adminFlagsUsage, []string{
+			"on the node's machine: issue the adapter's token and write $AGORA_HOME/memory/<id>.json",
+		}, runMemoryAdapter},
+		{"search", "memory search <words> [--project P] [--limit N] " + adminFlagsUsage, []string{
+			"rank the node's records for the words, with each hit's score and reasons",
+		}, runMemorySearch},
+		{"show", "memory show <lr_ref> " + adminFlagsUsage, []string{
+			"a record whole: content, fix, trust, marks, revision and receipts",
+		}, runMemoryShow},
+		{"notes", "memory notes [--project P] [--limit N] " + adminFlagsUsage, []string{
+			"the records, the one changed last first",
+		}, runMemoryNotes},
+		{"forget", "memory forget <lr_ref> " + adminFlagsUsage, []string{
+			"remove a record and its receipts for good; no session is shown it again",
+		}, runMemoryForget},
+	}, "The hooks and mcp read the node URL and token from $AGORA_HOME/memory/<adapter>.json (agora memory adapter add),\nor AGORA_URL and AGORA_MEMORY_TOKEN. adapter, search, show, notes and forget use the node's admin token\n(<data>/keys/admin.token).", args)
 }
 
 // memoryAgents are the agents whose hooks the adapter reads.
@@ -106,7 +122,7 @@ func runMemoryHook(ctx context.Context, e *env, args []string) int {
 	}
 	r := &adapter.Runner{
 		Client:       cfg.Client(),
-		Store:        &adapter.Store{Dir: filepath.Join(home, "memory", "sessions")},
+		Store:        memoryStates(home),
 		Version:      memoryAdapterVersion,
 		Capabilities: agent.capabilities,
 		Project:      os.Getenv("AGORA_MEMORY_PROJECT"),
@@ -125,6 +141,12 @@ func runMemoryHook(ctx context.Context, e *env, args []string) int {
 		e.stdout.Write(b)
 	}
 	return 0
+}
+
+// memoryStates is where hooks keep their sessions' state, and where the
+// MCP server finds the session the hooks bound.
+func memoryStates(home string) *adapter.Store {
+	return &adapter.Store{Dir: filepath.Join(home, "memory", "sessions")}
 }
 
 func short(id string) string {
@@ -262,14 +284,19 @@ func runMemoryInstall(e *env, args []string, uninstall bool) int {
 			fmt.Fprintf(w, " (or: cp %s %s)", adapter.ShellQuote(res.Backup), adapter.ShellQuote(path))
 		}
 		fmt.Fprintln(w)
-		fmt.Fprintf(w, "The hooks read the node URL and token from %s or AGORA_URL and AGORA_MEMORY_TOKEN;\n", adapter.ConfigPath("$AGORA_HOME", memoryAdapterID(*adapterFlag, agent)))
+		id := memoryAdapterID(*adapterFlag, agent)
+		fmt.Fprintf(w, "The hooks read the node URL and token from %s (agora memory adapter add %s writes it)\nor AGORA_URL and AGORA_MEMORY_TOKEN;\n", adapter.ConfigPath("$AGORA_HOME", id), id)
 		fmt.Fprintln(w, "they never block the agent: failures are logged to $AGORA_HOME/memory/hook.log.")
 		switch agent {
 		case adapter.AgentClaudeCode:
-			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: claude mcp add agora-memory -- "+adapter.ShellQuote(bin)+" memory mcp")
+			mcpCmd := adapter.ShellQuote(bin) + " memory mcp"
+			if *adapterFlag != "" {
+				mcpCmd += " --adapter " + adapter.ShellQuote(*adapterFlag)
+			}
+			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: claude mcp add agora-memory -- "+mcpCmd)
 		case adapter.AgentCodex:
 			fmt.Fprintln(w, "Codex runs hooks when [features] hooks = true (codex_hooks in older versions) and may ask you to trust them (/hooks).")
-			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: codex mcp add agora-memory -- "+adapter.ShellQuote(bin)+" memory mcp")
+			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: codex mcp add agora-memory -- "+adapter.ShellQuote(bin)+" memory mcp --adapter "+adapter.ShellQuote(memoryAdapterID(*adapterFlag, agent)))
 		}
 	}
 	return 0
@@ -318,10 +345,11 @@ func runMemoryMCP(ctx context.Context, e *env, args []string) int {
 	fs := flag.NewFlagSet("memory mcp", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	adapterFlag := fs.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
-	project := fs.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the working directory's name)")
+	project := fs.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
+	workspace := fs.String("workspace", "", "the agent's workspace root (default: the working directory, where agents start MCP servers)")
 	rest, err := parseArgs(fs, args)
 	if err != nil || len(rest) != 0 {
-		return fail(e, 2, "agora memory mcp [--adapter ID] [--project NAME]", "memory mcp takes no arguments")
+		return fail(e, 2, "agora memory mcp [--adapter ID] [--project NAME] [--workspace DIR]", "memory mcp takes no arguments")
 	}
 	home, err := adapter.Home(os.Getenv)
 	if err != nil {
@@ -332,8 +360,13 @@ func runMemoryMCP(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, 1, "run 'agora memory adapter add "+id+"' on the node, or set AGORA_URL and AGORA_MEMORY_TOKEN", "%v", err)
 	}
-	wd, _ := os.Getwd()
-	tools := &adapter.MCPTools{Client: cfg.Client(), Project: *project, WorkspaceRoot: wd, Version: memoryAdapterVersion}
+	root := *workspace
+	if root == "" {
+		root, _ = os.Getwd()
+	} else if root, err = filepath.Abs(root); err != nil {
+		return fail(e, 2, "give --workspace as a folder path", "workspace: %v", err)
+	}
+	tools := &adapter.MCPTools{Client: cfg.Client(), Project: *project, WorkspaceRoot: root, Version: memoryAdapterVersion, Hooks: memoryStates(home)}
 	err = adapter.NewMCPServer(tools).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: memoryNopCloser{e.stdout}})
 	endCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

@@ -226,17 +226,7 @@ func memoryCallTool(t *testing.T, node *adaptertest.Node, token, tool string, ar
 	t.Helper()
 	ctx := context.Background()
 	tools := &adapter.MCPTools{Client: &adapter.Client{URL: node.URL, AdapterID: "claude-code", Token: token, HTTP: http.DefaultClient}, WorkspaceRoot: "/home/dev/shop-api"}
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := adapter.NewMCPServer(tools).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := adaptertest.ConnectMCP(t, ctx, tools)
 	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: tool, Arguments: args})
 	if err != nil || res.IsError {
 		t.Fatalf("%s: %v %+v", tool, err, res)

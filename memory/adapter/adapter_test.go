@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/memory/adapter"
 	"github.com/agora-node/agora/memory/adapter/adaptertest"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -99,7 +100,7 @@ func TestMemoryRunnerRebinds(t *testing.T) {
 		t.Fatalf("events: %v", node.Kinds())
 	}
 	node.ForgetSessions()
-	if _, err := prompt("again"); !adapter.IsCode(err, adapter.CodeSessionUnbound) {
+	if _, err := prompt("again"); !adapter.IsCode(err, memory.CodeSessionUnbound) {
 		t.Fatalf("prompt to a node that forgot the session: %v", err)
 	}
 	if _, err := prompt("and again"); err != nil {
@@ -125,17 +126,7 @@ func TestMemoryMCPTools(t *testing.T) {
 		WorkspaceRoot: wd,
 		Version:       "test",
 	}
-	st, ct := mcp.NewInMemoryTransports()
-	ss, err := adapter.NewMCPServer(tools).Connect(ctx, st, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ss.Close()
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "test", Version: "1"}, nil).Connect(ctx, ct, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer cs.Close()
+	cs := adaptertest.ConnectMCP(t, ctx, tools)
 
 	list, err := cs.ListTools(ctx, nil)
 	if err != nil {
@@ -172,7 +163,7 @@ func TestMemoryMCPTools(t *testing.T) {
 		t.Fatalf("memory_note: %s", text)
 	}
 	res, text = call("memory_search", map[string]any{"query": "left-pad", "limit": 3})
-	var sr adapter.SearchResult
+	var sr memory.QuerySearchResult
 	b, _ := json.Marshal(res.StructuredContent)
 	json.Unmarshal(b, &sr)
 	if res.IsError || len(sr.Hits) != 1 || sr.Hits[0].RecordRef != "lr_1" || !strings.Contains(text, "left-pad missing") {
@@ -232,5 +223,101 @@ func TestMemoryConfig(t *testing.T) {
 	}
 	if _, err := adapter.LoadConfig(home, "Bad ID", getenv); err == nil {
 		t.Error("bad adapter id accepted")
+	}
+}
+
+// TestMemoryMCPJoinsHookSession checks that the MCP tools act in the
+// session the hooks bound in the same workspace, so that the node links a
+// note to the failure that session met; and that they fall back to a
+// session of their own when the hooks' session ended or the node forgot it.
+func TestMemoryMCPJoinsHookSession(t *testing.T) {
+	node := adaptertest.New(t, "tok")
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	client := &adapter.Client{URL: node.URL, AdapterID: "claude-code", Token: "tok", HTTP: http.DefaultClient}
+	states := &adapter.Store{Dir: t.TempDir()}
+	r := &adapter.Runner{Client: client, Store: states}
+	hook := func(session, cwd, event string) {
+		t.Helper()
+		in, err := adapter.ParseClaudeCode([]byte(`{"session_id":"` + session + `","cwd":"` + cwd + `","hook_event_name":"` + event + `","prompt":"go","reason":"exit"}`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := r.Run(ctx, in); err != nil {
+			t.Fatalf("%s %s: %v", session, event, err)
+		}
+	}
+	hook("other", "/w/elsewhere", "UserPromptSubmit")
+	hook("mine", "/w/project", "UserPromptSubmit")
+	hook("other", "/w/elsewhere", "UserPromptSubmit") // updated last, but another workspace
+	handles := map[string]string{}
+	for _, e := range node.Events() {
+		if e.Kind == "step.before" {
+			handles[e.Envelope["session_ref"].(string)] = e.Payload["session_handle"].(string)
+		}
+	}
+
+	tools := &adapter.MCPTools{Client: client, WorkspaceRoot: "/w/project/", Hooks: states}
+	cs := adaptertest.ConnectMCP(t, ctx, tools)
+	search := func() adaptertest.Event {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "memory_search", Arguments: map[string]any{"query": "left-pad"}})
+		if err != nil || res.IsError {
+			t.Fatalf("memory_search: %v %+v %v", err, res, res.Content[0])
+		}
+		ev := node.Events()
+		return ev[len(ev)-1]
+	}
+
+	if e := search(); e.Envelope["session_ref"] != "mine" || e.Payload["session_handle"] != handles["mine"] {
+		t.Errorf("search in the hooks' session: ref %v handle %v, want mine %s", e.Envelope["session_ref"], e.Payload["session_handle"], handles["mine"])
+	}
+	// The hooks' session ends: the server binds its own.
+	hook("mine", "/w/project", "SessionEnd")
+	n := len(node.Events())
+	e := search()
+	if ev := node.Events(); len(ev) != n+2 || ev[n].Kind != "session.start" || !strings.HasPrefix(e.Envelope["session_ref"].(string), "mcp-") {
+		t.Errorf("after the hooks' session ended: %v", node.Kinds()[n:])
+	}
+	// The node forgets both sessions: the hooks' is tried and left, then
+	// the server's own, and a new one of its own is bound.
+	hook("mine", "/w/project", "UserPromptSubmit") // the agent resumes: a new generation
+	node.ForgetSessions()
+	n = len(node.Events())
+	e = search()
+	if kinds := node.Kinds()[n:]; strings.Join(kinds, " ") != "query query session.start query" || !strings.HasPrefix(e.Envelope["session_ref"].(string), "mcp-") {
+		t.Errorf("after the node forgot the hooks' session: %v", kinds)
+	}
+	// Close ends the server's own session only.
+	if err := tools.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ev := node.Events(); ev[len(ev)-1].Kind != "session.end" || ev[len(ev)-1].Payload["session_handle"] != e.Payload["session_handle"] {
+		t.Errorf("Close: %v", node.Kinds())
+	}
+}
+
+// TestMemoryWriteConfig writes a config as `agora memory adapter add` does
+// and reads it back as the hooks do.
+func TestMemoryWriteConfig(t *testing.T) {
+	home := t.TempDir()
+	want := adapter.Config{AdapterID: "codex", URL: "http://127.0.0.1:9", Token: "agm_x"}
+	for range 2 { // the second replaces the first
+		path, err := adapter.WriteConfig(home, want)
+		if err != nil || path != adapter.ConfigPath(home, "codex") {
+			t.Fatalf("WriteConfig: %s, %v", path, err)
+		}
+		if fi, err := os.Stat(path); err != nil || fi.Mode().Perm() != 0o600 {
+			t.Errorf("%s: mode %v, %v; want 0600", path, fi.Mode().Perm(), err)
+		}
+		if got, err := adapter.LoadConfig(home, "codex", func(string) string { return "" }); err != nil || got != want {
+			t.Errorf("read back: %+v, %v; want %+v", got, err, want)
+		}
+	}
+	if _, err := adapter.WriteConfig(home, adapter.Config{AdapterID: "Bad ID"}); err == nil {
+		t.Error("wrote a config for a bad adapter id")
+	}
+	if files, _ := filepath.Glob(filepath.Join(home, "memory", ".*")); len(files) != 0 {
+		t.Errorf("temporary files left: %v", files)
 	}
 }

@@ -10,27 +10,17 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
+
+	"github.com/agora-node/agora/memory"
 )
 
 // ErrNotConfigured is returned when no node URL or token is known.
 var ErrNotConfigured = errors.New("memory adapter not configured")
 
-// NodeError is an {"ok":false,"error":...} answer from the node.
-type NodeError struct {
-	Status    int // HTTP status of the answer
-	Code      string
-	Message   string
-	Retryable bool
-}
-
-func (e *NodeError) Error() string {
-	return fmt.Sprintf("memory node refused the event: %s: %s", e.Code, e.Message)
-}
-
-// IsCode reports whether err is a NodeError with the given contract code.
+// IsCode reports whether err is, or wraps, the node's refusal with the
+// contract's error code.
 func IsCode(err error, code string) bool {
-	var ne *NodeError
-	return errors.As(err, &ne) && ne.Code == code
+	return errors.Is(err, &memory.Error{Code: code})
 }
 
 // Client sends events to one adapter's ingress on a node. Its zero value is
@@ -46,11 +36,12 @@ type Client struct {
 // text, a read record about as much.
 const maxAnswer = 1 << 20
 
-// Send POSTs env to the node and returns the result of an ok answer. A
-// non-ok answer is a *NodeError; anything else (no answer, not JSON) is an
-// ordinary error. Send does not retry: a caller that retries sends the same
-// envelope, and the node answers it as it answered the first.
-func (c *Client) Send(ctx context.Context, env *Envelope) (json.RawMessage, error) {
+// Send POSTs ev to the node and returns the result of an ok answer. A
+// non-ok answer is an error wrapping the node's *memory.Error; anything
+// else (no answer, not JSON) is an ordinary error. Send does not retry: a
+// caller that retries sends the same event, and the node answers it as it
+// answered the first.
+func (c *Client) Send(ctx context.Context, env *memory.Event) (json.RawMessage, error) {
 	if c.URL == "" || c.Token == "" {
 		return nil, ErrNotConfigured
 	}
@@ -91,23 +82,19 @@ func (c *Client) Send(ctx context.Context, env *Envelope) (json.RawMessage, erro
 		return nil, fmt.Errorf("%s answer (HTTP %d) is not the contract's JSON: %w", env.Kind, resp.StatusCode, err)
 	}
 	if !ans.OK {
-		ne := &NodeError{Status: resp.StatusCode, Code: "internal", Message: "no error given"}
+		me := &memory.Error{Code: memory.CodeInternal, Message: "no error given"}
 		if ans.Error != nil {
-			ne.Code, ne.Message, ne.Retryable = ans.Error.Code, ans.Error.Message, ans.Error.Retryable
+			me.Code, me.Message, me.Retryable = ans.Error.Code, ans.Error.Message, ans.Error.Retryable
 		}
-		return nil, ne
+		return nil, fmt.Errorf("the node refused the %s event (HTTP %d): %w", env.Kind, resp.StatusCode, me)
 	}
 	return ans.Result, nil
 }
 
-// Call sends one event built from its parts and decodes its result into out
-// (which may be nil).
-func (c *Client) Call(ctx context.Context, env *Envelope, payload, out any) error {
-	p, err := json.Marshal(payload)
-	if err != nil {
-		return fmt.Errorf("encode %s payload: %w", env.Kind, err)
-	}
-	env.Payload = p
+// Call sends env with payload (one of package memory's payload types) and
+// decodes its result into out (which may be nil).
+func (c *Client) Call(ctx context.Context, env *memory.Event, payload, out any) error {
+	env.Payload = payload
 	res, err := c.Send(ctx, env)
 	if err != nil {
 		return err

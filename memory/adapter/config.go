@@ -93,3 +93,46 @@ func Home(getenv func(string) string) (string, error) {
 	}
 	return filepath.Join(u, ".agora"), nil
 }
+
+// WriteConfig writes c as adapterID's config under home, in the form
+// LoadConfig reads, readable by the user alone (0600, in a 0700 folder),
+// and returns its path. The file is replaced whole, so a hook reading it
+// meanwhile sees the old config or the new one.
+func WriteConfig(home string, c Config) (string, error) {
+	if !adapterIDPattern.MatchString(c.AdapterID) {
+		return "", fmt.Errorf("adapter id %q: want lowercase letters, digits, '-' or '_', starting with a letter", c.AdapterID)
+	}
+	path := ConfigPath(home, c.AdapterID)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", fmt.Errorf("make the adapter config folder: %w", err)
+	}
+	data, err := json.MarshalIndent(c, "", "  ")
+	if err != nil {
+		return "", fmt.Errorf("encode adapter config: %w", err)
+	}
+	if err := replaceFile(path, append(data, '\n')); err != nil {
+		return "", fmt.Errorf("write adapter config: %w", err)
+	}
+	return path, nil
+}
+
+// replaceFile writes data to path through a temporary file in the same
+// folder, made 0600 by os.CreateTemp, renamed over path: a reader sees the
+// old file or the new one, never part of one.
+func replaceFile(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".tmp-*")
+	if err != nil {
+		return err
+	}
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if err := errors.Join(werr, cerr); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

@@ -9,6 +9,8 @@ import (
 	"runtime"
 	"strconv"
 	"time"
+
+	"github.com/agora-node/agora/memory"
 )
 
 // HookInput is one run of an agent's hook, read into the terms of the
@@ -143,7 +145,7 @@ func (r *Runner) Run(ctx context.Context, in HookInput) (Outcome, error) {
 			ev = e
 			return nil
 		}
-		ev = SeenEvent{ID: id, Key: key, OccurredAt: Timestamp(r.now())}
+		ev = SeenEvent{ID: id, Key: key, OccurredAt: r.now().UTC()}
 		if in.Kind == KindStepBefore {
 			ev.Step = s.Steps
 			s.Steps++
@@ -159,7 +161,7 @@ func (r *Runner) Run(ctx context.Context, in HookInput) (Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	env := &Envelope{
+	env := &memory.Event{
 		AdapterID:  adapterID,
 		EventID:    ev.ID,
 		SessionRef: Head(in.SessionID, 256),
@@ -169,7 +171,7 @@ func (r *Runner) Run(ctx context.Context, in HookInput) (Outcome, error) {
 	}
 	res, err := r.Client.Send(ctx, env)
 	if err != nil {
-		if IsCode(err, CodeSessionUnbound) {
+		if IsCode(err, memory.CodeSessionUnbound) {
 			// The node no longer knows the handle (it was restarted, or the
 			// session timed out): the next hook binds a new session.
 			r.Store.Update(adapterID, in.SessionID, func(s *SessionState) error {
@@ -181,7 +183,7 @@ func (r *Runner) Run(ctx context.Context, in HookInput) (Outcome, error) {
 		}
 		return out, err
 	}
-	var inj InjectResult
+	var inj memory.InjectResult
 	if in.Kind == KindStepBefore || in.Kind == KindToolResult {
 		if err := json.Unmarshal(res, &inj); err != nil {
 			return out, fmt.Errorf("decode %s result: %w", in.Kind, err)
@@ -223,6 +225,9 @@ func (r *Runner) ensureSession(ctx context.Context, in HookInput) (eventID, hand
 			*s = SessionState{Generation: s.Generation + 1, SessionID: s.SessionID}
 		}
 		s.Agent = in.Agent
+		if s.Root == "" && filepath.IsAbs(in.CWD) {
+			s.Root = in.CWD
+		}
 		if s.Start == nil {
 			p, err := json.Marshal(r.sessionStart(in))
 			if err != nil {
@@ -230,7 +235,7 @@ func (r *Runner) ensureSession(ctx context.Context, in HookInput) (eventID, hand
 			}
 			s.Start = &PendingStart{
 				EventID:    EventID(adapterID, in.Agent, in.SessionID, strconv.Itoa(s.Generation), KindSessionStart),
-				OccurredAt: Timestamp(r.now()),
+				OccurredAt: r.now().UTC(),
 				Payload:    p,
 			}
 		}
@@ -240,7 +245,7 @@ func (r *Runner) ensureSession(ctx context.Context, in HookInput) (eventID, hand
 	if err != nil || handle != "" {
 		return eventID, handle, err
 	}
-	res, err := r.Client.Send(ctx, &Envelope{
+	res, err := r.Client.Send(ctx, &memory.Event{
 		AdapterID:  adapterID,
 		EventID:    start.EventID,
 		SessionRef: Head(in.SessionID, 256),
@@ -251,7 +256,7 @@ func (r *Runner) ensureSession(ctx context.Context, in HookInput) (eventID, hand
 	if err != nil {
 		return start.EventID, "", err
 	}
-	var sr SessionStartResult
+	var sr memory.SessionStartResult
 	if err := json.Unmarshal(res, &sr); err != nil || sr.SessionHandle == "" {
 		return start.EventID, "", fmt.Errorf("session.start result has no session_handle (%s)", Head(string(res), 200))
 	}
@@ -264,7 +269,7 @@ func (r *Runner) ensureSession(ctx context.Context, in HookInput) (eventID, hand
 	return start.EventID, sr.SessionHandle, err
 }
 
-func (r *Runner) sessionStart(in HookInput) SessionStart {
+func (r *Runner) sessionStart(in HookInput) memory.SessionStartPayload {
 	project := r.Project
 	if project == "" {
 		project = filepath.Base(filepath.Clean(in.CWD))
@@ -272,11 +277,11 @@ func (r *Runner) sessionStart(in HookInput) SessionStart {
 	if project == "" || project == "." || project == string(filepath.Separator) {
 		project = "default"
 	}
-	p := SessionStart{
+	p := memory.SessionStartPayload{
 		Project:        Head(project, 256),
 		Capabilities:   r.Capabilities,
 		AdapterVersion: r.Version,
-		Environment:    &Environment{OS: runtime.GOOS, Arch: runtime.GOARCH},
+		Environment:    &memory.Environment{OS: runtime.GOOS, Arch: runtime.GOARCH},
 	}
 	if p.Capabilities == nil {
 		p.Capabilities = []string{}
@@ -291,11 +296,10 @@ func (r *Runner) sessionStart(in HookInput) SessionStart {
 // buildPayload writes the payload of in's kind. shown says whether the node
 // pushed memory into this session already: only then does a successful tool
 // call carry its command, for the node to see a recalled fix being run.
-func buildPayload(in HookInput, handle string, ev SeenEvent, shown bool) (json.RawMessage, error) {
-	var p any
+func buildPayload(in HookInput, handle string, ev SeenEvent, shown bool) (any, error) {
 	switch in.Kind {
 	case KindStepBefore:
-		p = StepBefore{SessionHandle: handle, Step: ev.Step, QueryText: Head(Redact(in.Prompt), 4000)}
+		return &memory.StepBeforePayload{SessionHandle: handle, Step: int64(ev.Step), QueryText: Head(Redact(in.Prompt), 4000)}, nil
 	case KindToolResult:
 		t := in.Tool
 		if t == nil {
@@ -305,7 +309,11 @@ func buildPayload(in HookInput, handle string, ev SeenEvent, shown bool) (json.R
 		if name == "" {
 			name = "unknown"
 		}
-		tr := ToolResult{SessionHandle: handle, ToolName: Head(name, 128), OK: t.OK, CallRef: Head(t.UseID, 256), ExitCode: t.ExitCode}
+		tr := &memory.ToolResultPayload{SessionHandle: handle, ToolName: Head(name, 128), OK: t.OK, CallRef: Head(t.UseID, 256)}
+		if t.ExitCode != nil {
+			code := int64(*t.ExitCode)
+			tr.ExitCode = &code
+		}
 		if !t.OK {
 			tail := Tail(Redact(t.Output), 4096)
 			tr.ErrorTail = &tail
@@ -321,9 +329,9 @@ func buildPayload(in HookInput, handle string, ev SeenEvent, shown bool) (json.R
 			c := Head(Redact(t.Command), 4096)
 			tr.Command = &c
 		}
-		p = tr
+		return tr, nil
 	case KindCompaction:
-		p = Compaction{SessionHandle: handle, SummaryText: Tail(Redact(in.Summary), 16384)}
+		return &memory.ContextCompactionPayload{SessionHandle: handle, SummaryText: Tail(Redact(in.Summary), 16384)}, nil
 	case KindSubagentEnd:
 		sa := in.Subagent
 		if sa == nil {
@@ -333,26 +341,20 @@ func buildPayload(in HookInput, handle string, ev SeenEvent, shown bool) (json.R
 		if child == "" {
 			child = "subagent"
 		}
-		se := SubagentEnd{SessionHandle: handle, ChildRef: Head(child, 256), StopReason: "stop", AgentType: Head(sa.Type, 128)}
+		se := &memory.SubagentEndPayload{SessionHandle: handle, ChildRef: Head(child, 256), StopReason: "stop", AgentType: Head(sa.Type, 128)}
 		if sa.Output != "" {
 			o := Tail(Redact(sa.Output), 4096)
 			se.OutputTail = &o
 		}
-		p = se
+		return se, nil
 	case KindSessionEnd:
 		reason := in.EndReason
 		if reason == "" {
 			reason = "other"
 		}
-		p = SessionEnd{SessionHandle: handle, Reason: Head(reason, 64)}
-	default:
-		return nil, fmt.Errorf("hooks send no %s events", in.Kind)
+		return &memory.SessionEndPayload{SessionHandle: handle, Reason: Head(reason, 64)}, nil
 	}
-	b, err := json.Marshal(p)
-	if err != nil {
-		return nil, fmt.Errorf("encode %s payload: %w", in.Kind, err)
-	}
-	return b, nil
+	return nil, fmt.Errorf("hooks send no %s events", in.Kind)
 }
 
 // HookOutput is the JSON a hook prints for the agent to fold context into

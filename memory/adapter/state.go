@@ -20,6 +20,9 @@ import (
 type SessionState struct {
 	Agent     string `json:"agent"`
 	SessionID string `json:"session_id"` // the agent's own session id
+	// Root is the directory the session started in: the workspace an MCP
+	// server of the same agent finds the session by (Store.Live).
+	Root string `json:"root,omitempty"`
 	// Generation counts node sessions bound to this agent session: a session
 	// the agent resumes after it ended, or one the node forgot, starts the
 	// next generation, and every event ID includes it.
@@ -39,18 +42,18 @@ type SessionState struct {
 // PendingStart is a session.start as first built.
 type PendingStart struct {
 	EventID    string          `json:"event_id"`
-	OccurredAt string          `json:"occurred_at"`
+	OccurredAt time.Time       `json:"occurred_at"`
 	Payload    json.RawMessage `json:"payload"`
 }
 
 // SeenEvent pins what an event was first sent with, so that the same hook
 // run again sends the same body and the node answers it as before.
 type SeenEvent struct {
-	ID         string `json:"id"`
-	Key        string `json:"key"` // what the ID was derived from, before the occurrence count
-	OccurredAt string `json:"occurred_at"`
-	Step       int    `json:"step,omitempty"`
-	Acked      bool   `json:"acked,omitempty"`
+	ID         string    `json:"id"`
+	Key        string    `json:"key"` // what the ID was derived from, before the occurrence count
+	OccurredAt time.Time `json:"occurred_at"`
+	Step       int       `json:"step,omitempty"`
+	Acked      bool      `json:"acked,omitempty"`
 }
 
 const maxSeen = 128
@@ -156,19 +159,7 @@ func (st *Store) Update(adapterID, sessionID string, f func(*SessionState) error
 	if err != nil {
 		return s, fmt.Errorf("encode session state: %w", err)
 	}
-	tmp, err := os.CreateTemp(filepath.Dir(p), ".state-*")
-	if err != nil {
-		return s, fmt.Errorf("write session state: %w", err)
-	}
-	_, werr := tmp.Write(out)
-	cerr := tmp.Close()
-	if err := errors.Join(werr, cerr); err != nil {
-		os.Remove(tmp.Name())
-		return s, fmt.Errorf("write session state: %w", err)
-	}
-	// CreateTemp makes the file 0600 already; rename makes the write atomic.
-	if err := os.Rename(tmp.Name(), p); err != nil {
-		os.Remove(tmp.Name())
+	if err := replaceFile(p, out); err != nil {
 		return s, fmt.Errorf("write session state: %w", err)
 	}
 	return s, nil
@@ -198,6 +189,42 @@ func (st *Store) lock(p string) (func(), error) {
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
+}
+
+// Live returns the state of adapterID's session that hooks bound in the
+// workspace root and updated last, among those not ended whose handle keep
+// accepts. It reads without the lock: Update replaces a state file whole,
+// so a read sees one state or the next. A file that cannot be read is
+// passed over.
+func (st *Store) Live(adapterID, root string, keep func(handle string) bool) (SessionState, bool) {
+	dir := filepath.Join(st.Dir, adapterID)
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return SessionState{}, false
+	}
+	root = filepath.Clean(root)
+	var best SessionState
+	found := false
+	for _, e := range entries {
+		if !strings.HasSuffix(e.Name(), ".json") {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(dir, e.Name()))
+		if err != nil {
+			continue
+		}
+		var s SessionState
+		if json.Unmarshal(data, &s) != nil || s.Handle == "" || s.Ended || s.Root == "" || filepath.Clean(s.Root) != root {
+			continue
+		}
+		if keep != nil && !keep(s.Handle) {
+			continue
+		}
+		if !found || s.Updated.After(best.Updated) {
+			best, found = s, true
+		}
+	}
+	return best, found
 }
 
 // Prune removes the states of adapterID not updated for maxAge, so a

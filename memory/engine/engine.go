@@ -27,6 +27,10 @@
 // session pinned to a profile keeps it to its end.
 //
 // Refused events are not recorded: sent again, they are judged again.
+//
+// Beside the events, the node's admin reads the records as a person would
+// and may forget one for good (people.go): Search, Records, Inspect and
+// Forget, none of which belongs to a session.
 package engine
 
 import (

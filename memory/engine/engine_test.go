@@ -7,7 +7,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/agora-node/agora/memory"
@@ -138,5 +140,104 @@ func TestWriteFaults(t *testing.T) {
 	var res struct{ Result memory.NoteResult }
 	if err := json.Unmarshal(rev, &res); err != nil || res.Result.Revision != 2 {
 		t.Errorf("second note on the topic: %s, want revision 2", rev)
+	}
+}
+
+// TestForgetWhileSessionsRun forgets a record while sessions that were
+// pushed it apply its fix and write notes: whichever comes first, the
+// record does not come back, in the store or the engine, and every event
+// is answered.
+func TestForgetWhileSessionsRun(t *testing.T) {
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(t.TempDir(), "m.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	e, err := engine.New(t.Context(), st, engine.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := e.IssueToken(t.Context(), "codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &client{t: t, e: e, token: token}
+	// try sends an event that must be accepted; it may run in any goroutine.
+	try := func(kind string, payload any) (map[string]any, bool) {
+		out, status, err := c.send(c.body(eventID(), kind, payload), kind)
+		if err != nil || status != 200 {
+			t.Errorf("%s: %d %s %v", kind, status, out, err)
+			return nil, false
+		}
+		var v struct{ Result map[string]any }
+		json.Unmarshal(out, &v)
+		return v.Result, true
+	}
+	must := func(kind string, payload any) map[string]any {
+		t.Helper()
+		v, ok := try(kind, payload)
+		if !ok {
+			t.FailNow()
+		}
+		return v
+	}
+	start := func(project string) string {
+		return must("session.start", map[string]any{"project": project, "capabilities": []any{}})["session_handle"].(string)
+	}
+	failing := func(h string) map[string]any {
+		return map[string]any{"session_handle": h, "tool_name": "Bash", "ok": false, "exit_code": 1, "command": "go test ./...",
+			"error_tail": "pool.go:12: copylocks: worker passes lock by value: Pool contains sync.Mutex"}
+	}
+	h := start("p")
+	must("tool.result", failing(h))
+	ref := must("note", map[string]any{"session_handle": h, "title": "go vet copylocks in the worker pool", "type": "pitfall", "scope": "project",
+		"content": map[string]any{"what": "go vet reported copylocks on Pool.worker", "why": "the worker took Pool by value",
+			"where": "internal/pool/pool.go", "learned": "pass the pool by pointer"},
+		"fix": map[string]any{"kind": "command", "command": "gofmt -r 'Pool -> *Pool' -w internal/pool"}})["record_ref"].(string)
+	must("session.end", map[string]any{"session_handle": h, "reason": "exit"})
+
+	const sessions = 6
+	var handles []string
+	for i := range sessions {
+		hs := start(fmt.Sprintf("q%d", i))
+		if must("tool.result", failing(hs))["inject"] == nil {
+			t.Fatalf("session %d was not pushed the record", i)
+		}
+		handles = append(handles, hs)
+	}
+	var wg sync.WaitGroup
+	for i, hs := range handles {
+		wg.Go(func() {
+			try("tool.result", map[string]any{"session_handle": hs, "tool_name": "Bash", "ok": true, "command": "gofmt -r 'Pool -> *Pool' -w internal/pool"})
+			try("tool.result", map[string]any{"session_handle": hs, "tool_name": "Bash", "ok": true, "command": "go test ./..."})
+			try("note", map[string]any{"session_handle": hs, "title": fmt.Sprintf("the race detector needs cgo in session %d", i), "type": "learning", "scope": "project",
+				"content": map[string]any{"what": "go test -race failed to build with CGO_ENABLED=0 in the CI image",
+					"why": "the race detector is built on ThreadSanitizer, which links through cgo", "where": "the CI job's environment",
+					"learned": "set CGO_ENABLED=1 and install a C compiler for the race job"}})
+			try("session.end", map[string]any{"session_handle": hs, "reason": "exit"})
+		})
+	}
+	wg.Go(func() {
+		if _, _, err := e.Forget(context.Background(), ref); err != nil {
+			t.Errorf("Forget: %v", err)
+		}
+	})
+	wg.Wait()
+	if _, err := st.MemoryRecord(t.Context(), ref); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the forgotten record is in the store again: %v", err)
+	}
+	if _, err := e.Inspect(t.Context(), ref); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("the engine still holds the forgotten record: %v", err)
+	}
+	if r, _ := st.MemoryRecordReceipts(t.Context(), ref); len(r) != 0 {
+		// Every push came before Forget began; the applied receipts and
+		// marks of the fix were written before it or not at all.
+		t.Errorf("receipts of the forgotten record: %d", len(r))
+	}
+	if got := len(e.Records("", 100)); got != sessions {
+		t.Errorf("records after: %d, want the %d sessions' own notes", got, sessions)
+	}
+	if hits := e.Search("go vet copylocks worker pool", "", 5); len(hits) != 0 {
+		t.Errorf("search finds the forgotten record: %+v", hits)
 	}
 }

@@ -437,6 +437,7 @@ func (t *turn) query(p *memory.QueryPayload) (any, error) {
 // the contract's receipt payload.
 type Receipt struct {
 	Kind      string          `json:"kind"`
+	Session   string          `json:"session"`
 	RecordRef string          `json:"record_ref"`
 	Payload   json.RawMessage `json:"payload"`
 	At        time.Time       `json:"at"`
@@ -449,11 +450,15 @@ func (e *Engine) Receipts(ctx context.Context, handle string) ([]Receipt, error)
 	if err != nil {
 		return nil, fmt.Errorf("engine: receipts of %s: %w", handle, err)
 	}
+	return receipts(rs), nil
+}
+
+func receipts(rs []store.MemoryReceipt) []Receipt {
 	out := make([]Receipt, 0, len(rs))
 	for _, r := range rs {
-		out = append(out, Receipt{Kind: r.Kind, RecordRef: r.RecordRef, Payload: json.RawMessage(r.Payload), At: r.At})
+		out = append(out, Receipt{Kind: r.Kind, Session: r.Session, RecordRef: r.RecordRef, Payload: json.RawMessage(r.Payload), At: r.At})
 	}
-	return out, nil
+	return out
 }
 
 // Record returns a record as query read shows it, or an error wrapping

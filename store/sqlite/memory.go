@@ -365,17 +365,28 @@ func (s *Store) MemoryRecords(ctx context.Context) ([]store.MemoryRecord, error)
 
 // MemoryReceipts implements store.Store.
 func (s *Store) MemoryReceipts(ctx context.Context, session string) ([]store.MemoryReceipt, error) {
+	return s.memoryReceipts(ctx, "session", session)
+}
+
+// MemoryRecordReceipts implements store.Store.
+func (s *Store) MemoryRecordReceipts(ctx context.Context, ref string) ([]store.MemoryReceipt, error) {
+	return s.memoryReceipts(ctx, "record_ref", ref)
+}
+
+// memoryReceipts reads the receipts whose column (session or record_ref,
+// both indexed with seq) holds value, in the order stored.
+func (s *Store) memoryReceipts(ctx context.Context, column, value string) ([]store.MemoryReceipt, error) {
 	out := []store.MemoryReceipt{}
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT seq, record_ref, kind, payload, at FROM memory_receipts WHERE session = ? ORDER BY seq`, session)
+		rows, err := tx.QueryContext(ctx, `SELECT seq, session, record_ref, kind, payload, at FROM memory_receipts WHERE `+column+` = ? ORDER BY seq`, value)
 		if err != nil {
 			return err
 		}
 		defer rows.Close()
 		for rows.Next() {
-			r := store.MemoryReceipt{Session: session}
+			var r store.MemoryReceipt
 			var at int64
-			if err := rows.Scan(&r.Seq, &r.RecordRef, &r.Kind, &r.Payload, &at); err != nil {
+			if err := rows.Scan(&r.Seq, &r.Session, &r.RecordRef, &r.Kind, &r.Payload, &at); err != nil {
 				return err
 			}
 			r.At = fromNanos(at)
@@ -384,4 +395,30 @@ func (s *Store) MemoryReceipts(ctx context.Context, session string) ([]store.Mem
 		return rows.Err()
 	})
 	return out, err
+}
+
+// DeleteMemoryRecord implements store.Store.
+func (s *Store) DeleteMemoryRecord(ctx context.Context, ref string) (int, error) {
+	var receipts int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM memory_records WHERE ref = ?`, ref)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return notFound("sqlite: memory record %s", ref)
+		}
+		res, err = tx.ExecContext(ctx, `DELETE FROM memory_receipts WHERE record_ref = ?`, ref)
+		if err != nil {
+			return err
+		}
+		receipts, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: delete memory record %s: %w", ref, err)
+	}
+	return int(receipts), nil
 }

@@ -20,8 +20,8 @@ func (f *fixture) memoryEvent(a string, n int, d string) store.MemoryEvent {
 // testMemory checks the memory's contract: adapters rotate, profile
 // revisions never change, an event is applied once with all its effects or
 // none, sessions and records change only from the version they were read
-// at, a topic key names one record in its scope, and concurrent senders of
-// one event see one of them win.
+// at, a topic key names one record in its scope, concurrent senders of
+// one event see one of them win, and a record removed stays removed.
 func testMemory(f *fixture) {
 	ctx, s := f.ctx, f.s
 
@@ -190,5 +190,63 @@ func testMemory(f *fixture) {
 	}
 	if r, _ := s.MemoryReceipts(ctx, "ms_two"); len(r) != 1 {
 		f.t.Fatalf("one event applied by %d senders wrote %d receipts", senders, len(r))
+	}
+
+	testMemoryForget(f, rec)
+}
+
+// testMemoryForget checks a record's receipts across sessions and its
+// removal: rec (lr_a, revision 2 by now) has receipts in ms_one and ms_two.
+func testMemoryForget(f *fixture, rec store.MemoryRecord) {
+	ctx, s := f.ctx, f.s
+	byRecord, err := s.MemoryRecordReceipts(ctx, rec.Ref)
+	if err != nil || len(byRecord) != 3 || byRecord[0].Session != "ms_one" || byRecord[0].Kind != "pushed" ||
+		byRecord[2].Session != "ms_two" || byRecord[2].Kind != "listed" || byRecord[0].Seq >= byRecord[1].Seq || byRecord[1].Seq >= byRecord[2].Seq {
+		f.t.Fatalf("MemoryRecordReceipts(%s): %+v, %v; want pushed and read of ms_one, then listed of ms_two", rec.Ref, byRecord, err)
+	}
+	if none, err := s.MemoryRecordReceipts(ctx, "lr_b"); err != nil || none == nil || len(none) != 0 {
+		f.t.Fatalf("MemoryRecordReceipts of a record never met: %#v, %v; want an empty list", none, err)
+	}
+
+	// Removed with its receipts, and only those.
+	if n, err := s.DeleteMemoryRecord(ctx, rec.Ref); err != nil || n != 3 {
+		f.t.Fatalf("DeleteMemoryRecord(%s): %d receipts, %v; want 3", rec.Ref, n, err)
+	}
+	if _, err := s.MemoryRecord(ctx, rec.Ref); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("a removed record is read back: %v, want ErrNotFound", err)
+	}
+	if r, err := s.MemoryRecordReceipts(ctx, rec.Ref); err != nil || len(r) != 0 {
+		f.t.Fatalf("a removed record's receipts: %+v, %v", r, err)
+	}
+	if r, _ := s.MemoryReceipts(ctx, "ms_one"); len(r) != 0 {
+		f.t.Fatalf("the session still lists %d receipts of a removed record", len(r))
+	}
+	if all, err := s.MemoryRecords(ctx); err != nil || len(all) != 2 || all[0].Ref != "lr_b" || all[1].Ref != "lr_c" {
+		f.t.Fatalf("MemoryRecords after a removal: %+v, %v", all, err)
+	}
+	if _, err := s.DeleteMemoryRecord(ctx, rec.Ref); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("removing a record twice: %v, want ErrNotFound", err)
+	}
+	if _, err := s.DeleteMemoryRecord(ctx, "lr_never"); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("removing no record: %v, want ErrNotFound", err)
+	}
+	if _, err := s.MemoryEvent(ctx, "codex", f.memoryEvent("codex", 1, "a").EventID); err != nil {
+		f.t.Fatalf("removing a record removed the events that made it: %v", err)
+	}
+
+	// A change computed before the removal does not bring it back; the
+	// topic key is free for a new record.
+	stale := rec
+	stale.Version, stale.Revision = 3, 3
+	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: f.memoryEvent("codex", 20, "f"), Records: []store.MemoryRecord{stale}}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("a stale change to a removed record: %v, want ErrConflict", err)
+	}
+	if _, err := s.MemoryRecord(ctx, rec.Ref); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("a stale change brought a removed record back: %v", err)
+	}
+	fresh := rec
+	fresh.Ref, fresh.Version, fresh.Revision = "lr_d", 1, 1
+	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: f.memoryEvent("codex", 21, "g"), Records: []store.MemoryRecord{fresh}}); err != nil {
+		f.t.Fatalf("a new record on a removed record's topic: %v", err)
 	}
 }

@@ -1,18 +1,20 @@
 // Package adaptertest is a fake Agora memory node for testing adapters: a
-// real HTTP server on loopback that checks every event it receives against
-// the memory-agent-ingress/v1 schema (ingress-v1.schema.json, a byte copy of
-// the published contract), answers per the contract, checks its own answers
-// against the schema too, and records everything for the test to assert.
+// real HTTP server on loopback that reads every event it receives with
+// memory.ParseEvent (the contract's schema and the rules it states in
+// words), answers per the contract, checks its own answers with
+// memory.ValidateResponse too, and records everything for the test to
+// assert.
 //
 // Its memory is deliberately small: a note is linked to the last failure
 // signature the node saw, and a later failing tool.result with that
 // signature gets the note pushed back as an inject. That is the behaviour an
-// adapter has to carry end to end; ranking is the real node's business.
+// adapter has to carry end to end; ranking is the real node's business, and
+// cmd/agora's end-to-end test drives the adapters against a real node.
 package adaptertest
 
 import (
 	"bytes"
-	_ "embed"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -22,53 +24,10 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/agora-node/agora/memory"
+	"github.com/agora-node/agora/memory/adapter"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
-
-//go:embed ingress-v1.schema.json
-var schemaJSON []byte
-
-const schemaURL = "https://crowdmemory.local/schemas/agent/memory-agent-ingress-v1.schema.json"
-
-var (
-	compileOnce sync.Once
-	compiler    *jsonschema.Compiler
-	envelope    *jsonschema.Schema
-	compileErr  error
-	respMu      sync.Mutex
-	responses   = map[string]*jsonschema.Schema{}
-)
-
-func compile() error {
-	compileOnce.Do(func() {
-		doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(schemaJSON))
-		if err != nil {
-			compileErr = err
-			return
-		}
-		compiler = jsonschema.NewCompiler()
-		if err := compiler.AddResource(schemaURL, doc); err != nil {
-			compileErr = err
-			return
-		}
-		envelope, compileErr = compiler.Compile(schemaURL)
-	})
-	return compileErr
-}
-
-func responseSchema(kind string) (*jsonschema.Schema, error) {
-	respMu.Lock()
-	defer respMu.Unlock()
-	if s, ok := responses[kind]; ok {
-		return s, nil
-	}
-	s, err := compiler.Compile(schemaURL + "#/$defs/response_" + strings.ReplaceAll(kind, ".", "_"))
-	if err != nil {
-		return nil, err
-	}
-	responses[kind] = s
-	return s, nil
-}
 
 // Event is one request the node received.
 type Event struct {
@@ -110,9 +69,6 @@ type note struct {
 // test ends.
 func New(t testing.TB, token string) *Node {
 	t.Helper()
-	if err := compile(); err != nil {
-		t.Fatalf("compile the contract schema: %v", err)
-	}
 	n := &Node{Token: token, t: t, byID: map[string]Event{}, handles: map[string]bool{}, pushed: map[string]int{}}
 	mux := http.NewServeMux()
 	mux.HandleFunc("POST /v1/agent-ingress/{adapter}/events/{kind}", n.serve)
@@ -156,10 +112,8 @@ func (n *Node) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	ev.Status, ev.Answer = status, out
 	// Keep the fake honest: what it answers must be what the contract allows.
-	if sch, err := responseSchema(ev.Kind); err == nil {
-		var v any
-		json.Unmarshal(out, &v)
-		if err := sch.Validate(v); err != nil {
+	if memory.IsKind(ev.Kind) {
+		if err := memory.ValidateResponse(ev.Kind, out); err != nil {
 			n.t.Errorf("fake node answered %s outside the contract: %v\n%s", ev.Kind, err, out)
 		}
 	}
@@ -183,25 +137,16 @@ func (n *Node) handle(ev *Event) (int, any) {
 	if ev.Auth != "Bearer "+n.Token {
 		return fail(http.StatusUnauthorized, "unauthorized", "bad or missing bearer token")
 	}
-	var v any
-	if err := json.Unmarshal(ev.Body, &v); err != nil {
-		n.t.Errorf("adapter sent a body that is not JSON: %v\n%s", err, ev.Body)
-		return fail(http.StatusBadRequest, "bad_request", err.Error())
-	}
-	if err := envelope.Validate(v); err != nil {
+	if _, err := memory.ParseEvent(ev.AdapterID, ev.Kind, ev.Body); err != nil {
 		n.t.Errorf("adapter sent an event outside the contract: %v\n%s", err, ev.Body)
-		return fail(http.StatusBadRequest, "schema_invalid", err.Error())
+		return fail(memory.HTTPStatus(memory.AsError(err).Code), memory.AsError(err).Code, err.Error())
 	}
-	ev.Envelope, _ = v.(map[string]any)
+	// The test asserts on the JSON as sent, not on the typed payload.
+	if err := json.Unmarshal(ev.Body, &ev.Envelope); err != nil {
+		n.t.Errorf("adapter sent a body that is not JSON: %v\n%s", err, ev.Body)
+		return fail(http.StatusBadRequest, memory.CodeBadRequest, err.Error())
+	}
 	ev.Payload, _ = ev.Envelope["payload"].(map[string]any)
-	if k, _ := ev.Envelope["kind"].(string); k != ev.Kind {
-		n.t.Errorf("adapter sent kind %q to the %q route", k, ev.Kind)
-		return fail(http.StatusBadRequest, "bad_request", "kind differs from the route")
-	}
-	if a, _ := ev.Envelope["adapter_id"].(string); a != ev.AdapterID {
-		n.t.Errorf("adapter sent adapter_id %q to the %q route", a, ev.AdapterID)
-		return fail(http.StatusBadRequest, "bad_request", "adapter_id differs from the route")
-	}
 
 	n.mu.Lock()
 	defer n.mu.Unlock()
@@ -319,4 +264,22 @@ func hit(nt note, matched string) map[string]any {
 		"provenance_label": "local · noted by an agent", "score": 0.9, "summary": nt.learned,
 		"reasons": []any{map[string]any{"signal": "error_signature", "value": matched, "contribution": 0.9}},
 	}
+}
+
+// ConnectMCP serves tools' MCP server over the SDK's in-memory transport
+// and returns a client session of it; both close when the test ends.
+func ConnectMCP(t testing.TB, ctx context.Context, tools *adapter.MCPTools) *mcp.ClientSession {
+	t.Helper()
+	st, ct := mcp.NewInMemoryTransports()
+	ss, err := adapter.NewMCPServer(tools).Connect(ctx, st, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { ss.Close() })
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "adaptertest", Version: "1"}, nil).Connect(ctx, ct, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { cs.Close() })
+	return cs
 }

@@ -1,0 +1,125 @@
+package engine
+
+import (
+	"cmp"
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/agora-node/agora/memory"
+	"github.com/agora-node/agora/memory/recall"
+	"github.com/agora-node/agora/store"
+)
+
+// The memory as a person reads it: the node's admin searches, lists, shows
+// and forgets records (node/memory.go serves these on admin routes). None
+// of it belongs to a session: nothing here leaves a receipt, spends a
+// budget or waits for the next session, so a person sees every record as
+// soon as it is written.
+
+// Search ranks every record for words as a session's search would under
+// the default profile, and returns at most limit hits, best first. With a
+// project, only the records sessions of that project wrote, as Records
+// lists them; sessions themselves are pushed records of every project.
+func (e *Engine) Search(words, project string, limit int) []memory.Hit {
+	prof := memory.DefaultProfile()
+	q := recall.Query{Text: words, Project: project, Now: e.now()}
+	found := e.index.Search(q, weights(prof, searchFloor(prof)), limit*4+8)
+	out := []memory.Hit{}
+	for _, h := range found {
+		r := e.lookup(h.ID)
+		if r == nil || (project != "" && r.Project != project) {
+			continue
+		}
+		out = append(out, r.hit(h))
+		if len(out) == limit {
+			break
+		}
+	}
+	return out
+}
+
+// Records returns at most limit records, the one changed last first (a
+// new revision, a mark or a trust level is a change). With a project,
+// only the records sessions of that project wrote.
+func (e *Engine) Records(project string, limit int) []memory.ReadRecord {
+	e.recMu.RLock()
+	list := make([]*record, 0, len(e.records))
+	for _, r := range e.records {
+		if project == "" || r.Project == project {
+			list = append(list, r)
+		}
+	}
+	e.recMu.RUnlock()
+	slices.SortFunc(list, func(a, b *record) int {
+		return cmp.Or(b.Updated.Compare(a.Updated), cmp.Compare(a.Ref, b.Ref))
+	})
+	out := make([]memory.ReadRecord, 0, min(limit, len(list)))
+	for _, r := range list[:min(limit, len(list))] {
+		out = append(out, r.read())
+	}
+	return out
+}
+
+// RecordView is a record whole, as its admin inspects it: what query read
+// shows, the fix itself, how often each mark was earned, and every receipt
+// naming it.
+type RecordView struct {
+	Record   memory.ReadRecord
+	Fix      *memory.Fix
+	Marks    map[string]int // by the contract's mark names; only those earned
+	Receipts []Receipt      // oldest first
+}
+
+// Inspect returns record ref whole, or an error wrapping store.ErrNotFound.
+func (e *Engine) Inspect(ctx context.Context, ref string) (RecordView, error) {
+	r := e.lookup(ref)
+	if r == nil {
+		return RecordView{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
+	}
+	rs, err := e.st.MemoryRecordReceipts(ctx, ref)
+	if err != nil {
+		return RecordView{}, fmt.Errorf("engine: receipts of %s: %w", ref, err)
+	}
+	v := RecordView{Record: r.read(), Fix: r.Fix, Marks: map[string]int{}, Receipts: receipts(rs)}
+	for name, n := range map[string]int{memory.MarkTaskFailed: r.Marks.TaskFailed, "contradicted": r.Marks.Contradicted,
+		"superseded": r.Marks.Superseded, memory.MarkUsedThenPassed: r.Marks.UsedThenPassed} {
+		if n > 0 {
+			v.Marks[name] = n
+		}
+	}
+	return v, nil
+}
+
+// Forget removes record ref for good: from the store with its receipts,
+// and from ranking before it returns, so no push, search or read finds it
+// afterwards. It returns the record as it was and how many receipts went
+// with it; a ref that names no record is an error wrapping
+// store.ErrNotFound. The topic key it held is free for the next note.
+//
+// It holds the record lock, so no event is changing the record meanwhile;
+// once the removal is sent to the store it is seen through, whatever the
+// caller's context says, since the engine must not keep ranking a record
+// the store no longer has.
+func (e *Engine) Forget(ctx context.Context, ref string) (memory.ReadRecord, int, error) {
+	e.recWrite.Lock()
+	defer e.recWrite.Unlock()
+	r := e.lookup(ref)
+	if r == nil {
+		return memory.ReadRecord{}, 0, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
+	}
+	n, err := e.st.DeleteMemoryRecord(context.WithoutCancel(ctx), ref)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return memory.ReadRecord{}, 0, fmt.Errorf("engine: forgetting %s: %w", ref, err)
+	}
+	// Not found in the store but installed here: it is gone either way.
+	e.recMu.Lock()
+	delete(e.records, ref)
+	if e.topics[r.topic()] == ref {
+		delete(e.topics, r.topic())
+	}
+	e.recMu.Unlock()
+	_ = e.index.Remove(ref) // a record installed is indexed; its absence is the goal anyway
+	return r.read(), n, nil
+}
