@@ -36,17 +36,25 @@
 //     title names. The share of the title's terms the query holds, each
 //     weighted by its idf among titles, so the object (config, tokio,
 //     TestWatchReload) outweighs the wording every record of that failure
-//     kind shares. The record's key is what it is about: the code symbols
-//     its output names that its title names too (`config`,
-//     'eslint-plugin-import', slices.Concat; however common the word),
-//     and the title terms its output prints that few of the records
-//     competing for the same query hold in their titles (a port, a rule
-//     code). When the query lacks part of the key, a negative
+//     kind shares. The record's key comes from output shapes (shape.go):
+//     the index groups records whose normalized output has the same
+//     tokens but for a few positions (the way log template miners group
+//     log lines) and marks those positions slots; the key is the title
+//     terms the record prints in a slot (its module, port, test), not
+//     the kind's wording every member prints. Without a shape of two or
+//     more records, the key is the code symbols its output names that its
+//     title names too. When the query lacks part of the key, a negative
 //     code_symbol reason takes back Weights.KeyMiss of the content score
-//     in proportion; all of it when the query also names an object of
-//     its own (a symbol the record lacks, or a term no record holds):
-//     the same message about another module, test or crate is another
-//     root cause.
+//     in proportion; all of it when the query lacks the whole key, when it
+//     prints the record's shape with another value in a key slot, or when
+//     it names an object of its own: the same message about another
+//     module, test or crate is another root cause.
+//   - kind agreement (reported as code_symbol): when the query's output
+//     has a shape whose records all name their kind the same way in
+//     their titles (TS2307, node, EADDRINUSE), a record of another shape
+//     whose title lacks a third or more of that wording (idf-weighted)
+//     loses all its content score: the same object in another kind of
+//     failure is another root cause.
 //
 // The weight of content signals a query cannot feed (a prompt has no
 // output) is spread over those it can, so a prompt and a failing tool
@@ -67,9 +75,10 @@
 //
 // Weights.MinScore drops every hit below it. Because signals are bounded
 // and context is gated by content, one floor serves every query: silence
-// beats noise. The key penalty is what makes the floor meaningful: a
-// never-stored failure usually shares its wording with stored records
-// about other things, and without the penalty those score like answers. Evaluate measures recall@1, recall@3, MRR, the share of
+// beats noise. The key and kind checks are what make the floor meaningful:
+// a never-stored failure usually shares its wording with stored records
+// about other things, or its object with records of another kind, and
+// without them those score like answers. Evaluate measures recall@1, recall@3, MRR, the share of
 // never-stored queries that still get a hit (false injection) and latency;
 // package gen builds the corpus it runs on.
 package recall

@@ -70,11 +70,13 @@ type entry struct {
 	title []int32
 	// objects are the code symbols the record names that its title
 	// names too (`config`, slices.Concat, 'eslint-plugin-import'): what
-	// its failure is about. keyOut holds the other title terms its
-	// output prints (a port, a rule code, a package name); those that
-	// few competing records hold are a key too (see keyAgreement).
+	// its failure is about when its output shape cannot tell (see
+	// keyAgreement).
 	objects []object
-	keyOut  []int32 // sorted lex ids
+	// shape is the id of the output shape the record files under (-1
+	// without output) and stoks its shape tokens (see shape.go).
+	shape int32
+	stoks []string
 }
 
 // object is a code symbol a record is about, with the lex ids of the
@@ -109,6 +111,11 @@ type Index struct {
 	titleDF []int32
 	titles  int
 
+	// shapes are the mined output shapes, by id; shapesByLen lists their
+	// ids by token count (see shape.go).
+	shapes      []*shape
+	shapesByLen map[int][]int32
+
 	scratch sync.Pool // *scratch, reused across searches
 }
 
@@ -121,6 +128,8 @@ func NewIndex() *Index {
 		syms:  newDict(),
 		sigs:  make(map[string][]int32),
 		sigDF: make(map[string]int),
+
+		shapesByLen: make(map[int][]int32),
 	}
 }
 
@@ -260,7 +269,13 @@ func (ix *Index) insert(d Doc) {
 	for _, s := range syms {
 		e.syms = append(e.syms, ix.syms.id(s))
 	}
-	e.objects, e.keyOut = ix.titleKeys(e.title, syms, e.errTerms)
+	e.objects = ix.titleObjects(e.title, syms)
+	e.stoks = shapeTokens(norm)
+	titleTerms := make([]string, len(e.title))
+	for i, id := range e.title {
+		titleTerms[i] = ix.lex.names[id]
+	}
+	e.shape = ix.addShape(e.stoks, titleTerms, func(t string) bool { return ix.inTitle(e, t) })
 	slices.Sort(e.syms)
 	for _, id := range e.syms {
 		ix.syms.postings[id] = append(ix.syms.postings[id], posting{n, 1})
@@ -280,39 +295,28 @@ func (ix *Index) insert(d Doc) {
 	}
 }
 
-// titleKeys finds the objects of a record (symbols its title names) and
-// the other title terms its output prints. See entry.objects.
-func (ix *Index) titleKeys(title []int32, syms []string, errTerms []int32) (objs []object, out []int32) {
+// titleObjects finds the objects of a record: the symbols its title
+// names. See entry.objects.
+func (ix *Index) titleObjects(title []int32, syms []string) (objs []object) {
 	if len(title) == 0 {
-		return nil, nil
+		return nil
 	}
 	inTitle := make(map[string]int32, len(title))
 	for _, id := range title {
 		inTitle[ix.lex.names[id]] = id
 	}
-	inObj := make(map[int32]bool)
 	for _, s := range syms {
 		var terms []int32
 		for _, t := range uniq(Tokenize(s)) {
 			if id, ok := inTitle[t]; ok {
 				terms = append(terms, id)
-				inObj[id] = true
 			}
 		}
 		if len(terms) > 0 {
 			objs = append(objs, object{sym: ix.syms.ids[s], terms: terms})
 		}
 	}
-	printed := make(map[string]bool, len(errTerms))
-	for _, id := range errTerms {
-		printed[ix.errs.names[id]] = true
-	}
-	for _, id := range title {
-		if !inObj[id] && printed[ix.lex.names[id]] {
-			out = append(out, id)
-		}
-	}
-	return objs, out
+	return objs
 }
 
 // delete retires doc number n. Its postings stay behind (searches skip nil
@@ -325,6 +329,14 @@ func (ix *Index) delete(n int32) {
 	}
 	for _, id := range e.errTerms {
 		ix.errs.df[id]--
+	}
+	if e.shape >= 0 {
+		s := ix.shapes[e.shape]
+		s.members--
+		s.count(e.stoks, func(t string) bool { return ix.inTitle(e, t) }, -1)
+		for _, id := range e.title {
+			s.titles[ix.lex.names[id]]--
+		}
 	}
 	for _, id := range e.title {
 		ix.titleDF[id]--
@@ -375,6 +387,7 @@ func (ix *Index) maybeCompact() {
 	ix.live, ix.dead, ix.lexTotal = fresh.live, 0, fresh.lexTotal
 	ix.errDocs, ix.symDocs = fresh.errDocs, fresh.symDocs
 	ix.titleDF, ix.titles = fresh.titleDF, fresh.titles
+	ix.shapes, ix.shapesByLen = fresh.shapes, fresh.shapesByLen
 }
 
 // projectTerms returns the search terms of a project name.

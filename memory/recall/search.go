@@ -56,6 +56,7 @@ type preparedQuery struct {
 	lexTerms []string
 	errTerms []string
 	syms     []string
+	stoks    []string // shape tokens of the error output
 	now      time.Time
 }
 
@@ -68,6 +69,7 @@ func prepare(q Query) preparedQuery {
 	p.sigs = uniq([]string{signatureOfNormalized(norm), q.ErrorSignature})
 	skip := projectTerms(q.Project)
 	p.errTerms = without(uniq(Tokenize(norm)), skip)
+	p.stoks = shapeTokens(norm)
 	p.lexTerms = without(uniq(append(Tokenize(q.Text), p.errTerms...)), skip)
 	syms := lowerAll(q.Symbols)
 	syms = append(syms, symbolsOfNormalized(norm)...)
@@ -269,13 +271,14 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		}
 	}
 
-	pool := ix.candidateTitles(*top)
+	qShape := ix.findShape(p.stoks)
+	qKind := ix.kindTerms(qShape)
 	hits := make([]Hit, 0, top.Len())
 	for _, c := range *top {
 		h, ok := ix.score(p, w, c.doc, sc.acc[c.doc], scoreInputs{
 			avgLen: avgLen, lexMax: lexMax, lexCommon: lexCommon,
 			errQNorm: errQNorm, errCommon: errCommon, symQNorm: symQNorm,
-			offered: offered, scale: scale, qIDs: qIDs, qSyms: qSyms, pool: pool,
+			offered: offered, scale: scale, qIDs: qIDs, qSyms: qSyms, qShape: qShape, qKind: qKind,
 			unknownTerm: unknownTerm,
 		})
 		if ok && h.Score >= w.MinScore {
@@ -327,9 +330,10 @@ type scoreInputs struct {
 	symQNorm  float64
 	offered   contentOffer
 	scale     float64
-	qIDs      []int32         // the query's lex ids, sorted
-	qSyms     []int32         // the query's symbol ids (-1 for unknown symbols)
-	pool      map[int32]int32 // see candidateTitles
+	qIDs      []int32  // the query's lex ids, sorted
+	qSyms     []int32  // the query's symbol ids (-1 for unknown symbols)
+	qShape    int32    // the shape of the query's output, or -1
+	qKind     []string // see kindTerms
 	// unknownTerm is set when the query holds a term no record holds:
 	// often the name of something the memory has never seen.
 	unknownTerm bool
@@ -426,14 +430,14 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	// package) is another root cause: the wording matches, the object
 	// does not. The record loses KeyMiss (at most all) of its content
 	// score times the share of its key the query does not name.
-	if ka, ok := ix.keyAgreement(in.qIDs, in.qSyms, e, in.pool); ok {
+	if ka, ok := ix.keyAgreement(in.qIDs, in.qShape, p.stoks, e); ok {
 		if c := w.Key * ka.cov * in.scale; c > 0 {
 			add(SignalCodeSymbol, "names "+ka.matched, c)
 			cSym += c
 		}
 		if ka.miss > 0 && w.KeyMiss > 0 {
 			share := math.Min(1, w.KeyMiss*ka.miss)
-			if ka.objMiss && (in.unknownTerm || ix.foreignSymbol(in.qSyms, e.syms)) {
+			if ka.definite || ka.miss >= 1 || ka.objMiss && (in.unknownTerm || ix.foreignSymbol(in.qSyms, e.syms)) {
 				// The query names an object of its own where the
 				// record names another: the same failure about
 				// another thing.
@@ -443,6 +447,16 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 			add(SignalCodeSymbol, "record is about "+ka.missing+", which the query does not name", -share*total)
 			// Keep content equal to the sum of the reasons.
 			cErr, cLex, cSym = cErr*(1-share), cLex*(1-share), cSym*(1-share)
+		}
+	}
+	if e.shape != in.qShape && len(in.qKind) > 0 {
+		// The query prints the output of a kind of failure whose
+		// records all name it the same way; a record that does not is
+		// about another kind, even when it names the same object.
+		if miss, missing := ix.kindMiss(in.qKind, e); miss >= kindMissShare {
+			total := cErr + cLex + cSym
+			add(SignalCodeSymbol, "query output is of the kind named "+missing+", which the record does not name", -total)
+			cErr, cLex, cSym = 0, 0, 0
 		}
 	}
 	content := cErr + cLex + cSym
@@ -515,9 +529,12 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 type keyResult struct {
 	cov     float64 // idf-weighted share of the title's terms the query names
 	matched string  // those terms
-	miss    float64 // 0..1: the idf²-weighted share of the key the query lacks
+	miss    float64 // 0..1: the share of the key the query lacks
 	missing string  // the key terms the query lacks
 	objMiss bool    // the query lacks a term of the record's object
+	// definite is set when the query prints the record's output shape
+	// with another value where the record prints its key.
+	definite bool
 }
 
 // keyAgreement measures how much of what a record says it is about (its
@@ -526,17 +543,16 @@ type keyResult struct {
 // record's object (config, tokio) counts more than the wording its kind
 // of failure shares with every record of that kind (borrow, moved).
 //
-// The key is what the record is about, among the title terms its output
-// names: the parts of a code symbol it names (its object, however common
-// a word it is), and the terms it prints that few of the records
-// competing for this query hold in their titles (a port, a rule code, a
-// package name), while their shared wording is in many (see
-// candidateTitles). miss is the share of the key the query does not name.
-func (ix *Index) keyAgreement(q, qSyms []int32, e *entry, pool map[int32]int32) (keyResult, bool) {
+// The key is what the record is about. When its output shape has enough
+// members, it is the title terms the record prints in a slot of its shape
+// (see shape.go); a query of the same shape must print them in the same
+// slot, any other query must name them somewhere. Otherwise the key is
+// the parts of the code symbols its output names that its title names too
+// (its object). miss is the share of the key the query does not name.
+func (ix *Index) keyAgreement(q []int32, qShape int32, qToks []string, e *entry) (keyResult, bool) {
 	var r keyResult
 	var have, total float64
 	var names []string
-	var common int32 // how many candidates hold the title's most shared term
 	for _, id := range e.title {
 		df := ix.titleDF[id]
 		if df <= 0 {
@@ -548,7 +564,6 @@ func (ix *Index) keyAgreement(q, qSyms []int32, e *entry, pool map[int32]int32) 
 			have += idf
 			names = append(names, ix.lex.names[id])
 		}
-		common = max(common, pool[id])
 	}
 	if total == 0 {
 		return r, false
@@ -557,29 +572,42 @@ func (ix *Index) keyAgreement(q, qSyms []int32, e *entry, pool map[int32]int32) 
 
 	var keys, missed int
 	var missing []string
-	for _, o := range e.objects {
-		keys++
-		if slices.Contains(qSyms, o.sym) || allIn(o.terms, q) {
-			continue
+	if key, ok := ix.shapeKey(e); ok {
+		same := qShape >= 0 && qShape == e.shape
+		for _, k := range key {
+			keys++
+			found := true
+			var qTerms []string
+			if same {
+				qTerms = Tokenize(qToks[k.pos])
+			}
+			for _, t := range k.terms {
+				if same {
+					found = found && slices.Contains(qTerms, t)
+				} else if id, ok := ix.lex.ids[t]; ok {
+					_, in := slices.BinarySearch(q, id)
+					found = found && in
+				} else {
+					found = false
+				}
+			}
+			if !found {
+				missed++
+				missing = append(missing, k.terms...)
+				r.objMiss = true
+				r.definite = r.definite || same
+			}
 		}
-		missed++
-		r.objMiss = true
-		for _, id := range o.terms {
-			missing = append(missing, ix.lex.names[id])
-		}
-	}
-	// With enough competitors of one kind, a printed title term few of
-	// them hold is key; one most of them hold is the kind's wording.
-	if common >= keyPool {
-		for _, id := range e.keyOut {
-			if pool[id]*keyDistinct > common {
+	} else {
+		for _, o := range e.objects {
+			keys++
+			if allIn(o.terms, q) {
 				continue
 			}
-			keys++
-			if _, found := slices.BinarySearch(q, id); !found {
-				missed++
+			missed++
+			r.objMiss = true
+			for _, id := range o.terms {
 				missing = append(missing, ix.lex.names[id])
-				r.objMiss = true
 			}
 		}
 	}
@@ -587,6 +615,36 @@ func (ix *Index) keyAgreement(q, qSyms []int32, e *entry, pool map[int32]int32) 
 		r.miss, r.missing = float64(missed)/float64(keys), strings.Join(uniq(missing), " ")
 	}
 	return r, true
+}
+
+// kindMissShare is the idf-weighted share of a query kind's title terms
+// a record may lack and still be of that kind (see kindTerms). Recall and
+// silence on the tuning corpora are the same from 0.1 to 0.34; the
+// larger value forgives most a record titled in its own words.
+const kindMissShare = 0.34
+
+// kindMiss returns the idf-weighted share of the kind terms that e's
+// title lacks, and those terms.
+func (ix *Index) kindMiss(kind []string, e *entry) (float64, string) {
+	var miss, total float64
+	var missing []string
+	for _, t := range kind {
+		id, ok := ix.lex.ids[t]
+		if !ok || int(id) >= len(ix.titleDF) {
+			continue
+		}
+		idf := bm25IDF(ix.titles, int(ix.titleDF[id]))
+		total += idf
+		if !slices.Contains(e.title, id) {
+			miss += idf
+			missing = append(missing, t)
+		}
+	}
+	if total == 0 {
+		return 0, ""
+	}
+	slices.Sort(missing)
+	return miss / total, strings.Join(missing, " ")
 }
 
 // allIn reports whether every id is in the sorted set.
@@ -598,28 +656,6 @@ func allIn(ids, set []int32) bool {
 	}
 	return true
 }
-
-// candidateTitles counts, for every title term of the candidates, how
-// many candidates hold it: the records competing for one query mostly
-// share a kind of failure, so their shared wording is common among them
-// and what each is about is not.
-func (ix *Index) candidateTitles(cands candHeap) map[int32]int32 {
-	pool := make(map[int32]int32)
-	for _, c := range cands {
-		for _, id := range ix.entries[c.doc].title {
-			pool[id]++
-		}
-	}
-	return pool
-}
-
-// A title term is told apart as key or wording only when at least
-// keyPool candidates share the title's most common term; it is key when
-// at most 1/keyDistinct as many hold it.
-const (
-	keyPool     = 4
-	keyDistinct = 4
-)
 
 // foreignSymbol reports whether the query names a code symbol the record
 // does not (a symbol no record has counts too).

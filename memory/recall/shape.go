@@ -1,0 +1,229 @@
+package recall
+
+import "strings"
+
+// Shapes: what a kind of failure prints, with the names masked.
+//
+// The same failure about another thing (another module, port, crate,
+// test) prints the same output with another name in it. The index groups
+// the normalized outputs of its records by shape, the way log template
+// miners such as Drain do: outputs with the same number of tokens that
+// agree on at least shapeSim of them share a shape, and every position
+// where the members of a shape disagree becomes a slot. A slot holds what
+// the failure is about (the module, the port) or noise that normalization
+// left (a generated identifier); the title tells them apart, since a
+// record's title names what it is about. A record's key is the title terms
+// its output prints in a slot that not every member of its shape prints
+// there: its own name, not the kind's wording.
+//
+// A query whose output has the shape of a record, with another value in a
+// key slot, is the same failure about another thing: another root cause.
+
+// shapeSim is the share of positions two outputs must agree on to share a
+// shape.
+const shapeSim = 0.5
+
+// shapeMinMembers is how many records a shape needs before its slots are
+// trusted: with fewer, a slot may be chance.
+const shapeMinMembers = 2
+
+// Bounds on what is shaped: the first lines of an output say what failed.
+const (
+	shapeMaxLines  = 12
+	shapeMaxTokens = 160
+)
+
+// lineBreak separates the lines of an output in its shape tokens.
+const lineBreak = "⏎"
+
+// shape is one mined output shape.
+type shape struct {
+	toks    []string // "" at a slot
+	members int32
+	// terms counts, per position, the members whose token there holds a
+	// title term of theirs, by term. Only title terms are counted, so it
+	// stays as small as the titles.
+	terms []map[string]int32
+	// titles counts the members whose title holds a term, by term: the
+	// terms every member's title holds are the kind's own wording.
+	titles map[string]int32
+}
+
+// shapeTokens splits normalized output into the tokens shapes compare:
+// lower-case, whitespace-separated, lines marked, source file names
+// masked (which file failed is where, not what).
+func shapeTokens(norm string) []string {
+	if norm == "" {
+		return nil
+	}
+	var out []string
+	for i, l := range strings.Split(strings.ToLower(norm), "\n") {
+		if i >= shapeMaxLines {
+			break
+		}
+		if i > 0 {
+			out = append(out, lineBreak)
+		}
+		for _, t := range strings.Fields(l) {
+			out = append(out, maskFile(t))
+		}
+		if len(out) >= shapeMaxTokens {
+			return out[:shapeMaxTokens]
+		}
+	}
+	return out
+}
+
+// maskFile replaces a source file name (handler.go:, './x.js';) with
+// "<file>".
+func maskFile(t string) string {
+	core := strings.Trim(t, "'\"`()[]{},;:")
+	if i := strings.LastIndexByte(core, '.'); i > 0 && sourceExts[core[i+1:]] {
+		return "<file>"
+	}
+	return t
+}
+
+// similarity is the share of positions where s holds tok (slots do not
+// count); -1 when the lengths differ.
+func (s *shape) similarity(toks []string) float64 {
+	if len(s.toks) != len(toks) {
+		return -1
+	}
+	var eq int
+	for i, t := range s.toks {
+		if t != "" && t == toks[i] {
+			eq++
+		}
+	}
+	return float64(eq) / float64(len(toks))
+}
+
+// findShape returns the shape toks fits best, or -1.
+func (ix *Index) findShape(toks []string) int32 {
+	if len(toks) == 0 {
+		return -1
+	}
+	best, bestSim := int32(-1), shapeSim
+	for _, id := range ix.shapesByLen[len(toks)] {
+		if sim := ix.shapes[id].similarity(toks); sim >= bestSim {
+			best, bestSim = id, sim
+			if sim == 1 {
+				break
+			}
+		}
+	}
+	return best
+}
+
+// addShape files toks, the shape tokens of a record with the given title
+// terms, under the shape it fits, making slots where they disagree, or
+// under a new shape. It returns the shape's id.
+func (ix *Index) addShape(toks []string, title []string, inTitle func(string) bool) int32 {
+	if len(toks) == 0 {
+		return -1
+	}
+	id := ix.findShape(toks)
+	if id < 0 {
+		id = int32(len(ix.shapes))
+		ix.shapes = append(ix.shapes, &shape{
+			toks:   append([]string(nil), toks...),
+			terms:  make([]map[string]int32, len(toks)),
+			titles: make(map[string]int32),
+		})
+		ix.shapesByLen[len(toks)] = append(ix.shapesByLen[len(toks)], id)
+	}
+	s := ix.shapes[id]
+	for i, t := range toks {
+		if s.toks[i] != t {
+			s.toks[i] = ""
+		}
+	}
+	s.members++
+	s.count(toks, inTitle, 1)
+	for _, t := range title {
+		s.titles[t]++
+	}
+	return id
+}
+
+// kindTerms returns the title terms every member of shape id holds: how
+// the records that print this output name their kind of failure. It is
+// empty when the shape has too few members to tell.
+func (ix *Index) kindTerms(id int32) []string {
+	if id < 0 || ix.shapes[id].members < shapeMinMembers {
+		return nil
+	}
+	s := ix.shapes[id]
+	var out []string
+	for t, n := range s.titles {
+		if n >= s.members {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// count adds d to the title-term counts of toks.
+func (s *shape) count(toks []string, inTitle func(string) bool, d int32) {
+	for i, t := range toks {
+		for _, term := range uniq(Tokenize(t)) {
+			if !inTitle(term) {
+				continue
+			}
+			if s.terms[i] == nil {
+				s.terms[i] = make(map[string]int32)
+			}
+			s.terms[i][term] += d
+		}
+	}
+}
+
+// keySlot is one slot of a record's key: where its output prints it and
+// the key terms it holds there.
+type keySlot struct {
+	pos   int
+	terms []string
+}
+
+// shapeKey returns the key of a record (see the comment at the top of
+// this file) and whether its shape has enough members to tell.
+func (ix *Index) shapeKey(e *entry) ([]keySlot, bool) {
+	if e.shape < 0 {
+		return nil, false
+	}
+	s := ix.shapes[e.shape]
+	if s.members < shapeMinMembers {
+		return nil, false
+	}
+	var out []keySlot
+	for i, t := range s.toks {
+		if t != "" {
+			continue
+		}
+		var terms []string
+		for _, term := range uniq(Tokenize(e.stoks[i])) {
+			if ix.inTitle(e, term) && s.terms[i][term] < s.members {
+				terms = append(terms, term)
+			}
+		}
+		if len(terms) > 0 {
+			out = append(out, keySlot{i, terms})
+		}
+	}
+	return out, true
+}
+
+// inTitle reports whether term is one of e's title terms.
+func (ix *Index) inTitle(e *entry, term string) bool {
+	id, ok := ix.lex.ids[term]
+	if !ok {
+		return false
+	}
+	for _, t := range e.title {
+		if t == id {
+			return true
+		}
+	}
+	return false
+}
