@@ -55,6 +55,21 @@
 //     whose title lacks a third or more of that wording (idf-weighted)
 //     loses all its content score: the same object in another kind of
 //     failure is another root cause.
+//   - the query's own key (reported as code_symbol): where the query's
+//     output shape has key slots (most members print a name of their own
+//     there), what the query prints in them, less the frame every key of
+//     the slot shares (github, com), is its object; a record whose title
+//     names none of it loses all its content score, even when its own key
+//     turns up elsewhere in the query (a namespace spelled like a
+//     resource).
+//   - named kinds (reported as code_symbol): a query without an output
+//     kind (a prompt) names a kind when it holds nearly all the title
+//     wording (three terms or more) that every record of some candidate's
+//     shape shares; a record of none of the kinds it names loses all its
+//     content score ("node cannot find module" is not TS2307).
+//   - masked numbers: a number the record's title names and its output
+//     prints but normalization masked (a key id of digits only) is part of
+//     its key; the query must print it.
 //
 // The weight of content signals a query cannot feed (a prompt has no
 // output) is spread over those it can, so a prompt and a failing tool
@@ -73,7 +88,13 @@
 //
 // # The floor
 //
-// Weights.MinScore drops every hit below it. Because signals are bounded
+// Weights.MinScore drops every hit below it, with one exception, the
+// lead rule (Weights.Lead): when nothing reaches the floor for a failing
+// tool result, its best record is still returned if it scores at least
+// Weights.LeadFloor and Weights.Lead times the next record, shares output
+// with the query and passes the key and kind checks. A failure stored
+// once and printed in other words by another tool version shares little
+// with its record, but nothing with any other. Because signals are bounded
 // and context is gated by content, one floor serves every query: silence
 // beats noise. The key and kind checks are what make the floor meaningful:
 // a never-stored failure usually shares its wording with stored records

@@ -73,6 +73,10 @@ type entry struct {
 	// its failure is about when its output shape cannot tell (see
 	// keyAgreement).
 	objects []object
+	// masked are the numbers the title names that the output prints but
+	// normalization took for an id or a count (a key id of digits only,
+	// a timeout): what the record is about, hidden from its shape.
+	masked []string
 	// shape is the id of the output shape the record files under (-1
 	// without output) and stoks its shape tokens (see shape.go).
 	shape int32
@@ -270,6 +274,7 @@ func (ix *Index) insert(d Doc) {
 		e.syms = append(e.syms, ix.syms.id(s))
 	}
 	e.objects = ix.titleObjects(e.title, syms)
+	e.masked = maskedNumbers(d.Title, d.ErrorText, norm, skip)
 	e.stoks = shapeTokens(norm)
 	titleTerms := make([]string, len(e.title))
 	for i, id := range e.title {
@@ -293,6 +298,28 @@ func (ix *Index) insert(d Doc) {
 	if len(e.syms) > 0 {
 		ix.symDocs++
 	}
+}
+
+// maskedNumbers returns the numbers of title (see entry.masked) that raw
+// prints and its normalized form norm does not.
+func maskedNumbers(title, raw, norm string, skip map[string]bool) []string {
+	var nums []string
+	for _, t := range uniq(Tokenize(title)) {
+		if isDigits(t) && !skip[t] {
+			nums = append(nums, t)
+		}
+	}
+	if len(nums) == 0 {
+		return nil
+	}
+	rawTerms, normTerms := Tokenize(raw), Tokenize(norm)
+	var out []string
+	for _, n := range nums {
+		if slices.Contains(rawTerms, n) && !slices.Contains(normTerms, n) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // titleObjects finds the objects of a record: the symbols its title

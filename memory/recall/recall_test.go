@@ -328,3 +328,44 @@ func TestKeyMissSilencesAnotherObject(t *testing.T) {
 		t.Errorf("a moved `sender` got %d hits (first %s, %.3f), want none", len(hits), hits[0].ID, hits[0].Score)
 	}
 }
+
+func TestLeadAnswersToolResultOnlyWhenNothingElseFits(t *testing.T) {
+	ix := recall.NewIndex()
+	docs := []recall.Doc{
+		{ID: "push", Title: "git push rejected: non-fast-forward", Content: "git pull --rebase, then push.",
+			ErrorText: "To https://github.com/acme/shop.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'https://github.com/acme/shop.git'\nhint: Updates were rejected because the remote contains work that you do not have locally."},
+		{ID: "lock", Title: "git: index.lock exists", Content: "Remove the stale lock after checking no git runs.",
+			ErrorText: "fatal: Unable to create '/srv/shop/.git/index.lock': File exists."},
+	}
+	for _, d := range docs {
+		if err := ix.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A floor nothing reaches, so only the lead rule can answer.
+	w := recall.DefaultWeights()
+	w.MinScore, w.Lead, w.LeadFloor = 2, 2, 0.05
+	q := recall.Query{ErrorText: " ! [rejected]        feat -> feat (non-fast-forward)\nerror: failed to push some refs to 'github.com:acme/web.git'\nhint: Updates were rejected because the tip of your current branch is behind", Now: now}
+	if hits := ix.Search(q, w, 3); len(hits) != 1 || hits[0].ID != "push" {
+		t.Errorf("lead: hits = %v, want [push]", ids(hits))
+	}
+	// The same words as a prompt have no output to lead with.
+	if hits := ix.Search(recall.Query{Text: q.ErrorText, Now: now}, w, 3); len(hits) > 0 {
+		t.Errorf("prompt: hits = %v, want none", ids(hits))
+	}
+	// Two records alike for the query: no lead.
+	if err := ix.Add(recall.Doc{ID: "push2", Title: "git push rejected: non-fast-forward", Content: "git pull --rebase, then push.",
+		ErrorText: "To https://github.com/acme/api.git\n ! [rejected]        dev -> dev (fetch first)\nerror: failed to push some refs to 'https://github.com/acme/api.git'\nhint: Updates were rejected because the remote contains work that you do not have locally."}); err != nil {
+		t.Fatal(err)
+	}
+	if hits := ix.Search(q, w, 3); len(hits) > 0 {
+		t.Errorf("two alike: hits = %v, want none", ids(hits))
+	}
+	w.Lead = 0
+	if err := ix.Remove("push2"); err != nil {
+		t.Fatal(err)
+	}
+	if hits := ix.Search(q, w, 3); len(hits) > 0 {
+		t.Errorf("Lead 0: hits = %v, want none", ids(hits))
+	}
+}

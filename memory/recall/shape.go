@@ -1,6 +1,9 @@
 package recall
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Shapes: what a kind of failure prints, with the names masked.
 //
@@ -226,4 +229,81 @@ func (ix *Index) inTitle(e *entry, term string) bool {
 		}
 	}
 	return false
+}
+
+// queryKey returns what a query's output says it is about, read through
+// the shape qShape it has: for each key slot of the shape, the lex ids of
+// the terms the query prints there. A
+// slot is a key slot when at least half the members print there a title
+// term of their own (one that fewer than half the members' titles hold,
+// so not the kind's wording). Terms that many members print in the slot
+// (github, com, acme: the key's frame) are left out; what remains is the
+// query's own object, which a record about the same thing names in its
+// title. Slots where nothing remains are dropped.
+func (ix *Index) queryKey(qShape int32, qToks []string) [][]string {
+	if qShape < 0 {
+		return nil
+	}
+	s := ix.shapes[qShape]
+	if s.members < shapeMinMembers || len(qToks) != len(s.toks) {
+		return nil
+	}
+	half := float64(s.members) / 2
+	var out [][]string
+	for i, t := range s.toks {
+		if t != "" || s.terms[i] == nil {
+			continue
+		}
+		var own float64
+		for term, n := range s.terms[i] {
+			if !s.frame(i, term) {
+				own += float64(n)
+			}
+		}
+		if own < half {
+			continue
+		}
+		var terms []string
+		for _, term := range uniq(Tokenize(qToks[i])) {
+			if !s.frame(i, term) {
+				terms = append(terms, term)
+			}
+		}
+		if len(terms) > 0 {
+			out = append(out, terms)
+		}
+	}
+	return out
+}
+
+// frame reports whether term, printed at position i, is the kind's
+// wording (half the members' titles hold it) or the frame every key in
+// the slot shares (github, com, acme: a quarter of the members print it
+// there), rather than a name of its own.
+func (s *shape) frame(i int, term string) bool {
+	if 2*s.titles[term] >= s.members {
+		return true
+	}
+	n := s.terms[i][term]
+	return n >= 2 && 4*n >= s.members
+}
+
+// lacksQueryKey reports whether e's title names none of the terms the
+// query prints in one of its key slots (see queryKey), and those terms.
+func (ix *Index) lacksQueryKey(qKey [][]string, e *entry) (bool, string) {
+	for _, slot := range qKey {
+		named := false
+		for _, term := range slot {
+			if id, ok := ix.lex.ids[term]; ok {
+				if _, in := slices.BinarySearch(e.title, id); in {
+					named = true
+					break
+				}
+			}
+		}
+		if !named {
+			return true, strings.Join(slot, " ")
+		}
+	}
+	return false, ""
 }

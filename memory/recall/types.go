@@ -187,15 +187,22 @@ type Weights struct {
 	Negative float64
 	// MinScore is the floor: hits scoring below it are dropped.
 	MinScore float64
+	// Lead and LeadFloor let a failing tool result (a query with error
+	// output) that leaves every record below MinScore still get its best
+	// record when that record scores at least LeadFloor and at least Lead
+	// times the next one, shares output with the query and passes the key
+	// and kind checks (see the package doc). Lead 0 turns this off.
+	Lead      float64
+	LeadFloor float64
 	// RecencyHalfLife is the age at which recency counts half.
 	RecencyHalfLife time.Duration
 }
 
 // DefaultWeights are the weights the evaluation in this package was tuned
 // with (on gen seeds 1, 4 and 5 at once; the tests report seed 2): content
-// 0.85, context 0.25, floor 0.22. The floor can sit that low because the
-// key and kind checks (see package doc) silence records about another
-// object or another kind of failure.
+// 0.85, context 0.25, floor 0.22, lead 2× above 0.11. The floor can sit
+// that low because the key and kind checks (see package doc) silence
+// records about another object or another kind of failure.
 func DefaultWeights() Weights {
 	return Weights{
 		ErrorSignature:  0.35,
@@ -213,6 +220,8 @@ func DefaultWeights() Weights {
 		Evidence:        0.015,
 		Negative:        0.6,
 		MinScore:        0.22,
+		Lead:            2,
+		LeadFloor:       0.11,
 		RecencyHalfLife: 90 * 24 * time.Hour,
 	}
 }
@@ -242,6 +251,7 @@ func (w Weights) Validate() error {
 		{"ToolName", w.ToolName}, {"SameProject", w.SameProject}, {"Environment", w.Environment},
 		{"Phase", w.Phase}, {"Dimension", w.Dimension}, {"Recency", w.Recency}, {"Trust", w.Trust},
 		{"Evidence", w.Evidence}, {"Negative", w.Negative}, {"MinScore", w.MinScore},
+		{"Lead", w.Lead}, {"LeadFloor", w.LeadFloor},
 	}
 	for _, f := range fields {
 		if f.v < 0 || f.v != f.v {

@@ -76,9 +76,7 @@ func Generate(cfg Config) Corpus {
 	if now.IsZero() {
 		now = time.Date(2025, 6, 1, 0, 0, 0, 0, time.UTC)
 	}
-	g := &generator{rng: rand.New(rand.NewPCG(cfg.Seed, 0x5eed)), now: now}
-	g.vocab = makeVocab(rand.New(rand.NewPCG(cfg.Seed, 0x70ca)), 6000)
-	g.zipf = rand.NewZipf(rand.New(rand.NewPCG(cfg.Seed, 0x21bf)), 1.1, 8, uint64(len(g.vocab)-1))
+	g := newGenerator(cfg.Seed, now)
 
 	var c Corpus
 	for fi := range families {
@@ -114,11 +112,31 @@ func Generate(cfg Config) Corpus {
 	return c
 }
 
+// newGenerator returns the generator of seed: its random stream and its
+// two vocabularies.
+func newGenerator(seed uint64, now time.Time) *generator {
+	g := &generator{rng: rand.New(rand.NewPCG(seed, 0x5eed)), now: now}
+	g.vocab = makeVocab(rand.New(rand.NewPCG(seed, 0x70ca)), 6000, nil)
+	g.zipf = rand.NewZipf(rand.New(rand.NewPCG(seed, 0x21bf)), 1.1, 8, uint64(len(g.vocab)-1))
+	// The names fillers are about come from words of their own: a
+	// never-stored query's random identifiers (a namespace, a test, a
+	// branch) must not be, by construction, the very names stored
+	// records are about. Drawn from one small Zipf vocabulary, they were
+	// often enough that a query's namespace was a filler's resource.
+	g.keyVocab = makeVocab(rand.New(rand.NewPCG(seed, 0x6b65)), 6000, g.vocab)
+	g.keyZipf = rand.NewZipf(rand.New(rand.NewPCG(seed, 0x6b66)), 1.1, 8, uint64(len(g.keyVocab)-1))
+	return g
+}
+
 type generator struct {
 	rng   *rand.Rand
 	now   time.Time
-	vocab []string
-	zipf  *rand.Zipf
+	vocab []string   // noise: random identifiers, filler prose
+	zipf  *rand.Zipf // over vocab
+	// keyVocab holds the made-up names fillers are about; it shares no
+	// word with vocab.
+	keyVocab []string
+	keyZipf  *rand.Zipf
 }
 
 // store adds the record for rc, its distractors and the queries that should
@@ -299,6 +317,9 @@ func (g *generator) expand(tmpl string, rc rootCause, project, os string) string
 
 func (g *generator) word() string { return g.vocab[g.zipf.Uint64()] }
 
+// keyWord returns a made-up name for a filler's key (see keyVocab).
+func (g *generator) keyWord() string { return g.keyVocab[g.keyZipf.Uint64()] }
+
 // filler makes a record that matches none of the root causes: a failure of
 // a known kind about a made-up thing, a made-up failure of a known tool, or
 // a note without an error.
@@ -405,7 +426,7 @@ func (g *generator) shaped(like string, all []string) string {
 				b.WriteString(p)
 				continue
 			}
-			w := g.word()
+			w := g.keyWord()
 			switch {
 			case len(p) > 1 && strings.ToUpper(p) == p:
 				w = strings.ToUpper(w)
@@ -451,10 +472,14 @@ func nameParts(s string) []string {
 
 func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
 
-// makeVocab returns n distinct pronounceable made-up words.
-func makeVocab(r *rand.Rand, n int) []string {
+// makeVocab returns n distinct pronounceable made-up words, none of them
+// in exclude.
+func makeVocab(r *rand.Rand, n int, exclude []string) []string {
 	syll := []string{"ka", "lo", "vi", "zu", "mer", "tan", "dex", "ro", "pli", "sen", "qua", "bor", "fi", "nel", "ust", "gra", "mon", "ter", "wy", "os", "chi", "pra", "lum", "ved", "ix", "sar", "bel", "tor", "nu", "gal"}
-	seen := make(map[string]bool, n)
+	seen := make(map[string]bool, n+len(exclude))
+	for _, w := range exclude {
+		seen[w] = true
+	}
 	out := make([]string, 0, n)
 	for len(out) < n {
 		k := 2 + r.IntN(3)

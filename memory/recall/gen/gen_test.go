@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestGenerateIsDeterministicAndSized(t *testing.T) {
@@ -54,8 +55,10 @@ func TestGenerateIsDeterministicAndSized(t *testing.T) {
 
 func TestFillerKeysTakeTheFamilyShape(t *testing.T) {
 	g := &generator{rng: rand.New(rand.NewPCG(3, 4))}
-	g.vocab = makeVocab(rand.New(rand.NewPCG(3, 5)), 200)
+	g.vocab = makeVocab(rand.New(rand.NewPCG(3, 5)), 200, nil)
 	g.zipf = rand.NewZipf(rand.New(rand.NewPCG(3, 6)), 1.1, 8, uint64(len(g.vocab)-1))
+	g.keyVocab = makeVocab(rand.New(rand.NewPCG(3, 7)), 200, g.vocab)
+	g.keyZipf = rand.NewZipf(rand.New(rand.NewPCG(3, 8)), 1.1, 8, uint64(len(g.keyVocab)-1))
 	cases := []struct {
 		keys []string
 		ok   func(string) bool
@@ -73,6 +76,48 @@ func TestFillerKeysTakeTheFamilyShape(t *testing.T) {
 			if !c.ok(k) || slices.Contains(c.keys, k) {
 				t.Errorf("filler key %q for keys %q has the wrong shape or is a real key", k, c.keys)
 			}
+		}
+	}
+}
+
+// A never-stored query's random identifiers (namespaces, test names,
+// branches) must not be, by construction, the names stored records are
+// about: the made-up keys of fillers come from words noise never uses.
+func TestFillerKeysAreNotNoiseWords(t *testing.T) {
+	g := newGenerator(2, time.Time{})
+	noise := make(map[string]bool, len(g.vocab))
+	for _, w := range g.vocab {
+		noise[w] = true
+	}
+	for _, w := range g.keyVocab {
+		if noise[w] {
+			t.Fatalf("key word %q is also a noise word", w)
+		}
+	}
+	fam := -1
+	for i, f := range families {
+		if slices.Contains(f.keys, "pods") {
+			fam = i
+		}
+	}
+	if fam < 0 {
+		t.Fatal("no family with the key pods")
+	}
+	for range 200 {
+		k, _ := g.fillerKey(&families[fam])
+		if noise[k] {
+			t.Fatalf("filler key %q is a noise word", k)
+		}
+	}
+	// And the other way round: every noise word a query draws can be
+	// told from the made-up keys.
+	keys := make(map[string]bool, len(g.keyVocab))
+	for _, w := range g.keyVocab {
+		keys[w] = true
+	}
+	for range 1000 {
+		if w := g.word(); keys[w] {
+			t.Fatalf("noise word %q is a key word", w)
 		}
 	}
 }
