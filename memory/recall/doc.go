@@ -43,7 +43,9 @@
 //     terms the record prints in a slot (its module, port, test), not
 //     the kind's wording every member prints. Without a shape of two or
 //     more records, the key is the code symbols its output names that its
-//     title names too. When the query lacks part of the key, a negative
+//     title names too, less the name of the tool that failed (a title
+//     names its tool to say which tool failed; git is not what "git push
+//     rejected" is about). When the query lacks part of the key, a negative
 //     code_symbol reason takes back Weights.KeyMiss of the content score
 //     in proportion; all of it when the query lacks the whole key, when it
 //     prints the record's shape with another value in a key slot, or when
@@ -62,11 +64,24 @@
 //     names none of it loses all its content score, even when its own key
 //     turns up elsewhere in the query (a namespace spelled like a
 //     resource).
-//   - named kinds (reported as code_symbol): a query without an output
-//     kind (a prompt) names a kind when it holds nearly all the title
+//   - the key alone: a query that shares no term with a record but the
+//     key terms it names (express, 8080) is about another failure of the
+//     same thing; the record has nothing to say to it.
+//   - named kinds (reported as code_symbol): a query without output (a
+//     prompt) names a kind when it holds nearly all the title
 //     wording (three terms or more) that every record of some candidate's
 //     shape shares; a record of none of the kinds it names loses all its
-//     content score ("node cannot find module" is not TS2307).
+//     content score ("node cannot find module" is not TS2307). Failing
+//     output is not read this way: its words are the tool's, and a
+//     message about one failure often holds another kind's wording.
+//
+// The checks that take all of a record's content score ask what the
+// record is about, not how well its words match, so they run before it
+// is scored. Search scores records best content estimate first and
+// passes over the ones the checks silence until it has scored a fixed
+// number: at 100k records a kind of failure has hundreds of records about
+// other objects whose wording matches a query better than that of the
+// record about its own object, printed by another tool version, does.
 //   - masked numbers: a number the record's title names and its output
 //     prints but normalization masked (a key id of digits only) is part of
 //     its key; the query must print it.

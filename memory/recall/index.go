@@ -273,7 +273,8 @@ func (ix *Index) insert(d Doc) {
 	for _, s := range syms {
 		e.syms = append(e.syms, ix.syms.id(s))
 	}
-	e.objects = ix.titleObjects(e.title, syms)
+	e.tools = uniq(lowerAll(d.ToolNames))
+	e.objects = ix.titleObjects(e.title, syms, e.tools)
 	e.masked = maskedNumbers(d.Title, d.ErrorText, norm, skip)
 	e.stoks = shapeTokens(norm)
 	titleTerms := make([]string, len(e.title))
@@ -286,7 +287,6 @@ func (ix *Index) insert(d Doc) {
 		ix.syms.postings[id] = append(ix.syms.postings[id], posting{n, 1})
 		ix.syms.df[id]++
 	}
-	e.tools = uniq(lowerAll(d.ToolNames))
 
 	ix.entries = append(ix.entries, e)
 	ix.byID[d.ID] = n
@@ -323,14 +323,25 @@ func maskedNumbers(title, raw, norm string, skip map[string]bool) []string {
 }
 
 // titleObjects finds the objects of a record: the symbols its title
-// names. See entry.objects.
-func (ix *Index) titleObjects(title []int32, syms []string) (objs []object) {
+// names. See entry.objects. The name of the tool that failed is not
+// one: a title names its tool to say which tool failed (git push
+// rejected), and a remote of that tool's (acme/app.git) is where, not
+// what; tool_name weighs the tool.
+func (ix *Index) titleObjects(title []int32, syms, tools []string) (objs []object) {
 	if len(title) == 0 {
 		return nil
 	}
+	toolTerms := make(map[string]bool)
+	for _, t := range tools {
+		for _, term := range Tokenize(t) {
+			toolTerms[term] = true
+		}
+	}
 	inTitle := make(map[string]int32, len(title))
 	for _, id := range title {
-		inTitle[ix.lex.names[id]] = id
+		if name := ix.lex.names[id]; !toolTerms[name] {
+			inTitle[name] = id
+		}
 	}
 	for _, s := range syms {
 		var terms []int32

@@ -274,7 +274,11 @@ var (
 	reImportPath = regexp.MustCompile(`\b[a-z0-9-]+(?:\.[a-z0-9-]+)*\.(?:com|org|io|net|dev|in|cloud)(?:/[\w.~-]+)+`)
 	// Names a message introduces without quotes: "No module named yaml",
 	// "package foo/bar is not in std", "fatal error: zlib.h: No such file".
-	reIntroduced = regexp.MustCompile(`(?i)(?:no module named|cannot find module|cannot find package|unable to locate package|named|crate|package|plugin|fixture|library not found for -l|reference to|function|symbol:\s+class|class|for module|image|manifest for)\s+['"` + "`" + `]?([@A-Za-z_][\w./@:-]{1,120})`)
+	reIntroduced = regexp.MustCompile(`(?i)(no module named|cannot find module|cannot find package|unable to locate package|named|crate|package|plugin|fixture|library not found for -l|reference to|function|symbol:\s+class|class|for module|image|manifest for)\s+(['"` + "`" + `]?)([@A-Za-z_][\w./@:-]{1,120})`)
+	// A plain past participle after a noun that may introduce a name
+	// ("no async plugin installed", "function called", "package
+	// deprecated") says what happened to it; it names nothing.
+	reParticiple = regexp.MustCompile(`^[a-z]{4,}ed$`)
 	reHeader     = regexp.MustCompile(`\b[\w/]+\.h\b`)
 	// Go frames: pkg.Func( or pkg.(*T).Method( after an import path.
 	reGoFunc   = regexp.MustCompile(`\b([a-z_]\w*\.(?:\(\*?[A-Za-z_]\w*\)\.)?[A-Za-z_]\w*)\(`)
@@ -328,7 +332,10 @@ func symbolsOfNormalized(norm string) []string {
 		add(m[1])
 	}
 	for _, m := range reIntroduced.FindAllStringSubmatch(norm, -1) {
-		add(m[1])
+		if m[2] == "" && !strings.HasSuffix(strings.ToLower(m[1]), "named") && reParticiple.MatchString(m[3]) {
+			continue
+		}
+		add(m[3])
 	}
 	for _, m := range reGoFunc.FindAllStringSubmatch(norm, -1) {
 		add(m[1])

@@ -31,8 +31,17 @@ const (
 	commonFloor = 1000
 )
 
-// maxCandidates bounds how many records get the full scoring pass.
-const maxCandidates = 200
+// maxCandidates bounds how many records get the full scoring pass, and
+// maxPool how many are looked at, best estimate first, to find them:
+// records the key and kind checks silence (see silenced) are passed over
+// at a fraction of the cost. At 100k records a kind of failure has
+// hundreds of records about other objects whose wording matches a query
+// better than the record about its own object, printed by another tool
+// version, does; the estimate cannot tell them apart, the checks can.
+const (
+	maxCandidates = 200
+	maxPool       = 1000
+)
 
 // scratch holds a search's per-document accumulators; it is pooled
 // because it is as long as the index.
@@ -253,7 +262,8 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		return nil
 	}
 
-	// Preselect by a cheap content estimate, then score the best fully.
+	// Preselect by a cheap content estimate, then score the best fully
+	// (see maxPool).
 	top := &candHeap{}
 	for _, d := range sc.touched {
 		a := sc.acc[d]
@@ -271,7 +281,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		if symQNorm > 0 {
 			est += w.CodeSymbol * float64(a.sym) / (symQNorm * symQNorm)
 		}
-		if top.Len() < maxCandidates {
+		if top.Len() < maxPool {
 			heap.Push(top, cand{d, est})
 		} else if est > (*top)[0].est {
 			(*top)[0] = cand{d, est}
@@ -279,24 +289,35 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		}
 	}
 
-	qShape := ix.findShape(p.stoks)
-	qKind := ix.kindTerms(qShape)
-	qKey := ix.queryKey(qShape, p.stoks)
-	var named []namedKind
-	if len(qKind) == 0 {
-		named = ix.namedKinds(*top, qIDs)
-	}
-	hits := make([]Hit, 0, top.Len())
+	pool := *top
+	slices.SortFunc(pool, func(a, b cand) int {
+		if a.est != b.est {
+			if a.est > b.est {
+				return -1
+			}
+			return 1
+		}
+		return int(a.doc - b.doc)
+	})
+	in := ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], scoreInputs{
+		avgLen: avgLen, lexMax: lexMax, lexCommon: lexCommon,
+		errQNorm: errQNorm, errCommon: errCommon, symQNorm: symQNorm,
+		offered: offered, scale: scale, qIDs: qIDs, qSyms: qSyms,
+		unknownTerm: unknownTerm,
+	})
+	var hits []Hit
 	// The best and second best below the floor, for the lead rule.
 	var lead, runnerUp Hit
-	for _, c := range *top {
-		h, ok := ix.score(p, w, c.doc, sc.acc[c.doc], scoreInputs{
-			avgLen: avgLen, lexMax: lexMax, lexCommon: lexCommon,
-			errQNorm: errQNorm, errCommon: errCommon, symQNorm: symQNorm,
-			offered: offered, scale: scale, qIDs: qIDs, qSyms: qSyms, qShape: qShape, qKind: qKind, qKey: qKey, named: named,
-			unknownTerm: unknownTerm,
-		})
-		if !ok {
+	scored := 0
+	for _, c := range pool {
+		if scored >= maxCandidates {
+			break
+		}
+		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in)
+		if v != silent {
+			scored++
+		}
+		if v != matched {
 			continue
 		}
 		if h.Score >= w.MinScore {
@@ -322,6 +343,19 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		hits = hits[:limit]
 	}
 	return hits
+}
+
+// queryInputs adds to in what the query's output shape and words say
+// about it: its shape, kind and key, or, for a query without output, the
+// kinds its words name among the candidates cands.
+func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scoreInputs {
+	in.qShape = ix.findShape(p.stoks)
+	in.qKind = ix.kindTerms(in.qShape)
+	in.qKey = ix.queryKey(in.qShape, p.stoks)
+	if len(in.qKind) == 0 && !in.offered.err {
+		in.named = ix.namedKinds(cands, in.qIDs)
+	}
+	return in
 }
 
 // leads reports whether a hit below the floor is still the answer to a
@@ -392,9 +426,24 @@ type scoreInputs struct {
 	unknownTerm bool
 }
 
-// score computes the full score of doc number d with its reasons.
-func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInputs) (Hit, bool) {
+// verdict says what score made of a record.
+type verdict int
+
+const (
+	matched   verdict = iota // the hit has content
+	unmatched                // no content score: nothing in common
+	silent                   // the key and kind checks silence it (see silenced)
+)
+
+// score computes the full score of doc number d with its reasons. A
+// record the key and kind checks silence is not scored: its hit only
+// names the check.
+func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInputs) (Hit, verdict) {
 	e := ix.entries[d]
+	ka, kaOK, foreign, why := ix.silenced(p, w, in, e)
+	if why != "" {
+		return Hit{ID: e.doc.ID, Title: e.doc.Title, Reasons: []Reason{{Signal: SignalCodeSymbol, Value: why}}}, silent
+	}
 	var reasons []Reason
 	add := func(s Signal, v string, c float64) {
 		if c != 0 {
@@ -473,7 +522,7 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	cLex := w.Lexical * sLex * in.scale
 	cSym := w.CodeSymbol * sSym * in.scale
 	if cErr+cLex+cSym <= 0 {
-		return Hit{}, false
+		return Hit{}, unmatched
 	}
 	add(SignalErrorSignature, errValue, cErr)
 	add(SignalLexical, ix.topLexTerms(p.lexTerms, e.lex, 6), cLex)
@@ -482,59 +531,23 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	// failure about another thing (another module, test, crate or
 	// package) is another root cause: the wording matches, the object
 	// does not. The record loses KeyMiss (at most all) of its content
-	// score times the share of its key the query does not name.
-	if ka, ok := ix.keyAgreement(in.qIDs, in.qShape, p.stoks, p.nums, e); ok {
+	// score times the share of its key the query does not name (the
+	// whole of it was taken above; see silenced).
+	if kaOK {
 		if c := w.Key * ka.cov * in.scale; c > 0 {
 			add(SignalCodeSymbol, "names "+ka.matched, c)
 			cSym += c
 		}
-		if ka.miss > 0 && w.KeyMiss > 0 {
-			share := math.Min(1, w.KeyMiss*ka.miss)
-			if ka.definite || ka.miss >= 1 || ka.objMiss && (in.unknownTerm || ix.foreignSymbol(in.qSyms, e.syms)) {
-				// The query names an object of its own where the
-				// record names another: the same failure about
-				// another thing.
-				share = math.Min(1, w.KeyMiss)
-			}
+		if share := keyMissShare(w, ka, foreign); share > 0 {
 			total := cErr + cLex + cSym
 			add(SignalCodeSymbol, "record is about "+ka.missing+", which the query does not name", -share*total)
 			// Keep content equal to the sum of the reasons.
 			cErr, cLex, cSym = cErr*(1-share), cLex*(1-share), cSym*(1-share)
 		}
 	}
-	if lacks, what := ix.lacksQueryKey(in.qKey, e); lacks {
-		// The query's output prints its own object where its kind of
-		// failure prints what it is about, and the record does not name
-		// it: the same failure about another thing, even when the
-		// record's own key turns up elsewhere in the query.
-		if total := cErr + cLex + cSym; total > 0 {
-			add(SignalCodeSymbol, "query is about "+what+", which the record does not name", -total)
-			cErr, cLex, cSym = 0, 0, 0
-		}
-	}
-	if e.shape != in.qShape && len(in.qKind) > 0 {
-		// The query prints the output of a kind of failure whose
-		// records all name it the same way; a record that does not is
-		// about another kind, even when it names the same object.
-		if miss, missing := ix.kindMiss(in.qKind, e); miss >= kindMissShare {
-			total := cErr + cLex + cSym
-			add(SignalCodeSymbol, "query output is of the kind named "+missing+", which the record does not name", -total)
-			cErr, cLex, cSym = 0, 0, 0
-		}
-	}
-	if len(in.named) > 0 && cErr+cLex+cSym > 0 {
-		// The query's words name a kind of failure (all but a little of
-		// the wording every record of that kind has in its title); a
-		// record of none of the kinds it names is about another failure.
-		if ok, missing := ix.ofNamedKind(in.named, e); !ok {
-			total := cErr + cLex + cSym
-			add(SignalCodeSymbol, "query names the kind "+missing+", which the record does not name", -total)
-			cErr, cLex, cSym = 0, 0, 0
-		}
-	}
 	content := cErr + cLex + cSym
 	if content <= 0 {
-		return Hit{}, false
+		return Hit{}, unmatched
 	}
 
 	// Context signals scale with how well the content matched, so context
@@ -595,7 +608,74 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	return Hit{
 		ID: doc.ID, Title: doc.Title, Trust: trust, Score: total, Reasons: reasons,
 		Marks: doc.Marks.names(doc.Superseded), Project: doc.Project, UpdatedAt: doc.UpdatedAt,
-	}, true
+	}, matched
+}
+
+// silenced returns why e has nothing to say to the query, or "": the
+// checks that take all of a record's content score. They ask what the
+// record is about, not how well its words match, so they run before
+// its content is scored. It also returns the key agreement (when the
+// record has a title) and whether the query names an object of its own
+// where the record names another (foreign), for the score.
+func (ix *Index) silenced(p preparedQuery, w Weights, in scoreInputs, e *entry) (ka keyResult, kaOK, foreign bool, why string) {
+	// The checks that need no key agreement come first: they are the
+	// cheap ones.
+	if lacks, what := ix.lacksQueryKey(in.qKey, e); lacks {
+		// The query's output prints its own object where its kind of
+		// failure prints what it is about, and the record does not name
+		// it: the same failure about another thing, even when the
+		// record's own key turns up elsewhere in the query.
+		return ka, false, false, "query is about " + what + ", which the record does not name"
+	}
+	if e.shape != in.qShape && len(in.qKind) > 0 {
+		// The query prints the output of a kind of failure whose
+		// records all name it the same way; a record that does not is
+		// about another kind, even when it names the same object.
+		if miss, missing := ix.kindMiss(in.qKind, e); miss >= kindMissShare {
+			return ka, false, false, "query output is of the kind named " + missing + ", which the record does not name"
+		}
+	}
+	if len(in.named) > 0 {
+		// The query's words name a kind of failure (all but a little of
+		// the wording every record of that kind has in its title); a
+		// record of none of the kinds it names is about another failure.
+		if ok, missing := ix.ofNamedKind(in.named, e); !ok {
+			return ka, false, false, "query names the kind " + missing + ", which the record does not name"
+		}
+	}
+	ka, kaOK = ix.keyAgreement(in.qIDs, in.qShape, p.stoks, p.nums, e)
+	if !kaOK {
+		return ka, false, false, ""
+	}
+	// The query names an object of its own where the record names
+	// another.
+	foreign = ka.objMiss && (in.unknownTerm || ix.foreignSymbol(in.qSyms, e.syms))
+	if keyMissShare(w, ka, foreign) >= 1 {
+		// The query names an object of its own where the record names
+		// another, or none of the record's: the same failure about
+		// another thing.
+		return ka, kaOK, foreign, "record is about " + ka.missing + ", which the query does not name"
+	}
+	if len(ka.named) > 0 && ix.sharesOnly(in.qIDs, e, ka.named) {
+		// The query shares nothing with the record but what the record
+		// is about (express, 8080): the same object in another failure.
+		return ka, kaOK, foreign, "query shares only " + strings.Join(ka.named, " ") + " with the record, what it is about"
+	}
+	return ka, kaOK, foreign, ""
+}
+
+// keyMissShare is the share of its content score a record loses for
+// the part of its key the query lacks (see keyAgreement): KeyMiss times
+// that part, or all of KeyMiss when the query is definitely about
+// another thing (foreign: it names an object of its own). At most 1.
+func keyMissShare(w Weights, ka keyResult, foreign bool) float64 {
+	if ka.miss <= 0 || w.KeyMiss <= 0 {
+		return 0
+	}
+	if ka.definite || ka.miss >= 1 || foreign {
+		return math.Min(1, w.KeyMiss)
+	}
+	return math.Min(1, w.KeyMiss*ka.miss)
 }
 
 // keyResult is what keyAgreement found.
@@ -608,6 +688,7 @@ type keyResult struct {
 	// definite is set when the query prints the record's output shape
 	// with another value where the record prints its key.
 	definite bool
+	named    []string // the key terms the query names
 }
 
 // keyAgreement measures how much of what a record says it is about (its
@@ -669,12 +750,17 @@ func (ix *Index) keyAgreement(q []int32, qShape int32, qToks, qNums []string, e 
 				missing = append(missing, k.terms...)
 				r.objMiss = true
 				r.definite = r.definite || same
+			} else {
+				r.named = append(r.named, k.terms...)
 			}
 		}
 	} else {
 		for _, o := range e.objects {
 			keys++
 			if allIn(o.terms, q) {
+				for _, id := range o.terms {
+					r.named = append(r.named, ix.lex.names[id])
+				}
 				continue
 			}
 			missed++
@@ -692,6 +778,8 @@ func (ix *Index) keyAgreement(q []int32, qShape int32, qToks, qNums []string, e 
 			missed++
 			r.objMiss = true
 			missing = append(missing, n)
+		} else {
+			r.named = append(r.named, n)
 		}
 	}
 	if missed > 0 {
@@ -752,7 +840,8 @@ type namedKind struct {
 // namedKinds returns the kinds the query's words name, among the shapes
 // of the candidates: those whose kind terms (see kindTerms) the query
 // holds all of but less than kindMissShare of their idf among titles. A
-// query with output has its kind from its shape instead.
+// query with output has its kind from its shape or none: the words of
+// an output are the tool's, not the query's naming of a kind.
 func (ix *Index) namedKinds(cands []cand, q []int32) []namedKind {
 	var out []namedKind
 	seen := make(map[int32]bool)
@@ -800,6 +889,27 @@ func (ix *Index) ofNamedKind(named []namedKind, e *entry) (bool, string) {
 	terms := slices.Clone(named[0].terms)
 	slices.Sort(terms)
 	return false, strings.Join(terms, " ")
+}
+
+// sharesOnly reports whether every query term e holds is one of the
+// key terms named.
+func (ix *Index) sharesOnly(q []int32, e *entry, named []string) bool {
+	for _, id := range q {
+		if _, ok := lookupTF(e.lex, id); ok && !slices.Contains(named, ix.lex.names[id]) {
+			return false
+		}
+	}
+	return true
+}
+
+// anyIn reports whether any id is in the sorted set.
+func anyIn(ids, set []int32) bool {
+	for _, id := range ids {
+		if _, ok := slices.BinarySearch(set, id); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // allIn reports whether every id is in the sorted set.
