@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"strings"
 	"testing"
@@ -232,5 +233,45 @@ func TestBodyDigestIgnoresLayout(t *testing.T) {
 	}
 	if ea.BodyDigest == ec.BodyDigest {
 		t.Error("different events share a digest")
+	}
+}
+
+// TestParseEventRefusesEveryKind breaks every kind's valid payload in the
+// ways the contract names: an unknown member, a member of the wrong type,
+// and, for every kind but session.start, no session handle. Each is
+// schema_invalid and names where.
+func TestParseEventRefusesEveryKind(t *testing.T) {
+	for _, kind := range Kinds() {
+		var payload map[string]any
+		if err := json.Unmarshal([]byte(validPayloads[kind]), &payload); err != nil {
+			t.Fatalf("%s: %v", kind, err)
+		}
+		broken := map[string]map[string]any{}
+		unknown := maps.Clone(payload)
+		unknown["mood"] = "cheerful"
+		broken["an unknown member"] = unknown
+		wrongType := maps.Clone(payload)
+		for name, v := range payload {
+			if _, isString := v.(string); isString {
+				wrongType[name] = 42.0
+				break
+			}
+		}
+		broken["a string given as a number"] = wrongType
+		if _, ok := payload["session_handle"]; ok {
+			noHandle := maps.Clone(payload)
+			delete(noHandle, "session_handle")
+			broken["no session handle"] = noHandle
+		} else if kind != "session.start" {
+			t.Errorf("%s's valid payload has no session handle", kind)
+		}
+		for what, p := range broken {
+			b, _ := json.Marshal(p)
+			_, err := ParseEvent("codex", kind, envelope(kind, string(b)))
+			var e *Error
+			if !errors.As(err, &e) || e.Code != CodeSchemaInvalid || !strings.Contains(e.Message, "/payload") {
+				t.Errorf("%s with %s: %v, want schema_invalid at /payload", kind, what, err)
+			}
+		}
 	}
 }

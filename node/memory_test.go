@@ -654,3 +654,45 @@ func TestMemoryAdminRecords(t *testing.T) {
 		t.Errorf("a note on a forgotten record's topic: %v, want a new record at revision 1", again)
 	}
 }
+
+// TestMemoryReplayEveryKind sends each L0 kind once, then the same event
+// ID with the same body (the first answer, byte for byte) and with another
+// body (idempotency_conflict): the replay rule holds for every kind, not
+// just the ones with effects.
+func TestMemoryReplayEveryKind(t *testing.T) {
+	_, srv, admin := startMemoryNode(t)
+	a := &agent{t: t, url: srv.URL, id: "claude", token: issueAdapter(t, srv.URL, admin, "claude")}
+	h := a.start("replay", nil)
+	payloads := map[string]map[string]any{
+		"session.start":      {"project": "replay-2", "capabilities": []any{"session_binding"}},
+		"step.before":        {"session_handle": h, "step": 1, "query_text": "run the tests"},
+		"tool.result":        {"session_handle": h, "tool_name": "Bash", "ok": false, "exit_code": 1, "error_tail": npmFailure, "command": "npm test"},
+		"context.compaction": {"session_handle": h, "summary_text": "tests"},
+		"subagent.end":       {"session_handle": h, "child_ref": "sub-1", "stop_reason": "done"},
+		"note":               goodNote(h),
+		"query":              {"session_handle": h, "op": "search", "query": "ERESOLVE"},
+		"session.end":        {"session_handle": h, "reason": "exit"},
+	}
+	for _, kind := range memory.L0Kinds() {
+		p, ok := payloads[kind]
+		if !ok {
+			t.Fatalf("no payload for %s", kind)
+		}
+		id := newEventID()
+		body := a.envelope(id, kind, p)
+		first := a.post(kind, body)
+		if !first.ok {
+			t.Fatalf("%s: %s", kind, first.body)
+		}
+		if again := a.post(kind, body); again.status != first.status || !bytes.Equal(again.body, first.body) {
+			t.Errorf("%s replayed: %d %s, want %d %s", kind, again.status, again.body, first.status, first.body)
+		}
+		changed := bytes.Replace(body, []byte(`"occurred_at":"2026-11-30T10:00:00Z"`), []byte(`"occurred_at":"2026-11-30T10:00:01Z"`), 1)
+		if bytes.Equal(changed, body) {
+			t.Fatalf("%s: the body did not change", kind)
+		}
+		if r := a.post(kind, changed); r.code != memory.CodeIdempotencyConflict || r.status != memory.HTTPStatus(memory.CodeIdempotencyConflict) {
+			t.Errorf("%s replayed with another body: %d %s, want idempotency_conflict", kind, r.status, r.body)
+		}
+	}
+}
