@@ -26,7 +26,7 @@ import (
 	"sync"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
+	"modernc.org/sqlite"
 
 	"github.com/agora-node/agora/store"
 )
@@ -92,7 +92,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		pragmas.Add("_pragma", p)
 	}
 	writer := pragmas.Encode() + "&_txlock=immediate"
-	w, err := sql.Open("sqlite", "file:"+cfg.Path+"?"+writer)
+	w, err := openDB("file:" + cfg.Path + "?" + writer)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", cfg.Path, err)
 	}
@@ -108,7 +108,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		return nil, err
 	}
 	pragmas.Add("_pragma", "query_only(1)")
-	r, err := sql.Open("sqlite", "file:"+cfg.Path+"?"+pragmas.Encode())
+	r, err := openDB("file:" + cfg.Path + "?" + pragmas.Encode())
 	if err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlite: open %s: %w", cfg.Path, err)
@@ -117,6 +117,16 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	r.SetMaxIdleConns(cfg.Readers)
 	s.r = r
 	return s, nil
+}
+
+// openDB opens a pool of connections to dsn that keep their statements
+// prepared (stmtcache.go).
+func openDB(dsn string) (*sql.DB, error) {
+	c, err := sqlite.NewConnector(dsn)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(stmtConnector{c}), nil
 }
 
 // Path returns the database file's path.
