@@ -32,7 +32,7 @@ func TestPragmas(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{
-		"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1", "busy_timeout": "3000", "user_version": strconv.Itoa(len(migrations)),
+		"journal_mode": "wal", "synchronous": "2", "temp_store": "2", "foreign_keys": "1", "busy_timeout": "3000", "user_version": strconv.Itoa(len(migrations)),
 	} {
 		if got := pragma(t, s.w, name); got != want {
 			t.Errorf("writer: PRAGMA %s = %s, want %s", name, got, want)

@@ -91,7 +91,12 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	} {
 		pragmas.Add("_pragma", p)
 	}
-	writer := pragmas.Encode() + "&_txlock=immediate"
+	// Each write runs in a savepoint, and a page an earlier write of the
+	// batch dirtied is copied to the savepoint's journal before it changes
+	// again: in a temporary file that was two write(2)s a page, a quarter
+	// of the writer's time. In memory it costs the batch's pages at most,
+	// and a crash loses nothing the commit had not yet made durable.
+	writer := pragmas.Encode() + "&_pragma=temp_store(MEMORY)&_txlock=immediate"
 	w, err := openDB("file:" + cfg.Path + "?" + writer)
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: open %s: %w", cfg.Path, err)
