@@ -82,7 +82,9 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	}
 	// Once admitted, the contribution is logged whatever the client does.
 	ctx := context.WithoutCancel(r.Context())
-	c, err := n.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.Check(ctx, rec, g) })
+	// The content was validated above: inside the store's write, where
+	// every other write waits, only the state rules are checked.
+	c, err := n.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		// The same envelope, sent twice at once: the first request logs it.
