@@ -101,7 +101,7 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	c.Index = int64(index)
-	return signedRecord(c), http.StatusCreated, nil
+	return signedRecordWith(c, env.Signature), http.StatusCreated, nil
 }
 
 // awaitLogged returns contribution id once its entry is bound, which the
@@ -217,9 +217,9 @@ func (n *Node) libraryEntry(env *library.Envelope, id string, imported map[strin
 	if signed, err = canonical.Marshal(entry); err != nil {
 		return nil, "", nil, err
 	}
-	if digest, err = ledger.EntryDigest(entry); err != nil {
-		return nil, "", nil, err
-	}
+	// ledger.EntryDigest(entry), the digest of the entry's canonical
+	// JSON, which signed is: not made a second time.
+	digest = canonical.Digest(signed)
 	detached, err := ledger.Detach(entry)
 	if err != nil {
 		return nil, "", nil, err
@@ -280,12 +280,17 @@ func (n *Node) getContributionHead(r *http.Request) (any, int, error) {
 // id, root, record, signature, and admission, the node's evidence of the
 // author's authority: the operator, the log entry and its index.
 func signedRecord(c store.Contribution) map[string]any {
-	record, _ := canonical.Parse(mustCanonical(c.Record))
-	env, _ := library.ParseEnvelope(c.Envelope)
 	signature := ""
-	if env != nil {
+	if env, _ := library.ParseEnvelope(c.Envelope); env != nil {
 		signature = env.Signature
 	}
+	return signedRecordWith(c, signature)
+}
+
+// signedRecordWith is signedRecord for a caller that holds the envelope's
+// signature, so the envelope is not parsed again for it.
+func signedRecordWith(c store.Contribution, signature string) map[string]any {
+	record, _ := canonical.Parse(mustCanonical(c.Record))
 	var index any
 	if c.Index != store.Unlogged {
 		index = c.Index
