@@ -6,9 +6,11 @@
 // fsync'd before it returns, and foreign keys on. Writes go through one
 // connection, one transaction at a time, which is what makes allocation
 // (name numbers, invite codes, rate-limit slots) atomic; reads use a small
-// pool of read-only connections, which WAL lets run beside the writer. The
-// schema is migrated in code on Open (PRAGMA user_version counts the
-// migrations applied).
+// pool of read-only connections, which WAL lets run beside the writer, and
+// a connection of its own copies the WAL into the database file (see
+// checkpointer). Every connection keeps its statements prepared
+// (stmtcache.go). The schema is migrated in code on Open (PRAGMA
+// user_version counts the migrations applied).
 //
 // One process opens a database at a time. Its SQL stays close to what
 // PostgreSQL also runs (UPSERT ... RETURNING, partial indexes, savepoints,
