@@ -13,9 +13,8 @@ import (
 //
 // database/sql runs tx.QueryRowContext(ctx, query, ...) by asking the
 // driver to prepare query, run it once and finalize it, so SQLite parsed
-// and planned every statement on every call: in a busy writer that was
-// most of its work (a contribution's insert also compiles its catalogue
-// triggers). A cachedConn keeps the statements run on it prepared, by
+// and planned every statement on every call: a quarter of a busy writer's
+// time (a contribution's insert also compiles its catalogue triggers). A cachedConn keeps the statements run on it prepared, by
 // their SQL text, so a statement is parsed once per connection and later
 // runs only bind, step and reset. The store's code runs SQL as before;
 // nothing above the driver knows.
@@ -108,6 +107,10 @@ func (c *cachedConn) cached(ctx context.Context, query string) (*cachedStmt, err
 	ds, err := c.inner.(driver.ConnPrepareContext).PrepareContext(ctx, query)
 	if err != nil {
 		return nil, err
+	}
+	if !implements[driver.StmtExecContext](ds) || !implements[driver.StmtQueryContext](ds) {
+		ds.Close()
+		return nil, nil
 	}
 	if c.lru.Len() >= stmtCacheSize {
 		c.evict(c.lru.Back())
