@@ -2,6 +2,7 @@ package library_test
 
 import (
 	"errors"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -226,6 +227,12 @@ func TestStateRules(t *testing.T) {
 			r := w.record(tc.actor, tc.text)
 			if tc.at != 0 {
 				r.AuthoredAt = w.clock.Add(tc.at).Format(time.RFC3339)
+			}
+			// The records break a state rule with valid content, so
+			// CheckValidated, which a node runs after ValidateContent,
+			// must find the same.
+			if err, errValidated := library.Check(t.Context(), r, w.g), library.CheckValidated(t.Context(), r, w.g); fmt.Sprint(err) != fmt.Sprint(errValidated) {
+				t.Errorf("Check: %v, but CheckValidated: %v", err, errValidated)
 			}
 			err := w.try(r)
 			var re *library.RuleError

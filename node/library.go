@@ -166,7 +166,9 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	}
 	// Once admitted, the contribution is logged whatever the client does.
 	ctx := context.WithoutCancel(r.Context())
-	c, err := n.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.Check(ctx, rec, g) })
+	// The content was validated above: inside the store's write, where
+	// every other write waits, only the state rules are checked.
+	c, err := n.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		// The same envelope, sent twice at once: the first request logs it.
@@ -183,7 +185,7 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	c.Index = int64(index)
-	return signedRecord(c), http.StatusCreated, nil
+	return signedRecordWith(c, env.Signature), http.StatusCreated, nil
 }
 
 // awaitLogged returns contribution id once its entry is bound, which the
@@ -324,9 +326,9 @@ func (n *Node) libraryEntry(env *library.Envelope, id string, imported map[strin
 	if signed, err = canonical.Marshal(entry); err != nil {
 		return nil, "", nil, err
 	}
-	if digest, err = ledger.EntryDigest(entry); err != nil {
-		return nil, "", nil, err
-	}
+	// ledger.EntryDigest(entry), the digest of the entry's canonical
+	// JSON, which signed is: not made a second time.
+	digest = canonical.Digest(signed)
 	detached, err := ledger.Detach(entry)
 	if err != nil {
 		return nil, "", nil, err
@@ -387,12 +389,17 @@ func (n *Node) getContributionHead(r *http.Request) (any, int, error) {
 // id, root, record, signature, and admission, the node's evidence of the
 // author's authority: the operator, the log entry and its index.
 func signedRecord(c store.Contribution) map[string]any {
-	record, _ := canonical.Parse(mustCanonical(c.Record))
-	env, _ := library.ParseEnvelope(c.Envelope)
 	signature := ""
-	if env != nil {
+	if env, _ := library.ParseEnvelope(c.Envelope); env != nil {
 		signature = env.Signature
 	}
+	return signedRecordWith(c, signature)
+}
+
+// signedRecordWith is signedRecord for a caller that holds the envelope's
+// signature, so the envelope is not parsed again for it.
+func signedRecordWith(c store.Contribution, signature string) map[string]any {
+	record, _ := canonical.Parse(mustCanonical(c.Record))
 	var index any
 	if c.Index != store.Unlogged {
 		index = c.Index

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -378,6 +379,12 @@ func authorValue(a library.BundleAuthor) map[string]any {
 // importedFrom returns the "imported" member of a contribution's entry, if
 // it came in a bundle.
 func importedFrom(c store.Contribution) (map[string]any, bool) {
+	// In canonical JSON a member name is the only place `"imported":`
+	// can appear unescaped: without it the entry has no such member, and
+	// nearly no entry has, so it is not parsed to find out.
+	if !bytes.Contains(c.Signed, []byte(`"imported":`)) {
+		return nil, false
+	}
 	v, err := canonical.Parse(c.Signed)
 	if err != nil {
 		return nil, false

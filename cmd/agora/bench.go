@@ -1,7 +1,10 @@
 package main
 
 import (
+	"bytes"
+	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -20,15 +23,18 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/node"
 )
 
-const benchUsage = `usage: agora bench append --url URL --data DIR [--duration 10s] [--concurrency 64] [--operators N] [--read-duration 5s]
+const benchUsage = `usage: agora bench append --url URL --data DIR [--duration 10s] [--concurrency 64] [--operators N]
+                          [--publish-duration 10s] [--authors 64] [--contributions N] [--read-duration 5s]
 
-Measures a running node under load, in three phases:
+Measures a running node under load, in four phases:
 
   register     registers --operators fresh operators, each a key entry signed
                with a key made before any timing (the node verifies and keeps
@@ -38,6 +44,14 @@ Measures a running node under load, in three phases:
                entries, the operator's key entry and its identity, and is
                answered once both are in a published checkpoint, so its
                latency is request to published checkpoint
+  publish      for --publish-duration (default --duration), posts library
+               contributions (POST /api/entries), --concurrency at a time: each
+               is one entry the client signed with its author's key (--authors
+               of the operators invited above) and the node verifies, checks,
+               stores and logs, answering once it is in a published
+               checkpoint. The envelopes are signed before the clock starts
+               (--contributions of them, default 4,000 a second of the phase):
+               signing is the client's work, not the node's
   proof reads  for --read-duration, reads receipts (GET
                /api/v1/log/entries/{i}: the entry and its inclusion proof
                against the newest tree head) at random, --concurrency at a time
@@ -73,6 +87,9 @@ func runBench(ctx context.Context, e *env, args []string) int {
 	readDuration := fs.Duration("read-duration", 5*time.Second, "how long to read proofs (0 skips it)")
 	concurrency := fs.Int("concurrency", 64, "requests in flight at once")
 	operators := fs.Int("operators", 0, "operators to prepare (default enough for the duration: concurrency × 2 per second)")
+	publishDuration := fs.Duration("publish-duration", -1, "how long to publish contributions (default --duration; 0 skips it)")
+	authors := fs.Int("authors", 64, "invited operators who sign the contributions")
+	contributions := fs.Int("contributions", 0, "contributions to sign before publishing (default 4,000 a second of --publish-duration)")
 	rest, err := parseArgs(fs, args[1:])
 	if errors.Is(err, flag.ErrHelp) {
 		fmt.Fprint(e.stdout, benchUsage)
@@ -83,8 +100,8 @@ func runBench(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "run 'agora bench help'", "%v", err)
 	case len(rest) > 0:
 		return fail(e, 2, "run 'agora bench help'", "bench append takes no arguments, but was given %q", rest[0])
-	case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0:
-		return fail(e, 2, "run 'agora bench help'", "--concurrency, --duration and --operators must be positive")
+	case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0 || *authors < 1 || *contributions < 0:
+		return fail(e, 2, "run 'agora bench help'", "--concurrency, --duration, --operators, --authors and --contributions must be positive")
 	case *dataDir == "" && *tokenFile == "":
 		return fail(e, 2, "give the node's data folder with --data DIR, or --token-file FILE",
 			"the bench logs entries through the admin route, which needs the node's admin token")
@@ -100,11 +117,20 @@ func runBench(ctx context.Context, e *env, args []string) int {
 	if n == 0 {
 		n = max(2, int(2*duration.Seconds())) * *concurrency
 	}
+	if *publishDuration < 0 {
+		*publishDuration = *duration
+	}
+	if *contributions == 0 {
+		*contributions = max(1, int(4000*publishDuration.Seconds()))
+	}
 	b := &bench{
-		url:         strings.TrimRight(*nodeURL, "/"),
-		token:       strings.TrimSpace(string(token)),
-		concurrency: *concurrency,
-		out:         e.stderr,
+		url:             strings.TrimRight(*nodeURL, "/"),
+		token:           strings.TrimSpace(string(token)),
+		concurrency:     *concurrency,
+		publishDuration: *publishDuration,
+		authors:         *authors,
+		contributions:   *contributions,
+		out:             e.stderr,
 	}
 	b.hc = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
 		MaxIdleConns: *concurrency, MaxIdleConnsPerHost: *concurrency, IdleConnTimeout: time.Minute,
@@ -118,11 +144,14 @@ func runBench(ctx context.Context, e *env, args []string) int {
 }
 
 type bench struct {
-	url         string
-	token       string
-	concurrency int
-	hc          *http.Client
-	out         io.Writer // progress notes
+	url             string
+	token           string
+	concurrency     int
+	publishDuration time.Duration
+	authors         int // operators who sign contributions
+	contributions   int // contributions signed for the publish phase
+	hc              *http.Client
+	out             io.Writer // progress notes
 }
 
 // phase is what one phase measured.
@@ -155,13 +184,13 @@ func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Dura
 	}
 
 	fmt.Fprintf(b.out, "agora: bench: making %d keys and signing their key entries (not timed)\n", n)
-	entries, err := makeKeyEntries(ctx, n)
+	keys, entries, err := makeKeyEntries(ctx, n)
 	if err != nil {
 		return nil, err
 	}
 
 	fmt.Fprintf(b.out, "agora: bench: registering %d operators\n", n)
-	reg, ids, err := b.register(ctx, entries)
+	reg, ids, keyOf, err := b.register(ctx, entries)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +199,7 @@ func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Dura
 	}
 
 	fmt.Fprintf(b.out, "agora: bench: appending for %s, %d requests in flight\n", duration, b.concurrency)
-	app := b.appendPhase(ctx, c, ids, duration)
+	app, invited := b.appendPhase(ctx, c, ids, duration)
 	after, err := c.Log(ctx)
 	if err != nil {
 		return nil, err
@@ -179,6 +208,28 @@ func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Dura
 		app.note = fmt.Sprintf("log %d → %d entries", before.TreeHead.Size, after.TreeHead.Size)
 	}
 	phases := []*phase{reg, app}
+
+	if b.publishDuration > 0 && len(invited) > 0 {
+		var authors []author
+		for _, i := range invited[:min(b.authors, len(invited))] {
+			authors = append(authors, author{id: ids[i], key: keys[keyOf[i]]})
+		}
+		fmt.Fprintf(b.out, "agora: bench: signing %d contributions by %d authors (not timed)\n", b.contributions, len(authors))
+		envelopes, err := signContributions(ctx, authors, b.contributions)
+		if err != nil {
+			return nil, err
+		}
+		fmt.Fprintf(b.out, "agora: bench: publishing for %s, %d requests in flight\n", b.publishDuration, b.concurrency)
+		pub := b.publishPhase(ctx, envelopes, b.publishDuration)
+		phases = append(phases, pub)
+		before := after
+		if after, err = c.Log(ctx); err != nil {
+			return nil, err
+		}
+		if before.TreeHead != nil && after.TreeHead != nil && pub.note == "" {
+			pub.note = fmt.Sprintf("log %d → %d entries", before.TreeHead.Size, after.TreeHead.Size)
+		}
+	}
 	if readDuration > 0 && after.TreeHead != nil && after.TreeHead.Size > 0 {
 		fmt.Fprintf(b.out, "agora: bench: reading receipts for %s\n", readDuration)
 		phases = append(phases, b.readPhase(ctx, after.TreeHead.Size, readDuration))
@@ -187,7 +238,8 @@ func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Dura
 }
 
 // makeKeyEntries makes n keys and their signed key entries on every CPU.
-func makeKeyEntries(ctx context.Context, n int) ([]map[string]any, error) {
+func makeKeyEntries(ctx context.Context, n int) ([]*hybrid.PrivateKey, []map[string]any, error) {
+	keys := make([]*hybrid.PrivateKey, n)
 	entries := make([]map[string]any, n)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -209,21 +261,21 @@ func makeKeyEntries(ctx context.Context, n int) ([]map[string]any, error) {
 					errs[w] = err
 					return
 				}
-				entries[i] = entry
+				keys[i], entries[i] = key, entry
 			}
 		})
 	}
 	wg.Wait()
 	if err := errors.Join(append(errs, ctx.Err())...); err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	return entries, nil
+	return keys, entries, nil
 }
 
 // register registers every entry, concurrency at a time, and returns the
-// operators registered. On loopback each group of perSourceAddress is
-// sent from its own source address.
-func (b *bench) register(ctx context.Context, entries []map[string]any) (*phase, []string, error) {
+// operators registered and, for each, the index of its entry. On loopback
+// each group of perSourceAddress is sent from its own source address.
+func (b *bench) register(ctx context.Context, entries []map[string]any) (*phase, []string, []int, error) {
 	p := &phase{name: "register", failed: map[string]int{}}
 	clientFor, closeAll, spread := b.registrationClients(len(entries))
 	defer closeAll()
@@ -263,14 +315,15 @@ func (b *bench) register(ctx context.Context, entries []map[string]any) (*phase,
 	wg.Wait()
 	p.elapsed = time.Since(start)
 	var got []string
+	var entryOf []int
 	for i, id := range ids {
 		if id != "" {
-			got = append(got, id)
+			got, entryOf = append(got, id), append(entryOf, i)
 			p.latencies = append(p.latencies, lat[i])
 		}
 	}
 	p.ops = len(got)
-	return p, got, ctx.Err()
+	return p, got, entryOf, ctx.Err()
 }
 
 // registrationClients returns a client for the i-th registration. Against
@@ -326,8 +379,9 @@ func (b *bench) registrationClients(n int) (clientFor func(int) *client.Client, 
 }
 
 // appendPhase invites the registered operators, concurrency at a time,
-// until duration is over or every operator is invited.
-func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string, duration time.Duration) *phase {
+// until duration is over or every operator is invited, and returns the
+// indices in ids of those it invited.
+func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string, duration time.Duration) (*phase, []int) {
 	p := &phase{name: "append", failed: map[string]int{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
@@ -335,6 +389,7 @@ func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string,
 	var next atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	invited := make([]bool, len(ids))
 	start := time.Now()
 	for range b.concurrency {
 		wg.Go(func() {
@@ -355,6 +410,7 @@ func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string,
 					continue
 				}
 				lat = append(lat, time.Since(t))
+				invited[i] = true
 			}
 			p.merge(&mu, lat, failed)
 		})
@@ -366,7 +422,150 @@ func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string,
 	if int(next.Load()) >= len(ids) && p.elapsed < duration {
 		p.note = "ran out of operators early; give more with --operators"
 	}
+	var done []int
+	for i, ok := range invited {
+		if ok {
+			done = append(done, i)
+		}
+	}
+	return p, done
+}
+
+// An author signs contributions: an operator the bench invited, so it
+// holds the library's scopes.
+type author struct {
+	id  string
+	key *hybrid.PrivateKey
+}
+
+// benchWords make up the contributions' bodies, so the node indexes words
+// as it would a real thread's.
+var benchWords = strings.Fields("reproducible build locale sorting clock timestamp input output claim evidence version compiler flag container kernel cache")
+
+// signContributions signs n threads, each a new lineage, by the authors in
+// turn, on every CPU, and returns their envelopes as sent.
+func signContributions(ctx context.Context, authors []author, n int) ([][]byte, error) {
+	envelopes := make([][]byte, n)
+	at := time.Now().Add(-time.Minute)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	errs := make([]error, runtime.GOMAXPROCS(0))
+	for w := range errs {
+		wg.Go(func() {
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				a := authors[i%len(authors)]
+				var body strings.Builder
+				for j := range 120 {
+					body.WriteString(benchWords[(i*7+j*j)%len(benchWords)])
+					body.WriteByte(' ')
+				}
+				content, err := library.ParseContent(mustJSON(map[string]any{"kind": "thread",
+					"title": fmt.Sprintf("Bench note %d on %s", i, benchWords[i%len(benchWords)]),
+					"body":  body.String(), "links": []any{}, "previous": ""}))
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				rec, err := library.NewRecord(content, a.id, at.Add(time.Duration(i)*time.Microsecond))
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				env, err := library.Sign(rec, a.key)
+				if err != nil {
+					errs[w] = err
+					return
+				}
+				if envelopes[i], err = env.Marshal(); err != nil {
+					errs[w] = err
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	if err := errors.Join(append(errs, ctx.Err())...); err != nil {
+		return nil, err
+	}
+	return envelopes, nil
+}
+
+func mustJSON(v any) []byte {
+	b, err := canonical.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// publishPhase posts the envelopes, concurrency at a time, until duration
+// is over or every one is sent. A 201 counts; anything else is a failure.
+func (b *bench) publishPhase(ctx context.Context, envelopes [][]byte, duration time.Duration) *phase {
+	p := &phase{name: "publish", failed: map[string]int{}}
+	deadline := time.Now().Add(duration)
+	var next atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range b.concurrency {
+		wg.Go(func() {
+			var lat []time.Duration
+			failed := map[string]int{}
+			for ctx.Err() == nil && time.Now().Before(deadline) {
+				i := int(next.Add(1) - 1)
+				if i >= len(envelopes) {
+					break
+				}
+				t := time.Now()
+				if err := b.post(ctx, "/api/entries", envelopes[i], http.StatusCreated); err != nil {
+					failed[failureCode(err)]++
+					continue
+				}
+				lat = append(lat, time.Since(t))
+			}
+			p.merge(&mu, lat, failed)
+		})
+	}
+	wg.Wait()
+	p.elapsed = time.Since(start)
+	p.ops = len(p.latencies)
+	p.appends = p.ops
+	if int(next.Load()) >= len(envelopes) && p.elapsed < duration {
+		p.note = "ran out of contributions early; sign more with --contributions"
+	}
 	return p
+}
+
+// post sends body and reads the answer whole without parsing it, as
+// getReceipt does: the phase measures the node, and the bench shares its
+// CPUs.
+func (b *bench) post(ctx context.Context, path string, body []byte, want int) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.url+path, bytes.NewReader(body))
+	if err != nil {
+		return err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := b.hc.Do(req)
+	if err != nil {
+		return err
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return err
+	}
+	if resp.StatusCode != want {
+		var e struct {
+			Code string `json:"code"`
+		}
+		json.Unmarshal(data, &e)
+		return &client.Error{Status: resp.StatusCode, Code: cmp.Or(e.Code, strconv.Itoa(resp.StatusCode))}
+	}
+	return nil
 }
 
 // readPhase reads receipts of random entries below size.
@@ -471,7 +670,8 @@ func printBench(w io.Writer, phases []*phase, concurrency int) {
 			fmt.Fprintf(w, "%s: %s\n", p.name, p.note)
 		}
 	}
-	fmt.Fprintln(w, "append: each request is one invitation, which logs 2 entries (the key entry and the identity) and is answered once both are in a published checkpoint")
+	fmt.Fprintln(w, "append: each request is one invitation, which logs 2 entries (the operator's key entry, verified at registration, and the identity, signed by the node) and is answered once both are in a published checkpoint")
+	fmt.Fprintln(w, "publish: each request is one library contribution, one entry signed by its author (signed before timing) that the node verifies, checks, stores and logs, answered once it is in a published checkpoint")
 }
 
 func ms(d time.Duration) string {

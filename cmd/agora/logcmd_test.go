@@ -176,11 +176,16 @@ func TestBench(t *testing.T) {
 	url, dataDir := startNode(t)
 	agora(t, 2, "bench", "append", "--url", url)
 	out, _ := agora(t, 0, "bench", "append", "--url", url, "--data", dataDir,
-		"--duration", "1s", "--read-duration", "200ms", "--concurrency", "4", "--operators", "120")
-	for _, want := range []string{"register", "append", "proof reads", "p99"} {
+		"--duration", "1s", "--read-duration", "200ms", "--concurrency", "4", "--operators", "120",
+		"--publish-duration", "1s", "--authors", "3", "--contributions", "100")
+	for _, want := range []string{"register", "append", "publish", "proof reads", "p99"} {
 		if !strings.Contains(out, want) {
 			t.Fatalf("bench printed no %q:\n%s", want, out)
 		}
+	}
+	// Every contribution is admitted, or the phase ran out of time.
+	if m := regexp.MustCompile(`(?m)^\s*publish\s+(\d+)\s.*\s(\S+)\s*$`).FindStringSubmatch(out); m == nil || m[2] != "0" || m[1] == "0" {
+		t.Fatalf("bench's publish phase admitted nothing or failed some:\n%s", out)
 	}
 	if !regexp.MustCompile(`(?m)^\s*register\s+120\s`).MatchString(out) {
 		t.Fatalf("bench did not register its 120 operators (more than the 50 one address may):\n%s", out)

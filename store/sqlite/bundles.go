@@ -332,6 +332,15 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w store.Withdra
 // claims become findable when the entry revealing their bundle is bound,
 // and unfindable when a withdrawal of it is.
 func onBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
+	// Most entries are no bundle's: one probe of the two unique indexes
+	// says so, rather than three updates that find nothing.
+	var step bool
+	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE revealed = ?1 OR withdrawal = ?1)`, b.Digest).Scan(&step); err != nil {
+		return err
+	}
+	if !step {
+		return nil
+	}
 	if _, err := tx.ExecContext(ctx, `UPDATE claims SET opened = ? WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Index, b.Digest); err != nil {
 		return err
 	}

@@ -1,9 +1,12 @@
 package sqlite
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strconv"
 	"testing"
@@ -32,7 +35,7 @@ func TestPragmas(t *testing.T) {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{
-		"journal_mode": "wal", "synchronous": "2", "foreign_keys": "1", "busy_timeout": "3000", "user_version": strconv.Itoa(len(migrations)),
+		"journal_mode": "wal", "synchronous": "2", "temp_store": "2", "wal_autocheckpoint": strconv.Itoa(walBackstop), "foreign_keys": "1", "busy_timeout": "3000", "user_version": strconv.Itoa(len(migrations)),
 	} {
 		if got := pragma(t, s.w, name); got != want {
 			t.Errorf("writer: PRAGMA %s = %s, want %s", name, got, want)
@@ -82,5 +85,38 @@ func TestClose(t *testing.T) {
 	}
 	if err := s.PutSigned(t.Context(), "sha256:00", []byte("{}"), nil); !errors.Is(err, ErrClosed) {
 		t.Errorf("a write after Close: %v, want ErrClosed", err)
+	}
+}
+
+// TestCheckpointer checks that committed pages reach the database file
+// while the store runs, well before the writer's own checkpoint at
+// walBackstop pages would copy them.
+func TestCheckpointer(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "agora.db")
+	s, err := Open(t.Context(), Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	size := func() int64 {
+		fi, err := os.Stat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi.Size()
+	}
+	time.Sleep(2 * checkpointPause) // the migrations' pages copied
+	before := size()
+	blob := bytes.Repeat([]byte("x"), 8<<10)
+	for i := range 200 { // about 400 pages, far below walBackstop
+		if err := s.PutSigned(t.Context(), fmt.Sprintf("d%d", i), blob, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for deadline := time.Now().Add(10 * time.Second); size() < before+1<<20; {
+		if time.Now().After(deadline) {
+			t.Fatalf("the database file is %d bytes, %d before 1.6 MB were committed: nothing checkpointed", size(), before)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }

@@ -21,14 +21,20 @@ func (s *Store) PutSigned(ctx context.Context, digest string, signed, leaf []byt
 
 // putSigned is PutSigned in the caller's transaction.
 func putSigned(ctx context.Context, tx *sql.Tx, digest string, signed, leaf []byte) error {
+	// A new entry, as nearly every one is, takes one statement; one
+	// already kept is told apart below.
+	res, err := tx.ExecContext(ctx, `INSERT INTO signed (digest, entry, leaf, stored) VALUES (?, ?, ?, ?) ON CONFLICT (digest) DO NOTHING`,
+		digest, signed, leaf, nanos(time.Now()))
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil || n == 1 {
+		return err
+	}
 	var entry []byte
 	var idx sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT entry, idx FROM signed WHERE digest = ?`, digest).Scan(&entry, &idx)
+	err = tx.QueryRowContext(ctx, `SELECT entry, idx FROM signed WHERE digest = ?`, digest).Scan(&entry, &idx)
 	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		_, err = tx.ExecContext(ctx, `INSERT INTO signed (digest, entry, leaf, stored) VALUES (?, ?, ?, ?)`,
-			digest, signed, leaf, nanos(time.Now()))
-		return err
 	case err != nil:
 		return err
 	case !bytes.Equal(entry, signed):
@@ -63,8 +69,20 @@ func bind(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	if b.Index < 0 {
 		return fmt.Errorf("sqlite: bind %s to index %d: %w", b.Digest, b.Index, store.ErrInvalid)
 	}
+	// The usual binding, of an unbound entry to a free index, is one
+	// statement; anything else is told apart below.
+	res, err := tx.ExecContext(ctx, `UPDATE signed SET idx = ?1 WHERE digest = ?2 AND idx IS NULL
+		AND NOT EXISTS (SELECT 1 FROM signed WHERE idx = ?1)`, b.Index, b.Digest)
+	if err != nil {
+		return err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return err
+	} else if n == 1 {
+		return onBound(ctx, tx, b)
+	}
 	var idx sql.NullInt64
-	err := tx.QueryRowContext(ctx, `SELECT idx FROM signed WHERE digest = ?`, b.Digest).Scan(&idx)
+	err = tx.QueryRowContext(ctx, `SELECT idx FROM signed WHERE digest = ?`, b.Digest).Scan(&idx)
 	if errors.Is(err, sql.ErrNoRows) {
 		return notFound("sqlite: bind signed entry %s", b.Digest)
 	}
