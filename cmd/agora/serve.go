@@ -22,7 +22,7 @@ import (
 	"github.com/agora-node/agora/translog"
 )
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--admin-token-file FILE] [--witness VKEY@URL ...]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--checkpoint-interval 500ms] [--open-after 1h] [--free-bundles seed|all|none] [--admin-token-file FILE] [--witness VKEY@URL ...]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -39,6 +39,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	maxBody := fs.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes")
 	openAfter := fs.Duration("open-after", node.DefaultOpenAfter, "how long a sealed bundle stays sealed before the node opens it (its policy until verification rounds run here); negative: never")
 	freeBundles := fs.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
+	checkpointEvery := fs.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
 	tokenFile := fs.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	var witnesses witnessFlag
 	fs.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
@@ -67,12 +68,15 @@ func runServe(ctx context.Context, e *env, args []string) int {
 			return fail(e, 1, "use at least 16 random characters", "the admin token in %s is too short", *tokenFile)
 		}
 	}
+	if *checkpointEvery < translog.MinCheckpointInterval || *checkpointEvery > translog.MaxCheckpointInterval {
+		return fail(e, 2, "usage: "+serveUsage, "--checkpoint-interval must be from %s to %s, not %s", translog.MinCheckpointInterval, translog.MaxCheckpointInterval, *checkpointEvery)
+	}
 	if *maxBody <= 0 {
 		return fail(e, 2, "usage: "+serveUsage, "--max-body must be a positive number of bytes")
 	}
 	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
 		MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses, Logger: logger,
-		OpenAfter: *openAfter, FreeBundles: *freeBundles})
+		OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery})
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}

@@ -65,6 +65,9 @@ func TestServe(t *testing.T) {
 		t.Errorf("the log key changed across restarts: %v", err)
 	}
 	agora(t, 2, "serve", "--data", dir, "--max-body", "0")
+	if _, errOut := agora(t, 2, "serve", "--data", dir, "--checkpoint-interval", "5ms"); !strings.Contains(errOut, "from 100ms to 1m0s") {
+		t.Errorf("a checkpoint interval too short: %s", errOut)
+	}
 	agora(t, 2, "serve", "extra")
 }
 
