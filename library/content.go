@@ -3,7 +3,6 @@ package library
 import (
 	"bytes"
 	"cmp"
-	_ "embed"
 	"errors"
 	"fmt"
 	"net/url"
@@ -20,17 +19,22 @@ import (
 	"golang.org/x/text/message"
 )
 
-// contentSchemaText is content_schema.json: the write contract's
-// write_contract.content_schema, verbatim.
-//
-//go:embed content_schema.json
-var contentSchemaText []byte
+// contentSchemaText is the write contract's write_contract.content_schema,
+// taken from the embedded contract (Contract) as its canonical JSON.
+var contentSchemaText = sync.OnceValue(func() []byte {
+	wc, _ := Contract()["write_contract"].(map[string]any)
+	b, err := canonical.Marshal(wc["content_schema"])
+	if err != nil || wc["content_schema"] == nil {
+		panic(fmt.Sprintf("library: the contract's content_schema: %v", err))
+	}
+	return b
+})
 
 // ContentSchema returns the write contract's content schema
 // (write_contract.content_schema, JSON Schema draft 2020-12) as the
-// contract gives it: the document ValidateContent enforces, for the node to
-// serve as it is. The caller owns the bytes.
-func ContentSchema() []byte { return bytes.Clone(contentSchemaText) }
+// contract gives it, in canonical JSON: the document ValidateContent
+// enforces, for the node to serve as it is. The caller owns the bytes.
+func ContentSchema() []byte { return bytes.Clone(contentSchemaText()) }
 
 // schemaURL names the document inside the compiler; nothing is fetched.
 const schemaURL = "https://agora.invalid/library/content_schema.json"
@@ -40,18 +44,18 @@ const schemaURL = "https://agora.invalid/library/content_schema.json"
 // a source URL must at least be a URL. A schema that does not compile is a
 // defect of this package, which its tests catch, so it panics.
 var contentSchema = sync.OnceValues(func() (*jsonschema.Schema, map[string]bool) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(contentSchemaText))
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(contentSchemaText()))
 	if err != nil {
-		panic(fmt.Sprintf("library: content_schema.json: %v", err))
+		panic(fmt.Sprintf("library: the contract's content_schema: %v", err))
 	}
 	c := jsonschema.NewCompiler()
 	c.AssertFormat()
 	if err := c.AddResource(schemaURL, doc); err != nil {
-		panic(fmt.Sprintf("library: content_schema.json: %v", err))
+		panic(fmt.Sprintf("library: the contract's content_schema: %v", err))
 	}
 	sch, err := c.Compile(schemaURL)
 	if err != nil {
-		panic(fmt.Sprintf("library: content_schema.json: %v", err))
+		panic(fmt.Sprintf("library: the contract's content_schema: %v", err))
 	}
 	kinds := map[string]bool{}
 	for _, k := range doc.(map[string]any)["properties"].(map[string]any)["kind"].(map[string]any)["enum"].([]any) {

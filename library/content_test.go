@@ -2,7 +2,6 @@ package library_test
 
 import (
 	"encoding/json"
-	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -10,18 +9,6 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/library"
 )
-
-// TestContentSchemaIsTheContracts checks that the embedded schema is the
-// contract's write_contract.content_schema, value for value.
-func TestContentSchemaIsTheContracts(t *testing.T) {
-	embedded, err := canonical.Parse(library.ContentSchema())
-	if err != nil {
-		t.Fatal(err)
-	}
-	if want := member(contract(), "write_contract", "content_schema"); !reflect.DeepEqual(embedded, want) {
-		t.Fatal("content_schema.json is not the contract's write_contract.content_schema")
-	}
-}
 
 // TestLimitsInSchema checks that the contract's limits block and its
 // transport note say what the schema enforces, so no limit needs code of

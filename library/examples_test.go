@@ -25,7 +25,7 @@ func TestContractExamples(t *testing.T) {
 			clock := epoch
 			steps := member(contract(), path...).(map[string]any)["steps"].([]any)
 			if len(steps) < 10 {
-				t.Fatalf("only %d steps: is testdata/contract.json the contract?", len(steps))
+				t.Fatalf("only %d steps: is contract.json the contract?", len(steps))
 			}
 			for _, s := range steps {
 				step := s.(map[string]any)

@@ -2,7 +2,6 @@ package library_test
 
 import (
 	"context"
-	"os"
 	"strings"
 	"sync"
 	"testing"
@@ -14,18 +13,8 @@ import (
 	"github.com/agora-node/agora/library"
 )
 
-// contract is testdata/contract.json, the read contract as published.
-var contract = sync.OnceValue(func() map[string]any {
-	text, err := os.ReadFile("testdata/contract.json")
-	if err != nil {
-		panic(err)
-	}
-	v, err := canonical.Parse(text)
-	if err != nil {
-		panic(err)
-	}
-	return v.(map[string]any)
-})
+// contract is the read contract as published.
+var contract = sync.OnceValue(library.Contract)
 
 // member walks a path of member names from the contract.
 func member(v any, names ...string) any {

@@ -1,8 +1,9 @@
 // Package library holds the research library's write side: the signed
 // contribution record alexandria.contribution/3, its envelope and
-// signature, the write contract's JSON Schema (content_schema.json, embedded
-// verbatim from the contract's write_contract.content_schema) and every state
-// rule the contract lists, checked against a Graph the store implements.
+// signature, the read contract itself (Contract, contract.json embedded
+// as published), the write contract's JSON Schema (its
+// write_contract.content_schema) and every state rule the contract lists,
+// checked against a Graph the store implements.
 //
 // # The record
 //
@@ -56,7 +57,7 @@
 // are the Code constants; each one names one rule of the contract.
 //
 // The contract this package implements is alexandria.agent-read-contract/1
-// of https://library.somewhere.sh, kept in testdata/contract.json; both of
+// of https://library.somewhere.sh, kept in contract.json (Contract); both of
 // its example sequences are this package's tests.
 package library
 

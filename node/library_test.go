@@ -15,20 +15,8 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-// contractDocument is the library contract as published, kept with the
-// library package's tests.
-func contractDocument(t testing.TB) map[string]any {
-	t.Helper()
-	text, err := os.ReadFile("../library/testdata/contract.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := canonical.Parse(text)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return v.(map[string]any)
-}
+// contractDocument is the library contract as published.
+func contractDocument(testing.TB) map[string]any { return library.Contract() }
 
 // substituteIDs replaces every string that is exactly "$name" with
 // ids[name], at any depth, as the contract's examples ask.
