@@ -382,44 +382,21 @@ func (b *bench) registrationClients(n int) (clientFor func(int) *client.Client, 
 // until duration is over or every operator is invited, and returns the
 // indices in ids of those it invited.
 func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string, duration time.Duration) (*phase, []int) {
-	p := &phase{name: "append", failed: map[string]int{}}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	deadline := time.Now().Add(duration)
-	var next atomic.Int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
 	invited := make([]bool, len(ids))
-	start := time.Now()
-	for range b.concurrency {
-		wg.Go(func() {
-			var lat []time.Duration
-			failed := map[string]int{}
-			for ctx.Err() == nil && time.Now().Before(deadline) {
-				i := int(next.Add(1) - 1)
-				if i >= len(ids) {
-					break
-				}
-				t := time.Now()
-				_, err := c.Invite(ctx, b.token, ids[i])
-				if err != nil {
-					failed[failureCode(err)]++
-					if client.IsCode(err, "unauthorized") {
-						cancel()
-					}
-					continue
-				}
-				lat = append(lat, time.Since(t))
-				invited[i] = true
-			}
-			p.merge(&mu, lat, failed)
-		})
-	}
-	wg.Wait()
-	p.elapsed = time.Since(start)
-	p.ops = len(p.latencies)
+	p, ranOut := b.timed(ctx, "append", len(ids), duration, func(ctx context.Context, i int) error {
+		_, err := c.Invite(ctx, b.token, ids[i])
+		if client.IsCode(err, "unauthorized") {
+			cancel()
+		}
+		if err == nil {
+			invited[i] = true
+		}
+		return err
+	})
 	p.appends = 2 * p.ops
-	if int(next.Load()) >= len(ids) && p.elapsed < duration {
+	if ranOut {
 		p.note = "ran out of operators early; give more with --operators"
 	}
 	var done []int
@@ -429,6 +406,43 @@ func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string,
 		}
 	}
 	return p, done
+}
+
+// timed runs do, b.concurrency calls at a time, for duration or until it
+// was called for each of n items (n < 0: no end but duration), and returns
+// the phase's latencies and failures by code, and whether it ran out of
+// items before the duration was over. do's i is the item; each i is given
+// once.
+func (b *bench) timed(ctx context.Context, name string, n int, duration time.Duration, do func(ctx context.Context, i int) error) (*phase, bool) {
+	p := &phase{name: name, failed: map[string]int{}}
+	deadline := time.Now().Add(duration)
+	var next atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for range b.concurrency {
+		wg.Go(func() {
+			var lat []time.Duration
+			failed := map[string]int{}
+			for ctx.Err() == nil && time.Now().Before(deadline) {
+				i := int(next.Add(1) - 1)
+				if n >= 0 && i >= n {
+					break
+				}
+				t := time.Now()
+				if err := do(ctx, i); err != nil {
+					failed[failureCode(err)]++
+					continue
+				}
+				lat = append(lat, time.Since(t))
+			}
+			p.merge(&mu, lat, failed)
+		})
+	}
+	wg.Wait()
+	p.elapsed = time.Since(start)
+	p.ops = len(p.latencies)
+	return p, n >= 0 && int(next.Load()) >= n && p.elapsed < duration
 }
 
 // An author signs contributions: an operator the bench invited, so it
@@ -505,36 +519,11 @@ func mustJSON(v any) []byte {
 // publishPhase posts the envelopes, concurrency at a time, until duration
 // is over or every one is sent. A 201 counts; anything else is a failure.
 func (b *bench) publishPhase(ctx context.Context, envelopes [][]byte, duration time.Duration) *phase {
-	p := &phase{name: "publish", failed: map[string]int{}}
-	deadline := time.Now().Add(duration)
-	var next atomic.Int64
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range b.concurrency {
-		wg.Go(func() {
-			var lat []time.Duration
-			failed := map[string]int{}
-			for ctx.Err() == nil && time.Now().Before(deadline) {
-				i := int(next.Add(1) - 1)
-				if i >= len(envelopes) {
-					break
-				}
-				t := time.Now()
-				if err := b.post(ctx, "/api/entries", envelopes[i], http.StatusCreated); err != nil {
-					failed[failureCode(err)]++
-					continue
-				}
-				lat = append(lat, time.Since(t))
-			}
-			p.merge(&mu, lat, failed)
-		})
-	}
-	wg.Wait()
-	p.elapsed = time.Since(start)
-	p.ops = len(p.latencies)
+	p, ranOut := b.timed(ctx, "publish", len(envelopes), duration, func(ctx context.Context, i int) error {
+		return b.post(ctx, "/api/entries", envelopes[i], http.StatusCreated)
+	})
 	p.appends = p.ops
-	if int(next.Load()) >= len(envelopes) && p.elapsed < duration {
+	if ranOut {
 		p.note = "ran out of contributions early; sign more with --contributions"
 	}
 	return p
@@ -570,30 +559,9 @@ func (b *bench) post(ctx context.Context, path string, body []byte, want int) er
 
 // readPhase reads receipts of random entries below size.
 func (b *bench) readPhase(ctx context.Context, size uint64, duration time.Duration) *phase {
-	p := &phase{name: "proof reads", failed: map[string]int{}}
-	deadline := time.Now().Add(duration)
-	var mu sync.Mutex
-	var wg sync.WaitGroup
-	start := time.Now()
-	for range b.concurrency {
-		wg.Go(func() {
-			var lat []time.Duration
-			failed := map[string]int{}
-			for ctx.Err() == nil && time.Now().Before(deadline) {
-				i := rand.Uint64N(size)
-				t := time.Now()
-				if err := b.getReceipt(ctx, i); err != nil {
-					failed[failureCode(err)]++
-					continue
-				}
-				lat = append(lat, time.Since(t))
-			}
-			p.merge(&mu, lat, failed)
-		})
-	}
-	wg.Wait()
-	p.elapsed = time.Since(start)
-	p.ops = len(p.latencies)
+	p, _ := b.timed(ctx, "proof reads", -1, duration, func(ctx context.Context, _ int) error {
+		return b.getReceipt(ctx, rand.Uint64N(size))
+	})
 	p.note = "receipts read whole, not verified"
 	return p
 }
