@@ -10,7 +10,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"slices"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -21,6 +23,45 @@ import (
 	"github.com/agora-node/agora/node"
 	"github.com/agora-node/agora/translog"
 )
+
+// Tessera logs through klog, a process-wide logger; its lines go to the
+// log of the node serving, so the node speaks in one format. klog's logger
+// is set once, before anything runs, to one that forwards to tesseraLog,
+// which each serve sets: setting klog's own while a log (another node in
+// the same test process) reads it would race.
+var tesseraLog atomic.Pointer[slog.Logger]
+
+func init() {
+	klog.SetLogger(logr.FromSlogHandler(toServeLog{}))
+}
+
+// toServeLog is a slog.Handler that writes to the logger in tesseraLog,
+// and nowhere before a serve set one.
+type toServeLog struct{ attrs []slog.Attr }
+
+func (h toServeLog) current() slog.Handler {
+	l := tesseraLog.Load()
+	if l == nil {
+		return slog.DiscardHandler
+	}
+	return l.Handler().WithAttrs(h.attrs)
+}
+
+func (h toServeLog) Enabled(ctx context.Context, level slog.Level) bool {
+	return h.current().Enabled(ctx, level)
+}
+
+func (h toServeLog) Handle(ctx context.Context, r slog.Record) error {
+	return h.current().Handle(ctx, r)
+}
+
+func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return toServeLog{attrs: append(slices.Clone(h.attrs), attrs...)}
+}
+
+// WithGroup flattens: klog's lines carry few attributes, and a group
+// would outlive the logger it was made for.
+func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
 const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--checkpoint-interval 500ms] [--open-after 1h] [--free-bundles seed|all|none] [--admin-token-file FILE] [--witness VKEY@URL ...]"
 
@@ -55,9 +96,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "usage: "+serveUsage, "serve takes no arguments, but was given %q", rest[0])
 	}
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
-	// Tessera logs through klog; send that to the node's log too, so the
-	// node speaks in one format.
-	klog.SetLogger(logr.FromSlogHandler(logger.Handler().WithAttrs([]slog.Attr{slog.String("from", "tessera")})))
+	tesseraLog.Store(logger.With("from", "tessera"))
 	var token string
 	if *tokenFile != "" {
 		b, err := os.ReadFile(*tokenFile)
