@@ -46,35 +46,14 @@ var actors = sync.OnceValue(func() map[string]*actor {
 	return out
 })
 
-// substitute replaces every string that is exactly "$name" with ids[name],
-// at any depth, as the contract's examples ask. It reports a placeholder
-// with no ID.
+// substitute is library.Substitute, failing the test on a placeholder with no ID.
 func substitute(t testing.TB, v any, ids map[string]string) any {
 	t.Helper()
-	switch v := v.(type) {
-	case string:
-		if name, ok := strings.CutPrefix(v, "$"); ok {
-			id, ok := ids[name]
-			if !ok {
-				t.Fatalf("placeholder %s names no earlier step", v)
-			}
-			return id
-		}
-		return v
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = substitute(t, e, ids)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = substitute(t, e, ids)
-		}
-		return out
+	out, err := library.Substitute(v, ids)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return v
+	return out
 }
 
 // A world is a graph holding both example sequences, for the rule tests to

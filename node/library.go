@@ -98,11 +98,7 @@ func (n *Node) setLibraryScopes(r *http.Request) (any, int, error) {
 // getLibraryScopes answers GET /api/v1/admin/library/scopes/{id}: which
 // scopes the operator holds, and which an admin set.
 func (n *Node) getLibraryScopes(r *http.Request) (any, int, error) {
-	id := r.PathValue("id")
-	if !ledger.IsOperatorID(id) {
-		return nil, 0, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
-	}
-	op, err := n.store.Operator(r.Context(), id)
+	op, err := n.pathOperator(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -356,11 +352,7 @@ func (n *Node) appendKept(ctx context.Context, digest string, leaf []byte) (uint
 
 // getContribution answers GET /api/entries/{revision}: the exact revision.
 func (n *Node) getContribution(r *http.Request) (any, int, error) {
-	id := r.PathValue("revision")
-	if !library.IsRevisionID(id) {
-		return nil, 0, badRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
-	}
-	c, err := n.store.Contribution(r.Context(), id)
+	c, err := n.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -370,11 +362,7 @@ func (n *Node) getContribution(r *http.Request) (any, int, error) {
 // getContributionHead answers GET /api/entries/{revision}/head: the current
 // head of the revision's lineage.
 func (n *Node) getContributionHead(r *http.Request) (any, int, error) {
-	id := r.PathValue("revision")
-	if !library.IsRevisionID(id) {
-		return nil, 0, badRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
-	}
-	c, err := n.store.Contribution(r.Context(), id)
+	c, err := n.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}

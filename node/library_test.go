@@ -18,34 +18,14 @@ import (
 // contractDocument is the library contract as published.
 func contractDocument(testing.TB) map[string]any { return library.Contract() }
 
-// substituteIDs replaces every string that is exactly "$name" with
-// ids[name], at any depth, as the contract's examples ask.
+// substituteIDs is library.Substitute, failing the test on a placeholder with no ID.
 func substituteIDs(t testing.TB, v any, ids map[string]string) any {
 	t.Helper()
-	switch v := v.(type) {
-	case string:
-		if name, ok := strings.CutPrefix(v, "$"); ok {
-			id, ok := ids[name]
-			if !ok {
-				t.Fatalf("placeholder %s names no earlier step", v)
-			}
-			return id
-		}
-		return v
-	case map[string]any:
-		out := make(map[string]any, len(v))
-		for k, e := range v {
-			out[k] = substituteIDs(t, e, ids)
-		}
-		return out
-	case []any:
-		out := make([]any, len(v))
-		for i, e := range v {
-			out[i] = substituteIDs(t, e, ids)
-		}
-		return out
+	out, err := library.Substitute(v, ids)
+	if err != nil {
+		t.Fatal(err)
 	}
-	return v
+	return out
 }
 
 // envelope signs content (the contract's content object) as a, authored at

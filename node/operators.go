@@ -243,14 +243,20 @@ func (n *Node) takeLimit(r *http.Request, bucket string, limit int, window time.
 	return nil
 }
 
+// pathOperator reads the {id} of the path and returns that operator's
+// record.
+func (n *Node) pathOperator(r *http.Request) (store.Operator, error) {
+	id := r.PathValue("id")
+	if !ledger.IsOperatorID(id) {
+		return store.Operator{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
+	}
+	return n.store.Operator(r.Context(), id)
+}
+
 // getOperator answers an operator's record. Fields for features the node
 // does not run yet are present with their empty values.
 func (n *Node) getOperator(r *http.Request) (any, int, error) {
-	id := r.PathValue("id")
-	if !ledger.IsOperatorID(id) {
-		return nil, 0, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
-	}
-	op, err := n.store.Operator(r.Context(), id)
+	op, err := n.pathOperator(r)
 	if err != nil {
 		return nil, 0, err
 	}
