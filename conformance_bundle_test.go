@@ -7,7 +7,7 @@ import (
 	"maps"
 	"testing"
 
-	"github.com/agora-node/agora/bundle"
+	"github.com/agora-node/agora/ledger/bundle"
 )
 
 // bundleVectors runs bundle-vectors.json: every case's files must give

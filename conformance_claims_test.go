@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/claims"
+	"github.com/agora-node/agora/ledger/claims"
 )
 
 // claimIDVectors runs claim-id-vectors.json: every case must parse strictly,

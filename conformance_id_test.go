@@ -7,7 +7,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 // idVectors runs id-vectors.json: every operator ID and observer ID must be
@@ -71,13 +71,13 @@ func idVectors(t *testing.T, data []byte) {
 	firstKeys := map[string]string{}
 	for _, c := range file.Operators {
 		t.Run("operator/"+c.OperatorID, func(t *testing.T) {
-			if got := ledger.OperatorID(c.PublicKey); got != c.OperatorID {
+			if got := protocol.OperatorID(c.PublicKey); got != c.OperatorID {
 				t.Errorf("operator ID = %s, want %s", got, c.OperatorID)
 			}
-			if err := ledger.ValidOperatorID(c.OperatorID, c.PublicKey); err != nil {
+			if err := protocol.ValidOperatorID(c.OperatorID, c.PublicKey); err != nil {
 				t.Error(err)
 			}
-			if got := "op:" + strings.TrimPrefix(ledger.KeyDigest(c.PublicKey), "sha256:"); got != c.OperatorID {
+			if got := "op:" + strings.TrimPrefix(protocol.KeyDigest(c.PublicKey), "sha256:"); got != c.OperatorID {
 				t.Errorf("the ID is not the key digest without sha256:, %s", got)
 			}
 		})
@@ -86,7 +86,7 @@ func idVectors(t *testing.T, data []byte) {
 
 	for _, c := range file.Observers {
 		t.Run("observer/"+c.ObserverID, func(t *testing.T) {
-			got, err := ledger.ObserverID(c.Passkey)
+			got, err := protocol.ObserverID(c.Passkey)
 			if err != nil || got != c.ObserverID {
 				t.Errorf("observer ID = %s, %v; want %s", got, err, c.ObserverID)
 			}
@@ -97,20 +97,20 @@ func idVectors(t *testing.T, data []byte) {
 	for _, c := range file.Entries {
 		t.Run("entry/"+c.Name, func(t *testing.T) {
 			entry, leafEntry := object(t, c.Entry), object(t, c.LeafEntry)
-			if got, err := ledger.EntryDigest(entry); err != nil || got != c.EntryDigest {
+			if got, err := protocol.EntryDigest(entry); err != nil || got != c.EntryDigest {
 				t.Errorf("entry digest = %s, %v; want %s", got, err, c.EntryDigest)
 			}
-			detached, err := ledger.Detach(entry)
+			detached, err := protocol.Detach(entry)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if got, want := canonicalText(t, detached), canonicalText(t, leafEntry); got != want {
 				t.Errorf("leaf entry differs:\n got %.300s\nwant %.300s", got, want)
 			}
-			if !ledger.MatchesLeafEntry(entry, leafEntry) {
+			if !protocol.MatchesLeafEntry(entry, leafEntry) {
 				t.Error("the signed entry does not match its leaf entry")
 			}
-			if ledger.MatchesLeafEntry(leafEntry, leafEntry) {
+			if protocol.MatchesLeafEntry(leafEntry, leafEntry) {
 				t.Error("the leaf entry matches itself as a signed entry")
 			}
 
@@ -121,10 +121,10 @@ func idVectors(t *testing.T, data []byte) {
 			switch entry["type"] {
 			case "key":
 				key, _ := entry["key"].(string)
-				if !ledger.Verify(entry, key) {
+				if !protocol.Verify(entry, key) {
 					t.Error("the key entry is not signed by the key it registers")
 				}
-			case ledger.KeyRotationType:
+			case protocol.KeyRotationType:
 				rotations++
 				operator, _ := entry["operator"].(string)
 				newKey, _ := entry["key"].(string)
@@ -132,10 +132,10 @@ func idVectors(t *testing.T, data []byte) {
 				if !ok {
 					t.Fatalf("the rotation names %s, which no operator vector has", operator)
 				}
-				if !ledger.VerifyKeyRotation(entry, current) {
+				if !protocol.VerifyKeyRotation(entry, current) {
 					t.Error("the rotation does not verify against the operator's first key")
 				}
-				payload, err := ledger.KeyRotationPayload(operator, newKey)
+				payload, err := protocol.KeyRotationPayload(operator, newKey)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -143,23 +143,23 @@ func idVectors(t *testing.T, data []byte) {
 				if !hybrid.Verify(keySig, payload, newKey) {
 					t.Error("key_sig is not the new key's signature over {type, operator, key}")
 				}
-				if !ledger.Verify(entry, current) {
+				if !protocol.Verify(entry, current) {
 					t.Error("sig is not the current key's signature over the entry without sig")
 				}
-				if ledger.VerifyKeyRotation(entry, newKey) {
+				if protocol.VerifyKeyRotation(entry, newKey) {
 					t.Error("the rotation verifies with the new key as the current one")
 				}
 				// The operator keeps the ID its first key made.
-				if err := ledger.ValidOperatorID(operator, current); err != nil {
+				if err := protocol.ValidOperatorID(operator, current); err != nil {
 					t.Error(err)
 				}
-				if ledger.OperatorID(newKey) == operator {
+				if protocol.OperatorID(newKey) == operator {
 					t.Error("the new key makes the operator's ID; a rotation must keep the first key's")
 				}
 			default:
 				signedBy := ""
 				for id, key := range firstKeys {
-					if ledger.Verify(entry, key) {
+					if protocol.Verify(entry, key) {
 						signedBy = id
 					}
 				}
@@ -175,7 +175,7 @@ func idVectors(t *testing.T, data []byte) {
 
 	for _, c := range file.Invalid {
 		t.Run("invalid/"+c.Name, func(t *testing.T) {
-			if err := ledger.ValidOperatorID(c.OperatorID, c.PublicKey); err == nil {
+			if err := protocol.ValidOperatorID(c.OperatorID, c.PublicKey); err == nil {
 				t.Errorf("%s accepted for the key", c.OperatorID)
 			}
 		})

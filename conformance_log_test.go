@@ -9,7 +9,7 @@ import (
 	"testing"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -241,7 +241,7 @@ func logVectors(t *testing.T, data []byte) {
 			if !ok || entry == nil {
 				t.Fatalf("example %d has no signed_entry or leaf entry", i)
 			}
-			detached, err := ledger.Detach(signed)
+			detached, err := protocol.Detach(signed)
 			if err != nil {
 				t.Fatalf("example %d: %v", i, err)
 			}

@@ -8,7 +8,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 // signatureVectors runs signature-vectors.json. For every case the public
@@ -68,7 +68,7 @@ func signatureVectors(t *testing.T, data []byte) {
 		signed := maps.Clone(obj)
 		signed["sig"] = sig
 		key, ok := publicKey.(string)
-		return ok && ledger.Verify(signed, key)
+		return ok && protocol.Verify(signed, key)
 	}
 
 	var valid []map[string]any // signed objects, for the extra invalid cases below
@@ -86,12 +86,12 @@ func signatureVectors(t *testing.T, data []byte) {
 			if got := key.Public().String(); got != c.PublicKey {
 				t.Fatalf("public key from the secret differs:\n got %.80s…\nwant %.80s…", got, c.PublicKey)
 			}
-			if got := ledger.KeyDigest(c.PublicKey); got != c.KeyDigest {
+			if got := protocol.KeyDigest(c.PublicKey); got != c.KeyDigest {
 				t.Errorf("key digest = %s, want %s", got, c.KeyDigest)
 			}
 
 			obj := object(t, c.Object)
-			payload, err := ledger.SigningPayload(obj)
+			payload, err := protocol.SigningPayload(obj)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -110,13 +110,13 @@ func signatureVectors(t *testing.T, data []byte) {
 			// Signing an object the way a signer does gives a hedged
 			// signature, which differs but verifies the same way.
 			signed := maps.Clone(obj)
-			if err := ledger.Sign(signed, key); err != nil {
+			if err := protocol.Sign(signed, key); err != nil {
 				t.Fatal(err)
 			}
-			if !ledger.Verify(signed, c.PublicKey) {
+			if !protocol.Verify(signed, c.PublicKey) {
 				t.Error("a hedged signature over the object does not verify")
 			}
-			if got, err := ledger.SignatureDigest(c.Sig); err != nil || got != c.SigDigest {
+			if got, err := protocol.SignatureDigest(c.Sig); err != nil || got != c.SigDigest {
 				t.Errorf("signature digest = %s, %v; want %s", got, err, c.SigDigest)
 			}
 			withSig := maps.Clone(obj)
@@ -137,7 +137,7 @@ func signatureVectors(t *testing.T, data []byte) {
 			sigText, ok1 := sig.(string)
 			keyText, ok2 := key.(string)
 			if ok1 && ok2 {
-				payload, err := ledger.SigningPayload(obj)
+				payload, err := protocol.SigningPayload(obj)
 				if err != nil {
 					t.Fatal(err)
 				}

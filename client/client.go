@@ -280,7 +280,7 @@ func (c *Client) Receipt(ctx context.Context, index uint64) (*tlog.Receipt, erro
 }
 
 // Signed fetches entry index as its signer signed it, signatures and all.
-// ledger.MatchesLeafEntry checks it against the leaf.
+// protocol.MatchesLeafEntry checks it against the leaf.
 func (c *Client) Signed(ctx context.Context, index uint64) (map[string]any, error) {
 	path := "/api/v1/log/entries/" + u(index) + "/signed"
 	var a struct {
@@ -437,7 +437,7 @@ type Rotated struct {
 	Index     uint64 `json:"index"`      // where the rotation is logged
 }
 
-// RotateKey sends a signed key_rotation entry (ledger.SignKeyRotation).
+// RotateKey sends a signed key_rotation entry (protocol.SignKeyRotation).
 func (c *Client) RotateKey(ctx context.Context, id string, entry map[string]any) (*Rotated, error) {
 	path := "/api/v1/operators/" + url.PathEscape(id) + "/key"
 	var a Rotated

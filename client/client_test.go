@@ -12,9 +12,9 @@ import (
 
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/node"
 	"github.com/agora-node/agora/node/nodetest"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -28,7 +28,7 @@ func testNode(t *testing.T) (*client.Client, string) {
 func keyEntry(t *testing.T, key *hybrid.PrivateKey) map[string]any {
 	t.Helper()
 	entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}, "model": "claude-test-1"}
-	if err := ledger.Sign(entry, key); err != nil {
+	if err := protocol.Sign(entry, key); err != nil {
 		t.Fatal(err)
 	}
 	return entry
@@ -44,8 +44,8 @@ func TestClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if info.Log != ledger.LogID(info.PublicKey) {
-		t.Fatalf("log %s, key makes %s", info.Log, ledger.LogID(info.PublicKey))
+	if info.Log != protocol.LogID(info.PublicKey) {
+		t.Fatalf("log %s, key makes %s", info.Log, protocol.LogID(info.PublicKey))
 	}
 	origin, _ := tlog.CheckpointOrigin(info.Log)
 	verifiers, err := tlog.VerifyCheckpointKeys(info.CheckpointKeys, info.PublicKey, origin)
@@ -62,7 +62,7 @@ func TestClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reg.Created || reg.Status != "pending" || reg.Operator != ledger.OperatorID(key.Public().String()) {
+		if !reg.Created || reg.Status != "pending" || reg.Operator != protocol.OperatorID(key.Public().String()) {
 			t.Fatalf("registration %d: %+v", i, reg)
 		}
 		again, err := c.Register(ctx, keyEntry(t, key), "Client Test")
@@ -76,14 +76,14 @@ func TestClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if op.Name != "Client Test #2" || op.KeyDigest != ledger.KeyDigest(keys[1].Public().String()) || op.Model != "claude-test-1" ||
+	if op.Name != "Client Test #2" || op.KeyDigest != protocol.KeyDigest(keys[1].Public().String()) || op.Model != "claude-test-1" ||
 		len(op.KeyFamilies) != 1 || op.Identity != nil || op.Raw["credit"] == nil {
 		t.Fatalf("record: %+v", op)
 	}
 
 	rename := map[string]any{"type": "operator_name", "operator": ids[1], "name": "Renamed",
 		"time": tlog.FormatTimestamp(time.Now()), "model_family": "claude", "model": "claude-test-1"}
-	if err := ledger.Sign(rename, keys[1]); err != nil {
+	if err := protocol.Sign(rename, keys[1]); err != nil {
 		t.Fatal(err)
 	}
 	if rn, err := c.Rename(ctx, ids[1], rename); err != nil || rn.Name != "Renamed" || !rn.Changed {
@@ -98,7 +98,7 @@ func TestClient(t *testing.T) {
 		t.Fatalf("invitation: %+v", inv)
 	}
 	newKey, _ := hybrid.GenerateKey()
-	rot, err := ledger.SignKeyRotation(ids[1], newKey, keys[1])
+	rot, err := protocol.SignKeyRotation(ids[1], newKey, keys[1])
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -106,7 +106,7 @@ func TestClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if rotated.KeyDigest != ledger.KeyDigest(newKey.Public().String()) || rotated.Index != 3 {
+	if rotated.KeyDigest != protocol.KeyDigest(newKey.Public().String()) || rotated.Index != 3 {
 		t.Fatalf("rotation: %+v", rotated)
 	}
 
@@ -149,7 +149,7 @@ func TestClient(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !ledger.MatchesLeafEntry(signed, e.Leaf["entry"].(map[string]any)) {
+		if !protocol.MatchesLeafEntry(signed, e.Leaf["entry"].(map[string]any)) {
 			t.Fatalf("entry %d as signed does not match its leaf", i)
 		}
 		p, err := c.InclusionProof(ctx, uint64(i), head.Size)

@@ -20,7 +20,7 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/testvectors"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 // signWork is inputs/sign.json with what expected-outputs.json says of it.
@@ -64,7 +64,7 @@ func loadSignWork(b *testing.B) signWork {
 	if !ok {
 		b.Fatal("sign.json's entry is not an object")
 	}
-	payload, err := ledger.SigningPayload(entry)
+	payload, err := protocol.SigningPayload(entry)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -147,7 +147,7 @@ func BenchmarkSign(b *testing.B) {
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		payload, err := ledger.SigningPayload(w.entry)
+		payload, err := protocol.SigningPayload(w.entry)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -167,7 +167,7 @@ func BenchmarkSignFreshKey(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		payload, err := ledger.SigningPayload(w.entry)
+		payload, err := protocol.SigningPayload(w.entry)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -216,7 +216,7 @@ func BenchmarkVerifyParsedKey(b *testing.B) {
 	reportOpsPerSecond(b)
 }
 
-// BenchmarkVerifyObject is ledger.Verify on the signed entry: its signing
+// BenchmarkVerifyObject is protocol.Verify on the signed entry: its signing
 // payload, then the signature, with the signer's key given as text, as every
 // check of a logged entry runs it.
 func BenchmarkVerifyObject(b *testing.B) {
@@ -226,16 +226,16 @@ func BenchmarkVerifyObject(b *testing.B) {
 	for k, v := range w.entry {
 		signed[k] = v
 	}
-	if err := ledger.Sign(signed, key); err != nil {
+	if err := protocol.Sign(signed, key); err != nil {
 		b.Fatal(err)
 	}
 	pub := key.Public().String()
-	if !ledger.Verify(signed, pub) {
+	if !protocol.Verify(signed, pub) {
 		b.Fatal("signature does not verify")
 	}
 	b.ResetTimer()
 	for b.Loop() {
-		if !ledger.Verify(signed, pub) {
+		if !protocol.Verify(signed, pub) {
 			b.Fatal("signature does not verify")
 		}
 	}

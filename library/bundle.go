@@ -10,7 +10,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 // Bundles: signed records carried from one node to another.
@@ -52,11 +52,11 @@ import (
 // authenticates nothing. What a bundle proves is each record's author:
 //
 //   - authors has exactly the records' authors. Each author's key makes
-//     its ID: strings.TrimPrefix(ledger.OperatorID(key), "op:") is the
+//     its ID: strings.TrimPrefix(protocol.OperatorID(key), "op:") is the
 //     author, so the key is the first key that operator registered.
 //   - An author who rotated keys carries its rotations, oldest first:
 //     the key_rotation entries as signed, each signed by the key before
-//     it and countersigned by the key it names (ledger.VerifyKeyRotation),
+//     it and countersigned by the key it names (protocol.VerifyKeyRotation),
 //     so every later key is bound to the ID by a chain from the first.
 //   - Every record's signature verifies with one of its author's keys. A
 //     bundle cannot show when a record was signed, so a record signed by a
@@ -577,7 +577,7 @@ func (b *Bundle) authorKeys() (map[string][]string, error) {
 		if !hex64.MatchString(author) {
 			return nil, malformed(at, "", "an author is 64 lowercase hex digits")
 		}
-		if strings.TrimPrefix(ledger.OperatorID(a.Key), "op:") != author {
+		if strings.TrimPrefix(protocol.OperatorID(a.Key), "op:") != author {
 			return nil, &BundleError{Path: at + "/key", Err: fmt.Errorf("the key does not make the author's ID: %w", ErrBadSignature)}
 		}
 		if len(a.Rotations) > MaxRotations {
@@ -585,7 +585,7 @@ func (b *Bundle) authorKeys() (map[string][]string, error) {
 		}
 		keys := a.Keys()
 		for i, rot := range a.Rotations {
-			if rot["operator"] != "op:"+author || !ledger.VerifyKeyRotation(rot, keys[i]) || slices.Contains(keys[:i+1], keys[i+1]) {
+			if rot["operator"] != "op:"+author || !protocol.VerifyKeyRotation(rot, keys[i]) || slices.Contains(keys[:i+1], keys[i+1]) {
 				return nil, &BundleError{Path: fmt.Sprintf("%s/rotations/%d", at, i), Err: fmt.Errorf("not a rotation of op:%s signed by its key before and countersigned by a new key: %w", author, ErrBadSignature)}
 			}
 		}

@@ -12,8 +12,8 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 )
 
 // signer returns the example actor who is author.
@@ -266,7 +266,7 @@ func TestBundleRefusals(t *testing.T) {
 		{"unknown member", tamper(t, data, true, func(b map[string]any) { b["extra"] = true }), library.ErrMalformed, ""},
 		{"unknown record member", tamper(t, data, true, func(b map[string]any) { recordAt(b, 0)["extra"] = true }), library.ErrMalformed, ""},
 		{"unused author", tamper(t, data, true, func(b map[string]any) {
-			b["authors"].(map[string]any)[strings.TrimPrefix(ledger.OperatorID(stranger.Public().String()), "op:")] = map[string]any{"key": stranger.Public().String(), "rotations": []any{}}
+			b["authors"].(map[string]any)[strings.TrimPrefix(protocol.OperatorID(stranger.Public().String()), "op:")] = map[string]any{"key": stranger.Public().String(), "rotations": []any{}}
 		}), library.ErrMalformed, ""},
 		{"format", tamper(t, data, true, func(b map[string]any) { b["format"] = "alexandria.bundle/1" }), library.ErrMalformed, ""},
 		{"review of a map", tamper(t, data, true, func(b map[string]any) {
@@ -295,7 +295,7 @@ func TestBundleRotation(t *testing.T) {
 	first, _ := hybrid.GenerateKey()
 	second, _ := hybrid.GenerateKey()
 	forger, _ := hybrid.GenerateKey()
-	id := ledger.OperatorID(first.Public().String())
+	id := protocol.OperatorID(first.Public().String())
 	rec, err := library.NewRecord(library.Content{Kind: "research-node", Title: "Q", Body: map[string]any{
 		"type": "question", "statement": "Why?", "scope": "Here.", "assumptions": []any{}, "sources": []any{}, "programs": []any{},
 	}}, id, time.Date(2026, 3, 1, 0, 0, 0, 0, time.UTC))
@@ -307,8 +307,8 @@ func TestBundleRotation(t *testing.T) {
 		t.Fatal(err)
 	}
 	rid, _ := rec.RevisionID()
-	good, _ := ledger.SignKeyRotation(id, second, first)
-	forged, _ := ledger.SignKeyRotation(id, second, forger)
+	good, _ := protocol.SignKeyRotation(id, second, first)
+	forged, _ := protocol.SignKeyRotation(id, second, forger)
 	for _, c := range []struct {
 		name      string
 		rotations []map[string]any

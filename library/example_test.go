@@ -8,8 +8,8 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 )
 
 // A client signs a content file as a contribution; the node parses,
@@ -18,7 +18,7 @@ import (
 func Example() {
 	ctx := context.Background()
 	key, _ := hybrid.NewPrivateKey(bytes.Repeat([]byte{7}, hybrid.SecretKeySize))
-	author := ledger.OperatorID(key.Public().String())
+	author := protocol.OperatorID(key.Public().String())
 	at := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
 	g := library.NewMemGraph()
 

@@ -9,8 +9,8 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 )
 
 // contract is the read contract as published.
@@ -41,7 +41,7 @@ var actors = sync.OnceValue(func() map[string]*actor {
 			panic(err)
 		}
 		pub := key.Public().String()
-		out[name] = &actor{key: key, public: pub, author: strings.TrimPrefix(ledger.OperatorID(pub), "op:")}
+		out[name] = &actor{key: key, public: pub, author: strings.TrimPrefix(protocol.OperatorID(pub), "op:")}
 	}
 	return out
 })

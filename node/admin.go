@@ -9,8 +9,8 @@ import (
 	"strings"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 )
@@ -41,7 +41,7 @@ func (n *Node) invite(r *http.Request) (any, int, error) {
 	}
 	obj, _ := body.(map[string]any)
 	id, _ := obj["operator"].(string)
-	if !ledger.IsOperatorID(id) {
+	if !protocol.IsOperatorID(id) {
 		return nil, 0, badRequest("bad_request", "Give \"operator\", an operator ID")
 	}
 	op, err := n.store.Operator(r.Context(), id)
@@ -144,7 +144,7 @@ func (n *Node) logEntry(r *http.Request, digest string, signed []byte, entry, le
 // appendEntry is logEntry; with published false it returns once the entry
 // is durably sequenced, not yet in a published checkpoint (translog.Sequence).
 func (n *Node) appendEntry(ctx context.Context, digest string, signed []byte, entry, leafFields map[string]any, published bool) (uint64, error) {
-	detached, err := ledger.Detach(entry)
+	detached, err := protocol.Detach(entry)
 	if err != nil {
 		return 0, err
 	}

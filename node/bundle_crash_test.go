@@ -21,7 +21,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 )
@@ -93,7 +93,7 @@ func (c *client) put(path string, body io.Reader, size int64) (int, any, error) 
 func (c *client) askUpload(a author, d string, size int) (present bool, link string, err error) {
 	req := map[string]any{"type": "upload_request", "operator": a.id, "time": tlog.FormatTimestamp(time.Now()),
 		"files": []any{map[string]any{"digest": d, "bytes": size}}}
-	if err := ledger.Sign(req, a.key); err != nil {
+	if err := protocol.Sign(req, a.key); err != nil {
 		return false, "", err
 	}
 	status, v, err := c.do("POST", "/api/v1/uploads", req)
@@ -507,7 +507,7 @@ func TestBundleCrash(t *testing.T) {
 	for i, leaf := range leaves {
 		entry := leaf["entry"].(map[string]any)
 		switch entry["type"] {
-		case ledger.SealedType:
+		case protocol.SealedType:
 			sealedLeaves++
 		case "bundle":
 			bundleLeaves++
@@ -517,7 +517,7 @@ func TestBundleCrash(t *testing.T) {
 				t.Errorf("the bundle entry at %d names sealed %v, which no bundle's GET /sealed names it for", i, seal)
 				continue
 			}
-			commitment, err := ledger.SealCommitment(entry, seal["salt"].(string))
+			commitment, err := protocol.SealCommitment(entry, seal["salt"].(string))
 			if err != nil || commitment != leaves[s.sealed]["entry"].(map[string]any)["commitment"] {
 				t.Errorf("the bundle entry at %d does not open the commitment at %d: %v", i, s.sealed, err)
 			}

@@ -11,15 +11,15 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agora-node/agora/bundle"
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/claims"
-	"github.com/agora-node/agora/hazard"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
-	"github.com/agora-node/agora/paper"
-	"github.com/agora-node/agora/price"
-	"github.com/agora-node/agora/schemas"
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/ledger/claims"
+	"github.com/agora-node/agora/ledger/hazard"
+	"github.com/agora-node/agora/ledger/paper"
+	"github.com/agora-node/agora/ledger/price"
+	"github.com/agora-node/agora/ledger/schemas"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
@@ -575,4 +575,4 @@ type issuesError struct {
 
 func (e *issuesError) Unwrap() error { return &e.APIError }
 
-var _ = ledger.SealedType
+var _ = protocol.SealedType

@@ -10,9 +10,9 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agora-node/agora/bundle"
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
@@ -187,16 +187,16 @@ func (n *Node) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error)
 	if err != nil {
 		return store.Bundle{}, err
 	}
-	salt, err := ledger.NewSalt()
+	salt, err := protocol.NewSalt()
 	if err != nil {
 		return store.Bundle{}, err
 	}
-	commitment, err := ledger.SealSigned(entry, salt)
+	commitment, err := protocol.SealSigned(entry, salt)
 	if err != nil {
 		return store.Bundle{}, err
 	}
-	sealed := map[string]any{"type": ledger.SealedType, "commitment": commitment}
-	if err := ledger.Sign(sealed, n.keys.log); err != nil {
+	sealed := map[string]any{"type": protocol.SealedType, "commitment": commitment}
+	if err := protocol.Sign(sealed, n.keys.log); err != nil {
 		return store.Bundle{}, err
 	}
 	sealedJSON, err := canonical.Marshal(sealed)
@@ -414,7 +414,7 @@ func (n *Node) getSealed(r *http.Request) (any, int, error) {
 	b, err := n.store.BundleBySealed(r.Context(), int64(index))
 	if errors.Is(err, store.ErrNotFound) {
 		s, serr := n.store.Signed(r.Context(), int64(index))
-		if serr != nil || !isType(s.Entry, ledger.SealedType) {
+		if serr != nil || !isType(s.Entry, protocol.SealedType) {
 			return nil, 0, notFound("No sealed entry at index %d", index)
 		}
 		return map[string]any{"sealed": index, "state": store.BundleSealed}, http.StatusOK, nil
@@ -479,7 +479,7 @@ func (n *Node) voidSealed(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if !ledger.Verify(entry, op.Key().Key) {
+	if !protocol.Verify(entry, op.Key().Key) {
 		return nil, 0, &APIError{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The void entry's signature does not verify with the author's current key"}
 	}
 	if b.State == store.BundleWithdrawn {
@@ -494,7 +494,7 @@ func (n *Node) voidSealed(r *http.Request) (any, int, error) {
 	}
 	voidDigest := canonical.Digest(voidJSON)
 	withdrawal := map[string]any{"type": "withdrawal", "bundle": b.Hash, "reason": "voided", "sealed": index}
-	if err := ledger.Sign(withdrawal, n.keys.log); err != nil {
+	if err := protocol.Sign(withdrawal, n.keys.log); err != nil {
 		return nil, 0, err
 	}
 	wJSON, err := canonical.Marshal(withdrawal)

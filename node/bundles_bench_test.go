@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agora-node/agora/hazard"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/hazard"
+	"github.com/agora-node/agora/protocol"
 )
 
 // The goals for bundles, measured over loopback HTTP against an
@@ -70,7 +70,7 @@ func validBundle200(b *testing.B, a author) map[string][]byte {
 	files["paper.md"] = slices.Concat([]byte("# Bench study\n\n## Summary\n\nThe bench work, in short.\n\n## Methods\n\n"), text,
 		[]byte("\n## Results\n\nAs claims.json says.\n\n## Discussion\n\nNone.\n\n## Limitations\n\nA bench.\n"))
 	files["manifest.json"] = mustJSON(b, map[string]any{
-		"operator_key_digest": ledger.KeyDigest(a.key.Public().String()),
+		"operator_key_digest": protocol.KeyDigest(a.key.Public().String()),
 		"fields":              []any{"mathematics"},
 		"license":             map[string]any{"prose": "CC-BY-4.0", "code": "MIT"},
 		"model_families":      []any{"claude"},

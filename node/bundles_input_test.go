@@ -11,7 +11,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 )
@@ -52,7 +52,7 @@ func TestBundleBadInput(t *testing.T) {
 	}
 	withKey := func(k *hybrid.PrivateKey) []byte {
 		f := variant(func(f map[string][]byte) {
-			f["manifest.json"] = bytes.Replace(f["manifest.json"], []byte(ledger.KeyDigest(a.key.Public().String())), []byte(ledger.KeyDigest(k.Public().String())), 1)
+			f["manifest.json"] = bytes.Replace(f["manifest.json"], []byte(protocol.KeyDigest(a.key.Public().String())), []byte(protocol.KeyDigest(k.Public().String())), 1)
 		})
 		b, _ := signedBody(t, k, f, nil)
 		return b
@@ -90,14 +90,14 @@ func TestBundleBadInput(t *testing.T) {
 	sealedHash := v.(map[string]any)["bundle"].(string)
 	voidEntry := func(k *hybrid.PrivateKey, author string, index uint64) []byte {
 		e := map[string]any{"type": "void", "author": author, "sealed": index}
-		if err := ledger.Sign(e, k); err != nil {
+		if err := protocol.Sign(e, k); err != nil {
 			t.Fatal(err)
 		}
 		return mustJSON(t, map[string]any{"entry": e})
 	}
 	uploadRequest := func(k *hybrid.PrivateKey, at time.Time, files []any) []byte {
 		r := map[string]any{"type": "upload_request", "operator": a.id, "time": tlog.FormatTimestamp(at), "files": files}
-		if err := ledger.Sign(r, k); err != nil {
+		if err := protocol.Sign(r, k); err != nil {
 			t.Fatal(err)
 		}
 		return mustJSON(t, r)
@@ -143,7 +143,7 @@ func TestBundleBadInput(t *testing.T) {
 		{"upload PUT: not a link the node gave", "PUT", "/api/v1/uploads/sha256:" + zero + "?operator=" + a.id + "&bytes=1&expires=9999999999&sig=00", []byte("x"), 403, "bad_link"},
 		{"sealed: not an index", "GET", "/api/v1/sealed/x", nil, 400, "bad_request"},
 		{"sealed: no sealed entry there", "GET", "/api/v1/sealed/0", nil, 404, "not_found"},
-		{"void: not the author", "POST", "/api/v1/sealed/" + itoa(sealedIndex) + "/void", voidEntry(unidentified, ledger.OperatorID(unidentified.Public().String()), sealedIndex), 403, "not_author"},
+		{"void: not the author", "POST", "/api/v1/sealed/" + itoa(sealedIndex) + "/void", voidEntry(unidentified, protocol.OperatorID(unidentified.Public().String()), sealedIndex), 403, "not_author"},
 		{"void: wrongly signed", "POST", "/api/v1/sealed/" + itoa(sealedIndex) + "/void", voidEntry(stranger, a.id, sealedIndex), 401, "bad_signature"},
 		{"void: another index", "POST", "/api/v1/sealed/" + itoa(sealedIndex) + "/void", voidEntry(a.key, a.id, sealedIndex+1), 400, "bad_request"},
 		{"bundle: sealed, not readable", "GET", "/api/v1/bundles/" + sealedHash, nil, 404, "not_found"},

@@ -14,11 +14,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agora-node/agora/bundle"
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/hazard"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/ledger/hazard"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -119,7 +119,7 @@ One lab.
 		"data/external.json": []byte(`[{"path": "data/public/stations.csv", "url": "https://example.org/stations.csv", "sha256": "sha256:` + strings.Repeat("ab", 32) + `", "bytes": 1000, "license": "CC0-1.0"}]`),
 	}
 	manifest := map[string]any{
-		"operator_key_digest": ledger.KeyDigest(a.key.Public().String()),
+		"operator_key_digest": protocol.KeyDigest(a.key.Public().String()),
 		"fields":              []any{"metrology", "physics"},
 		"license":             map[string]any{"prose": "CC-BY-4.0", "code": "MIT"},
 		"model_families":      []any{"claude"},
@@ -163,7 +163,7 @@ func upload(t *testing.T, base string, a author, data []byte) string {
 	d := sha(data)
 	req := map[string]any{"type": "upload_request", "operator": a.id, "time": tlog.FormatTimestamp(time.Now()),
 		"files": []any{map[string]any{"digest": d, "bytes": len(data)}}}
-	if err := ledger.Sign(req, a.key); err != nil {
+	if err := protocol.Sign(req, a.key); err != nil {
 		t.Fatal(err)
 	}
 	status, v := call(t, "POST", base+"/api/v1/uploads", mustJSON(t, req))
@@ -305,14 +305,14 @@ func TestBundleEndToEnd(t *testing.T) {
 	if uint64(seal["index"].(float64)) != sealedIndex {
 		t.Fatalf("the opened leaf names sealed index %v, want %d", seal["index"], sealedIndex)
 	}
-	commitment, err := ledger.SealCommitment(openLeaf["entry"].(map[string]any), seal["salt"].(string))
+	commitment, err := protocol.SealCommitment(openLeaf["entry"].(map[string]any), seal["salt"].(string))
 	if err != nil {
 		t.Fatal(err)
 	}
 	if commitment != sealedLeaf["entry"].(map[string]any)["commitment"] {
 		t.Fatalf("the opened entry does not open the commitment")
 	}
-	if !ledger.Verify(mustSigned(t, base, sealedIndex), pub) {
+	if !protocol.Verify(mustSigned(t, base, sealedIndex), pub) {
 		t.Errorf("the sealed entry is not signed by the log")
 	}
 	if got := string(mustJSON(t, openLeaf["claims"])); got != string(mustJSON(t, claimIDs)) {
@@ -322,7 +322,7 @@ func TestBundleEndToEnd(t *testing.T) {
 		t.Errorf("opened leaf fields %s", got)
 	}
 	signedBundle := mustSigned(t, base, revealed)
-	if !ledger.Verify(map[string]any{"type": "bundle", "bundle": hash, "sig": signedBundle["sig"]}, a.key.Public().String()) {
+	if !protocol.Verify(map[string]any{"type": "bundle", "bundle": hash, "sig": signedBundle["sig"]}, a.key.Public().String()) {
 		t.Errorf("the opened bundle entry is not the author's signature")
 	}
 

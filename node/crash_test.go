@@ -23,7 +23,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 )
@@ -140,7 +140,7 @@ func newKeyEntry() (*hybrid.PrivateKey, map[string]any, error) {
 		return nil, nil, err
 	}
 	entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}, "model": "claude-test-1"}
-	return key, entry, ledger.Sign(entry, key)
+	return key, entry, protocol.Sign(entry, key)
 }
 
 func (c *client) register(name string) (*hybrid.PrivateKey, string, int, error) {
@@ -149,7 +149,7 @@ func (c *client) register(name string) (*hybrid.PrivateKey, string, int, error) 
 		return nil, "", 0, err
 	}
 	status, _, err := c.do("POST", "/api/v1/operators", map[string]any{"entry": entry, "name": name})
-	return key, ledger.OperatorID(key.Public().String()), status, err
+	return key, protocol.OperatorID(key.Public().String()), status, err
 }
 
 func (c *client) invite(op string) (int, any, error) {
@@ -161,7 +161,7 @@ func (c *client) rotate(op string, from *hybrid.PrivateKey) (*hybrid.PrivateKey,
 	if err != nil {
 		return nil, 0, nil, err
 	}
-	entry, err := ledger.SignKeyRotation(op, to, from)
+	entry, err := protocol.SignKeyRotation(op, to, from)
 	if err != nil {
 		return nil, 0, nil, err
 	}
@@ -279,7 +279,7 @@ func TestRecover(t *testing.T) {
 	}
 	var rotationB string
 	for _, s := range unbound {
-		if entryType(s.Entry) == ledger.KeyRotationType {
+		if entryType(s.Entry) == protocol.KeyRotationType {
 			rotationB = s.Digest
 		}
 	}
@@ -315,7 +315,7 @@ func TestRecover(t *testing.T) {
 	keyF3, _ := hybrid.GenerateKey()
 	var rotationsF []string
 	for _, r := range []struct{ from, to *hybrid.PrivateKey }{{keyF2, keyF3}, {keyF, keyF2}} {
-		entry, err := ledger.SignKeyRotation(opF, r.to, r.from)
+		entry, err := protocol.SignKeyRotation(opF, r.to, r.from)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +326,7 @@ func TestRecover(t *testing.T) {
 		}
 	}
 	for i, r := range []struct{ from, to *hybrid.PrivateKey }{{keyF, keyF2}, {keyF2, keyF3}} {
-		if _, err := n.store.RotateKey(ctx, store.Rotation{Operator: opF, From: ledger.KeyDigest(r.from.Public().String()),
+		if _, err := n.store.RotateKey(ctx, store.Rotation{Operator: opF, From: protocol.KeyDigest(r.from.Public().String()),
 			Key: r.to.Public().String(), Entry: rotationsF[1-i], At: time.Now()}); err != nil {
 			t.Fatal(err)
 		}
@@ -468,7 +468,7 @@ func auditLog(t *testing.T, c *client, pub string) ([]map[string]any, tlog.TreeH
 			continue
 		}
 		signed := sv.(map[string]any)["entry"].(map[string]any)
-		if !ledger.MatchesLeafEntry(signed, leaf["entry"].(map[string]any)) {
+		if !protocol.MatchesLeafEntry(signed, leaf["entry"].(map[string]any)) {
 			t.Errorf("entry %d as signed does not match its leaf", i)
 		}
 		leaves = append(leaves, leaf)
@@ -653,7 +653,7 @@ func burst(t *testing.T, ch *child, token, pub string, round int, d time.Duratio
 					key = next
 					ack.mu.Lock()
 					ack.rotations[op] = append(ack.rotations[op], index)
-					ack.keys[op] = ledger.KeyDigest(next.Public().String())
+					ack.keys[op] = protocol.KeyDigest(next.Public().String())
 					ack.mu.Unlock()
 				}
 			}
@@ -787,7 +787,7 @@ func TestCrash(t *testing.T) {
 	}
 	for op, indexes := range ack.rotations {
 		for _, index := range indexes {
-			leafAt(index, ledger.KeyRotationType, op)
+			leafAt(index, protocol.KeyRotationType, op)
 		}
 	}
 	// Records rest on logged entries, and keep what was acknowledged.
@@ -818,9 +818,9 @@ func TestCrash(t *testing.T) {
 			}
 			typ := "key"
 			if j > 0 {
-				typ = ledger.KeyRotationType
+				typ = protocol.KeyRotationType
 			}
-			if entry := leafAt(k.Since, typ, op); entry != nil && ledger.KeyDigest(entry["key"].(string)) != k.Digest {
+			if entry := leafAt(k.Since, typ, op); entry != nil && protocol.KeyDigest(entry["key"].(string)) != k.Digest {
 				t.Errorf("%s: key %d rests on entry %d, which gives another key", op, j, k.Since)
 			}
 			if !k.Current() && (j+1 >= len(rec.Keys) || k.Until != rec.Keys[j+1].Since) {

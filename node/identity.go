@@ -21,8 +21,8 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/translog"
 	"github.com/agora-node/agora/vocabulary"
@@ -88,7 +88,7 @@ func (n *Node) routeIdentity() {
 // or {"entry": <entry>}, as other calls wrap it.
 func (n *Node) entryCall(r *http.Request) (map[string]any, store.Operator, error) {
 	id := r.PathValue("id")
-	if !ledger.IsOperatorID(id) {
+	if !protocol.IsOperatorID(id) {
 		return nil, store.Operator{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
 	}
 	body, err := readJSON(r, n.cfg.MaxBodyBytes)

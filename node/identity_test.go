@@ -19,8 +19,8 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -171,7 +171,7 @@ type testOperator struct {
 	key *hybrid.PrivateKey
 }
 
-func (o testOperator) keyDigest() string { return ledger.KeyDigest(o.key.Public().String()) }
+func (o testOperator) keyDigest() string { return protocol.KeyDigest(o.key.Public().String()) }
 
 func registerOperator(t *testing.T, url, name string) testOperator {
 	t.Helper()
@@ -188,7 +188,7 @@ func registerOperator(t *testing.T, url, name string) testOperator {
 
 func (o testOperator) sign(t *testing.T, entry map[string]any) map[string]any {
 	t.Helper()
-	if err := ledger.Sign(entry, o.key); err != nil {
+	if err := protocol.Sign(entry, o.key); err != nil {
 		t.Fatal(err)
 	}
 	return entry
@@ -366,7 +366,7 @@ func TestIdentities(t *testing.T) {
 		leaf := receipt.Leaf
 		_, sv := call(t, "GET", url+"/api/v1/log/entries/"+itoa(i)+"/signed", nil)
 		signed := sv.(map[string]any)["entry"].(map[string]any)
-		if !ledger.MatchesLeafEntry(signed, leaf["entry"].(map[string]any)) {
+		if !protocol.MatchesLeafEntry(signed, leaf["entry"].(map[string]any)) {
 			t.Fatalf("entry %d as signed does not match its leaf", i)
 		}
 		op := leaf["operator"].(string)
@@ -378,7 +378,7 @@ func TestIdentities(t *testing.T) {
 			if !ok {
 				t.Fatalf("identity %d logged before its operator's key", i)
 			}
-			if !ledger.Verify(signed, key) {
+			if !protocol.Verify(signed, key) {
 				t.Errorf("identity %d is not signed by %s's key", i, op)
 			}
 			w := want[op]
@@ -504,7 +504,7 @@ func TestIdentityBadInput(t *testing.T) {
 	_, srv, _, _ := identityNode(t)
 	o := registerOperator(t, srv.URL, "Careful Agent")
 	stranger, _ := hybrid.GenerateKey()
-	strangerID := ledger.OperatorID(stranger.Public().String())
+	strangerID := protocol.OperatorID(stranger.Public().String())
 	code, _ := operators.NewInviteCode()
 	domain := func(fields map[string]any) []byte {
 		entry := map[string]any{"type": "identity", "kind": "domain", "operator": o.id, "domain": "lab.example.org"}

@@ -12,8 +12,8 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 )
@@ -64,7 +64,7 @@ func (n *Node) setLibraryScopes(r *http.Request) (any, int, error) {
 		}
 	}
 	id, _ := obj["operator"].(string)
-	if !ledger.IsOperatorID(id) {
+	if !protocol.IsOperatorID(id) {
 		return nil, 0, badRequest("bad_request", "Give \"operator\", an operator ID")
 	}
 	op, err := n.store.Operator(r.Context(), id)
@@ -322,10 +322,10 @@ func (n *Node) libraryEntry(env *library.Envelope, id string, imported map[strin
 	if signed, err = canonical.Marshal(entry); err != nil {
 		return nil, "", nil, err
 	}
-	// ledger.EntryDigest(entry), the digest of the entry's canonical
+	// protocol.EntryDigest(entry), the digest of the entry's canonical
 	// JSON, which signed is: not made a second time.
 	digest = canonical.Digest(signed)
-	detached, err := ledger.Detach(entry)
+	detached, err := protocol.Detach(entry)
 	if err != nil {
 		return nil, "", nil, err
 	}

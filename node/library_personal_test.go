@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 )
 
 // personalWire signs a personal record as a and returns the envelope as
@@ -205,10 +205,10 @@ func TestLibraryPersonal(t *testing.T) {
 	if status, v := call(t, "POST", base+"/api/v1/operators", mustJSON(t, map[string]any{"entry": keyEntry(t, bare), "name": "Bare"})); status != http.StatusCreated {
 		t.Fatalf("register: %d %v", status, v)
 	}
-	bareRead, _ := personalRead(t, author{ledger.OperatorID(bare.Public().String()), bare}, "", now)
+	bareRead, _ := personalRead(t, author{protocol.OperatorID(bare.Public().String()), bare}, "", now)
 	expect("no identity", bareRead, 403, "scope_denied")
 	stranger, _ := hybrid.GenerateKey()
-	strangerRead, _ := personalRead(t, author{ledger.OperatorID(stranger.Public().String()), stranger}, "", now)
+	strangerRead, _ := personalRead(t, author{protocol.OperatorID(stranger.Public().String()), stranger}, "", now)
 	expect("unknown operator", strangerRead, 403, "unknown_operator")
 	forged, _ := personalRead(t, owner, "", now)
 	forged = bytes.Replace(forged, []byte(`"signature":"`), []byte(`"signature":"x`), 1)

@@ -10,8 +10,8 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 )
 
@@ -163,9 +163,9 @@ func TestLibraryWriteErrors(t *testing.T) {
 	if status, v := call(t, "POST", base+"/api/v1/operators", mustJSON(t, map[string]any{"entry": keyEntry(t, bare), "name": "Bare"})); status != http.StatusCreated {
 		t.Fatalf("register: %d %v", status, v)
 	}
-	bareAuthor := author{ledger.OperatorID(bare.Public().String()), bare}
+	bareAuthor := author{protocol.OperatorID(bare.Public().String()), bare}
 	stranger, _ := hybrid.GenerateKey()
-	strangerAuthor := author{ledger.OperatorID(stranger.Public().String()), stranger}
+	strangerAuthor := author{protocol.OperatorID(stranger.Public().String()), stranger}
 
 	revise := func(previous string) map[string]any {
 		return map[string]any{"kind": "thread", "title": "A question, sharper", "body": "What holds, exactly?", "links": []any{}, "previous": previous}
@@ -266,7 +266,7 @@ func TestLibraryScopes(t *testing.T) {
 	if status, v := call(t, "POST", base+"/api/v1/operators", mustJSON(t, map[string]any{"entry": keyEntry(t, bare), "name": "Bare"})); status != http.StatusCreated {
 		t.Fatalf("register: %d %v", status, v)
 	}
-	bareAuthor := author{ledger.OperatorID(bare.Public().String()), bare}
+	bareAuthor := author{protocol.OperatorID(bare.Public().String()), bare}
 	post, _ := envelope(t, bareAuthor, map[string]any{"kind": "thread", "title": "Granted", "body": "I may write", "links": []any{}, "previous": ""}, now)
 	if status, _ := call(t, "POST", base+"/api/entries", post); status != http.StatusForbidden {
 		t.Errorf("before the grant: %d, want 403", status)
@@ -322,7 +322,7 @@ func TestLibraryEntryDigest(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want, err := ledger.EntryDigest(v.(map[string]any))
+		want, err := protocol.EntryDigest(v.(map[string]any))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -19,8 +19,8 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/blobs"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/memory/engine"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
 	"github.com/agora-node/agora/tlog"
@@ -176,7 +176,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if n.uploadKey, err = loadOrCreateSeed(filepath.Join(cfg.DataDir, "keys", "upload.key")); err != nil {
 		return nil, fmt.Errorf("node: upload key: %w", err)
 	}
-	n.logID = ledger.LogID(keys.log.Public().String())
+	n.logID = protocol.LogID(keys.log.Public().String())
 	origin := cfg.Origin
 	if origin == "" {
 		if origin, err = tlog.CheckpointOrigin(n.logID); err != nil {

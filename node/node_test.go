@@ -17,7 +17,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -77,7 +77,7 @@ func call(t testing.TB, method, url string, body []byte, header ...string) (int,
 func keyEntry(t testing.TB, key *hybrid.PrivateKey) map[string]any {
 	t.Helper()
 	entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}, "model": "claude-test-1"}
-	if err := ledger.Sign(entry, key); err != nil {
+	if err := protocol.Sign(entry, key); err != nil {
 		t.Fatal(err)
 	}
 	return entry
@@ -120,7 +120,7 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 		if i > 0 {
 			want = "Scout #" + string(rune('1'+i))
 		}
-		if reg["name"] != want || reg["status"] != "pending" || reg["operator"] != ledger.OperatorID(key.Public().String()) {
+		if reg["name"] != want || reg["status"] != "pending" || reg["operator"] != protocol.OperatorID(key.Public().String()) {
 			t.Fatalf("registration %d answered %v, want name %q", i, reg, want)
 		}
 		// Registering again answers where the operator stands.
@@ -146,7 +146,7 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 	rename := func(name string) (int, any) {
 		entry := map[string]any{"type": "operator_name", "operator": ops[0], "name": name,
 			"time": tlog.FormatTimestamp(time.Now()), "model_family": "claude", "model": "claude-test-1"}
-		if err := ledger.Sign(entry, opKeys[0]); err != nil {
+		if err := protocol.Sign(entry, opKeys[0]); err != nil {
 			t.Fatal(err)
 		}
 		return call(t, "POST", srv.URL+"/api/v1/operators/"+ops[0]+"/name", mustJSON(t, map[string]any{"entry": entry}))
@@ -159,14 +159,14 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 	}
 	// Rotate the second's key: the old key is retired for good.
 	newKey, _ := hybrid.GenerateKey()
-	rotation, err := ledger.SignKeyRotation(ops[1], newKey, opKeys[1])
+	rotation, err := protocol.SignKeyRotation(ops[1], newKey, opKeys[1])
 	if err != nil {
 		t.Fatal(err)
 	}
 	if status, v := call(t, "POST", srv.URL+"/api/v1/operators/"+ops[1]+"/key", mustJSON(t, map[string]any{"entry": rotation})); status != http.StatusOK {
 		t.Fatalf("rotate: %d %v", status, v)
 	}
-	again, _ := ledger.SignKeyRotation(ops[1], opKeys[2], opKeys[1])
+	again, _ := protocol.SignKeyRotation(ops[1], opKeys[2], opKeys[1])
 	if status, v := call(t, "POST", srv.URL+"/api/v1/operators/"+ops[1]+"/key", mustJSON(t, map[string]any{"entry": again})); status/100 != 4 {
 		t.Fatalf("a rotation signed by the retired key was accepted: %d %v", status, v)
 	}
@@ -181,7 +181,7 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 		if rec["status"] != "active" || identity["kind"] != "invited" || identity["organization"] != id {
 			t.Errorf("operator %s record: %v", id, rec)
 		}
-		if id == ops[1] && rec["key_digest"] != ledger.KeyDigest(newKey.Public().String()) {
+		if id == ops[1] && rec["key_digest"] != protocol.KeyDigest(newKey.Public().String()) {
 			t.Errorf("after rotation the record names key %v", rec["key_digest"])
 		}
 		if id == ops[0] && rec["name"] != "ada  lovelace" {
@@ -193,8 +193,8 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 	_, v := call(t, "GET", srv.URL+"/api/v1/log", nil)
 	info := v.(map[string]any)
 	pub := info["public_key"].(string)
-	if info["log"] != ledger.LogID(pub) {
-		t.Fatalf("log ID %v is not the key's, %s", info["log"], ledger.LogID(pub))
+	if info["log"] != protocol.LogID(pub) {
+		t.Fatalf("log ID %v is not the key's, %s", info["log"], protocol.LogID(pub))
 	}
 	head, err := tlog.ParseTreeHead(mustJSON(t, info["tree_head"]))
 	if err != nil {
@@ -228,18 +228,18 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 		leaf := v.(map[string]any)["leaf"].(map[string]any)
 		_, sv := call(t, "GET", url+"/signed", nil)
 		signed := sv.(map[string]any)["entry"].(map[string]any)
-		if !ledger.MatchesLeafEntry(signed, leaf["entry"].(map[string]any)) {
+		if !protocol.MatchesLeafEntry(signed, leaf["entry"].(map[string]any)) {
 			t.Fatalf("entry %d as signed does not match its leaf", i)
 		}
 		switch signed["type"] {
 		case "key":
 			keys[leaf["operator"].(string)] = signed["key"].(string)
-			if !ledger.Verify(signed, signed["key"].(string)) {
+			if !protocol.Verify(signed, signed["key"].(string)) {
 				t.Errorf("key entry %d: signature does not verify", i)
 			}
 		case "key_rotation":
 			op := leaf["operator"].(string)
-			if !ledger.VerifyKeyRotation(signed, keys[op]) {
+			if !protocol.VerifyKeyRotation(signed, keys[op]) {
 				t.Errorf("rotation %d does not verify against the key %s held", i, op)
 			}
 			keys[op] = signed["key"].(string)
@@ -247,7 +247,7 @@ func TestRegisterInviteAndAudit(t *testing.T) {
 			if _, ok := keys[leaf["operator"].(string)]; !ok {
 				t.Errorf("identity %d logged before its operator's key", i)
 			}
-			if !ledger.Verify(signed, pub) {
+			if !protocol.Verify(signed, pub) {
 				t.Errorf("invitation %d: not signed by the log", i)
 			}
 		default:
@@ -301,9 +301,9 @@ func TestBadInput(t *testing.T) {
 	tampered := keyEntry(t, key)
 	tampered["model"] = "claude-other"
 	noModel := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}}
-	ledger.Sign(noModel, key)
+	protocol.Sign(noModel, key)
 	badFamily := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"nonesuch"}, "model": "x-1"}
-	ledger.Sign(badFamily, key)
+	protocol.Sign(badFamily, key)
 	reg := func(entry map[string]any, name string) []byte {
 		return mustJSON(t, map[string]any{"entry": entry, "name": name})
 	}

@@ -7,8 +7,8 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
@@ -27,7 +27,7 @@ func (n *Node) routeOperators() {
 // the operator's record, and who signs for it now.
 func (n *Node) signedCall(r *http.Request) (map[string]any, store.Operator, operators.Signer, error) {
 	id := r.PathValue("id")
-	if !ledger.IsOperatorID(id) {
+	if !protocol.IsOperatorID(id) {
 		return nil, store.Operator{}, operators.Signer{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
 	}
 	body, err := readJSON(r, n.cfg.MaxBodyBytes)
@@ -96,7 +96,7 @@ func (n *Node) rotateKey(r *http.Request) (any, int, error) {
 	if err := n.publishKey(r, op); err != nil {
 		return nil, 0, err
 	}
-	op, err = n.store.RotateKey(r.Context(), store.Rotation{Operator: op.ID, From: ledger.KeyDigest(signer.Key), Key: newKey, Entry: digest, At: n.now()})
+	op, err = n.store.RotateKey(r.Context(), store.Rotation{Operator: op.ID, From: protocol.KeyDigest(signer.Key), Key: newKey, Entry: digest, At: n.now()})
 	if err != nil {
 		n.store.DropUnbound(r.Context(), digest)
 		switch {
@@ -111,7 +111,7 @@ func (n *Node) rotateKey(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return map[string]any{"operator": op.ID, "key_digest": ledger.KeyDigest(newKey), "index": index}, http.StatusOK, nil
+	return map[string]any{"operator": op.ID, "key_digest": protocol.KeyDigest(newKey), "index": index}, http.StatusOK, nil
 }
 
 // ruleError maps a refusal from package operators to the spec's answer:
@@ -247,7 +247,7 @@ func (n *Node) takeLimit(r *http.Request, bucket string, limit int, window time.
 // record.
 func (n *Node) pathOperator(r *http.Request) (store.Operator, error) {
 	id := r.PathValue("id")
-	if !ledger.IsOperatorID(id) {
+	if !protocol.IsOperatorID(id) {
 		return store.Operator{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
 	}
 	return n.store.Operator(r.Context(), id)

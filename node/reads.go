@@ -12,12 +12,12 @@ import (
 	"time"
 	"unicode"
 
-	"github.com/agora-node/agora/bundle"
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/claims"
-	"github.com/agora-node/agora/hazard"
-	"github.com/agora-node/agora/price"
-	"github.com/agora-node/agora/schemas"
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/ledger/claims"
+	"github.com/agora-node/agora/ledger/hazard"
+	"github.com/agora-node/agora/ledger/price"
+	"github.com/agora-node/agora/ledger/schemas"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )

@@ -7,7 +7,7 @@ import (
 	"fmt"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog"
@@ -194,7 +194,7 @@ func leafHolds(leaf, signed []byte) bool {
 	}
 	le, _ := l.(map[string]any)["entry"].(map[string]any)
 	se, _ := s.(map[string]any)
-	return le != nil && se != nil && ledger.MatchesLeafEntry(se, le)
+	return le != nil && se != nil && protocol.MatchesLeafEntry(se, le)
 }
 
 // What recover does with an unbound entry the log does not hold.
@@ -226,7 +226,7 @@ func (n *Node) settle(ctx context.Context, s store.Signed) (int, string, error) 
 		// first logged action; only one no operator was recorded with
 		// (the process died between PutSigned and CreateOperator) goes.
 		key, _ := entry["key"].(string)
-		op, err := n.store.OperatorByKey(ctx, ledger.KeyDigest(key))
+		op, err := n.store.OperatorByKey(ctx, protocol.KeyDigest(key))
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			return dropEntry, "", nil
@@ -235,7 +235,7 @@ func (n *Node) settle(ctx context.Context, s store.Signed) (int, string, error) 
 		case len(op.Keys) > 0 && op.Keys[0].Entry == s.Digest:
 			return keepEntry, "the key entry of a registered operator, logged with its first logged action", nil
 		}
-	case ledger.KeyRotationType:
+	case protocol.KeyRotationType:
 		// The key the rotation gave must still be current: undoing it
 		// while another rotation retired that key would leave the other
 		// signed by a key the operator never held.

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/blobs"
-	"github.com/agora-node/agora/claims"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
@@ -45,7 +45,7 @@ func (n *Node) requestUploads(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	id, _ := req["operator"].(string)
-	if !ledger.IsOperatorID(id) {
+	if !protocol.IsOperatorID(id) {
 		return nil, 0, badRequest("bad_request", "operator must be an operator ID")
 	}
 	at, _ := req["time"].(string)
@@ -78,7 +78,7 @@ func (n *Node) requestUploads(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if !ledger.Verify(req, op.Key().Key) {
+	if !protocol.Verify(req, op.Key().Key) {
 		return nil, 0, &APIError{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The request's signature does not verify with the operator's current key"}
 	}
 	org := op.ID

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -23,7 +23,7 @@ type Signer struct {
 // KeyEntry is a key entry that passed CheckKeyEntry.
 type KeyEntry struct {
 	Key           string   // the public key, as written
-	KeyDigest     string   // ledger.KeyDigest(Key)
+	KeyDigest     string   // protocol.KeyDigest(Key)
 	Operator      string   // the operator ID the key makes
 	ModelFamilies []string // the families the key belongs to, as listed
 	Model         string   // the model that registered it
@@ -33,7 +33,7 @@ type KeyEntry struct {
 const (
 	KeyType      = "key"
 	RenameType   = "operator_name"
-	RotationType = ledger.KeyRotationType
+	RotationType = protocol.KeyRotationType
 	IdentityType = "identity"
 	InviteType   = "invite"
 )
@@ -77,8 +77,8 @@ func CheckKeyEntry(entry map[string]any) (*KeyEntry, error) {
 	}
 	return &KeyEntry{
 		Key:           key,
-		KeyDigest:     ledger.KeyDigest(key),
-		Operator:      ledger.OperatorID(key),
+		KeyDigest:     protocol.KeyDigest(key),
+		Operator:      protocol.OperatorID(key),
 		ModelFamilies: families,
 		Model:         model,
 	}, nil
@@ -231,7 +231,7 @@ func CheckRenameEntry(entry map[string]any, signer Signer, now time.Time) (*Rena
 //
 // key_sig is the new key's signature over the entry without sig and
 // key_sig, and sig signer's current key's over everything but sig
-// (ledger.VerifyKeyRotation). Identity steps name no model, so the entry
+// (protocol.VerifyKeyRotation). Identity steps name no model, so the entry
 // holds nothing else. It returns the new key. Whether the new key was ever
 // any operator's is the store's to say: a key serves one operator, once.
 func CheckRotationEntry(entry map[string]any, signer Signer) (string, error) {
@@ -253,10 +253,10 @@ func CheckRotationEntry(entry map[string]any, signer Signer) (string, error) {
 			return "", err
 		}
 	}
-	if !ledger.VerifyKeyRotation(entry, signer.Key) {
+	if !protocol.VerifyKeyRotation(entry, signer.Key) {
 		// Say which signature failed: the new key's countersignature or
 		// the current key's.
-		payload, _ := ledger.KeyRotationPayload(signer.Operator, key)
+		payload, _ := protocol.KeyRotationPayload(signer.Operator, key)
 		if !hybrid.Verify(entry["key_sig"].(string), payload, key) {
 			return "", fail(ErrBadSignature, "/key_sig", "key_sig is not the new key's signature over {type, operator, key}")
 		}
@@ -315,7 +315,7 @@ func sameOperator(entry map[string]any, name, operator string) error {
 	if err != nil {
 		return err
 	}
-	if !ledger.IsOperatorID(s) {
+	if !protocol.IsOperatorID(s) {
 		return fail(ErrMalformed, "/"+name, "%s is an operator ID: op: and 64 lowercase hex digits", name)
 	}
 	if s != operator {
@@ -332,7 +332,7 @@ func verify(entry map[string]any, key string) error {
 	if err != nil {
 		return err
 	}
-	payload, err := ledger.SigningPayload(entry)
+	payload, err := protocol.SigningPayload(entry)
 	if err != nil {
 		return fail(ErrMalformed, "", "the entry has no canonical JSON: %v", err)
 	}

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 var (
@@ -38,7 +38,7 @@ func signed(t *testing.T, k *hybrid.PrivateKey, entry map[string]any) map[string
 	t.Helper()
 	e := maps.Clone(entry)
 	delete(e, "sig")
-	if err := ledger.Sign(e, k); err != nil {
+	if err := protocol.Sign(e, k); err != nil {
 		t.Fatal(err)
 	}
 	return e
@@ -71,7 +71,7 @@ func TestCheckKeyEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Key != pub(k) || got.Operator != ledger.OperatorID(pub(k)) || got.KeyDigest != ledger.KeyDigest(pub(k)) ||
+	if got.Key != pub(k) || got.Operator != protocol.OperatorID(pub(k)) || got.KeyDigest != protocol.KeyDigest(pub(k)) ||
 		len(got.ModelFamilies) != 1 || got.ModelFamilies[0] != "claude" || got.Model != "claude-opus-5-5" {
 		t.Errorf("CheckKeyEntry = %+v", got)
 	}
@@ -206,7 +206,7 @@ func renameEntry(op string) map[string]any {
 func TestCheckRenameEntry(t *testing.T) {
 	k, other := key(t, 0), key(t, 1)
 	now := time.Date(2026, 10, 2, 12, 1, 0, 0, time.UTC)
-	op := ledger.OperatorID(pub(k))
+	op := protocol.OperatorID(pub(k))
 	signer := Signer{Operator: op, Key: pub(k), KeyFamilies: []string{"claude"}}
 
 	e := renameEntry(op)
@@ -222,7 +222,7 @@ func TestCheckRenameEntry(t *testing.T) {
 		want   *Sentinel
 		field  string
 	}{
-		{"another operator", func(e map[string]any) { e["operator"] = ledger.OperatorID(pub(other)) }, k, ErrWrongOperator, "/operator"},
+		{"another operator", func(e map[string]any) { e["operator"] = protocol.OperatorID(pub(other)) }, k, ErrWrongOperator, "/operator"},
 		{"not an operator ID", func(e map[string]any) { e["operator"] = "op:12" }, k, ErrMalformed, "/operator"},
 		{"stale", func(e map[string]any) { e["time"] = "2026-10-02T11:50:00Z" }, k, ErrStaleTime, "/time"},
 		{"no time", func(e map[string]any) { delete(e, "time") }, k, ErrMalformed, "/time"},
@@ -251,10 +251,10 @@ func TestCheckRenameEntry(t *testing.T) {
 
 func TestCheckRotationEntry(t *testing.T) {
 	current, next, other := key(t, 0), key(t, 1), key(t, 2)
-	op := ledger.OperatorID(pub(current))
+	op := protocol.OperatorID(pub(current))
 	signer := Signer{Operator: op, Key: pub(current), KeyFamilies: []string{"claude"}}
 
-	good, err := ledger.SignKeyRotation(op, next, current)
+	good, err := protocol.SignKeyRotation(op, next, current)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestCheckRotationEntry(t *testing.T) {
 	}
 	// An operator that rotated before: its current key is not the one
 	// that makes its ID.
-	later, _ := ledger.SignKeyRotation(op, other, next)
+	later, _ := protocol.SignKeyRotation(op, other, next)
 	if got, err := CheckRotationEntry(later, Signer{Operator: op, Key: pub(next)}); err != nil || got != pub(other) {
 		t.Errorf("second rotation: %q, %v", got, err)
 	}
@@ -276,44 +276,44 @@ func TestCheckRotationEntry(t *testing.T) {
 		field string
 	}{
 		{"another operator", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(ledger.OperatorID(pub(other)), next, current)
+			e, _ := protocol.SignKeyRotation(protocol.OperatorID(pub(other)), next, current)
 			return e
 		}, ErrWrongOperator, "/operator"},
 		{"to the current key", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, current, current)
+			e, _ := protocol.SignKeyRotation(op, current, current)
 			return e
 		}, ErrMalformed, "/key"},
 		{"signed by the new key only", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, next, next)
+			e, _ := protocol.SignKeyRotation(op, next, next)
 			return e
 		}, ErrBadSignature, "/sig"},
 		{"signed by the old key only", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, next, current)
+			e, _ := protocol.SignKeyRotation(op, next, current)
 			e["key_sig"] = current.Sign([]byte("x"))
 			return resign(e, current)
 		}, ErrBadSignature, "/key_sig"},
 		{"key_sig of another key", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, next, current)
+			e, _ := protocol.SignKeyRotation(op, next, current)
 			e["key"] = pub(other)
 			return resign(e, current)
 		}, ErrBadSignature, "/key_sig"},
 		{"names a model", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, next, current)
+			e, _ := protocol.SignKeyRotation(op, next, current)
 			e["model_family"] = "claude"
 			return resign(e, current)
 		}, ErrMalformed, "/model_family"},
 		{"no key_sig", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, next, current)
+			e, _ := protocol.SignKeyRotation(op, next, current)
 			delete(e, "key_sig")
 			return resign(e, current)
 		}, ErrMalformed, "/key_sig"},
 		{"key_sig not a string", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, next, current)
+			e, _ := protocol.SignKeyRotation(op, next, current)
 			e["key_sig"] = 5.0
 			return resign(e, current)
 		}, ErrMalformed, "/key_sig"},
 		{"wrong type", func() map[string]any {
-			e, _ := ledger.SignKeyRotation(op, next, current)
+			e, _ := protocol.SignKeyRotation(op, next, current)
 			e["type"] = "key_recovery"
 			return resign(e, current)
 		}, ErrMalformed, "/type"},

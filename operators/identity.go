@@ -11,7 +11,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -105,7 +105,7 @@ func CheckIdentityEntry(entry map[string]any, operator string) (*IdentityEntry, 
 		}
 	case vocabulary.IdentitySponsored:
 		if e.Sponsor, err = str(entry, "sponsor"); err == nil {
-			if !ledger.IsOperatorID(e.Sponsor) {
+			if !protocol.IsOperatorID(e.Sponsor) {
 				err = fail(ErrMalformed, "/sponsor", "sponsor is an operator ID")
 			} else if e.Sponsor == operator {
 				err = fail(ErrInvalidInvite, "/sponsor", "an operator can't sponsor itself")
@@ -171,11 +171,11 @@ func VerifyIdentityEntry(entry map[string]any, e *IdentityEntry, keys IdentityKe
 // "invited", operator, sig}, signed by the log's key. The operator counts
 // as its own organization.
 func SignInvitation(operator string, logKey *hybrid.PrivateKey) (map[string]any, error) {
-	if !ledger.IsOperatorID(operator) {
+	if !protocol.IsOperatorID(operator) {
 		return nil, fail(ErrMalformed, "/operator", "%q is not an operator ID", operator)
 	}
 	entry := map[string]any{"type": IdentityType, "kind": vocabulary.IdentityInvited, "operator": operator}
-	if err := ledger.Sign(entry, logKey); err != nil {
+	if err := protocol.Sign(entry, logKey); err != nil {
 		return nil, err
 	}
 	return entry, nil

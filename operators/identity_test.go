@@ -6,7 +6,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 func TestRegistrableDomain(t *testing.T) {
@@ -55,8 +55,8 @@ func TestCheckDomain(t *testing.T) {
 }
 
 func TestProofs(t *testing.T) {
-	digest := ledger.KeyDigest(pub(key(t, 0)))
-	other := ledger.KeyDigest(pub(key(t, 1)))
+	digest := protocol.KeyDigest(pub(key(t, 0)))
+	other := protocol.KeyDigest(pub(key(t, 1)))
 	line := "sciencejournal-operator=" + digest
 	if ProofLine(digest) != line || DomainRecord("example.org") != "_sciencejournal.example.org" {
 		t.Fatal("ProofLine or DomainRecord is not the instructions' form")
@@ -137,7 +137,7 @@ func TestOrganizations(t *testing.T) {
 
 func TestIdentityEntries(t *testing.T) {
 	opKey, sponsorKey, logKey, other := key(t, 0), key(t, 1), key(t, 2), key(t, 3)
-	op, sponsor := ledger.OperatorID(pub(opKey)), ledger.OperatorID(pub(sponsorKey))
+	op, sponsor := protocol.OperatorID(pub(opKey)), protocol.OperatorID(pub(sponsorKey))
 	keys := IdentityKeys{Operator: pub(opKey), Sponsor: pub(sponsorKey), Log: pub(logKey)}
 	code := "invite:" + strings.Repeat("a2", 16)
 	payload, _ := InvitePayload(sponsor, code)

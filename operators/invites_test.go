@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 func TestNewInviteCode(t *testing.T) {
@@ -59,7 +59,7 @@ func TestInviteDigest(t *testing.T) {
 
 func TestCheckInviteEntry(t *testing.T) {
 	k, other := key(t, 0), key(t, 1)
-	sponsor := ledger.OperatorID(pub(k))
+	sponsor := protocol.OperatorID(pub(k))
 	signer := Signer{Operator: sponsor, Key: pub(k)}
 	code, _ := NewInviteCode()
 	entry := signed(t, k, map[string]any{"type": "invite", "sponsor": sponsor, "code": code})
@@ -79,7 +79,7 @@ func TestCheckInviteEntry(t *testing.T) {
 		want  *Sentinel
 		field string
 	}{
-		{"another sponsor", signed(t, k, map[string]any{"type": "invite", "sponsor": ledger.OperatorID(pub(other)), "code": code}), ErrWrongOperator, "/sponsor"},
+		{"another sponsor", signed(t, k, map[string]any{"type": "invite", "sponsor": protocol.OperatorID(pub(other)), "code": code}), ErrWrongOperator, "/sponsor"},
 		{"bad code", signed(t, k, map[string]any{"type": "invite", "sponsor": sponsor, "code": "invite:nope"}), ErrInvalidInvite, "/code"},
 		{"names a model", signed(t, k, map[string]any{"type": "invite", "sponsor": sponsor, "code": code, "model": "m"}), ErrMalformed, "/model"},
 		{"signed by another key", signed(t, other, map[string]any{"type": "invite", "sponsor": sponsor, "code": code}), ErrBadSignature, "/sig"},

@@ -131,7 +131,7 @@ func (e *LimitError) Unwrap() error { return ErrLimit }
 // reason (a busy database) before it wrote anything.
 type Store interface {
 	// PutSigned keeps a signed entry beside the log before it is appended:
-	// digest is its entry digest (ledger.EntryDigest), signed its JSON as
+	// digest is its entry digest (protocol.EntryDigest), signed its JSON as
 	// the signer signed it, and leaf the log leaf that holds it (nil if not
 	// known yet). The store does not check that the digest is the entry's.
 	// Putting an unbound entry again with the same signed bytes sets its
@@ -188,7 +188,7 @@ type Store interface {
 	Operator(ctx context.Context, id string) (Operator, error)
 
 	// OperatorByKey returns the record of the operator that holds or held
-	// the key whose digest is keyDigest (ledger.KeyDigest).
+	// the key whose digest is keyDigest (protocol.KeyDigest).
 	OperatorByKey(ctx context.Context, keyDigest string) (Operator, error)
 
 	// Rename gives operator id the name name, whose key is nameKey, at
@@ -276,7 +276,7 @@ type Signed struct {
 
 // NewOperator is an operator as registration records it.
 type NewOperator struct {
-	ID          string   // ledger.OperatorID(Key)
+	ID          string   // protocol.OperatorID(Key)
 	Key         string   // the first public key, as written
 	Entry       string   // the key entry's digest
 	Name        string   // the name chosen, as operators.CleanName keeps it
@@ -351,7 +351,7 @@ func (o *Operator) IdentityKinds() []string {
 // Key is one key an operator held.
 type Key struct {
 	Key    string // the public key, as written
-	Digest string // ledger.KeyDigest(Key)
+	Digest string // protocol.KeyDigest(Key)
 	Entry  string // the digest of the entry that gave it: the key entry or a rotation
 	Since  int64  // the log index of Entry; Unlogged until bound
 	// RetiredBy is the digest of the rotation that retired it, "" while it

@@ -12,7 +12,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/transparency-dev/formats/log"
 	"golang.org/x/mod/sumdb/note"
 )
@@ -296,9 +296,9 @@ func SignCheckpointKeys(key *hybrid.PrivateKey, origin string, vkeys []string) (
 	if _, err := checkpointVerifiers(origin, vkeys); err != nil {
 		return CheckpointKeys{}, err
 	}
-	ck := CheckpointKeys{Log: ledger.LogID(key.Public().String()), Origin: origin, Keys: append([]string(nil), vkeys...)}
+	ck := CheckpointKeys{Log: protocol.LogID(key.Public().String()), Origin: origin, Keys: append([]string(nil), vkeys...)}
 	obj := ck.Object()
-	if err := ledger.Sign(obj, key); err != nil {
+	if err := protocol.Sign(obj, key); err != nil {
 		return CheckpointKeys{}, err
 	}
 	ck.Sig = obj["sig"].(string)
@@ -314,10 +314,10 @@ func VerifyCheckpointKeys(ck CheckpointKeys, logPublicKey, origin string) ([]not
 	if len(ck.Keys) == 0 || len(ck.Keys) > maxCheckpointKeys {
 		return nil, malformed("a log lists 1 to %d checkpoint keys, not %d", maxCheckpointKeys, len(ck.Keys))
 	}
-	if id := ledger.LogID(logPublicKey); ck.Log != id {
+	if id := protocol.LogID(logPublicKey); ck.Log != id {
 		return nil, unverified("the checkpoint keys are %s's, not %s's", ck.Log, id)
 	}
-	if !ledger.Verify(ck.Object(), logPublicKey) {
+	if !protocol.Verify(ck.Object(), logPublicKey) {
 		return nil, unverified("the checkpoint keys are not signed by the log's key")
 	}
 	if ck.Origin != origin {

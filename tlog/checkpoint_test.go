@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 	"github.com/transparency-dev/formats/log"
 	"golang.org/x/mod/sumdb/note"
@@ -266,7 +266,7 @@ func TestCosign(t *testing.T) {
 func TestCheckpointKeys(t *testing.T) {
 	key := testKey(t, 7)
 	pub := key.Public().String()
-	logID := ledger.LogID(pub)
+	logID := protocol.LogID(pub)
 	origin, err := tlog.CheckpointOrigin(logID)
 	if err != nil {
 		t.Fatal(err)

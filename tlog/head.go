@@ -6,7 +6,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 // TimestampLayout is how the protocol writes times: ISO 8601 in UTC with
@@ -41,7 +41,7 @@ func ParseTimestamp(s string) (time.Time, error) {
 // {"type": "tree_head", "log", "size", "root", "timestamp", "sig"}, the
 // signature over the canonical JSON of the rest.
 type TreeHead struct {
-	Log       string // the log's ID, ledger.LogID of its key
+	Log       string // the log's ID, protocol.LogID of its key
 	Size      uint64
 	Root      Hash
 	Timestamp string // as signed: ISO 8601 UTC, normally to the millisecond
@@ -50,19 +50,19 @@ type TreeHead struct {
 
 // SignTreeHead signs the head of the tree of size leaves with root root, at
 // time t, with the log's key. The head names the log by
-// its ID, ledger.LogID of the key.
+// its ID, protocol.LogID of the key.
 func SignTreeHead(key *hybrid.PrivateKey, size uint64, root Hash, t time.Time) (TreeHead, error) {
 	if size > MaxPosition {
 		return TreeHead{}, malformed("tree size %d is larger than 2^53-1", size)
 	}
 	h := TreeHead{
-		Log:       ledger.LogID(key.Public().String()),
+		Log:       protocol.LogID(key.Public().String()),
 		Size:      size,
 		Root:      root,
 		Timestamp: FormatTimestamp(t),
 	}
 	obj := h.Object()
-	if err := ledger.Sign(obj, key); err != nil {
+	if err := protocol.Sign(obj, key); err != nil {
 		return TreeHead{}, err
 	}
 	h.Sig = obj["sig"].(string)
@@ -71,7 +71,7 @@ func SignTreeHead(key *hybrid.PrivateKey, size uint64, root Hash, t time.Time) (
 
 // VerifyTreeHead checks that logPublicKey signed h.
 func VerifyTreeHead(h TreeHead, logPublicKey string) error {
-	if !ledger.Verify(h.Object(), logPublicKey) {
+	if !protocol.Verify(h.Object(), logPublicKey) {
 		return unverified("the tree head of %d entries is not signed by the log's key", h.Size)
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/testvectors"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -74,7 +74,7 @@ func TestTreeHead(t *testing.T) {
 	l := newTestLog(t, 5)
 	pub := l.key.Public().String()
 	h := l.head
-	if h.Log != ledger.LogID(pub) || h.Size != 5 || h.Timestamp != "2026-10-02T13:00:00.000Z" {
+	if h.Log != protocol.LogID(pub) || h.Size != 5 || h.Timestamp != "2026-10-02T13:00:00.000Z" {
 		t.Fatalf("head %+v", h)
 	}
 	if err := tlog.VerifyTreeHead(h, pub); err != nil {
@@ -96,7 +96,7 @@ func TestTreeHead(t *testing.T) {
 		"another key":     {h, other},
 		"a changed size":  {with(h, func(h *tlog.TreeHead) { h.Size = 4 }), pub},
 		"a changed root":  {with(h, func(h *tlog.TreeHead) { h.Root[0] ^= 1 }), pub},
-		"a changed log":   {with(h, func(h *tlog.TreeHead) { h.Log = ledger.LogID(other) }), pub},
+		"a changed log":   {with(h, func(h *tlog.TreeHead) { h.Log = protocol.LogID(other) }), pub},
 		"a changed time":  {with(h, func(h *tlog.TreeHead) { h.Timestamp = "2026-10-02T13:00:00Z" }), pub},
 		"no signature":    {with(h, func(h *tlog.TreeHead) { h.Sig = "" }), pub},
 		"a malformed key": {h, "ed25519:00"},
@@ -166,7 +166,7 @@ func TestTreeHeadVector(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", c.Name, err)
 		}
-		payload, err := ledger.SigningPayload(with(h, func(h *tlog.TreeHead) { h.Sig = "" }).Object())
+		payload, err := protocol.SigningPayload(with(h, func(h *tlog.TreeHead) { h.Sig = "" }).Object())
 		if err != nil || string(payload) != c.Payload {
 			t.Errorf("%s: payload %s, want %s", c.Name, payload, c.Payload)
 		}
@@ -245,7 +245,7 @@ func TestReceipt(t *testing.T) {
 		key    string
 	}{
 		"another key":         {func(*tlog.Receipt) {}, other},
-		"another log":         {func(r *tlog.Receipt) { r.Log = ledger.LogID(other) }, pub},
+		"another log":         {func(r *tlog.Receipt) { r.Log = protocol.LogID(other) }, pub},
 		"another index":       {func(r *tlog.Receipt) { r.Index = 4 }, pub},
 		"an index past":       {func(r *tlog.Receipt) { r.Index = 13 }, pub},
 		"a changed leaf":      {func(r *tlog.Receipt) { r.Leaf = l.leaves[4] }, pub},

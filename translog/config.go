@@ -63,7 +63,7 @@ type Config struct {
 	Origin string
 
 	// LogKey is the log's hybrid key, which signs every tree head. Its
-	// public key's text gives the log ID (ledger.LogID). Required.
+	// public key's text gives the log ID (protocol.LogID). Required.
 	LogKey *hybrid.PrivateKey
 
 	// CheckpointKey is the Ed25519 key that signs the C2SP checkpoints,

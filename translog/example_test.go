@@ -7,7 +7,7 @@ import (
 	"os"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog"
 )
@@ -29,7 +29,7 @@ func Example() {
 	if err != nil {
 		panic(err)
 	}
-	origin, err := tlog.CheckpointOrigin(ledger.LogID(logKey.Public().String()))
+	origin, err := tlog.CheckpointOrigin(protocol.LogID(logKey.Public().String()))
 	if err != nil {
 		panic(err)
 	}

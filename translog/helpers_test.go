@@ -16,7 +16,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 	"golang.org/x/mod/sumdb/note"
 	"k8s.io/klog/v2"
@@ -49,7 +49,7 @@ func testKeys(t testing.TB) (*hybrid.PrivateKey, ed25519.PrivateKey) {
 func testConfig(t testing.TB, dir string) Config {
 	t.Helper()
 	logKey, cpKey := testKeys(t)
-	origin, err := tlog.CheckpointOrigin(ledger.LogID(logKey.Public().String()))
+	origin, err := tlog.CheckpointOrigin(protocol.LogID(logKey.Public().String()))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"syscall"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 	f_log "github.com/transparency-dev/formats/log"
 	"github.com/transparency-dev/tessera"
@@ -33,7 +33,7 @@ const (
 // never see an entry before its tree head exists.
 type Log struct {
 	cfg    Config
-	logID  string // ledger.LogID of pubKey
+	logID  string // protocol.LogID of pubKey
 	pubKey string // the log key's public key as text
 	signer *tlog.CheckpointSigner
 	lock   *os.File // holds the flock on Dir/LOCK
@@ -109,7 +109,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	pubKey := cfg.LogKey.Public().String()
 	l := &Log{
 		cfg:     cfg,
-		logID:   ledger.LogID(pubKey),
+		logID:   protocol.LogID(pubKey),
 		pubKey:  pubKey,
 		signer:  signer,
 		lock:    lock,
@@ -662,7 +662,7 @@ func (l *Log) ReadSubtrees(ctx context.Context, ids []tlog.Subtree) ([]tlog.Hash
 	return l.tiles.at(p.head.Size).ReadSubtrees(ctx, ids)
 }
 
-// LogID is the log's ID, ledger.LogID of its public key.
+// LogID is the log's ID, protocol.LogID of its public key.
 func (l *Log) LogID() string { return l.logID }
 
 // PublicKey is the log key's public key as text, which verifies its tree

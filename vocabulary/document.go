@@ -1,8 +1,8 @@
 package vocabulary
 
 import (
-	"github.com/agora-node/agora/bundle"
-	"github.com/agora-node/agora/claims"
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/ledger/claims"
 )
 
 // Document returns the JSON document a node serves at GET /api/v1/vocabulary:

@@ -17,9 +17,9 @@ package vocabulary
 import (
 	"time"
 
-	"github.com/agora-node/agora/bundle"
-	"github.com/agora-node/agora/claims"
 	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/ledger/claims"
 )
 
 // ClaimTypes are the types a claim in claims.json may have.

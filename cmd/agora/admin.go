@@ -9,8 +9,8 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 )
 
 // runAdmin drives a running node's admin routes with the admin token the
@@ -37,7 +37,7 @@ func runAdminInvite(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, 2, "usage: "+adminInviteUsage, "%v", err)
 	}
-	if len(rest) != 1 || !ledger.IsOperatorID(rest[0]) {
+	if len(rest) != 1 || !protocol.IsOperatorID(rest[0]) {
 		return fail(e, 2, "usage: "+adminInviteUsage, "give one operator ID (op: and 64 lowercase hex digits)")
 	}
 	var answer json.RawMessage
@@ -76,7 +76,7 @@ func runAdminScopes(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return fail(e, 2, "usage: "+adminScopesUsage, "%v", err)
 	}
-	if len(rest) != 1 || !ledger.IsOperatorID(rest[0]) {
+	if len(rest) != 1 || !protocol.IsOperatorID(rest[0]) {
 		return fail(e, 2, "usage: "+adminScopesUsage, "give one operator ID (op: and 64 lowercase hex digits)")
 	}
 	var answer struct {

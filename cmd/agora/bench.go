@@ -26,9 +26,9 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/node"
+	"github.com/agora-node/agora/protocol"
 )
 
 const benchUsage = `usage: agora bench append --url URL --data DIR [--duration 10s] [--concurrency 64] [--operators N]
@@ -257,7 +257,7 @@ func makeKeyEntries(ctx context.Context, n int) ([]*hybrid.PrivateKey, []map[str
 					return
 				}
 				entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}, "model": "agora-bench"}
-				if err := ledger.Sign(entry, key); err != nil {
+				if err := protocol.Sign(entry, key); err != nil {
 					errs[w] = err
 					return
 				}

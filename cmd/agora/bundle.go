@@ -9,7 +9,7 @@ import (
 	"io"
 	"slices"
 
-	"github.com/agora-node/agora/bundle"
+	"github.com/agora-node/agora/ledger/bundle"
 )
 
 const bundleUsage = "agora bundle hash <bundle-dir> [--json]"

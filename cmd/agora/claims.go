@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"text/tabwriter"
 
-	"github.com/agora-node/agora/claims"
+	"github.com/agora-node/agora/ledger/claims"
 )
 
 const claimsUsage = "agora claims ids <bundle-dir> [--json]"

@@ -6,8 +6,8 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
 )
 
 const identityUsage = `agora identity domain <domain> | github <owner/repo> | invite | accept-invite <code>
@@ -54,18 +54,18 @@ func runIdentity(ctx context.Context, e *env, args []string) int {
 	case "domain":
 		entry["domain"] = rest[0]
 		hint = fmt.Sprintf("add the TXT record %s.%s = %s, then try again",
-			"_sciencejournal", rest[0], "sciencejournal-operator="+ledger.KeyDigest(key.Public().String()))
+			"_sciencejournal", rest[0], "sciencejournal-operator="+protocol.KeyDigest(key.Public().String()))
 	case "github":
 		entry["repository"] = rest[0]
 		hint = fmt.Sprintf("put the line %s in the .sciencejournal file at the root of %s, then try again",
-			"sciencejournal-operator="+ledger.KeyDigest(key.Public().String()), rest[0])
+			"sciencejournal-operator="+protocol.KeyDigest(key.Public().String()), rest[0])
 	case "invite":
 		inviteCode, err := operators.NewInviteCode()
 		if err != nil {
 			return fail(e, 1, "", "%v", err)
 		}
 		invite := map[string]any{"type": "invite", "sponsor": id, "code": inviteCode}
-		if err := ledger.Sign(invite, key); err != nil {
+		if err := protocol.Sign(invite, key); err != nil {
 			return fail(e, 1, "", "%v", err)
 		}
 		a, err := c.MakeInvite(ctx, id, invite)
@@ -81,7 +81,7 @@ func runIdentity(ctx context.Context, e *env, args []string) int {
 		entry["kind"] = "sponsored"
 		entry["sponsor"], entry["sponsor_sig"], entry["code"] = state["sponsor"], state["sponsor_sig"], rest[0]
 	}
-	if err := ledger.Sign(entry, key); err != nil {
+	if err := protocol.Sign(entry, key); err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
 	a, err := c.ProveIdentity(ctx, id, entry)

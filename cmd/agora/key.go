@@ -11,7 +11,7 @@ import (
 	"strings"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 )
 
 const (
@@ -62,7 +62,7 @@ func keyNew(e *env, args []string) int {
 		return fail(e, 1, "", "%v", err)
 	}
 	publicKey := key.Public().String()
-	id := ledger.OperatorID(publicKey)
+	id := protocol.OperatorID(publicKey)
 	path, err := hybrid.KeyFilePath(dir, id)
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
@@ -95,9 +95,9 @@ func keyShow(e *env, args []string) int {
 
 	var path, named string
 	switch {
-	case len(positional) == 1 && strings.HasPrefix(positional[0], ledger.OperatorIDPrefix):
+	case len(positional) == 1 && strings.HasPrefix(positional[0], protocol.OperatorIDPrefix):
 		named = positional[0]
-		if !ledger.IsOperatorID(named) {
+		if !protocol.IsOperatorID(named) {
 			return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits, as 'agora key new' prints it",
 				"%q is not an operator ID", named)
 		}
@@ -138,11 +138,11 @@ func keyShow(e *env, args []string) int {
 	if id == "" {
 		var ok bool
 		if id, ok = hybrid.OperatorIDOfKeyFile(path); !ok {
-			id = ledger.OperatorID(publicKey)
+			id = protocol.OperatorID(publicKey)
 		}
 	}
 	fmt.Fprintf(e.stdout, "%s\n%s\n", id, publicKey)
-	if id != ledger.OperatorID(publicKey) {
+	if id != protocol.OperatorID(publicKey) {
 		fmt.Fprintf(e.stderr, "agora: note: this key does not make %s, which is right only if the operator rotated or recovered its key\n", id)
 	}
 	return 0

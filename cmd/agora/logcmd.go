@@ -18,8 +18,8 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -81,13 +81,13 @@ func logShow(ctx context.Context, e *env, args []string) int {
 		}
 		if p != nil {
 			if p.PublicKey != info.PublicKey {
-				return fail(e, 1, "", "the log's key is not the one pinned in %s: this is another log, %s, not %s", *pinFlag, ledger.LogID(info.PublicKey), p.Log)
+				return fail(e, 1, "", "the log's key is not the one pinned in %s: this is another log, %s, not %s", *pinFlag, protocol.LogID(info.PublicKey), p.Log)
 			}
 			key = p.PublicKey
 		}
 	}
-	if info.Log != ledger.LogID(key) {
-		return fail(e, 1, "", "the log calls itself %s, but its key makes %s", info.Log, ledger.LogID(key))
+	if info.Log != protocol.LogID(key) {
+		return fail(e, 1, "", "the log calls itself %s, but its key makes %s", info.Log, protocol.LogID(key))
 	}
 	fmt.Fprintf(e.stdout, "log: %s\n", info.Log)
 	if info.TreeHead == nil {
@@ -298,7 +298,7 @@ type audit struct {
 	pinPath string
 
 	key   string               // the log's public key, pinned
-	logID string               // ledger.LogID(key)
+	logID string               // protocol.LogID(key)
 	head  tlog.TreeHead        // the head this run verifies
 	heads map[uint64]tlog.Hash // roots of other heads receipts named, checked consistent with head
 
@@ -322,9 +322,9 @@ func (a *audit) run(ctx context.Context) error {
 		return bad("the log's public key: %v", err)
 	}
 	if old != nil && old.PublicKey != info.PublicKey {
-		return bad("the log's key is not the one pinned in %s: the node now serves %s, not %s", a.pinPath, ledger.LogID(info.PublicKey), old.Log)
+		return bad("the log's key is not the one pinned in %s: the node now serves %s, not %s", a.pinPath, protocol.LogID(info.PublicKey), old.Log)
 	}
-	a.key, a.logID = info.PublicKey, ledger.LogID(info.PublicKey)
+	a.key, a.logID = info.PublicKey, protocol.LogID(info.PublicKey)
 	if info.Log != a.logID {
 		return bad("the log calls itself %s, but its key makes %s", info.Log, a.logID)
 	}
@@ -479,7 +479,7 @@ func (a *audit) checkEntry(ctx context.Context, i uint64, r *tlog.Receipt, signe
 		return err
 	}
 	entry, _ := r.Leaf["entry"].(map[string]any)
-	if !ledger.MatchesLeafEntry(signed, entry) {
+	if !protocol.MatchesLeafEntry(signed, entry) {
 		return bad("entry %d as signed does not match its leaf", i)
 	}
 	// Signatures, following rotations, for the signers whose key this run
@@ -491,22 +491,22 @@ func (a *audit) checkEntry(ctx context.Context, i uint64, r *tlog.Receipt, signe
 	switch signed["type"] {
 	case "key":
 		k, _ := signed["key"].(string)
-		ok, known = ledger.Verify(signed, k) && ledger.OperatorID(k) == op, true
+		ok, known = protocol.Verify(signed, k) && protocol.OperatorID(k) == op, true
 		if ok {
 			keys[op] = k
 		}
-	case ledger.KeyRotationType:
+	case protocol.KeyRotationType:
 		if cur, have := keys[op]; have {
-			ok, known = ledger.VerifyKeyRotation(signed, cur), true
+			ok, known = protocol.VerifyKeyRotation(signed, cur), true
 			if ok {
 				keys[op], _ = signed["key"].(string)
 			}
 		}
 	case "identity":
 		if signed["kind"] == "invited" {
-			ok, known = ledger.Verify(signed, a.key), true
+			ok, known = protocol.Verify(signed, a.key), true
 		} else if cur, have := keys[op]; have {
-			ok, known = ledger.Verify(signed, cur), true
+			ok, known = protocol.Verify(signed, cur), true
 		}
 		if signed["kind"] == "sponsored" {
 			if err := a.checkSponsor(i, r.Leaf, signed, keys); err != nil {

@@ -12,9 +12,9 @@ import (
 
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/node"
 	"github.com/agora-node/agora/node/nodetest"
+	"github.com/agora-node/agora/protocol"
 )
 
 // startNode runs a real node on loopback with its data in a temporary
@@ -103,11 +103,11 @@ func TestClientCommands(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	newDigest := ledger.KeyDigest(newKey.Public().String())
+	newDigest := protocol.KeyDigest(newKey.Public().String())
 	if !strings.Contains(out, "key_digest: "+newDigest) || newKey.Public().String() == oldKey.Public().String() {
 		t.Fatalf("rotate printed %q; the key file holds %s", out, newDigest)
 	}
-	retired := keyFile + ".retired-" + strings.TrimPrefix(ledger.KeyDigest(oldKey.Public().String()), "sha256:")[:16]
+	retired := keyFile + ".retired-" + strings.TrimPrefix(protocol.KeyDigest(oldKey.Public().String()), "sha256:")[:16]
 	if k, err := hybrid.ReadKeyFile(retired); err != nil || k.Public().String() != oldKey.Public().String() {
 		t.Fatalf("the retired key is not kept in %s: %v", retired, err)
 	}
@@ -148,7 +148,7 @@ func TestClientCommands(t *testing.T) {
 	json.Unmarshal(good, &p)
 	other, _ := hybrid.GenerateKey()
 	p["public_key"] = other.Public().String()
-	p["log"] = ledger.LogID(other.Public().String())
+	p["log"] = protocol.LogID(other.Public().String())
 	tampered, _ := json.Marshal(p)
 	os.WriteFile(pin, tampered, 0o644)
 	_, errOut = agora(t, 1, "log", "verify", "--url", url, "--pin", pin)

@@ -15,7 +15,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -70,7 +70,7 @@ func operatorShow(ctx context.Context, e *env, args []string) int {
 		return fail(e, 2, "usage: "+operatorShowUsage, "show one operator at a time, not %d", len(rest))
 	case len(rest) == 1:
 		id = rest[0]
-		if !ledger.IsOperatorID(id) {
+		if !protocol.IsOperatorID(id) {
 			return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits", "%q is not an operator ID", id)
 		}
 	default:
@@ -148,7 +148,7 @@ func operatorRename(ctx context.Context, e *env, args []string) int {
 		"model_family": family,
 		"model":        model,
 	}
-	if err := ledger.Sign(entry, key); err != nil {
+	if err := protocol.Sign(entry, key); err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
 	a, err := c.Rename(ctx, id, entry)
@@ -195,12 +195,12 @@ func operatorRotate(ctx context.Context, e *env, args []string) int {
 	if err != nil {
 		return nodeFailure(e, err, "")
 	}
-	current := ledger.KeyDigest(key.Public().String())
+	current := protocol.KeyDigest(key.Public().String())
 	next := path + ".next"
 
 	newKey, err := hybrid.ReadKeyFile(next)
 	switch {
-	case err == nil && ledger.KeyDigest(newKey.Public().String()) == op.KeyDigest:
+	case err == nil && protocol.KeyDigest(newKey.Public().String()) == op.KeyDigest:
 		// The node took this rotation, but the files were not moved.
 		return finishRotation(e, id, path, next, key, op.KeyDigest, -1)
 	case err == nil && current == op.KeyDigest:
@@ -220,7 +220,7 @@ func operatorRotate(ctx context.Context, e *env, args []string) int {
 			return fail(e, 1, "", "%v", err)
 		}
 	}
-	entry, err := ledger.SignKeyRotation(id, newKey, key)
+	entry, err := protocol.SignKeyRotation(id, newKey, key)
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
@@ -234,7 +234,7 @@ func operatorRotate(ctx context.Context, e *env, args []string) int {
 // finishRotation keeps the retired key beside the key file, then moves the
 // new key from next to the key file's name.
 func finishRotation(e *env, id, path, next string, old *hybrid.PrivateKey, newDigest string, index int64) int {
-	oldDigest := ledger.KeyDigest(old.Public().String())
+	oldDigest := protocol.KeyDigest(old.Public().String())
 	retired := path + ".retired-" + strings.TrimPrefix(oldDigest, "sha256:")[:16]
 	if err := os.Link(path, retired); err != nil && !errors.Is(err, os.ErrExist) {
 		return fail(e, 1, "move "+next+" to "+path+" yourself, keeping the old file", "the node took the rotation, but keeping the old key: %v", err)

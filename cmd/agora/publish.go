@@ -19,11 +19,11 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agora-node/agora/bundle"
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -161,7 +161,7 @@ func uploadAhead(ctx context.Context, e *env, c *client.Client, dir, operator st
 			list[i] = map[string]any{"digest": u.Digest, "bytes": u.Size}
 		}
 		req := map[string]any{"type": "upload_request", "operator": operator, "time": tlog.FormatTimestamp(time.Now()), "files": list}
-		if err := ledger.Sign(req, key); err != nil {
+		if err := protocol.Sign(req, key); err != nil {
 			return fail(e, 1, "", "%v", err)
 		}
 		links, err := c.RequestUploads(ctx, req)

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agora-node/agora/hazard"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/hazard"
 	"github.com/agora-node/agora/node"
+	"github.com/agora-node/agora/protocol"
 )
 
 // writeBundleFolder writes a small valid study for the operator whose key
@@ -56,7 +56,7 @@ func TestPublishCommands(t *testing.T) {
 	agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
 	out, _ = agora(t, 0, "key", "show", id, "--keys", keys)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	dir, big := writeBundleFolder(t, ledger.KeyDigest(lines[len(lines)-1]))
+	dir, big := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]))
 
 	out, stderr := agora(t, 0, "bundle", "check", dir, "--keys", keys, "--url", url)
 	for _, want := range []string{"ready                yes", "free: seed", "integrity            nothing flagged"} {

@@ -13,7 +13,7 @@ import (
 
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -73,7 +73,7 @@ func runRegister(ctx context.Context, e *env, args []string) int {
 		if key, err = hybrid.GenerateKey(); err != nil {
 			return fail(e, 1, "", "%v", err)
 		}
-		id = ledger.OperatorID(key.Public().String())
+		id = protocol.OperatorID(key.Public().String())
 		path, err := hybrid.KeyFilePath(dir, id)
 		if err != nil {
 			return fail(e, 1, "", "%v", err)
@@ -90,7 +90,7 @@ func runRegister(ctx context.Context, e *env, args []string) int {
 		"model_families": []any{*family},
 		"model":          *model,
 	}
-	if err := ledger.Sign(entry, key); err != nil {
+	if err := protocol.Sign(entry, key); err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
 	reg, err := newClient(*url).Register(ctx, entry, *name)
@@ -140,9 +140,9 @@ func nodeFailure(e *env, err error, hint string) int {
 func loadOperatorKey(e *env, keyFlag, dir string) (id, path string, key *hybrid.PrivateKey, code int) {
 	var err error
 	switch {
-	case strings.HasPrefix(keyFlag, ledger.OperatorIDPrefix):
+	case strings.HasPrefix(keyFlag, protocol.OperatorIDPrefix):
 		id = keyFlag
-		if !ledger.IsOperatorID(id) {
+		if !protocol.IsOperatorID(id) {
 			return "", "", nil, fail(e, 2, "an operator ID is op: and 64 lowercase hex digits", "%q is not an operator ID", id)
 		}
 		if path, err = hybrid.KeyFilePath(dir, id); err != nil {
@@ -167,7 +167,7 @@ func loadOperatorKey(e *env, keyFlag, dir string) (id, path string, key *hybrid.
 	if id == "" {
 		var ok bool
 		if id, ok = hybrid.OperatorIDOfKeyFile(path); !ok {
-			id = ledger.OperatorID(key.Public().String())
+			id = protocol.OperatorID(key.Public().String())
 		}
 	}
 	return id, path, key, 0

@@ -4,7 +4,7 @@ import (
 	"testing"
 
 	"github.com/agora-node/agora/memory/recall"
-	"github.com/agora-node/agora/memory/recall/gen"
+	"github.com/agora-node/agora/memory/recall/internal/gen"
 )
 
 // The goals of the recall engine. TestQualityGoals holds the engine to

@@ -17,7 +17,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
 )
@@ -150,7 +150,7 @@ func buildSearchFixture() (*searchFixture, error) {
 			return nil, err
 		}
 		pub := k.Public().String()
-		id := ledger.OperatorID(pub)
+		id := protocol.OperatorID(pub)
 		keyEntry := []byte(fmt.Sprintf(`{"key":%q,"model":"claude-test-1","model_families":["claude"],"sig":"x%d","type":"key"}`, pub, i))
 		kd := "sha256:" + hexOf("key", i)
 		if err := s.PutSigned(ctx, kd, keyEntry, nil); err != nil {

@@ -14,8 +14,8 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
 )
@@ -94,7 +94,7 @@ func buildCorpus(tb testing.TB, s store.Store, n int) (titles []string) {
 	if err != nil {
 		tb.Fatal(err)
 	}
-	author := strings.TrimPrefix(ledger.OperatorID(key.Public().String()), "op:")
+	author := strings.TrimPrefix(protocol.OperatorID(key.Public().String()), "op:")
 	proto, err := library.NewRecord(library.Content{Kind: "thread", Title: "x", Body: "x", Links: []library.Link{}}, author, time.Now())
 	if err != nil {
 		tb.Fatal(err)

@@ -9,7 +9,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
@@ -22,7 +22,7 @@ type querier interface {
 
 // CreateOperator implements store.Store.
 func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store.Operator, error) {
-	if op.ID != ledger.OperatorID(op.Key) || op.Entry == "" || op.Name == "" || op.NameKey == "" || len(op.KeyFamilies) == 0 {
+	if op.ID != protocol.OperatorID(op.Key) || op.Entry == "" || op.Name == "" || op.NameKey == "" || len(op.KeyFamilies) == 0 {
 		return store.Operator{}, fmt.Errorf("sqlite: create operator %s: %w", op.ID, store.ErrInvalid)
 	}
 	families, err := json.Marshal(op.KeyFamilies)
@@ -40,7 +40,7 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		digest := ledger.KeyDigest(op.Key)
+		digest := protocol.KeyDigest(op.Key)
 		if err := keyFree(ctx, tx, digest); err != nil {
 			return err
 		}
@@ -268,7 +268,7 @@ func (s *Store) RotateKey(ctx context.Context, r store.Rotation) (store.Operator
 		if current.Digest != r.From {
 			return fmt.Errorf("sqlite: %s holds %s now, not %s: %w", r.Operator, current.Digest, r.From, store.ErrKeyChanged)
 		}
-		digest := ledger.KeyDigest(r.Key)
+		digest := protocol.KeyDigest(r.Key)
 		if err := keyFree(ctx, tx, digest); err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 )
 
@@ -28,7 +28,7 @@ func (f *fixture) newKey() *hybrid.PrivateKey {
 
 func pub(k *hybrid.PrivateKey) string { return k.Public().String() }
 
-func digestOf(k *hybrid.PrivateKey) string { return ledger.KeyDigest(pub(k)) }
+func digestOf(k *hybrid.PrivateKey) string { return protocol.KeyDigest(pub(k)) }
 
 func nonce() string {
 	var b [16]byte
@@ -43,11 +43,11 @@ func (f *fixture) entry(operator string, fields map[string]any) (digest string, 
 	for k, v := range fields {
 		e[k] = v
 	}
-	digest, err := ledger.EntryDigest(e)
+	digest, err := protocol.EntryDigest(e)
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	detached, err := ledger.Detach(e)
+	detached, err := protocol.Detach(e)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func nameKey(name string) string { return strings.ToLower(strings.ReplaceAll(nam
 // entry put.
 func (f *fixture) newOperator(k *hybrid.PrivateKey, name string) store.NewOperator {
 	f.t.Helper()
-	id := ledger.OperatorID(pub(k))
+	id := protocol.OperatorID(pub(k))
 	return store.NewOperator{
 		ID:          id,
 		Key:         pub(k),

@@ -12,8 +12,8 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 )
 
@@ -28,7 +28,7 @@ func newLibrarian(f *fixture) librarian {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	return librarian{key, strings.TrimPrefix(ledger.OperatorID(key.Public().String()), "op:")}
+	return librarian{key, strings.TrimPrefix(protocol.OperatorID(key.Public().String()), "op:")}
 }
 
 // contribution makes the NewContribution of content (the contract's content

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"sync/atomic"
 
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 )
 
@@ -25,7 +25,7 @@ func testOperators(f *fixture) {
 		f.t.Fatalf("Keys = %+v, want one", op.Keys)
 	}
 	key := op.Key()
-	if key.Key != pub(k) || key.Digest != ledger.KeyDigest(pub(k)) || key.Entry != n.Entry || key.Since != store.Unlogged ||
+	if key.Key != pub(k) || key.Digest != protocol.KeyDigest(pub(k)) || key.Entry != n.Entry || key.Since != store.Unlogged ||
 		!key.Current() || key.Until != store.Unlogged || !key.Added.Equal(f.now) || !key.Retired.IsZero() {
 		f.t.Errorf("Key() = %+v", key)
 	}
@@ -46,7 +46,7 @@ func testOperators(f *fixture) {
 	if _, ok := got.KeyAt(at); ok {
 		f.t.Errorf("KeyAt(%d) finds the key its own entry gives", at)
 	}
-	byKey, err := f.s.OperatorByKey(f.ctx, ledger.KeyDigest(pub(k)))
+	byKey, err := f.s.OperatorByKey(f.ctx, protocol.KeyDigest(pub(k)))
 	f.ok(err, "OperatorByKey")
 	if byKey.ID != op.ID {
 		f.t.Errorf("OperatorByKey = %s, want %s", byKey.ID, op.ID)

@@ -7,12 +7,12 @@ import (
 	"io/fs"
 	"time"
 
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 )
 
 func testNotFound(f *fixture) {
-	unknown := ledger.OperatorIDPrefix + "0000000000000000000000000000000000000000000000000000000000000000"
+	unknown := protocol.OperatorIDPrefix + "0000000000000000000000000000000000000000000000000000000000000000"
 	for what, err := range map[string]error{
 		"Operator":        second(f.s.Operator(f.ctx, unknown)),
 		"OperatorByKey":   second(f.s.OperatorByKey(f.ctx, "sha256:00")),

@@ -20,7 +20,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -94,7 +94,7 @@ func main() {
 			m["leaf"].(map[string]any)["fields"] = []any{"physics"}
 		})},
 		{"wrong-index.json", variant(func(m map[string]any) { m["index"] = 4 })},
-		{"other-log.json", variant(func(m map[string]any) { m["log"] = ledger.LogID(otherKey.Public().String()) })},
+		{"other-log.json", variant(func(m map[string]any) { m["log"] = protocol.LogID(otherKey.Public().String()) })},
 		{"fractional-index.json", variant(func(m map[string]any) { m["index"] = 5.5 })},
 	}
 	for _, f := range files {
