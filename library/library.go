@@ -71,6 +71,9 @@ import (
 // Format is the record format this package reads and writes.
 const Format = "alexandria.contribution/3"
 
+// ContributionType is the type of the log entry that holds a contribution.
+const ContributionType = "contribution"
+
 // The write contract's transport limits.
 const (
 	// MaxEnvelopeBytes bounds the signed envelope as sent.

@@ -461,7 +461,7 @@ func TestBundleCrash(t *testing.T) {
 
 	// The upload killed midway left nothing under its digest: asking
 	// again gives a link, and the whole file goes up.
-	if n.blobs.Has(bigDigest) {
+	if n.files.Has(bigDigest) {
 		t.Errorf("the upload killed midway left a file under its digest")
 	}
 	if left := tempBytes(dir); left != 0 {
@@ -483,7 +483,7 @@ func TestBundleCrash(t *testing.T) {
 	}
 	for _, b := range due {
 		wg.Go(func() {
-			if _, err := n.openBundle(ctx, b); err != nil {
+			if _, err := n.ledger.OpenBundle(ctx, b); err != nil {
 				t.Errorf("opening %s: %v", b.Hash, err)
 			}
 		})
@@ -576,7 +576,7 @@ func checkWhole(t *testing.T, n *Node, c *client, s *submission, b store.Bundle)
 		if !ok || f.Digest != sha(data) || f.Size != int64(len(data)) {
 			t.Errorf("round %d: bundle %s records file %s as %s, %d bytes", s.round, s.hash, f.Path, f.Digest, f.Size)
 		}
-		if !n.blobs.Has(f.Digest) {
+		if !n.files.Has(f.Digest) {
 			t.Errorf("round %d: bundle %s is recorded but its file %s is not kept", s.round, s.hash, f.Path)
 		}
 	}
@@ -625,13 +625,13 @@ func readBack(t *testing.T, c *client, s *submission) {
 func TestBundleCrashRecover(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
-	cfg := Config{DataDir: dir, Logger: slog.New(slog.DiscardHandler), FreeBundles: FreeAll, OpenAfter: -1}
+	var faults *faultStore
+	cfg := Config{DataDir: dir, Logger: slog.New(slog.DiscardHandler), FreeBundles: FreeAll, OpenAfter: -1,
+		wrapStore: func(st store.Store) store.Store { faults = &faultStore{Store: st}; return faults }}
 	n, err := New(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
-	faults := &faultStore{Store: n.store}
-	n.store = faults
 	srv := httptest.NewServer(n.Handler())
 	c := newClient(srv.URL, nil, "")
 	var subs []*submission

@@ -252,7 +252,7 @@ func BenchmarkFileRead(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if _, err := n.openBundle(b.Context(), bundle); err != nil {
+	if _, err := n.ledger.OpenBundle(b.Context(), bundle); err != nil {
 		b.Fatal(err)
 	}
 	for _, f := range []struct{ name, path string }{{"1MB", "data/large.bin"}, {"12.8KB", "data/shard_001.bin"}} {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger/ledgerhttp"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
@@ -120,7 +121,7 @@ func TestBundleBadInput(t *testing.T) {
 		{"check: not an object", "POST", "/api/v1/bundles/check", []byte(`[]`), 400, "bad_request"},
 		{"check: unknown member", "POST", "/api/v1/bundles/check", []byte(`{"files":{},"extra":1}`), 400, "bad_request"},
 		{"check: not base64", "POST", "/api/v1/bundles/check", []byte(`{"files":{"paper.md":"%%%"}}`), 400, "bad_request"},
-		{"check: oversized body", "POST", "/api/v1/bundles/check", bytes.Repeat([]byte(" "), maxBundleBody+1), 413, "too_large"},
+		{"check: oversized body", "POST", "/api/v1/bundles/check", bytes.Repeat([]byte(" "), ledgerhttp.MaxBundleBody+1), 413, "too_large"},
 		{"check: over 1000 files", "POST", "/api/v1/bundles/check", wire(manyFiles), 413, "too_large"},
 		{"check: over 10 MB", "POST", "/api/v1/bundles/check", wire(tooBig), 413, "too_large"},
 		{"check: a path the rules refuse", "POST", "/api/v1/bundles/check", wire(badPath), 422, "invalid_bundle"},
@@ -209,24 +210,24 @@ func TestBundleBadInput(t *testing.T) {
 	if withdrawal["type"] != "withdrawal" || withdrawal["reason"] != "voided" || withdrawal["bundle"] != sealedHash {
 		t.Errorf("withdrawal entry %v", withdrawal)
 	}
-	if _, err := n.openBundle(t.Context(), mustBundle(t, n, sealedHash)); err == nil {
+	if _, err := n.ledger.OpenBundle(t.Context(), mustBundle(t, n, sealedHash)); err == nil {
 		t.Error("a voided bundle opened")
 	}
 
 	// Uploads no bundle holds are swept a week on; a bundle's files stay.
 	unused := upload(t, base, a, bytes.Repeat([]byte("unused "), 1000))
 	held := sha(files["paper.md"])
-	n.sweepOnce(t.Context(), time.Now())
-	if !n.blobs.Has(unused) {
+	n.ledger.SweepUploadsOnce(t.Context(), time.Now())
+	if !n.files.Has(unused) {
 		t.Error("an upload was swept before its week was up")
 	}
-	n.sweepOnce(t.Context(), time.Now().Add(8*24*time.Hour))
-	if n.blobs.Has(unused) || !n.blobs.Has(held) {
-		t.Errorf("after a week: unused upload kept %v, a bundle's file kept %v", n.blobs.Has(unused), n.blobs.Has(held))
+	n.ledger.SweepUploadsOnce(t.Context(), time.Now().Add(8*24*time.Hour))
+	if n.files.Has(unused) || !n.files.Has(held) {
+		t.Errorf("after a week: unused upload kept %v, a bundle's file kept %v", n.files.Has(unused), n.files.Has(held))
 	}
 
 	// One submission of an operator at a time.
-	release, ok := n.startSubmission(a.id)
+	release, ok := n.ledger.StartSubmission(a.id)
 	if !ok {
 		t.Fatal("startSubmission refused the first")
 	}

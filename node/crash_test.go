@@ -179,7 +179,13 @@ func answerIndex(v any) (int64, bool) {
 // openNode opens the node in dir with its log going to buf.
 func openNode(t *testing.T, dir string, buf io.Writer) *Node {
 	t.Helper()
-	n, err := New(context.Background(), Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug}))})
+	return openNodeWith(t, dir, buf, nil)
+}
+
+// openNodeWith is openNode with wrap between the node and its store.
+func openNodeWith(t *testing.T, dir string, buf io.Writer, wrap func(store.Store) store.Store) *Node {
+	t.Helper()
+	n, err := New(context.Background(), Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), wrapStore: wrap})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -210,9 +216,8 @@ func identitiesOf(rec store.Operator) string {
 // again.
 func TestRecover(t *testing.T) {
 	dir := t.TempDir()
-	n := openNode(t, dir, io.Discard)
-	faults := &faultStore{Store: n.store}
-	n.store = faults
+	var faults *faultStore
+	n := openNodeWith(t, dir, io.Discard, func(st store.Store) store.Store { faults = &faultStore{Store: st}; return faults })
 	srv := httptest.NewServer(n.Handler())
 	closed := false
 	t.Cleanup(func() {
@@ -500,14 +505,14 @@ func TestCrashChild(t *testing.T) {
 	if d, err := time.ParseDuration(os.Getenv(crashChildOpenAfterEnv)); err == nil {
 		cfg.FreeBundles, cfg.OpenAfter = FreeAll, d
 	}
+	// A slow disk: bindings lag the log by a little, so a kill soon
+	// after a tree head is published finds appends not yet bound.
+	cfg.wrapStore = func(st store.Store) store.Store { return slowBindStore{st} }
 	n, err := New(context.Background(), cfg)
 	if err != nil {
 		fmt.Printf("error %v\n", err)
 		os.Exit(1)
 	}
-	// A slow disk: bindings lag the log by a little, so a kill soon
-	// after a tree head is published finds appends not yet bound.
-	n.store = slowBindStore{n.store}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		fmt.Printf("error %v\n", err)

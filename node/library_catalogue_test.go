@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/library/libraryhttp"
 )
 
 // fetch is call for goroutines: it reports errors rather than failing the
@@ -238,8 +239,8 @@ func TestLibraryChangesResync(t *testing.T) {
 		{"another root's", "root=" + other + "&cursor=" + url.QueryEscape(rootCursor)},
 		{"a root's, for the library", "cursor=" + url.QueryEscape(rootCursor)},
 		{"the library's, for a root", "root=" + root + "&cursor=" + url.QueryEscape(libraryCursor)},
-		{"past the newest revision", "cursor=" + url.QueryEscape(changesCursor{after: 1000}.encode())},
-		{"a snapshot past the newest", "cursor=" + url.QueryEscape(changesCursor{after: 1, end: 1000}.encode())},
+		{"past the newest revision", "cursor=" + url.QueryEscape(libraryhttp.EncodeCursor("", 1000, 0))},
+		{"a snapshot past the newest", "cursor=" + url.QueryEscape(libraryhttp.EncodeCursor("", 1, 1000))},
 	} {
 		status, v := call(t, "GET", base+"/api/changes?"+c.query, nil)
 		body, _ := v.(map[string]any)

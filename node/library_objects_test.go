@@ -12,6 +12,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/library/libraryhttp"
 )
 
 // libGet calls GET base+path and fails the test unless the answer is 200.
@@ -238,11 +239,11 @@ func TestLibraryObjects(t *testing.T) {
 				}
 				seen[id] = true
 			}
-			if page == 0 && (len(items) != pageSize || d["next_offset"] != float64(pageSize) || items[0] != ids["reply"]) {
+			if page == 0 && (len(items) != libraryhttp.PageSize || d["next_offset"] != float64(libraryhttp.PageSize) || items[0] != ids["reply"]) {
 				t.Fatalf("first page: %d items, next_offset %v, first %s", len(items), d["next_offset"], items[0])
 			}
 			if d["next_offset"] == nil {
-				if page != 1 || len(items) != more+1-pageSize {
+				if page != 1 || len(items) != more+1-libraryhttp.PageSize {
 					t.Errorf("last page %d has %d items", page, len(items))
 				}
 				break
@@ -258,7 +259,7 @@ func TestLibraryObjects(t *testing.T) {
 		}
 		// The thread's backlinks page the same way.
 		c := libGet(t, base, "/api/entries/"+ids["thread"]+"/connections")
-		if len(c["incoming"].([]any)) != pageSize || c["incoming_total"] != float64(more+1) || c["next_offset"] != float64(pageSize) {
+		if len(c["incoming"].([]any)) != libraryhttp.PageSize || c["incoming_total"] != float64(more+1) || c["next_offset"] != float64(libraryhttp.PageSize) {
 			t.Errorf("connections: %d incoming of %v, next %v", len(c["incoming"].([]any)), c["incoming_total"], c["next_offset"])
 		}
 	})
@@ -359,7 +360,7 @@ func TestLibraryContract(t *testing.T) {
 		t.Errorf("write_contract.record.format %v, want %s", wc["record"].(map[string]any)["format"], library.Format)
 	}
 	limits := got["limits"].(map[string]any)
-	if limits["page_size"] != float64(pageSize) || limits["envelope_bytes"] != float64(library.MaxEnvelopeBytes) || limits["body_characters"] != float64(library.MaxBodyChars) {
+	if limits["page_size"] != float64(libraryhttp.PageSize) || limits["envelope_bytes"] != float64(library.MaxEnvelopeBytes) || limits["body_characters"] != float64(library.MaxBodyChars) {
 		t.Errorf("limits %v", limits)
 	}
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/protocol"
-	"github.com/agora-node/agora/store"
 )
 
 // contractDocument is the library contract as published.
@@ -124,7 +123,7 @@ func TestLibraryExamplesEndToEnd(t *testing.T) {
 			t.Fatalf("%s has no log index: %v", id, admission)
 		}
 		signed := mustSigned(t, base, uint64(index))
-		if signed["type"] != ContributionType || signed["revision"] != id {
+		if signed["type"] != library.ContributionType || signed["revision"] != id {
 			t.Fatalf("entry %v holds %v, not contribution %s", index, signed, id)
 		}
 		recText, _ := canonical.Marshal(signed["record"])
@@ -297,40 +296,6 @@ func TestLibraryScopes(t *testing.T) {
 	} {
 		if status, v := call(t, "POST", base+"/api/v1/admin/library/scopes", mustJSON(t, c.body), c.header...); status != c.status {
 			t.Errorf("%v: %d %v, want %d", c.body, status, v, c.status)
-		}
-	}
-}
-
-// TestLibraryEntryDigest checks the digest libraryEntry gives a
-// contribution's entry, taken from the bytes it marshalled, against the
-// ledger's digest of the entry they hold, with and without an imported
-// member.
-func TestLibraryEntryDigest(t *testing.T) {
-	n, srv := testNodeWith(t, Config{})
-	a := newAuthor(t, n, srv.URL)
-	wire, id := envelope(t, a, map[string]any{"kind": "thread", "title": "T", "body": "b", "links": []any{}, "previous": ""}, time.Now())
-	env, err := library.ParseEnvelope(wire)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, imported := range []map[string]any{nil, {"from": "https://elsewhere.example"}} {
-		signed, digest, _, err := n.libraryEntry(env, id, imported)
-		if err != nil {
-			t.Fatal(err)
-		}
-		v, err := canonical.Parse(signed)
-		if err != nil {
-			t.Fatal(err)
-		}
-		want, err := protocol.EntryDigest(v.(map[string]any))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if digest != want {
-			t.Errorf("imported %v: digest %s, want %s", imported, digest, want)
-		}
-		if _, ok := importedFrom(store.Contribution{NewContribution: store.NewContribution{Signed: signed}}); ok != (imported != nil) {
-			t.Errorf("imported %v: importedFrom found one: %v", imported, ok)
 		}
 	}
 }

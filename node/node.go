@@ -1,10 +1,9 @@
-// Package node is the Agora node: it serves the sciencejournal ledger
-// protocol's HTTP API (and, later, the library and memory contracts) over
-// one store and one tamper-evident log.
-//
-// Handlers compute (response, status, error) and one wrapper writes the
-// answer or maps the error to the spec's {"error", "code"} body, so status
-// codes are chosen in one place.
+// Package node wires the Agora node together: its data folder and keys, one
+// store, one log and one journal (package journal) under the three faces,
+// whose handlers it mounts: the ledger (ledger/ledgerhttp, spec/ledger.md),
+// the library (library/libraryhttp, spec/library.txt) and memory
+// (memory/memoryhttp, spec/memory-agent-ingress-v1.schema.json). After a
+// crash it reconciles the store with the log before serving (recover.go).
 package node
 
 import (
@@ -19,7 +18,11 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/blobs"
+	"github.com/agora-node/agora/journal"
+	"github.com/agora-node/agora/ledger/ledgerhttp"
+	"github.com/agora-node/agora/library/libraryhttp"
 	"github.com/agora-node/agora/memory/engine"
+	"github.com/agora-node/agora/memory/memoryhttp"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
@@ -83,6 +86,10 @@ type Config struct {
 	// so about how long a write waits to be provable; zero means
 	// translog.DefaultCheckpointInterval.
 	CheckpointInterval time.Duration
+
+	// wrapStore, when set, stands between the node and its store: tests
+	// inject faults with it.
+	wrapStore func(store.Store) store.Store
 }
 
 // DefaultOpenAfter is how long a bundle stays sealed by default.
@@ -90,39 +97,34 @@ const DefaultOpenAfter = time.Hour
 
 // Node is a running node. Use Handler to serve it and Close to stop it.
 type Node struct {
-	cfg    Config
-	logger *slog.Logger
-	keys   *nodeKeys
-	logID  string
-	log    *translog.Log
-	store  store.Store
-	ckeys  map[string]any // the signed checkpoint_keys object
-	mux    *http.ServeMux
-	now    func() time.Time
+	cfg     Config
+	logger  *slog.Logger
+	keys    *nodeKeys
+	logID   string
+	log     *translog.Log
+	store   store.Store
+	journal *journal.Journal
+	files   *blobs.Store // bundle files and uploads, by digest
+	ledger  *ledgerhttp.Server
+	library *libraryhttp.Server
+	memory  *engine.Engine
+	mux     *http.ServeMux
+	now     func() time.Time
 
-	// publishing holds, for each operator whose key entry publishKey is
-	// logging, a channel closed when it is done; publishMu guards it.
-	publishMu  sync.Mutex
-	publishing map[string]chan struct{}
-
-	blobs *blobs.Store // bundle files and uploads, by digest
-	// submitting holds the operators whose submission is being stored;
-	// submitMu guards it.
-	submitMu   sync.Mutex
-	submitting map[string]bool
-	seedMu     sync.Mutex // held while a free seed bundle is counted and sealed
-	uploadKey  []byte     // signs upload links
-	stopLoops  context.CancelFunc
-	loops      sync.WaitGroup
-
-	memory *engine.Engine // the memory (memory.go)
+	stopLoops context.CancelFunc
+	loops     sync.WaitGroup
 }
 
-// maxEntriesPage is the most entries one GET /api/v1/log/entries returns.
-const maxEntriesPage = 100
+// DefaultGitHubAPI is where GitHub proofs are read when Config.GitHubAPI is
+// empty.
+const DefaultGitHubAPI = ledgerhttp.DefaultGitHubAPI
 
-// maxWait bounds how long GET /api/v1/log/entries holds a request.
-const maxWait = 25 * time.Second
+// The values Config.FreeBundles takes (see ledgerhttp.FreeSeed).
+const (
+	FreeSeed = ledgerhttp.FreeSeed
+	FreeAll  = ledgerhttp.FreeAll
+	FreeNone = ledgerhttp.FreeNone
+)
 
 func (cfg *Config) validate() error {
 	if cfg.DataDir == "" {
@@ -168,12 +170,12 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 			return nil, fmt.Errorf("node: admin token: %w", err)
 		}
 	}
-	n := &Node{cfg: cfg, logger: cfg.Logger, keys: keys, mux: http.NewServeMux(), now: time.Now,
-		publishing: map[string]chan struct{}{}, submitting: map[string]bool{}}
-	if n.blobs, err = blobs.Open(filepath.Join(cfg.DataDir, "files")); err != nil {
+	n := &Node{cfg: cfg, logger: cfg.Logger, keys: keys, mux: http.NewServeMux(), now: time.Now}
+	if n.files, err = blobs.Open(filepath.Join(cfg.DataDir, "files")); err != nil {
 		return nil, fmt.Errorf("node: file store: %w", err)
 	}
-	if n.uploadKey, err = loadOrCreateSeed(filepath.Join(cfg.DataDir, "keys", "upload.key")); err != nil {
+	uploadKey, err := loadOrCreateSeed(filepath.Join(cfg.DataDir, "keys", "upload.key"))
+	if err != nil {
 		return nil, fmt.Errorf("node: upload key: %w", err)
 	}
 	n.logID = protocol.LogID(keys.log.Public().String())
@@ -188,6 +190,9 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		return nil, fmt.Errorf("node: state: %w", err)
 	}
 	n.store = st
+	if cfg.wrapStore != nil {
+		n.store = cfg.wrapStore(st)
+	}
 	defer func() {
 		if err != nil {
 			st.Close()
@@ -210,34 +215,29 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		n.log.Close(ctx)
 		return nil, fmt.Errorf("node: checkpoint_keys: %w", err)
 	}
-	n.ckeys = ck.Object()
+	n.journal = journal.New(n.store, n.log, n.now)
 	if err := n.recover(ctx); err != nil {
 		n.log.Close(ctx)
 		return nil, fmt.Errorf("node: recovering from a crash: %w", err)
 	}
-	if n.memory, err = engine.New(ctx, st, engine.Config{Now: n.now}); err != nil {
+	if n.memory, err = engine.New(ctx, n.store, engine.Config{Now: n.now}); err != nil {
 		n.log.Close(ctx)
 		return nil, fmt.Errorf("node: memory: %w", err)
 	}
-	n.routeLog()
-	n.routeOperators()
-	n.routeAdmin()
-	n.routeIdentity()
-	n.routeBundles()
-	n.routeReads()
-	n.routeUploads()
-	n.routeLibrary()
-	n.routeLibraryCatalogue()
-	n.routeLibraryBundles()
-	n.routeLibraryObjects()
-	n.routeLibraryPersonal()
-	n.routeMemory()
+	n.ledger = ledgerhttp.New(n.mux, ledgerhttp.Config{
+		MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken,
+		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
+		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
+	}, ledgerhttp.Deps{
+		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
+		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,
+	})
+	n.library = libraryhttp.New(n.mux, libraryhttp.Config{MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken, Origin: origin},
+		libraryhttp.Deps{Store: n.store, Journal: n.journal, Log: n.log, Logger: n.logger, Now: n.now})
+	memoryhttp.New(n.mux, n.memory, cfg.AdminToken, cfg.MaxBodyBytes, n.logger)
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
-	if cfg.OpenAfter > 0 {
-		n.loops.Go(func() { n.openDue(loops) })
-	}
-	n.loops.Go(func() { n.sweepUploads(loops) })
+	n.loops.Go(func() { n.ledger.Run(loops) })
 	return n, nil
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
@@ -111,7 +112,7 @@ func (n *Node) recover(ctx context.Context) error {
 				blocked = append(blocked, s)
 				continue
 			case appendEntry:
-				index, err := n.appendKept(ctx, s.Digest, s.Leaf)
+				index, err := n.journal.AppendKept(ctx, s.Digest, s.Leaf)
 				if err != nil {
 					return fmt.Errorf("appending entry %s, which the log never got: %w", s.Digest, err)
 				}
@@ -214,7 +215,7 @@ func (n *Node) settle(ctx context.Context, s store.Signed) (int, string, error) 
 	}
 	entry, _ := v.(map[string]any)
 	switch entry["type"] {
-	case ContributionType:
+	case library.ContributionType:
 		// A library contribution is visible from the moment it is stored
 		// (store.LibraryStore), so later ones may rest on it: it is
 		// logged late rather than dropped.

@@ -1,4 +1,4 @@
-package node
+package ledgerhttp
 
 import (
 	"crypto/hmac"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/blobs"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
@@ -27,34 +28,34 @@ import (
 // The PUT streams into the blob store, checking size and SHA-256 as it
 // goes; a failed PUT leaves nothing, and is retried by asking again.
 
-func (n *Node) routeUploads() {
-	n.mux.Handle("POST /api/v1/uploads", n.serveAPI(n.requestUploads))
-	n.mux.Handle("PUT /api/v1/uploads/{digest}", n.serveAPI(n.putUpload))
+func (s *Server) routeUploads() {
+	s.mux.Handle("POST /api/v1/uploads", s.serve(s.requestUploads))
+	s.mux.Handle("PUT /api/v1/uploads/{digest}", s.serve(s.putUpload))
 }
 
-func (n *Node) requestUploads(r *http.Request) (any, int, error) {
-	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+func (s *Server) requestUploads(r *http.Request) (any, int, error) {
+	body, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, 0, err
 	}
 	req, ok := body.(map[string]any)
 	if !ok {
-		return nil, 0, badRequest("bad_request", `The body is a signed {"type": "upload_request", "operator", "time", "files": [{"digest", "bytes"}], "sig"}`)
+		return nil, 0, httpapi.BadRequest("bad_request", `The body is a signed {"type": "upload_request", "operator", "time", "files": [{"digest", "bytes"}], "sig"}`)
 	}
 	if err := checkMembers(req, "upload_request", []string{"type", "operator", "time", "files", "sig"}); err != nil {
 		return nil, 0, err
 	}
 	id, _ := req["operator"].(string)
 	if !protocol.IsOperatorID(id) {
-		return nil, 0, badRequest("bad_request", "operator must be an operator ID")
+		return nil, 0, httpapi.BadRequest("bad_request", "operator must be an operator ID")
 	}
 	at, _ := req["time"].(string)
-	if _, err := operators.CheckTime(at, n.now()); err != nil {
-		return nil, 0, badRequest("stale", "%v", err)
+	if _, err := operators.CheckTime(at, s.now()); err != nil {
+		return nil, 0, httpapi.BadRequest("stale", "%v", err)
 	}
 	list, ok := req["files"].([]any)
 	if !ok || len(list) == 0 || len(list) > vocabulary.MaxUploadFiles {
-		return nil, 0, badRequest("bad_request", "files lists 1 to %d files, each {\"digest\", \"bytes\"}", vocabulary.MaxUploadFiles)
+		return nil, 0, httpapi.BadRequest("bad_request", "files lists 1 to %d files, each {\"digest\", \"bytes\"}", vocabulary.MaxUploadFiles)
 	}
 	type wanted struct {
 		digest string
@@ -66,45 +67,45 @@ func (n *Node) requestUploads(r *http.Request) (any, int, error) {
 		d, _ := f["digest"].(string)
 		size, _ := f["bytes"].(float64)
 		if len(f) != 2 || !claims.IsDigest(d) || size < 1 || size != float64(int64(size)) {
-			return nil, 0, badRequest("bad_request", "files/%d must be {\"digest\": \"sha256:...\", \"bytes\": a positive whole number}", i)
+			return nil, 0, httpapi.BadRequest("bad_request", "files/%d must be {\"digest\": \"sha256:...\", \"bytes\": a positive whole number}", i)
 		}
 		if size > vocabulary.MaxUploadBytes {
-			return nil, 0, &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+			return nil, 0, &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
 				Message: fmt.Sprintf("files/%d: a file may be up to %d bytes", i, int64(vocabulary.MaxUploadBytes))}
 		}
 		files = append(files, wanted{d, int64(size)})
 	}
-	op, err := n.store.Operator(r.Context(), id)
+	op, err := s.store.Operator(r.Context(), id)
 	if err != nil {
 		return nil, 0, err
 	}
 	if !protocol.Verify(req, op.Key().Key) {
-		return nil, 0, &APIError{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The request's signature does not verify with the operator's current key"}
+		return nil, 0, &httpapi.Error{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The request's signature does not verify with the operator's current key"}
 	}
 	org := op.ID
 	if identity, ok := op.Identity(); ok {
 		org = identity.Organization
 	}
-	now := n.now()
+	now := s.now()
 	expires := now.Add(vocabulary.UploadLinkLifetime)
 	out := make([]any, 0, len(files))
 	for _, f := range files {
-		if n.blobs.Has(f.digest) {
+		if s.blobs.Has(f.digest) {
 			out = append(out, map[string]any{"digest": f.digest, "present": true})
 			continue
 		}
-		err := n.store.RequestUpload(r.Context(), store.Upload{Digest: f.digest, Size: f.size, Operator: op.ID, Organization: org, Requested: now},
+		err := s.store.RequestUpload(r.Context(), store.Upload{Digest: f.digest, Size: f.size, Operator: op.ID, Organization: org, Requested: now},
 			vocabulary.UploadsPerDay, vocabulary.UploadsPerOrgDay)
 		var le *store.LimitError
 		if errors.As(err, &le) {
-			return nil, 0, &APIError{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: int(le.RetryAfter.Seconds()) + 1,
+			return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: int(le.RetryAfter.Seconds()) + 1,
 				Message: "You may upload 50 GB in 24 hours, and your organization's operators 200 GB together"}
 		}
 		if err != nil {
 			return nil, 0, err
 		}
 		out = append(out, map[string]any{"digest": f.digest, "present": false, "upload": map[string]any{
-			"url":        n.uploadURL(f.digest, op.ID, f.size, expires),
+			"url":        s.uploadURL(f.digest, op.ID, f.size, expires),
 			"method":     "PUT",
 			"headers":    map[string]any{"content-type": "application/octet-stream"},
 			"expires_at": expires.UTC().Format(time.RFC3339),
@@ -115,55 +116,55 @@ func (n *Node) requestUploads(r *http.Request) (any, int, error) {
 
 // uploadURL is the link that lets operator PUT the file digest of size
 // bytes until expires.
-func (n *Node) uploadURL(digest, operator string, size int64, expires time.Time) string {
+func (s *Server) uploadURL(digest, operator string, size int64, expires time.Time) string {
 	q := url.Values{}
 	q.Set("operator", operator)
 	q.Set("bytes", strconv.FormatInt(size, 10))
 	q.Set("expires", strconv.FormatInt(expires.Unix(), 10))
-	q.Set("sig", n.uploadMAC(digest, operator, size, expires.Unix()))
+	q.Set("sig", s.uploadMAC(digest, operator, size, expires.Unix()))
 	return "/api/v1/uploads/" + digest + "?" + q.Encode()
 }
 
-func (n *Node) uploadMAC(digest, operator string, size, expires int64) string {
-	m := hmac.New(sha256.New, n.uploadKey)
+func (s *Server) uploadMAC(digest, operator string, size, expires int64) string {
+	m := hmac.New(sha256.New, s.uploadKey)
 	fmt.Fprintf(m, "upload\n%s\n%s\n%d\n%d", digest, operator, size, expires)
 	return hex.EncodeToString(m.Sum(nil))
 }
 
 // putUpload answers the PUT an upload link names.
-func (n *Node) putUpload(r *http.Request) (any, int, error) {
+func (s *Server) putUpload(r *http.Request) (any, int, error) {
 	digest := r.PathValue("digest")
 	q := r.URL.Query()
 	size, err1 := strconv.ParseInt(q.Get("bytes"), 10, 64)
 	expires, err2 := strconv.ParseInt(q.Get("expires"), 10, 64)
 	operator := q.Get("operator")
 	if !blobs.ValidDigest(digest) || err1 != nil || err2 != nil ||
-		!hmac.Equal([]byte(q.Get("sig")), []byte(n.uploadMAC(digest, operator, size, expires))) {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "bad_link", Message: "This is not a link the node gave: ask POST /api/v1/uploads for one"}
+		!hmac.Equal([]byte(q.Get("sig")), []byte(s.uploadMAC(digest, operator, size, expires))) {
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "bad_link", Message: "This is not a link the node gave: ask POST /api/v1/uploads for one"}
 	}
-	if n.now().Unix() > expires {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "link_expired", Message: "The link expired: ask POST /api/v1/uploads for a new one"}
+	if s.now().Unix() > expires {
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "link_expired", Message: "The link expired: ask POST /api/v1/uploads for a new one"}
 	}
 	if r.ContentLength >= 0 && r.ContentLength != size {
-		return nil, 0, badRequest("size_mismatch", "The link is for %d bytes; the request says %d", size, r.ContentLength)
+		return nil, 0, httpapi.BadRequest("size_mismatch", "The link is for %d bytes; the request says %d", size, r.ContentLength)
 	}
-	if n.blobs.Has(digest) {
+	if s.blobs.Has(digest) {
 		return map[string]any{"digest": digest, "bytes": size}, http.StatusOK, nil
 	}
-	err := n.blobs.PutStream(r.Body, digest, size)
+	err := s.blobs.PutStream(r.Body, digest, size)
 	switch {
 	case errors.Is(err, blobs.ErrSizeMismatch):
-		return nil, 0, badRequest("size_mismatch", "The file is not %d bytes: nothing was kept; PUT it again", size)
+		return nil, 0, httpapi.BadRequest("size_mismatch", "The file is not %d bytes: nothing was kept; PUT it again", size)
 	case errors.Is(err, blobs.ErrDigestMismatch):
-		return nil, 0, badRequest("digest_mismatch", "The bytes do not hash to %s: nothing was kept; PUT the right file", digest)
+		return nil, 0, httpapi.BadRequest("digest_mismatch", "The bytes do not hash to %s: nothing was kept; PUT the right file", digest)
 	case err != nil && (errors.Is(err, io.ErrUnexpectedEOF) || r.Context().Err() != nil):
 		// The client stopped sending: its fault, not the node's.
-		return nil, 0, &APIError{Status: http.StatusBadRequest, Code: "incomplete", Err: err,
+		return nil, 0, &httpapi.Error{Status: http.StatusBadRequest, Code: "incomplete", Err: err,
 			Message: fmt.Sprintf("The upload ended before %d bytes arrived: nothing was kept; PUT it again", size)}
 	case err != nil:
 		return nil, 0, err
 	}
-	if err := n.store.CompleteUpload(r.Context(), digest, n.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.store.CompleteUpload(r.Context(), digest, s.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
 	}
 	return map[string]any{"digest": digest, "bytes": size}, http.StatusCreated, nil

@@ -1,36 +1,36 @@
-package node
+package ledgerhttp
 
 import (
 	"errors"
-	"net"
 	"net/http"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
 
-func (n *Node) routeOperators() {
-	n.mux.Handle("GET /api/v1/vocabulary", n.serveAPI(func(*http.Request) (any, int, error) {
+func (s *Server) routeOperators() {
+	s.mux.Handle("GET /api/v1/vocabulary", s.serve(func(*http.Request) (any, int, error) {
 		return vocabulary.Document(), http.StatusOK, nil
 	}))
-	n.mux.Handle("POST /api/v1/operators", n.serveAPI(n.register))
-	n.mux.Handle("GET /api/v1/operators/{id}", n.serveAPI(n.getOperator))
-	n.mux.Handle("POST /api/v1/operators/{id}/name", n.serveAPI(n.rename))
-	n.mux.Handle("POST /api/v1/operators/{id}/key", n.serveAPI(n.rotateKey))
+	s.mux.Handle("POST /api/v1/operators", s.serve(s.register))
+	s.mux.Handle("GET /api/v1/operators/{id}", s.serve(s.getOperator))
+	s.mux.Handle("POST /api/v1/operators/{id}/name", s.serve(s.rename))
+	s.mux.Handle("POST /api/v1/operators/{id}/key", s.serve(s.rotateKey))
 }
 
 // signedCall reads a signed call on operator {id}: the body's "entry" and
 // the operator's record, and who signs for it now.
-func (n *Node) signedCall(r *http.Request) (map[string]any, store.Operator, operators.Signer, error) {
+func (s *Server) signedCall(r *http.Request) (map[string]any, store.Operator, operators.Signer, error) {
 	id := r.PathValue("id")
 	if !protocol.IsOperatorID(id) {
-		return nil, store.Operator{}, operators.Signer{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
+		return nil, store.Operator{}, operators.Signer{}, httpapi.BadRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
 	}
-	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+	body, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, store.Operator{}, operators.Signer{}, err
 	}
@@ -38,7 +38,7 @@ func (n *Node) signedCall(r *http.Request) (map[string]any, store.Operator, oper
 	if err != nil {
 		return nil, store.Operator{}, operators.Signer{}, err
 	}
-	op, err := n.store.Operator(r.Context(), id)
+	op, err := s.store.Operator(r.Context(), id)
 	if err != nil {
 		return nil, store.Operator{}, operators.Signer{}, err
 	}
@@ -47,23 +47,23 @@ func (n *Node) signedCall(r *http.Request) (map[string]any, store.Operator, oper
 
 // rename answers POST /api/v1/operators/{id}/name with a signed
 // operator_name entry. The node keeps names; the log holds none.
-func (n *Node) rename(r *http.Request) (any, int, error) {
-	entry, op, signer, err := n.signedCall(r)
+func (s *Server) rename(r *http.Request) (any, int, error) {
+	entry, op, signer, err := s.signedCall(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	rn, err := operators.CheckRenameEntry(entry, signer, n.now())
+	rn, err := operators.CheckRenameEntry(entry, signer, s.now())
 	if err != nil {
 		return nil, 0, ruleError(err)
 	}
-	if err := n.takeLimit(r, "rename:"+op.ID, vocabulary.RenamesPerDay, 24*time.Hour); err != nil {
+	if err := s.takeLimit(r, "rename:"+op.ID, vocabulary.RenamesPerDay, 24*time.Hour); err != nil {
 		return nil, 0, err
 	}
-	op, changed, err := n.store.Rename(r.Context(), op.ID, rn.Name, operators.NameKey(rn.Name), n.now())
+	op, changed, err := s.store.Rename(r.Context(), op.ID, rn.Name, operators.NameKey(rn.Name), s.now())
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := n.store.NoteModelFamily(r.Context(), op.ID, rn.ModelFamily); err != nil {
+	if err := s.store.NoteModelFamily(r.Context(), op.ID, rn.ModelFamily); err != nil {
 		return nil, 0, err
 	}
 	return map[string]any{"operator": op.ID, "name": op.Name, "changed": changed}, http.StatusOK, nil
@@ -72,8 +72,8 @@ func (n *Node) rename(r *http.Request) (any, int, error) {
 // rotateKey answers POST /api/v1/operators/{id}/key with a signed
 // key_rotation entry: the old key is retired for good, and the rotation is
 // logged (after the operator's key entry, if that was not logged yet).
-func (n *Node) rotateKey(r *http.Request) (any, int, error) {
-	entry, op, signer, err := n.signedCall(r)
+func (s *Server) rotateKey(r *http.Request) (any, int, error) {
+	entry, op, signer, err := s.signedCall(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -86,28 +86,28 @@ func (n *Node) rotateKey(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	digest := canonical.Digest(signed)
-	if err := n.store.PutSigned(r.Context(), digest, signed, nil); err != nil {
+	if err := s.store.PutSigned(r.Context(), digest, signed, nil); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
-			return nil, 0, &APIError{Status: http.StatusConflict, Code: "duplicate", Message: "This rotation is already logged", Err: err}
+			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "duplicate", Message: "This rotation is already logged", Err: err}
 		}
 		return nil, 0, err
 	}
 	// The key entry goes on the log before the rotation that retires it.
-	if err := n.publishKey(r, op); err != nil {
+	if err := s.journal.PublishKey(r.Context(), op); err != nil {
 		return nil, 0, err
 	}
-	op, err = n.store.RotateKey(r.Context(), store.Rotation{Operator: op.ID, From: protocol.KeyDigest(signer.Key), Key: newKey, Entry: digest, At: n.now()})
+	op, err = s.store.RotateKey(r.Context(), store.Rotation{Operator: op.ID, From: protocol.KeyDigest(signer.Key), Key: newKey, Entry: digest, At: s.now()})
 	if err != nil {
-		n.store.DropUnbound(r.Context(), digest)
+		s.store.DropUnbound(r.Context(), digest)
 		switch {
 		case errors.Is(err, store.ErrKeyUsed):
-			return nil, 0, &APIError{Status: http.StatusConflict, Code: "key_used", Message: "The new key is or was an operator's", Err: err}
+			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_used", Message: "The new key is or was an operator's", Err: err}
 		case errors.Is(err, store.ErrKeyChanged):
-			return nil, 0, &APIError{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; sign with its current key", Err: err}
+			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; sign with its current key", Err: err}
 		}
 		return nil, 0, err
 	}
-	index, err := n.logEntry(r, digest, signed, entry, map[string]any{"operator": op.ID})
+	index, err := s.journal.Append(r.Context(), digest, signed, entry, map[string]any{"operator": op.ID})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -130,37 +130,28 @@ func ruleError(err error) error {
 	case operators.ErrKeyFamilyMismatch, operators.ErrWrongOperator:
 		status = http.StatusForbidden
 	}
-	return &APIError{Status: status, Code: oe.Err.Code(), Message: oe.Error(), Err: err}
+	return &httpapi.Error{Status: status, Code: oe.Err.Code(), Message: oe.Error(), Err: err}
 }
 
 // objectMember returns body[name] as an object, or a 400 naming it.
 func objectMember(body any, name string) (map[string]any, error) {
 	obj, ok := body.(map[string]any)
 	if !ok {
-		return nil, badRequest("bad_request", "The body must be a JSON object")
+		return nil, httpapi.BadRequest("bad_request", "The body must be a JSON object")
 	}
 	v, ok := obj[name].(map[string]any)
 	if !ok {
-		return nil, badRequest("bad_request", "The body needs %q, an object", name)
+		return nil, httpapi.BadRequest("bad_request", "The body needs %q, an object", name)
 	}
 	return v, nil
-}
-
-// clientAddress is the address a request came from, for rate limits.
-func clientAddress(r *http.Request) string {
-	host, _, err := net.SplitHostPort(r.RemoteAddr)
-	if err != nil {
-		return r.RemoteAddr
-	}
-	return host
 }
 
 // register answers POST /api/v1/operators: {"entry": <signed key entry>,
 // "name": "..."}. Registering records the operator and keeps its key entry
 // beside the log; the entry is logged with the operator's first logged
 // action, as the instructions say.
-func (n *Node) register(r *http.Request) (any, int, error) {
-	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+func (s *Server) register(r *http.Request) (any, int, error) {
+	body, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -175,7 +166,7 @@ func (n *Node) register(r *http.Request) (any, int, error) {
 	}
 	// Registering again answers where the operator stands, and counts
 	// against no limit.
-	if op, err := n.store.Operator(r.Context(), ke.Operator); err == nil {
+	if op, err := s.store.Operator(r.Context(), ke.Operator); err == nil {
 		return registration(op), http.StatusOK, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
@@ -184,7 +175,7 @@ func (n *Node) register(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, ruleError(err)
 	}
-	if err := n.takeLimit(r, "register:"+clientAddress(r), vocabulary.RegistrationsPerIP, 24*time.Hour); err != nil {
+	if err := s.takeLimit(r, "register:"+httpapi.ClientAddress(r), vocabulary.RegistrationsPerIP, 24*time.Hour); err != nil {
 		return nil, 0, err
 	}
 	signed, err := canonical.Marshal(entry)
@@ -192,18 +183,18 @@ func (n *Node) register(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	digest := canonical.Digest(signed)
-	if err := n.store.PutSigned(r.Context(), digest, signed, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
+	if err := s.store.PutSigned(r.Context(), digest, signed, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
 		return nil, 0, err
 	}
-	op, err := n.store.CreateOperator(r.Context(), store.NewOperator{
+	op, err := s.store.CreateOperator(r.Context(), store.NewOperator{
 		ID: ke.Operator, Key: ke.Key, Entry: digest, Name: clean, NameKey: operators.NameKey(clean),
-		KeyFamilies: ke.ModelFamilies, Model: ke.Model, At: n.now(),
+		KeyFamilies: ke.ModelFamilies, Model: ke.Model, At: s.now(),
 	})
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		return registration(op), http.StatusOK, nil
 	case errors.Is(err, store.ErrKeyUsed):
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "key_used", Message: "This key is or was another operator's", Err: err}
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_used", Message: "This key is or was another operator's", Err: err}
 	case err != nil:
 		return nil, 0, err
 	}
@@ -230,14 +221,14 @@ func operatorStatus(identified bool) string {
 
 // takeLimit takes one from a rate-limit bucket, or answers 429 with when to
 // try again.
-func (n *Node) takeLimit(r *http.Request, bucket string, limit int, window time.Duration) error {
-	ok, retry, err := n.store.Take(r.Context(), bucket, limit, window, n.now())
+func (s *Server) takeLimit(r *http.Request, bucket string, limit int, window time.Duration) error {
+	ok, retry, err := s.store.Take(r.Context(), bucket, limit, window, s.now())
 	if err != nil {
 		return err
 	}
 	if !ok {
 		secs := max(1, int(retry.Round(time.Second)/time.Second))
-		return &APIError{Status: http.StatusTooManyRequests, Code: "rate_limited",
+		return &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
 			Message: "Too many requests; try again later", RetryAfter: secs}
 	}
 	return nil
@@ -245,18 +236,18 @@ func (n *Node) takeLimit(r *http.Request, bucket string, limit int, window time.
 
 // pathOperator reads the {id} of the path and returns that operator's
 // record.
-func (n *Node) pathOperator(r *http.Request) (store.Operator, error) {
-	id := r.PathValue("id")
-	if !protocol.IsOperatorID(id) {
-		return store.Operator{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
+func (s *Server) pathOperator(r *http.Request) (store.Operator, error) {
+	id, err := httpapi.PathOperatorID(r)
+	if err != nil {
+		return store.Operator{}, err
 	}
-	return n.store.Operator(r.Context(), id)
+	return s.store.Operator(r.Context(), id)
 }
 
 // getOperator answers an operator's record. Fields for features the node
 // does not run yet are present with their empty values.
-func (n *Node) getOperator(r *http.Request) (any, int, error) {
-	op, err := n.pathOperator(r)
+func (s *Server) getOperator(r *http.Request) (any, int, error) {
+	op, err := s.pathOperator(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -269,7 +260,7 @@ func (n *Node) getOperator(r *http.Request) (any, int, error) {
 	// an operator that may sponsor at all.
 	var invitesLeft any
 	if id, ok := op.Identity(); ok && operators.CanSponsor(op.IdentityKinds()) {
-		made, err := n.store.InvitesMade(r.Context(), id.Organization, n.now().Add(-vocabulary.InviteWindow))
+		made, err := s.store.InvitesMade(r.Context(), id.Organization, s.now().Add(-vocabulary.InviteWindow))
 		if err != nil {
 			return nil, 0, err
 		}

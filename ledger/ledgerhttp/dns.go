@@ -1,9 +1,10 @@
-package node
+package ledgerhttp
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"net"
 	"strings"
 	"time"
@@ -23,7 +24,7 @@ type dnsResolver struct {
 // newDNSResolver asks addr (host:port, port 53 if omitted), or, when addr
 // is empty, the servers /etc/resolv.conf names, as the system resolver
 // does.
-func newDNSResolver(addr string, n *Node) *dnsResolver {
+func newDNSResolver(addr string, logger *slog.Logger) *dnsResolver {
 	d := &dnsResolver{
 		udp: &dns.Client{Net: "udp", Timeout: 5 * time.Second},
 		tcp: &dns.Client{Net: "tcp", Timeout: 5 * time.Second},
@@ -38,7 +39,7 @@ func newDNSResolver(addr string, n *Node) *dnsResolver {
 		conf, err := dns.ClientConfigFromFile("/etc/resolv.conf")
 		if err != nil {
 			d.err = fmt.Errorf("no DNS resolver: Config.DNSResolver is empty and /etc/resolv.conf could not be read: %w", err)
-			n.logger.Error("domain proofs will fail", "err", d.err)
+			logger.Error("domain proofs will fail", "err", d.err)
 			return d
 		}
 		for _, s := range conf.Servers {

@@ -1,4 +1,4 @@
-package node
+package ledgerhttp
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -28,7 +29,7 @@ type gitHub struct {
 // file; a proof is a line per key.
 const maxProofFile = 1 << 20
 
-func newGitHub(base string, client *http.Client, n *Node) *gitHub {
+func newGitHub(base string, client *http.Client, logger *slog.Logger) *gitHub {
 	if base == "" {
 		base = DefaultGitHubAPI
 	}
@@ -38,7 +39,7 @@ func newGitHub(base string, client *http.Client, n *Node) *gitHub {
 	g := &gitHub{base: strings.TrimRight(base, "/"), client: client}
 	if u, err := url.Parse(base); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		g.err = fmt.Errorf("Config.GitHubAPI %q is not an http(s) URL", base)
-		n.logger.Error("GitHub proofs will fail", "err", g.err)
+		logger.Error("GitHub proofs will fail", "err", g.err)
 	}
 	return g
 }

@@ -1,4 +1,4 @@
-package node
+package libraryhttp
 
 import (
 	"context"
@@ -12,10 +12,10 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
-	"github.com/agora-node/agora/tlog"
 )
 
 // The library: the Alexandria agent read/write contract at its own paths.
@@ -34,40 +34,37 @@ import (
 // wrote what. The answer goes out once the entry is in a published
 // checkpoint.
 
-// ContributionType is the log entry type of a library contribution.
-const ContributionType = "contribution"
-
-func (n *Node) routeLibrary() {
-	n.mux.Handle("POST /api/entries", n.serveAPI(n.publishContribution))
-	n.mux.Handle("GET /api/entries/{revision}", n.serveAPI(n.getContribution))
-	n.mux.Handle("GET /api/entries/{revision}/head", n.serveAPI(n.getContributionHead))
-	n.mux.Handle("POST /api/v1/admin/library/scopes", n.serveAPI(n.admin(n.setLibraryScopes)))
-	n.mux.Handle("GET /api/v1/admin/library/scopes/{id}", n.serveAPI(n.admin(n.getLibraryScopes)))
+func (s *Server) routeLibrary() {
+	s.mux.Handle("POST /api/entries", s.serve(s.publishContribution))
+	s.mux.Handle("GET /api/entries/{revision}", s.serve(s.getContribution))
+	s.mux.Handle("GET /api/entries/{revision}/head", s.serve(s.getContributionHead))
+	s.mux.Handle("POST /api/v1/admin/library/scopes", s.serve(s.admin(s.setLibraryScopes)))
+	s.mux.Handle("GET /api/v1/admin/library/scopes/{id}", s.serve(s.admin(s.getLibraryScopes)))
 }
 
 // setLibraryScopes answers POST /api/v1/admin/library/scopes {"operator",
 // "grant": [scopes], "deny": [scopes], "reset": [scopes]}: the operator's
 // scopes from then on, as getLibraryScopes shows them. Reset scopes follow
 // the default again.
-func (n *Node) setLibraryScopes(r *http.Request) (any, int, error) {
-	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+func (s *Server) setLibraryScopes(r *http.Request) (any, int, error) {
+	body, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, 0, err
 	}
 	obj, ok := body.(map[string]any)
 	if !ok {
-		return nil, 0, badRequest("bad_request", "The body must be a JSON object {operator, grant, deny, reset}")
+		return nil, 0, httpapi.BadRequest("bad_request", "The body must be a JSON object {operator, grant, deny, reset}")
 	}
 	for name := range obj {
 		if !slices.Contains([]string{"operator", "grant", "deny", "reset"}, name) {
-			return nil, 0, badRequest("bad_request", "Unknown member %q: send operator, grant, deny and reset", name)
+			return nil, 0, httpapi.BadRequest("bad_request", "Unknown member %q: send operator, grant, deny and reset", name)
 		}
 	}
 	id, _ := obj["operator"].(string)
 	if !protocol.IsOperatorID(id) {
-		return nil, 0, badRequest("bad_request", "Give \"operator\", an operator ID")
+		return nil, 0, httpapi.BadRequest("bad_request", "Give \"operator\", an operator ID")
 	}
-	op, err := n.store.Operator(r.Context(), id)
+	op, err := s.store.Operator(r.Context(), id)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -76,41 +73,45 @@ func (n *Node) setLibraryScopes(r *http.Request) (any, int, error) {
 	for member, value := range map[string]*bool{"grant": &yes, "deny": &no, "reset": nil} {
 		list, ok := obj[member].([]any)
 		if _, present := obj[member]; present && !ok {
-			return nil, 0, badRequest("bad_request", "%q must be a list of scopes", member)
+			return nil, 0, httpapi.BadRequest("bad_request", "%q must be a list of scopes", member)
 		}
 		for _, v := range list {
 			scope, _ := v.(string)
 			if !slices.Contains(library.Scopes(), scope) {
-				return nil, 0, badRequest("bad_request", "%v is not a library scope: use %s", v, strings.Join(library.Scopes(), ", "))
+				return nil, 0, httpapi.BadRequest("bad_request", "%v is not a library scope: use %s", v, strings.Join(library.Scopes(), ", "))
 			}
 			if _, twice := change[scope]; twice {
-				return nil, 0, badRequest("bad_request", "%s is named twice", scope)
+				return nil, 0, httpapi.BadRequest("bad_request", "%s is named twice", scope)
 			}
 			change[scope] = value
 		}
 	}
-	if err := n.store.SetLibraryScopes(r.Context(), op.ID, change); err != nil {
+	if err := s.store.SetLibraryScopes(r.Context(), op.ID, change); err != nil {
 		return nil, 0, err
 	}
-	return n.scopesAnswer(r.Context(), op)
+	return s.scopesAnswer(r.Context(), op)
 }
 
 // getLibraryScopes answers GET /api/v1/admin/library/scopes/{id}: which
 // scopes the operator holds, and which an admin set.
-func (n *Node) getLibraryScopes(r *http.Request) (any, int, error) {
-	op, err := n.pathOperator(r)
+func (s *Server) getLibraryScopes(r *http.Request) (any, int, error) {
+	id, err := httpapi.PathOperatorID(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	return n.scopesAnswer(r.Context(), op)
+	op, err := s.store.Operator(r.Context(), id)
+	if err != nil {
+		return nil, 0, err
+	}
+	return s.scopesAnswer(r.Context(), op)
 }
 
-func (n *Node) scopesAnswer(ctx context.Context, op store.Operator) (any, int, error) {
-	held, err := n.libraryScopes(ctx, op)
+func (s *Server) scopesAnswer(ctx context.Context, op store.Operator) (any, int, error) {
+	held, err := s.libraryScopes(ctx, op)
 	if err != nil {
 		return nil, 0, err
 	}
-	set, err := n.store.LibraryScopes(ctx, op.ID)
+	set, err := s.store.LibraryScopes(ctx, op.ID)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -120,7 +121,7 @@ func (n *Node) scopesAnswer(ctx context.Context, op store.Operator) (any, int, e
 // publishContribution answers POST /api/entries: 201 with the signed record
 // as the contract shows it, or 200 with it for an envelope admitted before
 // (the contract's retry of an uncertain failure).
-func (n *Node) publishContribution(r *http.Request) (any, int, error) {
+func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	env, err := readEnvelope(r)
 	if err != nil {
 		return nil, 0, err
@@ -130,33 +131,33 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, libraryError(err)
 	}
-	if c, err := n.store.Contribution(r.Context(), id); err == nil {
+	if c, err := s.store.Contribution(r.Context(), id); err == nil {
 		return signedRecord(c), http.StatusOK, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
 	}
-	op, err := n.signer(r.Context(), env)
+	op, err := s.signer(r.Context(), env)
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := library.CheckAuthoredAt(rec, n.now()); err != nil {
+	if err := library.CheckAuthoredAt(rec, s.now()); err != nil {
 		return nil, 0, libraryError(err)
 	}
 	// A kind the contract does not name has no scope; the content check
 	// below refuses it.
 	if scope, ok := library.Scope(rec.Kind); ok {
-		if err := n.requireScope(r.Context(), op, scope); err != nil {
+		if err := s.requireScope(r.Context(), op, scope); err != nil {
 			return nil, 0, err
 		}
 	}
 	if issues := library.ValidateContent(rec); len(issues) > 0 {
 		return nil, 0, libraryError(&library.ContentError{Issues: issues})
 	}
-	if err := n.publishKey(r, op); err != nil {
+	if err := s.journal.PublishKey(r.Context(), op); err != nil {
 		return nil, 0, err
 	}
 
-	nc, err := n.newContribution(env, id, nil)
+	nc, err := s.newContribution(env, id, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -164,11 +165,11 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	ctx := context.WithoutCancel(r.Context())
 	// The content was validated above: inside the store's write, where
 	// every other write waits, only the state rules are checked.
-	c, err := n.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
+	c, err := s.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		// The same envelope, sent twice at once: the first request logs it.
-		c, err := n.awaitLogged(r.Context(), id)
+		c, err := s.awaitLogged(r.Context(), id)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -176,7 +177,7 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 	case err != nil:
 		return nil, 0, libraryError(err)
 	}
-	index, err := n.appendKept(ctx, nc.Entry, nc.Leaf)
+	index, err := s.journal.AppendKept(ctx, nc.Entry, nc.Leaf)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -187,15 +188,15 @@ func (n *Node) publishContribution(r *http.Request) (any, int, error) {
 // awaitLogged returns contribution id once its entry is bound, which the
 // request that admitted it does within moments; a request that waits too
 // long is told to retry.
-func (n *Node) awaitLogged(ctx context.Context, id string) (store.Contribution, error) {
+func (s *Server) awaitLogged(ctx context.Context, id string) (store.Contribution, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		c, err := n.store.Contribution(ctx, id)
+		c, err := s.store.Contribution(ctx, id)
 		if err != nil || c.Index != store.Unlogged {
 			return c, err
 		}
 		if time.Now().After(deadline) {
-			return store.Contribution{}, &APIError{Status: http.StatusServiceUnavailable, Code: "in_progress", RetryAfter: 1,
+			return store.Contribution{}, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: "in_progress", RetryAfter: 1,
 				Message: "This revision is being logged; send the same envelope again"}
 		}
 		select {
@@ -210,15 +211,15 @@ func (n *Node) awaitLogged(ctx context.Context, id string) (store.Contribution, 
 // anything is read.
 func readEnvelope(r *http.Request) (*library.Envelope, error) {
 	if r.ContentLength > library.MaxEnvelopeBytes {
-		return nil, tooLarge(library.MaxEnvelopeBytes)
+		return nil, httpapi.TooLarge("The envelope", library.MaxEnvelopeBytes)
 	}
 	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, library.MaxEnvelopeBytes+1))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, tooLarge(library.MaxEnvelopeBytes)
+			return nil, httpapi.TooLarge("The envelope", library.MaxEnvelopeBytes)
 		}
-		return nil, badRequest("bad_request", "The body could not be read")
+		return nil, httpapi.BadRequest("bad_request", "The body could not be read")
 	}
 	env, err := library.ParseEnvelope(data)
 	if err != nil {
@@ -229,10 +230,10 @@ func readEnvelope(r *http.Request) (*library.Envelope, error) {
 
 // signer returns the operator whose current key signed env: the record's
 // author, registered here.
-func (n *Node) signer(ctx context.Context, env *library.Envelope) (store.Operator, error) {
-	op, err := n.store.Operator(ctx, env.Record.OperatorID())
+func (s *Server) signer(ctx context.Context, env *library.Envelope) (store.Operator, error) {
+	op, err := s.store.Operator(ctx, env.Record.OperatorID())
 	if errors.Is(err, store.ErrNotFound) {
-		return store.Operator{}, &APIError{Status: http.StatusForbidden, Code: "unknown_operator",
+		return store.Operator{}, &httpapi.Error{Status: http.StatusForbidden, Code: "unknown_operator",
 			Message: fmt.Sprintf("No operator %s is registered here: register the author's key first (agora register)", env.Record.OperatorID())}
 	} else if err != nil {
 		return store.Operator{}, err
@@ -247,8 +248,8 @@ func (n *Node) signer(ctx context.Context, env *library.Envelope) (store.Operato
 // an operator holds all four of the library's scopes once it holds an
 // identity; an admin may grant or deny each one per operator
 // (POST /api/v1/admin/library/scopes), which overrides the default.
-func (n *Node) requireScope(ctx context.Context, op store.Operator, scope string) error {
-	held, err := n.libraryScopes(ctx, op)
+func (s *Server) requireScope(ctx context.Context, op store.Operator, scope string) error {
+	held, err := s.libraryScopes(ctx, op)
 	if err != nil {
 		return err
 	}
@@ -259,18 +260,18 @@ func (n *Node) requireScope(ctx context.Context, op store.Operator, scope string
 	if _, ok := op.Identity(); ok {
 		hint = "this node's admin denied it (agora admin scopes)"
 	}
-	return &APIError{Status: http.StatusForbidden, Code: "scope_denied", Message: fmt.Sprintf("%s does not hold %s: %s", op.ID, scope, hint)}
+	return &httpapi.Error{Status: http.StatusForbidden, Code: "scope_denied", Message: fmt.Sprintf("%s does not hold %s: %s", op.ID, scope, hint)}
 }
 
 // libraryScopes returns which of the library's scopes op holds: the
 // default for its identity, then what an admin granted or denied.
-func (n *Node) libraryScopes(ctx context.Context, op store.Operator) (map[string]bool, error) {
+func (s *Server) libraryScopes(ctx context.Context, op store.Operator) (map[string]bool, error) {
 	_, identified := op.Identity()
 	held := map[string]bool{}
 	for _, scope := range library.Scopes() {
 		held[scope] = identified
 	}
-	recorded, err := n.store.LibraryScopes(ctx, op.ID)
+	recorded, err := s.store.LibraryScopes(ctx, op.ID)
 	if err != nil {
 		return nil, err
 	}
@@ -282,17 +283,17 @@ func (n *Node) libraryScopes(ctx context.Context, op store.Operator) (map[string
 // envelope as kept, its facets, and the log entry that holds it (with
 // imported as the entry's "imported" member, when not nil).
 // POST /api/entries and an import both admit through it.
-func (n *Node) newContribution(env *library.Envelope, id string, imported map[string]any) (store.NewContribution, error) {
+func (s *Server) newContribution(env *library.Envelope, id string, imported map[string]any) (store.NewContribution, error) {
 	envelope, err := env.Marshal()
 	if err != nil {
 		return store.NewContribution{}, err
 	}
-	signed, digest, leaf, err := n.libraryEntry(env, id, imported)
+	signed, digest, leaf, err := s.libraryEntry(env, id, imported)
 	if err != nil {
 		return store.NewContribution{}, err
 	}
 	return store.NewContribution{
-		ID: id, Record: env.Record, Envelope: envelope, Facets: library.FacetsOf(env.Record), Admitted: n.now(),
+		ID: id, Record: env.Record, Envelope: envelope, Facets: library.FacetsOf(env.Record), Admitted: s.now(),
 		Entry: digest, Signed: signed, Leaf: leaf,
 	}, nil
 }
@@ -300,7 +301,7 @@ func (n *Node) newContribution(env *library.Envelope, id string, imported map[st
 // libraryEntry makes the log entry of an admitted contribution, as signed
 // and as its leaf holds it; imported, when not nil, is its "imported"
 // member.
-func (n *Node) libraryEntry(env *library.Envelope, id string, imported map[string]any) (signed []byte, digest string, leaf []byte, err error) {
+func (s *Server) libraryEntry(env *library.Envelope, id string, imported map[string]any) (signed []byte, digest string, leaf []byte, err error) {
 	canon, err := env.Record.Canonical()
 	if err != nil {
 		return nil, "", nil, err
@@ -310,7 +311,7 @@ func (n *Node) libraryEntry(env *library.Envelope, id string, imported map[strin
 		return nil, "", nil, err
 	}
 	entry := map[string]any{
-		"type":     ContributionType,
+		"type":     library.ContributionType,
 		"operator": env.Record.OperatorID(),
 		"revision": id,
 		"record":   record,
@@ -325,34 +326,13 @@ func (n *Node) libraryEntry(env *library.Envelope, id string, imported map[strin
 	// protocol.EntryDigest(entry), the digest of the entry's canonical
 	// JSON, which signed is: not made a second time.
 	digest = canonical.Digest(signed)
-	detached, err := protocol.Detach(entry)
-	if err != nil {
-		return nil, "", nil, err
-	}
-	leaf, err = tlog.LeafBytes(map[string]any{
-		"timestamp": tlog.FormatTimestamp(n.now()),
-		"entry":     detached,
-		"operator":  env.Record.OperatorID(),
-	})
+	leaf, err = s.journal.Leaf(entry, map[string]any{"operator": env.Record.OperatorID()})
 	return signed, digest, leaf, err
 }
 
-// appendKept appends the leaf of an entry the store keeps, binds it, and
-// returns once a published checkpoint covers it.
-func (n *Node) appendKept(ctx context.Context, digest string, leaf []byte) (uint64, error) {
-	index, err := n.log.Append(ctx, leaf)
-	if err != nil {
-		return 0, err
-	}
-	if err := n.store.BindIndex(ctx, int64(index), digest); err != nil {
-		return 0, err
-	}
-	return index, nil
-}
-
 // getContribution answers GET /api/entries/{revision}: the exact revision.
-func (n *Node) getContribution(r *http.Request) (any, int, error) {
-	c, err := n.pathRevision(r)
+func (s *Server) getContribution(r *http.Request) (any, int, error) {
+	c, err := s.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -361,12 +341,12 @@ func (n *Node) getContribution(r *http.Request) (any, int, error) {
 
 // getContributionHead answers GET /api/entries/{revision}/head: the current
 // head of the revision's lineage.
-func (n *Node) getContributionHead(r *http.Request) (any, int, error) {
-	c, err := n.pathRevision(r)
+func (s *Server) getContributionHead(r *http.Request) (any, int, error) {
+	c, err := s.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	head, err := n.store.ContributionHead(r.Context(), c.Root)
+	head, err := s.store.ContributionHead(r.Context(), c.Root)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -417,11 +397,6 @@ func mustCanonical(r *library.Record) []byte {
 	return b
 }
 
-func tooLarge(limit int) *APIError {
-	return &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
-		Message: fmt.Sprintf("The envelope is larger than %d bytes", limit)}
-}
-
 // libraryError maps the library's and the store's refusals to answers:
 // each state rule keeps its own code, and the issues list every finding
 // with its JSON Pointer.
@@ -434,22 +409,22 @@ func libraryError(err error) error {
 		for i, is := range ce.Issues {
 			issues[i] = map[string]any{"path": is.Path, "code": is.Code, "message": is.Message}
 		}
-		return &issuesError{APIError{Status: http.StatusUnprocessableEntity, Code: "invalid_content", Message: ce.Error(), Err: err}, issues}
+		return &httpapi.IssuesError{Err: httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_content", Message: ce.Error(), Err: err}, Issues: issues}
 	case errors.As(err, &re):
 		status := http.StatusUnprocessableEntity
 		if errors.Is(err, library.ErrConflict) {
 			status = http.StatusConflict
 		}
-		return &issuesError{APIError{Status: status, Code: re.Code, Message: re.Message, Err: err},
-			[]any{map[string]any{"path": re.Path, "code": re.Code, "message": re.Message}}}
+		return &httpapi.IssuesError{Err: httpapi.Error{Status: status, Code: re.Code, Message: re.Message, Err: err},
+			Issues: []any{map[string]any{"path": re.Path, "code": re.Code, "message": re.Message}}}
 	case errors.Is(err, library.ErrTooLarge):
-		return &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: err.Error(), Err: err}
+		return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: err.Error(), Err: err}
 	case errors.Is(err, library.ErrMalformed):
-		return &APIError{Status: http.StatusBadRequest, Code: "malformed", Message: err.Error(), Err: err}
+		return &httpapi.Error{Status: http.StatusBadRequest, Code: "malformed", Message: err.Error(), Err: err}
 	case errors.Is(err, library.ErrBadSignature):
-		return &APIError{Status: http.StatusForbidden, Code: "bad_signature", Message: err.Error(), Err: err}
+		return &httpapi.Error{Status: http.StatusForbidden, Code: "bad_signature", Message: err.Error(), Err: err}
 	case errors.Is(err, store.ErrConflict):
-		return &APIError{Status: http.StatusConflict, Code: "stale_head", Message: "The lineage moved on while this revision was checked: reload its head and revise that", Err: err}
+		return &httpapi.Error{Status: http.StatusConflict, Code: "stale_head", Message: "The lineage moved on while this revision was checked: reload its head and revise that", Err: err}
 	}
 	return err
 }

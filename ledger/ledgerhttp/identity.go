@@ -1,4 +1,4 @@
-package node
+package ledgerhttp
 
 // Identities, as the spec's "Identity" section gives them: an operator
 // proves a domain (a TXT record), a GitHub account (a .sciencejournal file
@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -67,44 +68,44 @@ func (e *unavailableError) Unwrap() error { return e.err }
 // identities serves the identity routes with the two capabilities they need
 // from outside the node, set once by routeIdentity.
 type identities struct {
-	n          *Node
+	s          *Server
 	lookupTXT  lookupTXTFn
 	readGitHub readGitHubFn
 }
 
-func (n *Node) routeIdentity() {
+func (s *Server) routeIdentity() {
 	ids := &identities{
-		n:          n,
-		lookupTXT:  newDNSResolver(n.cfg.DNSResolver, n).lookupTXT,
-		readGitHub: newGitHub(n.cfg.GitHubAPI, n.cfg.GitHubClient, n).proof,
+		s:          s,
+		lookupTXT:  newDNSResolver(s.cfg.DNSResolver, s.logger).lookupTXT,
+		readGitHub: newGitHub(s.cfg.GitHubAPI, s.cfg.GitHubClient, s.logger).proof,
 	}
-	n.mux.Handle("POST /api/v1/operators/{id}/identity", n.serveAPI(ids.prove))
-	n.mux.Handle("POST /api/v1/operators/{id}/invites", n.serveAPI(ids.makeInvite))
-	n.mux.Handle("GET /api/v1/invites/{digest}", n.serveAPI(ids.invite))
+	s.mux.Handle("POST /api/v1/operators/{id}/identity", s.serve(ids.prove))
+	s.mux.Handle("POST /api/v1/operators/{id}/invites", s.serve(ids.makeInvite))
+	s.mux.Handle("GET /api/v1/invites/{digest}", s.serve(ids.invite))
 }
 
 // entryCall reads a call on operator {id} whose body is one signed entry:
 // the entry itself, as the spec's client sends identity steps and invites,
 // or {"entry": <entry>}, as other calls wrap it.
-func (n *Node) entryCall(r *http.Request) (map[string]any, store.Operator, error) {
+func (s *Server) entryCall(r *http.Request) (map[string]any, store.Operator, error) {
 	id := r.PathValue("id")
 	if !protocol.IsOperatorID(id) {
-		return nil, store.Operator{}, badRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
+		return nil, store.Operator{}, httpapi.BadRequest("bad_request", "%q is not an operator ID (op: and 64 lowercase hex digits)", id)
 	}
-	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+	body, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, store.Operator{}, err
 	}
 	entry, ok := body.(map[string]any)
 	if !ok {
-		return nil, store.Operator{}, badRequest("bad_request", "The body must be a signed entry, a JSON object")
+		return nil, store.Operator{}, httpapi.BadRequest("bad_request", "The body must be a signed entry, a JSON object")
 	}
 	if _, typed := entry["type"]; !typed {
 		if entry, err = objectMember(body, "entry"); err != nil {
 			return nil, store.Operator{}, err
 		}
 	}
-	op, err := n.store.Operator(r.Context(), id)
+	op, err := s.store.Operator(r.Context(), id)
 	if err != nil {
 		return nil, store.Operator{}, err
 	}
@@ -115,7 +116,7 @@ func (n *Node) entryCall(r *http.Request) (map[string]any, store.Operator, error
 // identity entry: 201 with the identity once it is logged, 200 with the
 // one that stands when the operator already counts as it.
 func (ids *identities) prove(r *http.Request) (any, int, error) {
-	entry, op, err := ids.n.entryCall(r)
+	entry, op, err := ids.s.entryCall(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -129,7 +130,7 @@ func (ids *identities) prove(r *http.Request) (any, int, error) {
 	case vocabulary.IdentitySponsored:
 		return ids.acceptInvite(r, entry, e, op)
 	}
-	return nil, 0, &APIError{Status: http.StatusUnprocessableEntity, Code: "unsupported_identity",
+	return nil, 0, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "unsupported_identity",
 		Message: fmt.Sprintf("This node does not take %s identities here: prove a domain, a GitHub repository or an invite code", e.Kind)}
 }
 
@@ -137,7 +138,7 @@ func (ids *identities) prove(r *http.Request) (any, int, error) {
 // then what the operator holds (which counts nothing), then the rate
 // limits, and only then DNS or GitHub.
 func (ids *identities) proveOwn(r *http.Request, entry map[string]any, e *operators.IdentityEntry, op store.Operator) (any, int, error) {
-	n := ids.n
+	s := ids.s
 	key := op.Key()
 	if err := operators.VerifyIdentityEntry(entry, e, operators.IdentityKeys{Operator: key.Key}); err != nil {
 		return nil, 0, identityRuleError(err)
@@ -154,10 +155,10 @@ func (ids *identities) proveOwn(r *http.Request, entry map[string]any, e *operat
 		organization = org
 	}
 	// Each try makes the node ask DNS or GitHub, so each counts, worked or not.
-	if err := n.takeLimit(r, "proof:ip:"+clientAddress(r), vocabulary.ProofsPerIP, time.Hour); err != nil {
+	if err := s.takeLimit(r, "proof:ip:"+httpapi.ClientAddress(r), vocabulary.ProofsPerIP, time.Hour); err != nil {
 		return nil, 0, err
 	}
-	if err := n.takeLimit(r, "proof:op:"+op.ID, vocabulary.ProofsPerOperator, vocabulary.Day); err != nil {
+	if err := s.takeLimit(r, "proof:op:"+op.ID, vocabulary.ProofsPerOperator, vocabulary.Day); err != nil {
 		return nil, 0, err
 	}
 	switch e.Kind {
@@ -180,7 +181,7 @@ func (ids *identities) proveOwn(r *http.Request, entry map[string]any, e *operat
 			return nil, 0, proofNotFound("The %s file at the root of %s has no line %s",
 				vocabulary.GitHubProofFile, e.Repository, operators.ProofLine(key.Digest))
 		}
-		if err := operators.CheckGitHubAccountAge(proof.Created, n.now()); err != nil {
+		if err := operators.CheckGitHubAccountAge(proof.Created, s.now()); err != nil {
 			return nil, 0, identityRuleError(err)
 		}
 		organization = operators.GitHubOrganization(proof.OwnerID)
@@ -191,22 +192,22 @@ func (ids *identities) proveOwn(r *http.Request, entry map[string]any, e *operat
 // acceptInvite takes a sponsored identity: the operator countersigns an
 // invite code its sponsor made, and counts as the sponsor's organization.
 func (ids *identities) acceptInvite(r *http.Request, entry map[string]any, e *operators.IdentityEntry, op store.Operator) (any, int, error) {
-	n := ids.n
-	inv, err := n.store.Invite(r.Context(), operators.InviteDigest(e.Code))
+	s := ids.s
+	inv, err := s.store.Invite(r.Context(), operators.InviteDigest(e.Code))
 	if errors.Is(err, store.ErrNotFound) {
-		return nil, 0, &APIError{Status: http.StatusNotFound, Code: "not_found", Message: "No invite code has that digest on this node", Err: err}
+		return nil, 0, &httpapi.Error{Status: http.StatusNotFound, Code: "not_found", Message: "No invite code has that digest on this node", Err: err}
 	}
 	if err != nil {
 		return nil, 0, err
 	}
 	if inv.Sponsor != e.Sponsor {
-		return nil, 0, &APIError{Status: http.StatusUnprocessableEntity, Code: operators.ErrInvalidInvite.Code(),
+		return nil, 0, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: operators.ErrInvalidInvite.Code(),
 			Message: fmt.Sprintf("The code was made by %s, not %s", inv.Sponsor, e.Sponsor)}
 	}
 	if inv.Void {
 		return nil, 0, inviteVoid("The sponsor changed keys since making the code, which voided it")
 	}
-	sponsor, err := n.store.Operator(r.Context(), inv.Sponsor)
+	sponsor, err := s.store.Operator(r.Context(), inv.Sponsor)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -217,11 +218,11 @@ func (ids *identities) acceptInvite(r *http.Request, entry map[string]any, e *op
 	if answer, status, err := standing(op, e); status != 0 || err != nil {
 		return answer, status, err
 	}
-	switch inv.State(n.now()) {
+	switch inv.State(s.now()) {
 	case "used":
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "invite_used", Message: "The invite code was used; a code works once"}
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "invite_used", Message: "The invite code was used; a code works once"}
 	case "expired":
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "invite_expired", Message: "The invite code lapsed: a code works for 30 days after it was made"}
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "invite_expired", Message: "The invite code lapsed: a code works for 30 days after it was made"}
 	case "void":
 		return nil, 0, inviteVoid("The invite code was voided")
 	}
@@ -257,27 +258,27 @@ func standing(op store.Operator, e *operators.IdentityEntry) (any, int, error) {
 // entry if it is not logged yet, then the append. An entry that never
 // reached the log is dropped with what it made.
 func (ids *identities) record(r *http.Request, entry map[string]any, op store.Operator, id store.Identity) (any, int, error) {
-	n := ids.n
+	s := ids.s
 	ctx := r.Context()
 	signed, err := canonical.Marshal(entry)
 	if err != nil {
 		return nil, 0, err
 	}
 	digest := canonical.Digest(signed)
-	if err := n.store.PutSigned(ctx, digest, signed, nil); err != nil {
+	if err := s.store.PutSigned(ctx, digest, signed, nil); err != nil {
 		if errors.Is(err, store.ErrDuplicate) {
 			// This very entry is logged: a request that came first won.
 			return ids.answerStanding(ctx, op.ID, id.Kind, err)
 		}
 		return nil, 0, err
 	}
-	id.Operator, id.Entry, id.Added = op.ID, digest, n.now()
-	got, err := n.store.AddIdentity(ctx, id)
+	id.Operator, id.Entry, id.Added = op.ID, digest, s.now()
+	got, err := s.store.AddIdentity(ctx, id)
 	if err != nil {
 		// An identity that stands on this same entry is another request's,
 		// still on its way to the log: leave it be.
 		if !(errors.Is(err, store.ErrDuplicate) && got.Entry == digest) {
-			n.dropUnbound(ctx, digest)
+			s.dropUnbound(ctx, digest)
 		}
 		switch {
 		case errors.Is(err, store.ErrDuplicate):
@@ -285,20 +286,20 @@ func (ids *identities) record(r *http.Request, entry map[string]any, op store.Op
 		case errors.Is(err, store.ErrIdentityTaken):
 			return nil, 0, identityTaken(id.Kind, "", err)
 		case errors.Is(err, store.ErrInviteUsed):
-			return nil, 0, &APIError{Status: http.StatusConflict, Code: "invite_used", Message: "The invite code was used; a code works once", Err: err}
+			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "invite_used", Message: "The invite code was used; a code works once", Err: err}
 		case errors.Is(err, store.ErrInviteVoid):
 			return nil, 0, inviteVoid("The invite code lapsed or was voided")
 		}
 		return nil, 0, err
 	}
-	if err := n.publishKey(r, op); err != nil {
-		n.dropUnbound(ctx, digest)
+	if err := s.journal.PublishKey(r.Context(), op); err != nil {
+		s.dropUnbound(ctx, digest)
 		return nil, 0, err
 	}
-	index, err := n.logEntry(r, digest, signed, entry, map[string]any{"operator": op.ID, "organization": got.Organization})
+	index, err := s.journal.Append(r.Context(), digest, signed, entry, map[string]any{"operator": op.ID, "organization": got.Organization})
 	if err != nil {
 		if appendedNothing(err) {
-			n.dropUnbound(ctx, digest)
+			s.dropUnbound(ctx, digest)
 		}
 		return nil, 0, err
 	}
@@ -308,7 +309,7 @@ func (ids *identities) record(r *http.Request, entry map[string]any, op store.Op
 
 // answerStanding answers with the identity of kind the operator holds now.
 func (ids *identities) answerStanding(ctx context.Context, operator, kind string, cause error) (any, int, error) {
-	op, err := ids.n.store.Operator(ctx, operator)
+	op, err := ids.s.store.Operator(ctx, operator)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -323,9 +324,9 @@ func (ids *identities) answerStanding(ctx context.Context, operator, kind string
 // dropUnbound undoes an entry that was put and never logged. A failure is
 // only logged: the entry is then one of the store's Unbound ones, which
 // the node reconciles with its log.
-func (n *Node) dropUnbound(ctx context.Context, digest string) {
-	if err := n.store.DropUnbound(context.WithoutCancel(ctx), digest); err != nil {
-		n.logger.Warn("dropping an unlogged entry", "entry", digest, "err", err)
+func (s *Server) dropUnbound(ctx context.Context, digest string) {
+	if err := s.store.DropUnbound(context.WithoutCancel(ctx), digest); err != nil {
+		s.logger.Warn("dropping an unlogged entry", "entry", digest, "err", err)
 	}
 }
 
@@ -343,27 +344,27 @@ func identityAnswer(id store.Identity) map[string]any {
 	return map[string]any{"operator": id.Operator, "kind": id.Kind, "organization": id.Organization, "index": index}
 }
 
-func identityTaken(kind, subject string, err error) *APIError {
+func identityTaken(kind, subject string, err error) *httpapi.Error {
 	msg := fmt.Sprintf("The operator already holds a %s identity; one of each kind per operator", kind)
 	if subject != "" {
 		msg = fmt.Sprintf("The operator already holds a %s identity, %s; one of each kind per operator", kind, subject)
 	}
-	return &APIError{Status: http.StatusConflict, Code: "identity_taken", Message: msg, Err: err}
+	return &httpapi.Error{Status: http.StatusConflict, Code: "identity_taken", Message: msg, Err: err}
 }
 
-func inviteVoid(msg string) *APIError {
-	return &APIError{Status: http.StatusConflict, Code: "invite_void", Message: msg}
+func inviteVoid(msg string) *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusConflict, Code: "invite_void", Message: msg}
 }
 
-func proofNotFound(format string, args ...any) *APIError {
-	return &APIError{Status: http.StatusUnprocessableEntity, Code: operators.ErrProofNotFound.Code(), Message: fmt.Sprintf(format, args...)}
+func proofNotFound(format string, args ...any) *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: operators.ErrProofNotFound.Code(), Message: fmt.Sprintf(format, args...)}
 }
 
 // identityRuleError is ruleError with the status the spec gives a GitHub
 // account too young to count: 403.
 func identityRuleError(err error) error {
 	if errors.Is(err, operators.ErrAccountTooNew) {
-		return &APIError{Status: http.StatusForbidden, Code: operators.ErrAccountTooNew.Code(), Message: err.Error(), Err: err}
+		return &httpapi.Error{Status: http.StatusForbidden, Code: operators.ErrAccountTooNew.Code(), Message: err.Error(), Err: err}
 	}
 	return ruleError(err)
 }
@@ -374,13 +375,13 @@ func proofError(err error) error {
 	var ue *unavailableError
 	switch {
 	case errors.Is(err, errNoProof):
-		return &APIError{Status: http.StatusUnprocessableEntity, Code: operators.ErrProofNotFound.Code(), Message: err.Error(), Err: err}
+		return &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: operators.ErrProofNotFound.Code(), Message: err.Error(), Err: err}
 	case errors.As(err, &ue):
 		retry := ue.retryAfter
 		if retry <= 0 {
 			retry = 30 * time.Second
 		}
-		return &APIError{Status: http.StatusServiceUnavailable, Code: strings.ToLower(ue.service) + "_unavailable",
+		return &httpapi.Error{Status: http.StatusServiceUnavailable, Code: strings.ToLower(ue.service) + "_unavailable",
 			Message:    ue.service + " did not answer the node; try again later",
 			RetryAfter: max(1, int(retry.Round(time.Second)/time.Second)), Err: err}
 	}
@@ -393,8 +394,8 @@ func proofError(err error) error {
 // answer once, when it is made (201); the same invite again answers where
 // it stands (200) without it.
 func (ids *identities) makeInvite(r *http.Request) (any, int, error) {
-	n := ids.n
-	entry, op, err := n.entryCall(r)
+	s := ids.s
+	entry, op, err := s.entryCall(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -405,14 +406,14 @@ func (ids *identities) makeInvite(r *http.Request) (any, int, error) {
 	}
 	own, ok := op.Identity()
 	if !ok {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "no_identity",
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "no_identity",
 			Message: "Making invite codes takes an identity: prove a domain or a GitHub repository first"}
 	}
 	if err := operators.CheckCanSponsor(op.IdentityKinds()); err != nil {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "cannot_sponsor", Message: err.Error(), Err: err}
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "cannot_sponsor", Message: err.Error(), Err: err}
 	}
-	now := n.now()
-	rec, err := n.store.CreateInvite(r.Context(), store.Invite{
+	now := s.now()
+	rec, err := s.store.CreateInvite(r.Context(), store.Invite{
 		Digest: inv.Digest, Sponsor: op.ID, SponsorKey: key.Digest, SponsorSig: inv.SponsorSig,
 		Organization: own.Organization, Created: now, Expires: operators.InviteExpires(now),
 	}, vocabulary.InvitesPerOrg, vocabulary.InviteWindow)
@@ -421,19 +422,19 @@ func (ids *identities) makeInvite(r *http.Request) (any, int, error) {
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		if rec.Sponsor != op.ID {
-			return nil, 0, &APIError{Status: http.StatusConflict, Code: "code_taken", Message: "Another operator made this code; make a new one", Err: err}
+			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "code_taken", Message: "Another operator made this code; make a new one", Err: err}
 		}
 		status = http.StatusOK
 	case errors.As(err, &limit):
-		return nil, 0, &APIError{Status: http.StatusTooManyRequests, Code: "rate_limited",
+		return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited",
 			Message:    fmt.Sprintf("Your organization made %d invite codes in the last 30 days, all it may", vocabulary.InvitesPerOrg),
 			RetryAfter: max(1, int(limit.RetryAfter.Round(time.Second)/time.Second)), Err: err}
 	case errors.Is(err, store.ErrKeyChanged):
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; sign with its current key", Err: err}
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; sign with its current key", Err: err}
 	case err != nil:
 		return nil, 0, err
 	}
-	made, err := n.store.InvitesMade(r.Context(), rec.Organization, now.Add(-vocabulary.InviteWindow))
+	made, err := s.store.InvitesMade(r.Context(), rec.Organization, now.Add(-vocabulary.InviteWindow))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -453,13 +454,13 @@ var inviteDigestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 func (ids *identities) invite(r *http.Request) (any, int, error) {
 	digest := r.PathValue("digest")
 	if !inviteDigestPattern.MatchString(digest) {
-		return nil, 0, badRequest("bad_request", "%q is not an invite digest: sha256: and the 64 hex digits of the SHA-256 of the code", digest)
+		return nil, 0, httpapi.BadRequest("bad_request", "%q is not an invite digest: sha256: and the 64 hex digits of the SHA-256 of the code", digest)
 	}
-	inv, err := ids.n.store.Invite(r.Context(), digest)
+	inv, err := ids.s.store.Invite(r.Context(), digest)
 	if err != nil {
 		return nil, 0, err
 	}
-	return inviteAnswer(inv, ids.n.now()), http.StatusOK, nil
+	return inviteAnswer(inv, ids.s.now()), http.StatusOK, nil
 }
 
 func inviteAnswer(inv store.Invite, now time.Time) map[string]any {

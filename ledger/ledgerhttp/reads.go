@@ -1,4 +1,4 @@
-package node
+package ledgerhttp
 
 import (
 	"context"
@@ -13,6 +13,7 @@ import (
 	"unicode"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/ledger/hazard"
@@ -25,49 +26,49 @@ import (
 // Reading what opened: files, claims, and the documents a bundle is
 // checked against.
 
-func (n *Node) routeReads() {
-	n.mux.HandleFunc("GET /api/v1/files/{digest}", n.getFile)
-	n.mux.Handle("GET /api/v1/files", n.serveAPI(n.listFiles))
-	n.mux.Handle("GET /api/v1/claims", n.serveAPI(n.searchClaims))
-	n.mux.Handle("GET /api/v1/claims/{id}", n.serveAPI(n.getClaim))
-	n.mux.Handle("POST /api/v1/claims/validate", n.serveAPI(n.validateClaims))
-	n.mux.Handle("GET /api/v1/schemas/{name}", n.serveAPI(func(r *http.Request) (any, int, error) {
+func (s *Server) routeReads() {
+	s.mux.HandleFunc("GET /api/v1/files/{digest}", s.getFile)
+	s.mux.Handle("GET /api/v1/files", s.serve(s.listFiles))
+	s.mux.Handle("GET /api/v1/claims", s.serve(s.searchClaims))
+	s.mux.Handle("GET /api/v1/claims/{id}", s.serve(s.getClaim))
+	s.mux.Handle("POST /api/v1/claims/validate", s.serve(s.validateClaims))
+	s.mux.Handle("GET /api/v1/schemas/{name}", s.serve(func(r *http.Request) (any, int, error) {
 		doc, ok := schemas.Document(r.PathValue("name"))
 		if !ok {
-			return nil, 0, notFound("No schema %q: the schemas are claims.json, references.json, materials.json, deviations.json and external.json", r.PathValue("name"))
+			return nil, 0, httpapi.NotFound("No schema %q: the schemas are claims.json, references.json, materials.json, deviations.json and external.json", r.PathValue("name"))
 		}
-		return textResponse{contentType: "application/schema+json", body: doc}, http.StatusOK, nil
+		return httpapi.Text{ContentType: "application/schema+json", Body: doc}, http.StatusOK, nil
 	}))
-	n.mux.Handle("GET /api/v1/hazard-rubric", n.serveAPI(func(*http.Request) (any, int, error) {
+	s.mux.Handle("GET /api/v1/hazard-rubric", s.serve(func(*http.Request) (any, int, error) {
 		return map[string]any{"digest": hazard.Digest(), "rubric": string(hazard.Text())}, http.StatusOK, nil
 	}))
-	n.mux.Handle("GET /api/v1/prices", n.serveAPI(func(*http.Request) (any, int, error) {
-		return n.rates(), http.StatusOK, nil
+	s.mux.Handle("GET /api/v1/prices", s.serve(func(*http.Request) (any, int, error) {
+		return s.rates(), http.StatusOK, nil
 	}))
 }
 
 // rates are the node's current prices. With no verification economy yet,
 // every pool is at its base rate and the commons holds nothing.
-func (n *Node) rates() price.Rates {
+func (s *Server) rates() price.Rates {
 	return price.BaseRates()
 }
 
 // getFile answers GET /api/v1/files/{digest}: a file of an open bundle,
 // streamed, with ranges, and cached for good since its name is its hash.
-func (n *Node) getFile(w http.ResponseWriter, r *http.Request) {
+func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 	digest := r.PathValue("digest")
 	if !claims.IsDigest(digest) {
-		n.writeError(w, r, badRequest("bad_request", "%q is not a digest (sha256: and 64 lowercase hex digits)", digest))
+		httpapi.WriteError(s.logger, w, r, httpapi.BadRequest("bad_request", "%q is not a digest (sha256: and 64 lowercase hex digits)", digest))
 		return
 	}
-	f, err := n.store.ServedFile(r.Context(), digest)
+	f, err := s.store.ServedFile(r.Context(), digest)
 	if err != nil {
-		n.writeError(w, r, err)
+		httpapi.WriteError(s.logger, w, r, err)
 		return
 	}
-	file, err := n.blobs.Open(digest)
+	file, err := s.blobs.Open(digest)
 	if err != nil {
-		n.writeError(w, r, fmt.Errorf("file %s of an open bundle: %w", digest, err))
+		httpapi.WriteError(s.logger, w, r, fmt.Errorf("file %s of an open bundle: %w", digest, err))
 		return
 	}
 	defer file.Close()
@@ -87,25 +88,25 @@ func (n *Node) getFile(w http.ResponseWriter, r *http.Request) {
 
 // listFiles answers GET /api/v1/files?start&end: the entries in that range
 // whose files the node serves, for mirrors.
-func (n *Node) listFiles(r *http.Request) (any, int, error) {
-	start, hasStart, err := queryUint(r, "start")
+func (s *Server) listFiles(r *http.Request) (any, int, error) {
+	start, hasStart, err := httpapi.QueryUint(r, "start")
 	if err != nil {
 		return nil, 0, err
 	}
-	end, hasEnd, err := queryUint(r, "end")
+	end, hasEnd, err := httpapi.QueryUint(r, "end")
 	if err != nil {
 		return nil, 0, err
 	}
 	if !hasStart {
-		return nil, 0, badRequest("bad_request", "Ask with start (and end), log indexes")
+		return nil, 0, httpapi.BadRequest("bad_request", "Ask with start (and end), log indexes")
 	}
 	if !hasEnd || end > start+maxEntriesPage {
 		end = start + maxEntriesPage
 	}
 	if end < start {
-		return nil, 0, badRequest("bad_request", "end (%d) is before start (%d)", end, start)
+		return nil, 0, httpapi.BadRequest("bad_request", "end (%d) is before start (%d)", end, start)
 	}
-	opened, err := n.store.OpenedBetween(r.Context(), int64(start), int64(end))
+	opened, err := s.store.OpenedBetween(r.Context(), int64(start), int64(end))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -123,21 +124,21 @@ func (n *Node) listFiles(r *http.Request) (any, int, error) {
 }
 
 // searchClaims answers GET /api/v1/claims.
-func (n *Node) searchClaims(r *http.Request) (any, int, error) {
+func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 	q := r.URL.Query()
 	for name := range q {
 		switch name {
 		case "q", "field", "type", "status", "operator", "depends_on", "cites", "sort", "before", "offset", "since", "wait", "limit":
 		default:
-			return nil, 0, badRequest("bad_request", "Unknown parameter %q", name)
+			return nil, 0, httpapi.BadRequest("bad_request", "Unknown parameter %q", name)
 		}
 	}
 	limit := vocabulary.DefaultClaimsPage
-	if v, ok, err := queryUint(r, "limit"); err != nil {
+	if v, ok, err := httpapi.QueryUint(r, "limit"); err != nil {
 		return nil, 0, err
 	} else if ok {
 		if v < 1 || v > vocabulary.MaxClaimsPage {
-			return nil, 0, badRequest("bad_request", "limit is 1 to %d", vocabulary.MaxClaimsPage)
+			return nil, 0, httpapi.BadRequest("bad_request", "limit is 1 to %d", vocabulary.MaxClaimsPage)
 		}
 		limit = int(v)
 	}
@@ -152,36 +153,36 @@ func (n *Node) searchClaims(r *http.Request) (any, int, error) {
 		// holds no other status.
 		for _, st := range strings.Split(s, ",") {
 			if !isStatus(st) {
-				return nil, 0, badRequest("bad_request", "status %q is none of %s", st, strings.Join(vocabulary.Statuses, ", "))
+				return nil, 0, httpapi.BadRequest("bad_request", "status %q is none of %s", st, strings.Join(vocabulary.Statuses, ", "))
 			}
 		}
 		if !strings.Contains(","+s+",", ",published,") {
 			return map[string]any{"claims": []any{}, "next": nil}, http.StatusOK, nil
 		}
 	}
-	since, following, err := queryUint(r, "since")
+	since, following, err := httpapi.QueryUint(r, "since")
 	if err != nil {
 		return nil, 0, err
 	}
 	sort := q.Get("sort")
 	if sort != "" && sort != "importance" && sort != "new" {
-		return nil, 0, badRequest("bad_request", "sort is new or importance")
+		return nil, 0, httpapi.BadRequest("bad_request", "sort is new or importance")
 	}
-	offset, hasOffset, err := queryUint(r, "offset")
+	offset, hasOffset, err := httpapi.QueryUint(r, "offset")
 	if err != nil {
 		return nil, 0, err
 	}
 	if hasOffset && sort != "importance" {
-		return nil, 0, badRequest("bad_request", "offset pages sort=importance; newest-first pages with before")
+		return nil, 0, httpapi.BadRequest("bad_request", "offset pages sort=importance; newest-first pages with before")
 	}
 	switch {
 	case following:
 		cq.Follow, cq.Since = true, int64(since)
-		wait, _, err := queryUint(r, "wait")
+		wait, _, err := httpapi.QueryUint(r, "wait")
 		if err != nil {
 			return nil, 0, err
 		}
-		found, err := n.followClaims(r.Context(), cq, min(time.Duration(wait)*time.Second, maxWait))
+		found, err := s.followClaims(r.Context(), cq, min(time.Duration(wait)*time.Second, maxWait))
 		if err != nil {
 			return nil, 0, err
 		}
@@ -194,7 +195,7 @@ func (n *Node) searchClaims(r *http.Request) (any, int, error) {
 		// No importance is revealed yet, so every score counts as 0 and
 		// claims come newest first, paged by offset.
 		cq.Limit = int(offset) + limit
-		found, err := n.store.SearchClaims(r.Context(), cq)
+		found, err := s.store.SearchClaims(r.Context(), cq)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -205,12 +206,12 @@ func (n *Node) searchClaims(r *http.Request) (any, int, error) {
 		}
 		return map[string]any{"claims": claimList(page), "next": next}, http.StatusOK, nil
 	}
-	if before, ok, err := queryUint(r, "before"); err != nil {
+	if before, ok, err := httpapi.QueryUint(r, "before"); err != nil {
 		return nil, 0, err
 	} else if ok {
 		cq.Before = int64(before)
 	}
-	found, err := n.store.SearchClaims(r.Context(), cq)
+	found, err := s.store.SearchClaims(r.Context(), cq)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -223,18 +224,18 @@ func (n *Node) searchClaims(r *http.Request) (any, int, error) {
 
 // followClaims finds claims opened after cq.Since, waiting up to wait for
 // one to open.
-func (n *Node) followClaims(ctx context.Context, cq store.ClaimQuery, wait time.Duration) ([]store.FoundClaim, error) {
+func (s *Server) followClaims(ctx context.Context, cq store.ClaimQuery, wait time.Duration) ([]store.FoundClaim, error) {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	for {
-		found, err := n.store.SearchClaims(context.WithoutCancel(ctx), cq)
+		found, err := s.store.SearchClaims(context.WithoutCancel(ctx), cq)
 		if err != nil || len(found) > 0 || wait <= 0 {
 			return found, err
 		}
-		_, size := n.head()
-		if _, err := n.log.WaitForSize(ctx, size+1); err != nil {
+		_, size := s.head()
+		if _, err := s.log.WaitForSize(ctx, size+1); err != nil {
 			if errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled) {
-				return n.store.SearchClaims(context.WithoutCancel(ctx), cq)
+				return s.store.SearchClaims(context.WithoutCancel(ctx), cq)
 			}
 			return nil, err
 		}
@@ -313,7 +314,7 @@ func ftsQuery(q string) (string, error) {
 	}
 	if len(parts) == 0 {
 		if len(negatives) > 0 {
-			return "", badRequest("bad_request", "q needs a word to find besides those it leaves out")
+			return "", httpapi.BadRequest("bad_request", "q needs a word to find besides those it leaves out")
 		}
 		return "", nil
 	}
@@ -361,13 +362,13 @@ func formatTime(t time.Time) any {
 }
 
 // getClaim answers GET /api/v1/claims/{id}.
-func (n *Node) getClaim(r *http.Request) (any, int, error) {
+func (s *Server) getClaim(r *http.Request) (any, int, error) {
 	id := r.PathValue("id")
 	if !claims.IsClaimID(id) {
-		return nil, 0, badRequest("bad_request", "%q is not a claim ID (claim: and 64 lowercase hex digits)", id)
+		return nil, 0, httpapi.BadRequest("bad_request", "%q is not a claim ID (claim: and 64 lowercase hex digits)", id)
 	}
 	ctx := r.Context()
-	found, err := n.store.Claim(ctx, id)
+	found, err := s.store.Claim(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -386,7 +387,7 @@ func (n *Node) getClaim(r *http.Request) (any, int, error) {
 	answer["requirements"] = map[string]any{
 		"published": map[string]any{"logs": map[string]any{"each": latest.Opened}},
 	}
-	restated, err := n.store.Restatements(ctx, latest.Assertion, id)
+	restated, err := s.store.Restatements(ctx, latest.Assertion, id)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -400,7 +401,7 @@ func (n *Node) getClaim(r *http.Request) (any, int, error) {
 			"independent": c.Operator != latest.Operator})
 	}
 	answer["restatements"] = restatements
-	dependents, err := n.store.DependedOnBy(ctx, id)
+	dependents, err := s.store.DependedOnBy(ctx, id)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -417,23 +418,23 @@ func (n *Node) getClaim(r *http.Request) (any, int, error) {
 const maxValidateBody = 256 << 10
 
 // validateClaims answers POST /api/v1/claims/validate.
-func (n *Node) validateClaims(r *http.Request) (any, int, error) {
-	body, err := readJSON(r, maxValidateBody)
+func (s *Server) validateClaims(r *http.Request) (any, int, error) {
+	body, err := httpapi.ReadJSON(r, maxValidateBody)
 	if err != nil {
 		return nil, 0, err
 	}
 	obj, ok := body.(map[string]any)
 	if !ok {
-		return nil, 0, badRequest("bad_request", `The body is {"claims": [...], "verification_inputs": "sha256:...", "results": {...}}`)
+		return nil, 0, httpapi.BadRequest("bad_request", `The body is {"claims": [...], "verification_inputs": "sha256:...", "results": {...}}`)
 	}
 	for k := range obj {
 		if k != "claims" && k != "verification_inputs" && k != "results" {
-			return nil, 0, badRequest("bad_request", "Unknown member %q: the body holds claims, verification_inputs and results", k)
+			return nil, 0, httpapi.BadRequest("bad_request", "Unknown member %q: the body holds claims, verification_inputs and results", k)
 		}
 	}
 	list, present := obj["claims"]
 	if !present {
-		return nil, 0, badRequest("bad_request", `The body needs "claims", the contents of claims.json`)
+		return nil, 0, httpapi.BadRequest("bad_request", `The body needs "claims", the contents of claims.json`)
 	}
 	cs, issues := claims.Check(list)
 	if len(issues) > 0 {
@@ -441,11 +442,11 @@ func (n *Node) validateClaims(r *http.Request) (any, int, error) {
 	}
 	inputs, hasInputs := obj["verification_inputs"].(string)
 	if _, present := obj["verification_inputs"]; present && (!hasInputs || !claims.IsDigest(inputs)) {
-		return nil, 0, badRequest("bad_request", "verification_inputs is a digest: sha256: and 64 lowercase hex digits")
+		return nil, 0, httpapi.BadRequest("bad_request", "verification_inputs is a digest: sha256: and 64 lowercase hex digits")
 	}
 	results, _ := obj["results"].(map[string]any)
 	if _, present := obj["results"]; present && results == nil {
-		return nil, 0, badRequest("bad_request", "results is an object of result names to their declared values")
+		return nil, 0, httpapi.BadRequest("bad_request", "results is an object of result names to their declared values")
 	}
 	var ids []string
 	if hasInputs {

@@ -1,4 +1,4 @@
-package node
+package ledgerhttp
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/ledger/hazard"
@@ -32,9 +33,9 @@ import (
 const (
 	maxBundleBytes = 10 << 20
 	maxBundleFiles = 1000
-	// maxBundleBody bounds the request body: 10 MB of files in base64,
+	// MaxBundleBody bounds the request body: 10 MB of files in base64,
 	// with room for the JSON around them.
-	maxBundleBody = maxBundleBytes*4/3 + 1<<20
+	MaxBundleBody = maxBundleBytes*4/3 + 1<<20
 )
 
 // Issue is one problem with a bundle: the file it is in and a JSON Pointer
@@ -80,73 +81,73 @@ type checkedBundle struct {
 
 // readBundleRequest reads {"files": {path: base64}, "uploaded": {path:
 // digest}}, refusing an oversized one before reading more than it must.
-func (n *Node) readBundleRequest(r *http.Request) (*bundleRequest, error) {
-	body, err := readJSON(r, maxBundleBody)
+func (s *Server) readBundleRequest(r *http.Request) (*bundleRequest, error) {
+	body, err := httpapi.ReadJSON(r, MaxBundleBody)
 	if err != nil {
 		return nil, err
 	}
 	obj, ok := body.(map[string]any)
 	if !ok {
-		return nil, badRequest("bad_request", `The body is {"files": {path: base64 of the file}, "uploaded": {path: digest}}`)
+		return nil, httpapi.BadRequest("bad_request", `The body is {"files": {path: base64 of the file}, "uploaded": {path: digest}}`)
 	}
 	for k := range obj {
 		if k != "files" && k != "uploaded" {
-			return nil, badRequest("bad_request", "Unknown member %q: the body holds files and uploaded", k)
+			return nil, httpapi.BadRequest("bad_request", "Unknown member %q: the body holds files and uploaded", k)
 		}
 	}
 	files, ok := obj["files"].(map[string]any)
 	if !ok {
-		return nil, badRequest("bad_request", `"files" must be an object of paths to the files' bytes in base64`)
+		return nil, httpapi.BadRequest("bad_request", `"files" must be an object of paths to the files' bytes in base64`)
 	}
 	req := &bundleRequest{files: map[string][]byte{}, uploaded: map[string]string{}, sizes: map[string]int64{}}
 	if up, present := obj["uploaded"]; present {
 		m, ok := up.(map[string]any)
 		if !ok {
-			return nil, badRequest("bad_request", `"uploaded" must be an object of paths to digests`)
+			return nil, httpapi.BadRequest("bad_request", `"uploaded" must be an object of paths to digests`)
 		}
 		for p, d := range m {
 			s, ok := d.(string)
 			if !ok || !claims.IsDigest(s) {
-				return nil, badRequest("bad_request", "uploaded %q: a digest is sha256: and 64 lowercase hex digits", p)
+				return nil, httpapi.BadRequest("bad_request", "uploaded %q: a digest is sha256: and 64 lowercase hex digits", p)
 			}
 			req.uploaded[p] = s
 		}
 	}
 	if len(files)+len(req.uploaded) > maxBundleFiles {
-		return nil, &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+		return nil, &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
 			Message: fmt.Sprintf("A bundle holds at most %d files, sent and uploaded together; this one has %d", maxBundleFiles, len(files)+len(req.uploaded))}
 	}
 	var total int64
 	for p, v := range files {
 		s, ok := v.(string)
 		if !ok {
-			return nil, badRequest("bad_request", "files %q: the file's bytes are a base64 string", p)
+			return nil, httpapi.BadRequest("bad_request", "files %q: the file's bytes are a base64 string", p)
 		}
 		data, err := base64.StdEncoding.DecodeString(s)
 		if err != nil {
-			return nil, badRequest("bad_request", "files %q is not base64: %v", p, err)
+			return nil, httpapi.BadRequest("bad_request", "files %q is not base64: %v", p, err)
 		}
 		req.files[p] = data
 		req.sizes[p] = int64(len(data))
 		total += int64(len(data))
 	}
 	for p, d := range req.uploaded {
-		u, err := n.store.Upload(r.Context(), d)
+		u, err := s.store.Upload(r.Context(), d)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
-			return nil, &APIError{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle",
+			return nil, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle",
 				Message: fmt.Sprintf("uploaded %q: the node holds no upload of %s; ask for a link with POST /api/v1/uploads and send the file first", p, d)}
 		case err != nil:
 			return nil, err
-		case u.Completed.IsZero() && !n.blobs.Has(d):
-			return nil, &APIError{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle",
+		case u.Completed.IsZero() && !s.blobs.Has(d):
+			return nil, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle",
 				Message: fmt.Sprintf("uploaded %q: the upload of %s has not arrived whole; PUT it again (ask POST /api/v1/uploads for a new link if yours expired)", p, d)}
 		}
 		req.sizes[p] = u.Size
 		total += u.Size
 	}
 	if total > maxBundleBytes {
-		return nil, &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+		return nil, &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
 			Message: fmt.Sprintf("A bundle carries at most %d bytes, sent and uploaded together; this one has %d. Send large data/ files ahead with POST /api/v1/uploads", maxBundleBytes, total)}
 	}
 	return req, nil
@@ -155,7 +156,7 @@ func (n *Node) readBundleRequest(r *http.Request) (*bundleRequest, error) {
 // checkBundle runs every check. An error is a request that can't be
 // checked at all (its paths break the layout rules: 422, or the node
 // failed); everything else is in the result.
-func (n *Node) checkBundle(ctx context.Context, req *bundleRequest) (*checkedBundle, error) {
+func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedBundle, error) {
 	c := &checkedBundle{req: req}
 	add := func(file, path, format string, args ...any) {
 		c.issues = append(c.issues, Issue{File: file, Path: path, Message: fmt.Sprintf(format, args...)})
@@ -170,7 +171,7 @@ func (n *Node) checkBundle(ctx context.Context, req *bundleRequest) (*checkedBun
 	var err error
 	c.digests, err = bundle.DigestWithUploads(inline, req.uploaded)
 	if err != nil {
-		return nil, &APIError{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle", Message: err.Error(), Err: err}
+		return nil, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle", Message: err.Error(), Err: err}
 	}
 	if hasSig {
 		c.digests.Files[bundle.SignatureFile] = canonical.Digest(sig)
@@ -257,7 +258,7 @@ func (n *Node) checkBundle(ctx context.Context, req *bundleRequest) (*checkedBun
 		c.hazardIssue = "the hazard screen names rubric " + c.manifest.HazardScreen.Rubric + ", not the node's current rubric " + hazard.Digest() + ": screen the bundle again with GET /api/v1/hazard-rubric"
 		add("manifest.json", "/hazard_screen/rubric", "%s", c.hazardIssue)
 	}
-	if err := n.checkAuthor(ctx, c, sig, hasSig, add); err != nil {
+	if err := s.checkAuthor(ctx, c, sig, hasSig, add); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -307,14 +308,14 @@ func (c *checkedBundle) assignClaimIDs(req *bundleRequest, add func(file, path, 
 // checkAuthor checks what depends on who sent the bundle: the signature,
 // anonymity, whether the author may publish, its quota, what the bundle
 // replaces or repeats, and its price.
-func (n *Node) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, hasSig bool, add func(file, path, format string, args ...any)) error {
+func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, hasSig bool, add func(file, path, format string, args ...any)) error {
 	c.publishing = map[string]any{"allowed": false}
 	if c.manifest == nil || c.manifest.OperatorKeyDigest == "" {
 		c.publishing["needs"] = "manifest"
 		c.publishing["message"] = "manifest.json must name your key by operator_key_digest"
 		return nil
 	}
-	op, err := n.store.OperatorByKey(ctx, c.manifest.OperatorKeyDigest)
+	op, err := s.store.OperatorByKey(ctx, c.manifest.OperatorKeyDigest)
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		c.publishing["needs"] = "register"
@@ -358,15 +359,15 @@ func (n *Node) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, ha
 	}
 
 	identity, hasIdentity := op.Identity()
-	now := n.now()
-	used, err := n.store.OperatorBundles(ctx, op.ID, now.Add(-24*time.Hour))
+	now := s.now()
+	used, err := s.store.OperatorBundles(ctx, op.ID, now.Add(-24*time.Hour))
 	if err != nil {
 		return err
 	}
 	c.quota = map[string]any{"limit": vocabulary.BundlesPerDay, "used": used, "remaining": max(0, vocabulary.BundlesPerDay-used)}
 
 	if c.manifest.Replaces != "" {
-		prev, err := n.store.Bundle(ctx, c.manifest.Replaces)
+		prev, err := s.store.Bundle(ctx, c.manifest.Replaces)
 		switch {
 		case errors.Is(err, store.ErrNotFound):
 			add("manifest.json", "/replaces", "no bundle %s is on this node to correct", c.manifest.Replaces)
@@ -379,7 +380,7 @@ func (n *Node) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, ha
 		}
 	}
 	if len(c.assertions) > 0 {
-		prev, err := n.store.RepeatedBy(ctx, op.ID, c.assertions)
+		prev, err := s.store.RepeatedBy(ctx, op.ID, c.assertions)
 		switch {
 		case err == nil && prev != c.manifest.Replaces && prev != c.digests.Bundle:
 			c.newVersionOf = prev
@@ -387,7 +388,7 @@ func (n *Node) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, ha
 			return err
 		}
 	}
-	if b, err := n.store.Bundle(ctx, c.digests.Bundle); err == nil {
+	if b, err := s.store.Bundle(ctx, c.digests.Bundle); err == nil {
 		c.sealedIndex = b.SealedIndex
 		if b.State == store.BundleOpen {
 			c.publishedIdx = b.RevealedIndex
@@ -397,12 +398,12 @@ func (n *Node) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, ha
 	}
 
 	free := ""
-	switch n.cfg.FreeBundles {
+	switch s.cfg.FreeBundles {
 	case FreeAll:
 		free = "seed"
 	case FreeSeed:
 		if hasIdentity && identity.Kind == "invited" {
-			all, err := n.store.OperatorBundles(ctx, "", time.Time{})
+			all, err := s.store.OperatorBundles(ctx, "", time.Time{})
 			if err != nil {
 				return err
 			}
@@ -412,7 +413,7 @@ func (n *Node) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, ha
 		}
 	}
 	c.free = free
-	if c.price, err = price.Compute(priceNeeds(c), n.rates(), price.Free(free)); err != nil {
+	if c.price, err = price.Compute(priceNeeds(c), s.rates(), price.Free(free)); err != nil {
 		add("manifest.json", "/compute", "the bundle cannot be priced: %v", err)
 	}
 	switch {
@@ -564,15 +565,7 @@ func invalidBundle(c *checkedBundle) error {
 	if len(c.issues) > 1 {
 		msg += fmt.Sprintf(" (and %d more; POST /api/v1/bundles/check lists them all)", len(c.issues)-1)
 	}
-	return &issuesError{APIError{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle", Message: msg}, c.issueList()}
+	return &httpapi.IssuesError{Err: httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle", Message: msg}, Issues: c.issueList()}
 }
-
-// issuesError is an APIError whose body also lists issues.
-type issuesError struct {
-	APIError
-	issues []any
-}
-
-func (e *issuesError) Unwrap() error { return &e.APIError }
 
 var _ = protocol.SealedType

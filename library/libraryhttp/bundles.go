@@ -1,4 +1,4 @@
-package node
+package libraryhttp
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
 )
@@ -51,56 +52,57 @@ import (
 // others were admitted; those stay (they passed every rule) and the
 // answer says which record failed.
 
-func (n *Node) routeLibraryBundles() {
-	n.mux.Handle("GET /api/bundles/{revision}", n.serveAPI(n.exportMapBundle))
-	n.mux.Handle("GET /api/review-bundles/{revision}", n.serveAPI(n.exportReviewBundle))
-	n.mux.Handle("POST /api/bundles/import", n.serveAPI(n.admin(n.importBundle)))
+func (s *Server) routeLibraryBundles() {
+	s.mux.Handle("GET /api/bundles/{revision}", s.serve(s.exportMapBundle))
+	s.mux.Handle("GET /api/review-bundles/{revision}", s.serve(s.exportReviewBundle))
+	s.mux.Handle("POST /api/bundles/import", s.serve(s.admin(s.importBundle)))
 }
 
-// bundleLimit bounds an exported or imported bundle: the contract's
+// BundleLimit bounds an exported or imported bundle: the contract's
 // maximum_bundle_bytes. Tests lower it.
-var bundleLimit = library.MaxBundleBytes
+// It is a variable so tests can lower it.
+var BundleLimit = library.MaxBundleBytes
 
 // exportMapBundle answers GET /api/bundles/{revision}: the map revision's
 // dependency closure as alexandria.bundle/2.
-func (n *Node) exportMapBundle(r *http.Request) (any, int, error) {
-	c, err := n.bundleSubject(r, "research-map")
+func (s *Server) exportMapBundle(r *http.Request) (any, int, error) {
+	c, err := s.bundleSubject(r, "research-map")
 	if err != nil {
 		return nil, 0, err
 	}
-	return n.exportBundle(r.Context(), &library.Bundle{Format: library.BundleFormat, Subject: c.ID}, []string{c.ID})
+	return s.exportBundle(r.Context(), &library.Bundle{Format: library.BundleFormat, Subject: c.ID}, []string{c.ID})
 }
 
 // exportReviewBundle answers GET /api/review-bundles/{revision}: the exact
 // node revision, the evidence and assessments about it, and what they
 // name, as alexandria.review-bundle/1 observed now.
-func (n *Node) exportReviewBundle(r *http.Request) (any, int, error) {
-	c, err := n.bundleSubject(r, "research-node", "claim")
+func (s *Server) exportReviewBundle(r *http.Request) (any, int, error) {
+	c, err := s.bundleSubject(r, "research-node", "claim")
 	if err != nil {
 		return nil, 0, err
 	}
-	observed := n.now()
-	reviews, err := n.store.ReviewsOf(r.Context(), c.ID)
+	observed := s.now()
+	reviews, err := s.store.ReviewsOf(r.Context(), c.ID)
 	if err != nil {
 		return nil, 0, err
 	}
 	b := &library.Bundle{Format: library.ReviewBundleFormat, Subject: c.ID, ObservedAt: observed.UTC().Format(time.RFC3339Nano)}
-	return n.exportBundle(r.Context(), b, append([]string{c.ID}, reviews...))
+	return s.exportBundle(r.Context(), b, append([]string{c.ID}, reviews...))
 }
 
 // bundleSubject reads the revision a bundle is asked of, which must be of
 // one of kinds.
-func (n *Node) bundleSubject(r *http.Request, kinds ...string) (store.Contribution, error) {
+func (s *Server) bundleSubject(r *http.Request, kinds ...string) (store.Contribution, error) {
 	id := r.PathValue("revision")
 	if !library.IsRevisionID(id) {
-		return store.Contribution{}, badRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
+		return store.Contribution{}, httpapi.BadRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
 	}
-	c, err := n.store.Contribution(r.Context(), id)
+	c, err := s.store.Contribution(r.Context(), id)
 	if err != nil {
 		return store.Contribution{}, err
 	}
 	if !slices.Contains(kinds, c.Record.Kind) {
-		return store.Contribution{}, &APIError{Status: http.StatusUnprocessableEntity, Code: "wrong_kind",
+		return store.Contribution{}, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "wrong_kind",
 			Message: fmt.Sprintf("This bundle is of a %s revision, and %s is a %s", strings.Join(kinds, " or "), id, c.Record.Kind)}
 	}
 	return c, nil
@@ -109,8 +111,8 @@ func (n *Node) bundleSubject(r *http.Request, kinds ...string) (store.Contributi
 // exportBundle fills b with the closure of start (library.Dependencies,
 // transitively) in admission order, which puts dependencies first, and
 // with its authors' keys, and answers it as the bundle's bytes.
-func (n *Node) exportBundle(ctx context.Context, b *library.Bundle, start []string) (any, int, error) {
-	b.Origin = n.log.Origin()
+func (s *Server) exportBundle(ctx context.Context, b *library.Bundle, start []string) (any, int, error) {
+	b.Origin = s.log.Origin()
 	var held []store.Contribution
 	seen := map[string]bool{}
 	size := 0
@@ -121,13 +123,13 @@ func (n *Node) exportBundle(ctx context.Context, b *library.Bundle, start []stri
 			continue
 		}
 		seen[id] = true
-		c, err := n.store.Contribution(ctx, id)
+		c, err := s.store.Contribution(ctx, id)
 		if err != nil {
 			return nil, 0, fmt.Errorf("export: revision %s, which a revision in the bundle names: %w", id, err)
 		}
 		// The envelope is most of what a record adds: stop reading as
 		// soon as the bundle cannot fit.
-		if size += len(c.Envelope); size > bundleLimit {
+		if size += len(c.Envelope); size > BundleLimit {
 			return nil, 0, bundleTooLarge(size)
 		}
 		held = append(held, c)
@@ -152,7 +154,7 @@ func (n *Node) exportBundle(ctx context.Context, b *library.Bundle, start []stri
 		return nil, 0, err
 	}
 	b.Records = ordered
-	if b.Authors, err = n.bundleAuthors(ctx, held); err != nil {
+	if b.Authors, err = s.bundleAuthors(ctx, held); err != nil {
 		return nil, 0, err
 	}
 	data, err := b.Marshal()
@@ -161,15 +163,15 @@ func (n *Node) exportBundle(ctx context.Context, b *library.Bundle, start []stri
 		return nil, 0, bundleTooLarge(size)
 	case err != nil:
 		return nil, 0, fmt.Errorf("export: the bundle this node made does not verify: %w", err)
-	case len(data) > bundleLimit:
+	case len(data) > BundleLimit:
 		return nil, 0, bundleTooLarge(len(data))
 	}
-	return textResponse{contentType: "application/json", body: data}, http.StatusOK, nil
+	return httpapi.Text{ContentType: "application/json", Body: data}, http.StatusOK, nil
 }
 
-func bundleTooLarge(size int) *APIError {
-	return &APIError{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
-		Message: fmt.Sprintf("The bundle would be over %d bytes (at least %d); a bundle holds at most that", bundleLimit, size)}
+func bundleTooLarge(size int) *httpapi.Error {
+	return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+		Message: fmt.Sprintf("The bundle would be over %d bytes (at least %d); a bundle holds at most that", BundleLimit, size)}
 }
 
 // bundleAuthors returns the keys of the contributions' authors: the
@@ -179,7 +181,7 @@ func bundleTooLarge(size int) *APIError {
 // one author all start from the key that makes its ID, so the longest
 // holds the keys the others do, unless the author signed two rotations
 // from one key, which Marshal's verification then finds.
-func (n *Node) bundleAuthors(ctx context.Context, held []store.Contribution) (map[string]library.BundleAuthor, error) {
+func (s *Server) bundleAuthors(ctx context.Context, held []store.Contribution) (map[string]library.BundleAuthor, error) {
 	out := map[string]library.BundleAuthor{}
 	consider := func(author string, a library.BundleAuthor) {
 		if old, ok := out[author]; !ok || len(a.Rotations) > len(old.Rotations) {
@@ -191,7 +193,7 @@ func (n *Node) bundleAuthors(ctx context.Context, held []store.Contribution) (ma
 		authors[c.Record.Author] = true
 	}
 	for author := range authors {
-		op, err := n.store.Operator(ctx, "op:"+author)
+		op, err := s.store.Operator(ctx, "op:"+author)
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		} else if err != nil {
@@ -199,11 +201,11 @@ func (n *Node) bundleAuthors(ctx context.Context, held []store.Contribution) (ma
 		}
 		a := library.BundleAuthor{Key: op.Keys[0].Key}
 		for _, k := range op.Keys[1:] {
-			s, err := n.store.SignedByDigest(ctx, k.Entry)
+			kept, err := s.store.SignedByDigest(ctx, k.Entry)
 			if err != nil {
 				return nil, fmt.Errorf("export: the rotation to a key of %s: %w", op.ID, err)
 			}
-			v, err := canonical.Parse(s.Entry)
+			v, err := canonical.Parse(kept.Entry)
 			if err != nil {
 				return nil, fmt.Errorf("export: the rotation to a key of %s as kept: %w", op.ID, err)
 			}
@@ -229,24 +231,24 @@ func (n *Node) bundleAuthors(ctx context.Context, held []store.Contribution) (ma
 
 // importBundle answers POST /api/bundles/import: 201 with what it admitted,
 // or 200 when every record was held already.
-func (n *Node) importBundle(r *http.Request) (any, int, error) {
-	if r.ContentLength > int64(bundleLimit) {
+func (s *Server) importBundle(r *http.Request) (any, int, error) {
+	if r.ContentLength > int64(BundleLimit) {
 		return nil, 0, bundleTooLarge(int(r.ContentLength))
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, int64(bundleLimit)+1))
+	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, int64(BundleLimit)+1))
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
-			return nil, 0, bundleTooLarge(bundleLimit + 1)
+			return nil, 0, bundleTooLarge(BundleLimit + 1)
 		}
-		return nil, 0, badRequest("bad_request", "The body could not be read")
+		return nil, 0, httpapi.BadRequest("bad_request", "The body could not be read")
 	}
 	b, err := library.ParseBundle(data)
 	if err != nil {
 		return nil, 0, bundleError(err)
 	}
 	ctx := r.Context()
-	now := n.now()
+	now := s.now()
 	ids := make([]string, len(b.Records))
 	var fresh []freshRecord
 	for i, br := range b.Records {
@@ -254,7 +256,7 @@ func (n *Node) importBundle(r *http.Request) (any, int, error) {
 		if err := library.CheckAuthoredAt(br.Envelope.Record, now); err != nil {
 			return nil, 0, recordRefused(i, br.ID, libraryError(err))
 		}
-		if _, err := n.store.Contribution(ctx, br.ID); err == nil {
+		if _, err := s.store.Contribution(ctx, br.ID); err == nil {
 			continue
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return nil, 0, err
@@ -265,7 +267,7 @@ func (n *Node) importBundle(r *http.Request) (any, int, error) {
 			"signed_by": br.SignedBy,
 			"author":    authorValue(b.Authors[br.Envelope.Record.Author]),
 		}
-		nc, err := n.newContribution(br.Envelope, br.ID, imported)
+		nc, err := s.newContribution(br.Envelope, br.ID, imported)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -277,7 +279,7 @@ func (n *Node) importBundle(r *http.Request) (any, int, error) {
 	if len(fresh) == 0 {
 		return answer(0, http.StatusOK)
 	}
-	if err := n.checkImport(ctx, fresh); err != nil {
+	if err := s.checkImport(ctx, fresh); err != nil {
 		return nil, 0, err
 	}
 
@@ -286,7 +288,7 @@ func (n *Node) importBundle(r *http.Request) (any, int, error) {
 	imported := 0
 	var last uint64
 	for _, f := range fresh {
-		c, err := n.store.AddContribution(ctx, f.nc, func(ctx context.Context, g library.Graph) error { return library.Check(ctx, f.nc.Record, g) })
+		c, err := s.store.AddContribution(ctx, f.nc, func(ctx context.Context, g library.Graph) error { return library.Check(ctx, f.nc.Record, g) })
 		switch {
 		case errors.Is(err, store.ErrDuplicate):
 			continue // admitted meanwhile, by another request
@@ -297,15 +299,15 @@ func (n *Node) importBundle(r *http.Request) (any, int, error) {
 		imported++
 		// Sequenced one by one, so the log holds them in the bundle's
 		// order; the answer waits for one checkpoint covering them all.
-		if last, err = n.log.Sequence(ctx, c.Leaf); err != nil {
+		if last, err = s.log.Sequence(ctx, c.Leaf); err != nil {
 			return nil, 0, err
 		}
-		if err := n.store.BindIndex(ctx, int64(last), c.Entry); err != nil {
+		if err := s.store.BindIndex(ctx, int64(last), c.Entry); err != nil {
 			return nil, 0, err
 		}
 	}
 	if imported > 0 {
-		if _, err := n.log.WaitForSize(ctx, last+1); err != nil {
+		if _, err := s.log.WaitForSize(ctx, last+1); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -340,12 +342,12 @@ func (e *importRefusal) Unwrap() error { return e.err }
 // check the write transaction's graph and writes nothing when the check
 // fails, so a check that always fails reads one consistent state under the
 // writer's lock.
-func (n *Node) checkImport(ctx context.Context, fresh []freshRecord) error {
+func (s *Server) checkImport(ctx context.Context, fresh []freshRecord) error {
 	recs := make([]*library.Record, len(fresh))
 	for i, f := range fresh {
 		recs[i] = f.nc.Record
 	}
-	_, err := n.store.AddContribution(ctx, fresh[0].nc, func(ctx context.Context, g library.Graph) error {
+	_, err := s.store.AddContribution(ctx, fresh[0].nc, func(ctx context.Context, g library.Graph) error {
 		if i, err := library.CheckInOrder(ctx, g, recs); err != nil {
 			return &importRefusal{at: i, err: err}
 		}
@@ -448,19 +450,19 @@ func bundleError(err error) error {
 	if be.Record != "" {
 		issue["record"] = be.Record
 	}
-	return &issuesError{APIError{Status: status, Code: code, Message: be.Error(), Err: err}, []any{issue}}
+	return &httpapi.IssuesError{Err: httpapi.Error{Status: status, Code: code, Message: be.Error(), Err: err}, Issues: []any{issue}}
 }
 
 // recordRefused names, in an answer about the bundle, the record whose
 // admission err refuses, and where it is in the bundle.
 func recordRefused(at int, id string, err error) error {
-	var ie *issuesError
-	var ae *APIError
+	var ie *httpapi.IssuesError
+	var ae *httpapi.Error
 	path := fmt.Sprintf("/records/%d", at)
 	switch {
 	case errors.As(err, &ie):
-		issues := make([]any, len(ie.issues))
-		for i, is := range ie.issues {
+		issues := make([]any, len(ie.Issues))
+		for i, is := range ie.Issues {
 			m, _ := is.(map[string]any)
 			named := map[string]any{"record": id}
 			for k, v := range m {
@@ -472,13 +474,13 @@ func recordRefused(at int, id string, err error) error {
 			issues[i] = named
 		}
 		out := *ie
-		out.Message = fmt.Sprintf("Record %s (%s) is refused: %s", id, path, ie.Message)
-		out.issues = issues
+		out.Err.Message = fmt.Sprintf("Record %s (%s) is refused: %s", id, path, ie.Err.Message)
+		out.Issues = issues
 		return &out
 	case errors.As(err, &ae):
 		out := *ae
 		out.Message = fmt.Sprintf("Record %s (%s) is refused: %s", id, path, ae.Message)
-		return &issuesError{out, []any{map[string]any{"record": id, "path": path, "code": ae.Code, "message": ae.Message}}}
+		return &httpapi.IssuesError{Err: out, Issues: []any{map[string]any{"record": id, "path": path, "code": ae.Code, "message": ae.Message}}}
 	}
 	return fmt.Errorf("record %s (%s): %w", id, path, err)
 }

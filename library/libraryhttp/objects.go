@@ -1,4 +1,4 @@
-package node
+package libraryhttp
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
 )
@@ -25,28 +26,28 @@ import (
 //
 // {revision} is an exact revision ID; one that is not 64 lowercase hex
 // digits is 400, one not stored 404. Listings page by offset, 50 records a
-// page (pageSize), with next_offset the offset of the next page or null at
+// page (PageSize), with next_offset the offset of the next page or null at
 // the end; a bad offset, sort, section or boolean is 400. Records are the
 // contract's signed records (signedRecord). What each listing holds is
 // defined once, on store.LibraryObjects; each answer is read from one
 // snapshot per listing, not across listings.
 
-// pageSize is the contract's limits.page_size.
-const pageSize = 50
+// PageSize is the contract's limits.page_size.
+const PageSize = 50
 
 // maxAncestors bounds the containment chain an object read follows. The
 // rules keep containment acyclic (parents are existing roots, immutable on
 // revision); the bound only keeps a damaged store from looping a request.
 const maxAncestors = 64
 
-func (n *Node) routeLibraryObjects() {
-	n.mux.Handle("GET /api/entries/{revision}/connections", n.serveAPI(n.getConnections))
-	n.mux.Handle("GET /api/entries/{revision}/discussion", n.serveAPI(n.getDiscussion))
-	n.mux.Handle("GET /api/maps/{revision}", n.serveAPI(n.getMap))
-	n.mux.Handle("GET /api/research/{revision}/activity", n.serveAPI(n.getActivity))
-	n.mux.Handle("GET /api/scores", n.serveAPI(n.getScores))
-	n.mux.Handle("GET /api/objects/{revision}", n.serveAPI(n.getObject))
-	n.mux.Handle("GET /api/contract", n.serveAPI(n.getContract))
+func (s *Server) routeLibraryObjects() {
+	s.mux.Handle("GET /api/entries/{revision}/connections", s.serve(s.getConnections))
+	s.mux.Handle("GET /api/entries/{revision}/discussion", s.serve(s.getDiscussion))
+	s.mux.Handle("GET /api/maps/{revision}", s.serve(s.getMap))
+	s.mux.Handle("GET /api/research/{revision}/activity", s.serve(s.getActivity))
+	s.mux.Handle("GET /api/scores", s.serve(s.getScores))
+	s.mux.Handle("GET /api/objects/{revision}", s.serve(s.getObject))
+	s.mux.Handle("GET /api/contract", s.serve(s.getContract))
 }
 
 // getConnections answers GET /api/entries/{revision}/connections: the
@@ -54,8 +55,8 @@ func (n *Node) routeLibraryObjects() {
 // (store.LibraryObjects.Incoming) and its lineage's revision IDs, oldest
 // first (history). One offset pages incoming and history together, since
 // the contract gives one next_offset: it is set while either has more.
-func (n *Node) getConnections(r *http.Request) (any, int, error) {
-	c, err := n.pathRevision(r)
+func (s *Server) getConnections(r *http.Request) (any, int, error) {
+	c, err := s.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -63,11 +64,11 @@ func (n *Node) getConnections(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	in, err := n.store.Incoming(r.Context(), c.Root, offset, pageSize)
+	in, err := s.store.Incoming(r.Context(), c.Root, offset, PageSize)
 	if err != nil {
 		return nil, 0, err
 	}
-	history, err := n.store.Revisions(r.Context(), c.Root, offset, pageSize)
+	history, err := s.store.Revisions(r.Context(), c.Root, offset, PageSize)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -100,8 +101,8 @@ func (n *Node) getConnections(r *http.Request) (any, int, error) {
 // getDiscussion answers GET /api/entries/{revision}/discussion: the
 // discussion under the revision's lineage (store.LibraryObjects.Discussion),
 // sorted new (the default), old or top.
-func (n *Node) getDiscussion(r *http.Request) (any, int, error) {
-	c, err := n.pathRevision(r)
+func (s *Server) getDiscussion(r *http.Request) (any, int, error) {
+	c, err := s.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -115,9 +116,9 @@ func (n *Node) getDiscussion(r *http.Request) (any, int, error) {
 		sort = store.SortNew
 	case store.SortNew, store.SortOld, store.SortTop:
 	default:
-		return nil, 0, badRequest("bad_request", "sort must be new, old or top, not %q", sort)
+		return nil, 0, httpapi.BadRequest("bad_request", "sort must be new, old or top, not %q", sort)
 	}
-	p, err := n.store.Discussion(r.Context(), c.Root, sort, offset, pageSize)
+	p, err := s.store.Discussion(r.Context(), c.Root, sort, offset, PageSize)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -138,25 +139,25 @@ type mapBody struct {
 // selects, in its body's order, its edges, its current head and its fork
 // origin. A revision that is not a research map is 404: there is no map
 // at that address.
-func (n *Node) getMap(r *http.Request) (any, int, error) {
-	c, err := n.pathRevision(r)
+func (s *Server) getMap(r *http.Request) (any, int, error) {
+	c, err := s.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
 	if c.Record.Kind != "research-map" {
-		return nil, 0, &APIError{Status: http.StatusNotFound, Code: "not_found",
+		return nil, 0, &httpapi.Error{Status: http.StatusNotFound, Code: "not_found",
 			Message: fmt.Sprintf("%s is %s, not a research map", c.ID, c.Record.Kind)}
 	}
 	m, err := decodeMap(c.Record)
 	if err != nil {
 		return nil, 0, fmt.Errorf("map %s as stored: %w", c.ID, err)
 	}
-	pinned, err := n.store.Contributions(r.Context(), append(slices.Clone(m.Nodes), m.Assessments...))
+	pinned, err := s.store.Contributions(r.Context(), append(slices.Clone(m.Nodes), m.Assessments...))
 	if err != nil {
 		// Everything a map names existed when it was admitted.
 		return nil, 0, inconsistent(fmt.Errorf("map %s: reading what it pins: %w", c.ID, err))
 	}
-	head, err := n.store.ContributionHead(r.Context(), c.Root)
+	head, err := s.store.ContributionHead(r.Context(), c.Root)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -185,7 +186,7 @@ func (n *Node) getMap(r *http.Request) (any, int, error) {
 // guaranteed when a record was admitted, such as a revision it names gone:
 // a 500, never the 404 the not-found error it wraps would be.
 func inconsistent(err error) error {
-	return &APIError{Status: http.StatusInternalServerError, Code: "internal", Message: "The node failed to answer; try again later", Err: err}
+	return &httpapi.Error{Status: http.StatusInternalServerError, Code: "internal", Message: "The node failed to answer; try again later", Err: err}
 }
 
 // decodeMap reads a research map's body.
@@ -218,8 +219,8 @@ func decodeMap(rec *library.Record) (mapBody, error) {
 // revision (with challenges=true, only counterexamples and disputed or
 // refuted assessments); for a research map, the proposals made against any
 // revision of it. Other kinds have no research activity: 404.
-func (n *Node) getActivity(r *http.Request) (any, int, error) {
-	c, err := n.pathRevision(r)
+func (s *Server) getActivity(r *http.Request) (any, int, error) {
+	c, err := s.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -231,7 +232,7 @@ func (n *Node) getActivity(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	q := store.ActivityQuery{Subject: c.ID, Challenges: challenges, Offset: offset, Limit: pageSize}
+	q := store.ActivityQuery{Subject: c.ID, Challenges: challenges, Offset: offset, Limit: PageSize}
 	switch c.Record.Kind {
 	case "research-node":
 		q.Kinds = []string{"research-evidence", "research-assessment"}
@@ -239,14 +240,14 @@ func (n *Node) getActivity(r *http.Request) (any, int, error) {
 		q.Kinds = []string{"evidence", "assessment"}
 	case "research-map":
 		if challenges {
-			return nil, 0, badRequest("bad_request", "challenges=true reads a node's challenges; a map's activity is its proposals")
+			return nil, 0, httpapi.BadRequest("bad_request", "challenges=true reads a node's challenges; a map's activity is its proposals")
 		}
 		q.Subject, q.Lineage, q.Kinds = c.Root, true, []string{"research-proposal"}
 	default:
-		return nil, 0, &APIError{Status: http.StatusNotFound, Code: "not_found",
+		return nil, 0, &httpapi.Error{Status: http.StatusNotFound, Code: "not_found",
 			Message: fmt.Sprintf("%s is %s: research activity is kept for research nodes, claims and maps", c.ID, c.Record.Kind)}
 	}
-	p, err := n.store.Activity(r.Context(), q)
+	p, err := s.store.Activity(r.Context(), q)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -257,12 +258,12 @@ func (n *Node) getActivity(r *http.Request) (any, int, error) {
 // votes on every root voted on (store.LibraryObjects.VoteTotals), and with
 // author (64 hex digits, or an operator ID with "op:"), that author's
 // current vote on each root.
-func (n *Node) getScores(r *http.Request) (any, int, error) {
+func (s *Server) getScores(r *http.Request) (any, int, error) {
 	author := strings.TrimPrefix(r.URL.Query().Get("author"), "op:")
 	if r.URL.Query().Has("author") && !library.IsRevisionID(author) {
-		return nil, 0, badRequest("bad_request", "author must be an operator ID: 64 lowercase hex digits, with or without \"op:\"")
+		return nil, 0, httpapi.BadRequest("bad_request", "author must be an operator ID: 64 lowercase hex digits, with or without \"op:\"")
 	}
-	totals, err := n.store.VoteTotals(r.Context(), nil)
+	totals, err := s.store.VoteTotals(r.Context(), nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -272,7 +273,7 @@ func (n *Node) getScores(r *http.Request) (any, int, error) {
 	}
 	answer := map[string]any{"totals": byTarget}
 	if author != "" {
-		votes, err := n.store.VotesBy(r.Context(), author)
+		votes, err := s.store.VotesBy(r.Context(), author)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -292,8 +293,8 @@ func (n *Node) getScores(r *http.Request) (any, int, error) {
 // lineages it is contained in, following contained_in, root first), one
 // page of a section (store.ObjectSection says what each holds; all by
 // default), and how many revisions its lineage has.
-func (n *Node) getObject(r *http.Request) (any, int, error) {
-	c, err := n.pathRevision(r)
+func (s *Server) getObject(r *http.Request) (any, int, error) {
+	c, err := s.pathRevision(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -310,16 +311,16 @@ func (n *Node) getObject(r *http.Request) (any, int, error) {
 		section = store.SectionAll
 	}
 	if !slices.Contains(store.ObjectSections, section) {
-		return nil, 0, badRequest("bad_request", "section must be one of %v, not %q", store.ObjectSections, section)
+		return nil, 0, httpapi.BadRequest("bad_request", "section must be one of %v, not %q", store.ObjectSections, section)
 	}
 	ctx := r.Context()
-	head, err := n.store.ContributionHead(ctx, c.Root)
+	head, err := s.store.ContributionHead(ctx, c.Root)
 	if err != nil {
 		return nil, 0, err
 	}
 	original := c
 	if c.ID != c.Root {
-		if original, err = n.store.Contribution(ctx, c.Root); err != nil {
+		if original, err = s.store.Contribution(ctx, c.Root); err != nil {
 			return nil, 0, err
 		}
 	}
@@ -327,15 +328,15 @@ func (n *Node) getObject(r *http.Request) (any, int, error) {
 	if exact {
 		item = c
 	}
-	ancestors, err := n.ancestors(r, item)
+	ancestors, err := s.ancestors(r, item)
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := n.store.Section(ctx, store.SectionQuery{Root: c.Root, Item: item.ID, Section: section, Offset: offset, Limit: pageSize})
+	p, err := s.store.Section(ctx, store.SectionQuery{Root: c.Root, Item: item.ID, Section: section, Offset: offset, Limit: PageSize})
 	if err != nil {
 		return nil, 0, err
 	}
-	revisions, err := n.store.Revisions(ctx, c.Root, 0, 0)
+	revisions, err := s.store.Revisions(ctx, c.Root, 0, 0)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -355,13 +356,13 @@ func (n *Node) getObject(r *http.Request) (any, int, error) {
 // ancestors returns the signed current heads of the lineages c is
 // contained in, root first. Containment is fixed on the root, so any
 // revision's contained_in is the lineage's.
-func (n *Node) ancestors(r *http.Request, c store.Contribution) ([]any, error) {
+func (s *Server) ancestors(r *http.Request, c store.Contribution) ([]any, error) {
 	var chain []any
 	for parent := c.Facets.ContainedIn; parent != ""; {
 		if len(chain) == maxAncestors {
 			return nil, inconsistent(fmt.Errorf("%s: containment deeper than %d", c.ID, maxAncestors))
 		}
-		head, err := n.store.ContributionHead(r.Context(), parent)
+		head, err := s.store.ContributionHead(r.Context(), parent)
 		if err != nil {
 			return nil, inconsistent(fmt.Errorf("%s's container %s: %w", c.ID, parent, err))
 		}
@@ -379,12 +380,12 @@ func (n *Node) ancestors(r *http.Request, c store.Contribution) ([]any, error) {
 // fills it in. origin is Config.Origin when that is an http(s) URL (it is
 // usually the log's checkpoint origin, which is not), else the scheme and
 // host the request came to.
-func (n *Node) getContract(r *http.Request) (any, int, error) {
+func (s *Server) getContract(r *http.Request) (any, int, error) {
 	doc, err := readContract()
 	if err != nil {
 		return nil, 0, err
 	}
-	origin := n.cfg.Origin
+	origin := s.cfg.Origin
 	if !strings.HasPrefix(origin, "https://") && !strings.HasPrefix(origin, "http://") {
 		scheme := "http"
 		if r.TLS != nil {
@@ -419,25 +420,25 @@ func readContract() (map[string]any, error) {
 	}
 	doc["write_contract"].(map[string]any)["content_schema"] = schema
 	limits := doc["limits"].(map[string]any)
-	limits["page_size"] = pageSize
+	limits["page_size"] = PageSize
 	limits["envelope_bytes"] = library.MaxEnvelopeBytes
 	limits["body_characters"] = library.MaxBodyChars
 	return doc, nil
 }
 
 // pathRevision reads the {revision} of the path and returns it as stored.
-func (n *Node) pathRevision(r *http.Request) (store.Contribution, error) {
+func (s *Server) pathRevision(r *http.Request) (store.Contribution, error) {
 	id := r.PathValue("revision")
 	if !library.IsRevisionID(id) {
-		return store.Contribution{}, badRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
+		return store.Contribution{}, httpapi.BadRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
 	}
-	return n.store.Contribution(r.Context(), id)
+	return s.store.Contribution(r.Context(), id)
 }
 
 // queryOffset reads the offset query parameter: a non-negative integer,
 // 0 when absent.
 func queryOffset(r *http.Request) (int, error) {
-	v, _, err := queryUint(r, "offset")
+	v, _, err := httpapi.QueryUint(r, "offset")
 	return int(v), err
 }
 
@@ -450,7 +451,7 @@ func queryBool(r *http.Request, name string) (bool, error) {
 	case "true":
 		return true, nil
 	default:
-		return false, badRequest("bad_request", "%s must be true or false, not %q", name, s)
+		return false, httpapi.BadRequest("bad_request", "%s must be true or false, not %q", name, s)
 	}
 }
 

@@ -1,4 +1,4 @@
-package node
+package libraryhttp
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"net/http"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
 )
@@ -25,27 +26,27 @@ import (
 // then, a state with the current state. A read's nonce serves that one
 // request only.
 
-func (n *Node) routeLibraryPersonal() {
-	n.mux.Handle("POST /api/personal", n.serveAPI(n.personal))
+func (s *Server) routeLibraryPersonal() {
+	s.mux.Handle("POST /api/personal", s.serve(s.personal))
 }
 
 // personal answers POST /api/personal: 200 with the state for a read or a
 // state sent before, 201 with the state a write stored.
-func (n *Node) personal(r *http.Request) (any, int, error) {
+func (s *Server) personal(r *http.Request) (any, int, error) {
 	env, err := readEnvelope(r)
 	if err != nil {
 		return nil, 0, err
 	}
 	rec := env.Record
-	op, err := n.signer(r.Context(), env)
+	op, err := s.signer(r.Context(), env)
 	if err != nil {
 		return nil, 0, err
 	}
-	now := n.now()
+	now := s.now()
 	if err := library.CheckPersonalTime(rec, now); err != nil {
 		return nil, 0, libraryError(err)
 	}
-	if err := n.requireScope(r.Context(), op, library.ScopePublish); err != nil {
+	if err := s.requireScope(r.Context(), op, library.ScopePublish); err != nil {
 		return nil, 0, err
 	}
 	nonce, lists, err := library.ValidatePersonal(rec)
@@ -65,11 +66,11 @@ func (n *Node) personal(r *http.Request) (any, int, error) {
 		if authored.After(now) {
 			expires = authored.Add(library.PersonalWindow + library.MaxClockSkew)
 		}
-		st, err := n.store.ReadPersonal(r.Context(), store.PersonalRead{
+		st, err := s.store.ReadPersonal(r.Context(), store.PersonalRead{
 			Author: rec.Author, Nonce: nonce, Request: id, Expires: expires, Now: now})
 		switch {
 		case errors.Is(err, store.ErrNonceUsed):
-			return nil, 0, &APIError{Status: http.StatusConflict, Code: "nonce_used", Err: err,
+			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "nonce_used", Err: err,
 				Message: "This read's nonce was used by another request: sign a new read with a fresh random nonce"}
 		case err != nil && !errors.Is(err, store.ErrDuplicate):
 			return nil, 0, err
@@ -78,7 +79,7 @@ func (n *Node) personal(r *http.Request) (any, int, error) {
 	}
 
 	err = library.CheckPersonalRoots(*lists, func(id string) (*library.Stored, error) {
-		c, err := n.store.Contribution(r.Context(), id)
+		c, err := s.store.Contribution(r.Context(), id)
 		if err != nil {
 			return nil, err
 		}
@@ -91,12 +92,12 @@ func (n *Node) personal(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := n.store.SetPersonalState(r.Context(), store.PersonalState{ID: id, Record: rec, Envelope: envelope, Stored: now})
+	st, err := s.store.SetPersonalState(r.Context(), store.PersonalState{ID: id, Record: rec, Envelope: envelope, Stored: now})
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		return personalAnswer(&st), http.StatusOK, nil
 	case errors.Is(err, store.ErrConflict):
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "stale_state", Err: err,
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "stale_state", Err: err,
 			Message: fmt.Sprintf("Your personal lists are no longer at state %q: reload them (a personal-read) and make the change again on the state it returns", rec.Previous)}
 	case err != nil:
 		return nil, 0, err

@@ -1,20 +1,5 @@
-package node
-
-import (
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"net/http"
-	"strings"
-
-	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/memory"
-	"github.com/agora-node/agora/memory/engine"
-	"github.com/agora-node/agora/store"
-)
-
-// The memory: memory-agent-ingress/v1 at its own path, answered by
+// Package memoryhttp serves the memory: memory-agent-ingress/v1
+// (spec/memory-agent-ingress-v1.schema.json) at its own path, answered by
 // memory/engine. Adapters are let in by a bearer token the admin issues
 // for each adapter id:
 //
@@ -36,23 +21,40 @@ import (
 // The ingress route answers in the contract's own shape ({"ok":true,
 // "result"} or {"ok":false,"error"}), not the node's {"error","code"}; the
 // admin routes answer as every other admin route does.
+package memoryhttp
 
-func (n *Node) routeMemory() {
-	n.mux.HandleFunc("POST /v1/agent-ingress/{adapter_id}/events/{kind}", n.ingress)
-	n.mux.Handle("POST /api/v1/admin/memory/adapters", n.serveAPI(n.admin(n.issueAdapterToken)))
-	n.mux.Handle("POST /api/v1/admin/memory/profiles", n.serveAPI(n.admin(n.putMemoryProfile)))
-	n.mux.Handle("GET /api/v1/admin/memory/sessions/{handle}/receipts", n.serveAPI(n.admin(n.memoryReceipts)))
-	n.mux.Handle("GET /api/v1/admin/memory/search", n.serveAPI(n.admin(n.searchMemory)))
-	n.mux.Handle("GET /api/v1/admin/memory/records", n.serveAPI(n.admin(n.memoryRecords)))
-	n.mux.Handle("GET /api/v1/admin/memory/records/{ref}", n.serveAPI(n.admin(n.memoryRecord)))
-	n.mux.Handle("DELETE /api/v1/admin/memory/records/{ref}", n.serveAPI(n.admin(n.forgetMemoryRecord)))
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"strings"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/memory"
+	"github.com/agora-node/agora/memory/engine"
+	"github.com/agora-node/agora/store"
+)
+
+func (s *Server) routeMemory() {
+	s.mux.HandleFunc("POST /v1/agent-ingress/{adapter_id}/events/{kind}", s.ingress)
+	s.mux.Handle("POST /api/v1/admin/memory/adapters", s.serve(s.admin(s.issueAdapterToken)))
+	s.mux.Handle("POST /api/v1/admin/memory/profiles", s.serve(s.admin(s.putMemoryProfile)))
+	s.mux.Handle("GET /api/v1/admin/memory/sessions/{handle}/receipts", s.serve(s.admin(s.memoryReceipts)))
+	s.mux.Handle("GET /api/v1/admin/memory/search", s.serve(s.admin(s.searchMemory)))
+	s.mux.Handle("GET /api/v1/admin/memory/records", s.serve(s.admin(s.memoryRecords)))
+	s.mux.Handle("GET /api/v1/admin/memory/records/{ref}", s.serve(s.admin(s.memoryRecord)))
+	s.mux.Handle("DELETE /api/v1/admin/memory/records/{ref}", s.serve(s.admin(s.forgetMemoryRecord)))
 }
 
 // ingress answers one event. The body is read before the token is checked
 // (the engine checks it first of all), up to one byte over the contract's
 // bound, so an oversized event is refused as the contract says and no
 // more is read.
-func (n *Node) ingress(w http.ResponseWriter, r *http.Request) {
+func (s *Server) ingress(w http.ResponseWriter, r *http.Request) {
 	token, _ := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	body, err := io.ReadAll(io.LimitReader(r.Body, memory.MaxEventBytes+1))
 	var out []byte
@@ -60,13 +62,13 @@ func (n *Node) ingress(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		out, status = memory.MarshalError(memory.NewError(memory.CodeBadRequest, "the body could not be read"))
 	} else {
-		out, status, err = n.memory.Handle(r.Context(), r.PathValue("adapter_id"), r.PathValue("kind"), token, body)
+		out, status, err = s.memory.Handle(r.Context(), r.PathValue("adapter_id"), r.PathValue("kind"), token, body)
 	}
 	switch {
 	case err != nil && status >= 500:
-		n.logger.Error("memory event failed", "path", r.URL.Path, "status", status, "err", err)
+		s.logger.Error("memory event failed", "path", r.URL.Path, "status", status, "err", err)
 	case err != nil:
-		n.logger.Debug("memory event refused", "path", r.URL.Path, "status", status, "err", err)
+		s.logger.Debug("memory event refused", "path", r.URL.Path, "status", status, "err", err)
 	}
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
@@ -76,16 +78,16 @@ func (n *Node) ingress(w http.ResponseWriter, r *http.Request) {
 // issueAdapterToken answers POST /api/v1/admin/memory/adapters
 // {"adapter_id"}: a new token for the adapter, shown this once. Issuing
 // again rotates it.
-func (n *Node) issueAdapterToken(r *http.Request) (any, int, error) {
-	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+func (s *Server) issueAdapterToken(r *http.Request) (any, int, error) {
+	body, err := httpapi.ReadJSON(r, s.maxBodyBytes)
 	if err != nil {
 		return nil, 0, err
 	}
 	obj, _ := body.(map[string]any)
 	id, _ := obj["adapter_id"].(string)
-	token, err := n.memory.IssueToken(r.Context(), id)
+	token, err := s.memory.IssueToken(r.Context(), id)
 	if errors.Is(err, engine.ErrAdapterID) {
-		return nil, 0, badRequest("bad_request", "Give \"adapter_id\": a lowercase letter, then up to 63 of a-z, 0-9, _ and -")
+		return nil, 0, httpapi.BadRequest("bad_request", "Give \"adapter_id\": a lowercase letter, then up to 63 of a-z, 0-9, _ and -")
 	}
 	if err != nil {
 		return nil, 0, err
@@ -95,21 +97,18 @@ func (n *Node) issueAdapterToken(r *http.Request) (any, int, error) {
 
 // putMemoryProfile answers POST /api/v1/admin/memory/profiles with a
 // memory-profile/v1 document: kept for sessions to pin by profile_ref.
-func (n *Node) putMemoryProfile(r *http.Request) (any, int, error) {
-	if r.ContentLength > memory.MaxProfileBytes {
-		return nil, 0, tooLarge(memory.MaxProfileBytes)
-	}
-	doc, err := io.ReadAll(io.LimitReader(r.Body, memory.MaxProfileBytes+1))
+func (s *Server) putMemoryProfile(r *http.Request) (any, int, error) {
+	doc, err := httpapi.ReadBody(r, "The profile", memory.MaxProfileBytes)
 	if err != nil {
-		return nil, 0, badRequest("bad_request", "The body could not be read")
+		return nil, 0, err
 	}
-	pin, created, err := n.memory.PutProfile(r.Context(), doc)
+	pin, created, err := s.memory.PutProfile(r.Context(), doc)
 	var me *memory.Error
 	switch {
 	case errors.As(err, &me):
-		return nil, 0, &APIError{Status: memory.HTTPStatus(me.Code), Code: me.Code, Message: me.Message, Err: err}
+		return nil, 0, &httpapi.Error{Status: memory.HTTPStatus(me.Code), Code: me.Code, Message: me.Message, Err: err}
 	case errors.Is(err, store.ErrConflict):
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "conflict",
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "conflict",
 			Message: "This revision of the profile is kept with another document: give the changed profile a new revision", Err: err}
 	case err != nil:
 		return nil, 0, err
@@ -122,8 +121,8 @@ func (n *Node) putMemoryProfile(r *http.Request) (any, int, error) {
 }
 
 // memoryReceipts answers GET /api/v1/admin/memory/sessions/{handle}/receipts.
-func (n *Node) memoryReceipts(r *http.Request) (any, int, error) {
-	rs, err := n.memory.Receipts(r.Context(), r.PathValue("handle"))
+func (s *Server) memoryReceipts(r *http.Request) (any, int, error) {
+	rs, err := s.memory.Receipts(r.Context(), r.PathValue("handle"))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -158,29 +157,29 @@ const (
 
 // memoryLimit reads ?limit=, 1 to most, def when absent.
 func memoryLimit(r *http.Request, def, most int) (int, error) {
-	v, ok, err := queryUint(r, "limit")
+	v, ok, err := httpapi.QueryUint(r, "limit")
 	switch {
 	case err != nil:
 		return 0, err
 	case !ok:
 		return def, nil
 	case v < 1 || v > uint64(most):
-		return 0, badRequest("bad_request", "limit must be 1 to %d, not %d", most, v)
+		return 0, httpapi.BadRequest("bad_request", "limit must be 1 to %d, not %d", most, v)
 	}
 	return int(v), nil
 }
 
 // searchMemory answers GET /api/v1/admin/memory/search?q=&project=&limit=.
-func (n *Node) searchMemory(r *http.Request) (any, int, error) {
+func (s *Server) searchMemory(r *http.Request) (any, int, error) {
 	q := strings.TrimSpace(r.URL.Query().Get("q"))
 	if q == "" {
-		return nil, 0, badRequest("bad_request", "Give q, the words to look for: /api/v1/admin/memory/search?q=cannot+find+module")
+		return nil, 0, httpapi.BadRequest("bad_request", "Give q, the words to look for: /api/v1/admin/memory/search?q=cannot+find+module")
 	}
 	limit, err := memoryLimit(r, defaultMemorySearch, maxMemorySearch)
 	if err != nil {
 		return nil, 0, err
 	}
-	hits, err := asJSON(n.memory.Search(q, r.URL.Query().Get("project"), limit))
+	hits, err := asJSON(s.memory.Search(q, r.URL.Query().Get("project"), limit))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -188,12 +187,12 @@ func (n *Node) searchMemory(r *http.Request) (any, int, error) {
 }
 
 // memoryRecords answers GET /api/v1/admin/memory/records?project=&limit=.
-func (n *Node) memoryRecords(r *http.Request) (any, int, error) {
+func (s *Server) memoryRecords(r *http.Request) (any, int, error) {
 	limit, err := memoryLimit(r, defaultMemoryRecords, maxMemoryRecords)
 	if err != nil {
 		return nil, 0, err
 	}
-	records, err := asJSON(n.memory.Records(r.URL.Query().Get("project"), limit))
+	records, err := asJSON(s.memory.Records(r.URL.Query().Get("project"), limit))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -201,8 +200,8 @@ func (n *Node) memoryRecords(r *http.Request) (any, int, error) {
 }
 
 // memoryRecord answers GET /api/v1/admin/memory/records/{ref}.
-func (n *Node) memoryRecord(r *http.Request) (any, int, error) {
-	v, err := n.memory.Inspect(r.Context(), r.PathValue("ref"))
+func (s *Server) memoryRecord(r *http.Request) (any, int, error) {
+	v, err := s.memory.Inspect(r.Context(), r.PathValue("ref"))
 	if err != nil {
 		return nil, 0, memoryNotFound(r.PathValue("ref"), err)
 	}
@@ -226,8 +225,8 @@ func (n *Node) memoryRecord(r *http.Request) (any, int, error) {
 }
 
 // forgetMemoryRecord answers DELETE /api/v1/admin/memory/records/{ref}.
-func (n *Node) forgetMemoryRecord(r *http.Request) (any, int, error) {
-	gone, receipts, err := n.memory.Forget(r.Context(), r.PathValue("ref"))
+func (s *Server) forgetMemoryRecord(r *http.Request) (any, int, error) {
+	gone, receipts, err := s.memory.Forget(r.Context(), r.PathValue("ref"))
 	if err != nil {
 		return nil, 0, memoryNotFound(r.PathValue("ref"), err)
 	}
@@ -235,14 +234,14 @@ func (n *Node) forgetMemoryRecord(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	n.logger.Info("memory record forgotten", "ref", gone.RecordRef, "receipts", receipts)
+	s.logger.Info("memory record forgotten", "ref", gone.RecordRef, "receipts", receipts)
 	return map[string]any{"removed": record, "receipts": receipts}, http.StatusOK, nil
 }
 
 // memoryNotFound says which record is missing and how to find the others.
 func memoryNotFound(ref string, err error) error {
 	if errors.Is(err, store.ErrNotFound) {
-		return &APIError{Status: http.StatusNotFound, Code: "not_found",
+		return &httpapi.Error{Status: http.StatusNotFound, Code: "not_found",
 			Message: fmt.Sprintf("No memory record %q on this node; list them with GET /api/v1/admin/memory/records", ref), Err: err}
 	}
 	return err
@@ -257,3 +256,25 @@ func asJSON(v any) (any, error) {
 	}
 	return canonical.Parse(b)
 }
+
+// Server is the memory's HTTP API.
+type Server struct {
+	memory       *engine.Engine
+	logger       *slog.Logger
+	adminToken   string
+	maxBodyBytes int64
+	mux          *http.ServeMux
+}
+
+// New returns the memory's handlers for eng, mounted on mux; adminToken
+// lets its bearer use the admin routes, whose JSON bodies are at most
+// maxBodyBytes.
+func New(mux *http.ServeMux, eng *engine.Engine, adminToken string, maxBodyBytes int64, logger *slog.Logger) *Server {
+	s := &Server{memory: eng, logger: logger, adminToken: adminToken, maxBodyBytes: maxBodyBytes, mux: mux}
+	s.routeMemory()
+	return s
+}
+
+func (s *Server) serve(fn httpapi.Func) http.Handler { return httpapi.Serve(s.logger, fn) }
+
+func (s *Server) admin(fn httpapi.Func) httpapi.Func { return httpapi.Admin(s.adminToken, fn) }

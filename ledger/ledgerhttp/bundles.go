@@ -1,4 +1,4 @@
-package node
+package ledgerhttp
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -27,7 +28,7 @@ import (
 // recovery drops with its bundle, so no bundle is half-stored; files whose
 // bundle was dropped are left for the upload sweep. Opening appends the
 // author's bundle entry with its claims, fields and the salt; the policy
-// loop (Config.OpenAfter) calls openBundle, as the verification round will.
+// loop (Config.OpenAfter) calls OpenBundle, as the verification round will.
 
 // The settings of Config.FreeBundles.
 const (
@@ -42,20 +43,20 @@ const (
 	FreeNone = "none"
 )
 
-func (n *Node) routeBundles() {
-	n.mux.Handle("POST /api/v1/bundles/check", n.serveAPI(n.checkBundleRequest))
-	n.mux.Handle("POST /api/v1/bundles", n.serveAPI(n.submitBundle))
-	n.mux.Handle("GET /api/v1/bundles/{hash}", n.serveAPI(n.getBundle))
-	n.mux.Handle("GET /api/v1/sealed/{index}", n.serveAPI(n.getSealed))
-	n.mux.Handle("POST /api/v1/sealed/{index}/void", n.serveAPI(n.voidSealed))
+func (s *Server) routeBundles() {
+	s.mux.Handle("POST /api/v1/bundles/check", s.serve(s.checkBundleRequest))
+	s.mux.Handle("POST /api/v1/bundles", s.serve(s.submitBundle))
+	s.mux.Handle("GET /api/v1/bundles/{hash}", s.serve(s.getBundle))
+	s.mux.Handle("GET /api/v1/sealed/{index}", s.serve(s.getSealed))
+	s.mux.Handle("POST /api/v1/sealed/{index}/void", s.serve(s.voidSealed))
 }
 
-func (n *Node) checkBundleRequest(r *http.Request) (any, int, error) {
-	req, err := n.readBundleRequest(r)
+func (s *Server) checkBundleRequest(r *http.Request) (any, int, error) {
+	req, err := s.readBundleRequest(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	c, err := n.checkBundle(r.Context(), req)
+	c, err := s.checkBundle(r.Context(), req)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -63,13 +64,13 @@ func (n *Node) checkBundleRequest(r *http.Request) (any, int, error) {
 }
 
 // submitBundle answers POST /api/v1/bundles: it seals the bundle.
-func (n *Node) submitBundle(r *http.Request) (any, int, error) {
-	req, err := n.readBundleRequest(r)
+func (s *Server) submitBundle(r *http.Request) (any, int, error) {
+	req, err := s.readBundleRequest(r)
 	if err != nil {
 		return nil, 0, err
 	}
 	ctx := r.Context()
-	c, err := n.checkBundle(ctx, req)
+	c, err := s.checkBundle(ctx, req)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -77,11 +78,11 @@ func (n *Node) submitBundle(r *http.Request) (any, int, error) {
 		if len(c.issues) > 0 {
 			return nil, 0, invalidBundle(c)
 		}
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "unknown_key",
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "unknown_key",
 			Message: "No operator here holds the key manifest.json names: register it first with POST /api/v1/operators"}
 	}
 	if c.signatureOK {
-		if b, err := n.store.Bundle(ctx, c.digests.Bundle); err == nil {
+		if b, err := s.store.Bundle(ctx, c.digests.Bundle); err == nil {
 			return bundleStanding(b), http.StatusOK, nil
 		} else if !errors.Is(err, store.ErrNotFound) {
 			return nil, 0, err
@@ -89,67 +90,67 @@ func (n *Node) submitBundle(r *http.Request) (any, int, error) {
 	}
 	op := *c.operator
 	if _, ok := op.Identity(); !ok {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "no_identity",
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "no_identity",
 			Message: "Publishing takes an identity: prove one with POST /api/v1/operators/" + op.ID + "/identity"}
 	}
 	if len(c.issues) > 0 {
 		return nil, 0, invalidBundle(c)
 	}
 	if !c.canPublish {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "verify_first", Message: fmt.Sprint(c.publishing["message"])}
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "verify_first", Message: fmt.Sprint(c.publishing["message"])}
 	}
-	release, ok := n.startSubmission(op.ID)
+	release, ok := s.StartSubmission(op.ID)
 	if !ok {
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "in_progress",
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "in_progress",
 			Message: "Another submission of yours is being stored; send this one again once that one is answered"}
 	}
 	defer release()
 	// Checked again now that no other submission of this operator runs.
-	if b, err := n.store.Bundle(ctx, c.digests.Bundle); err == nil {
+	if b, err := s.store.Bundle(ctx, c.digests.Bundle); err == nil {
 		return bundleStanding(b), http.StatusOK, nil
 	}
-	used, err := n.store.OperatorBundles(ctx, op.ID, n.now().Add(-vocabulary.Day))
+	used, err := s.store.OperatorBundles(ctx, op.ID, s.now().Add(-vocabulary.Day))
 	if err != nil {
 		return nil, 0, err
 	}
 	if used >= vocabulary.BundlesPerDay {
-		return nil, 0, &APIError{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: 3600,
+		return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: 3600,
 			Message: fmt.Sprintf("You submitted %d bundles in the last 24 hours, your limit", used)}
 	}
-	if c.free == "seed" && n.cfg.FreeBundles == FreeSeed {
+	if c.free == "seed" && s.cfg.FreeBundles == FreeSeed {
 		// The seeding rule counts the ledger's bundles: operators sealing
 		// at once must not take more than its free ones between them.
-		n.seedMu.Lock()
-		defer n.seedMu.Unlock()
-		all, err := n.store.OperatorBundles(ctx, "", time.Time{})
+		s.seedMu.Lock()
+		defer s.seedMu.Unlock()
+		all, err := s.store.OperatorBundles(ctx, "", time.Time{})
 		if err != nil {
 			return nil, 0, err
 		}
 		if all >= vocabulary.SeedBundles {
-			return nil, 0, &APIError{Status: http.StatusForbidden, Code: "verify_first",
+			return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "verify_first",
 				Message: "The ledger's free seed bundles were taken while this one was checked; it needs credit now"}
 		}
 	}
-	b, err := n.seal(ctx, c)
+	b, err := s.seal(ctx, c)
 	if err != nil {
 		return nil, 0, err
 	}
 	return map[string]any{"bundle": b.Hash, "sealed": b.SealedIndex, "state": store.BundleSealed, "entry": nil}, http.StatusAccepted, nil
 }
 
-// startSubmission marks operator as storing a submission; ok is false if
+// StartSubmission marks operator as storing a submission; ok is false if
 // one is being stored already.
-func (n *Node) startSubmission(operator string) (release func(), ok bool) {
-	n.submitMu.Lock()
-	defer n.submitMu.Unlock()
-	if n.submitting[operator] {
+func (s *Server) StartSubmission(operator string) (release func(), ok bool) {
+	s.submitMu.Lock()
+	defer s.submitMu.Unlock()
+	if s.submitting[operator] {
 		return nil, false
 	}
-	n.submitting[operator] = true
+	s.submitting[operator] = true
 	return func() {
-		n.submitMu.Lock()
-		delete(n.submitting, operator)
-		n.submitMu.Unlock()
+		s.submitMu.Lock()
+		delete(s.submitting, operator)
+		s.submitMu.Unlock()
 	}, true
 }
 
@@ -171,10 +172,10 @@ func logIndex(i int64) any {
 }
 
 // seal stores a checked bundle's files and records it sealed on the log.
-func (n *Node) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error) {
+func (s *Server) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error) {
 	ctx = context.WithoutCancel(ctx)
 	for p, data := range c.req.files {
-		d, err := n.blobs.Put(data)
+		d, err := s.blobs.Put(data)
 		if err != nil {
 			return store.Bundle{}, fmt.Errorf("storing %s: %w", p, err)
 		}
@@ -196,7 +197,7 @@ func (n *Node) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error)
 		return store.Bundle{}, err
 	}
 	sealed := map[string]any{"type": protocol.SealedType, "commitment": commitment}
-	if err := protocol.Sign(sealed, n.keys.log); err != nil {
+	if err := protocol.Sign(sealed, s.logKey); err != nil {
 		return store.Bundle{}, err
 	}
 	sealedJSON, err := canonical.Marshal(sealed)
@@ -204,13 +205,13 @@ func (n *Node) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error)
 		return store.Bundle{}, err
 	}
 	sealedDigest := canonical.Digest(sealedJSON)
-	if err := n.store.PutSigned(ctx, sealedDigest, sealedJSON, nil); err != nil {
+	if err := s.store.PutSigned(ctx, sealedDigest, sealedJSON, nil); err != nil {
 		return store.Bundle{}, err
 	}
 	nb := store.NewBundle{
 		Hash: c.digests.Bundle, Operator: c.operator.ID, KeyDigest: c.manifest.OperatorKeyDigest,
 		Entry: entryJSON, EntryDigest: canonical.Digest(entryJSON), Sealed: sealedDigest, Salt: salt,
-		Fields: c.manifest.Fields, Replaces: c.manifest.Replaces, WrittenBy: c.manifest.WrittenBy, At: n.now(),
+		Fields: c.manifest.Fields, Replaces: c.manifest.Replaces, WrittenBy: c.manifest.WrittenBy, At: s.now(),
 	}
 	if nb.WrittenBy == "" {
 		nb.WrittenBy = "agent"
@@ -229,19 +230,19 @@ func (n *Node) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error)
 			DependsOn: globalDependencies(c, i), Cites: cites[cl.LocalID], JSON: raw,
 		})
 	}
-	b, err := n.store.CreateBundle(ctx, nb)
+	b, err := s.store.CreateBundle(ctx, nb)
 	if errors.Is(err, store.ErrDuplicate) {
-		n.store.DropUnbound(ctx, sealedDigest)
+		s.store.DropUnbound(ctx, sealedDigest)
 		return b, nil
 	}
 	if err != nil {
-		n.store.DropUnbound(ctx, sealedDigest)
+		s.store.DropUnbound(ctx, sealedDigest)
 		return store.Bundle{}, err
 	}
-	index, err := n.appendEntry(ctx, sealedDigest, sealedJSON, sealed, nil, true)
+	index, err := s.journal.Append(ctx, sealedDigest, sealedJSON, sealed, nil)
 	if err != nil {
 		if appendedNothing(err) {
-			n.store.DropUnbound(ctx, sealedDigest)
+			s.store.DropUnbound(ctx, sealedDigest)
 		}
 		return store.Bundle{}, err
 	}
@@ -307,11 +308,11 @@ func citedFor(c *checkedBundle) map[string][]string {
 	return out
 }
 
-// openBundle logs a sealed bundle's entry, revealing it: the author's
+// OpenBundle logs a sealed bundle's entry, revealing it: the author's
 // bundle entry, its claim IDs in claims.json order, its fields in the
 // manifest's order, and the index and salt that open its commitment. It is
 // what the policy loop calls now, and what the verification round will.
-func (n *Node) openBundle(ctx context.Context, b store.Bundle) (uint64, error) {
+func (s *Server) OpenBundle(ctx context.Context, b store.Bundle) (uint64, error) {
 	if b.State != store.BundleSealed || b.SealedIndex == store.Unlogged {
 		return 0, fmt.Errorf("bundle %s is %s, not sealed on the log: %w", b.Hash, b.State, store.ErrConflict)
 	}
@@ -320,10 +321,10 @@ func (n *Node) openBundle(ctx context.Context, b store.Bundle) (uint64, error) {
 		return 0, fmt.Errorf("bundle %s entry as kept: %w", b.Hash, err)
 	}
 	entry := v.(map[string]any)
-	if err := n.store.PutSigned(ctx, b.EntryDigest, b.Entry, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
+	if err := s.store.PutSigned(ctx, b.EntryDigest, b.Entry, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
 		return 0, err
 	}
-	if err := n.store.OpenBundle(ctx, b.Hash, b.EntryDigest); err != nil {
+	if err := s.store.OpenBundle(ctx, b.Hash, b.EntryDigest); err != nil {
 		return 0, err
 	}
 	ids := make([]any, len(b.Claims))
@@ -341,17 +342,17 @@ func (n *Node) openBundle(ctx context.Context, b store.Bundle) (uint64, error) {
 	if b.Replaces != "" {
 		leaf["replaces"] = b.Replaces
 	}
-	index, err := n.appendEntry(ctx, b.EntryDigest, b.Entry, entry, leaf, true)
+	index, err := s.journal.Append(ctx, b.EntryDigest, b.Entry, entry, leaf)
 	if err != nil && appendedNothing(err) {
-		n.store.DropUnbound(ctx, b.EntryDigest)
+		s.store.DropUnbound(ctx, b.EntryDigest)
 	}
 	return index, err
 }
 
 // openDue opens every sealed bundle older than Config.OpenAfter, until
 // ctx ends: the node's policy until the verification round exists.
-func (n *Node) openDue(ctx context.Context) {
-	every := min(max(n.cfg.OpenAfter/4, 100*time.Millisecond), 5*time.Second)
+func (s *Server) openDue(ctx context.Context) {
+	every := min(max(s.cfg.OpenAfter/4, 100*time.Millisecond), 5*time.Second)
 	t := time.NewTicker(every)
 	defer t.Stop()
 	for {
@@ -360,16 +361,16 @@ func (n *Node) openDue(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		due, err := n.store.SealedBundles(ctx, n.now().Add(-n.cfg.OpenAfter), 100)
+		due, err := s.store.SealedBundles(ctx, s.now().Add(-s.cfg.OpenAfter), 100)
 		if err != nil {
 			if ctx.Err() == nil {
-				n.logger.Error("listing bundles due to open", "err", err)
+				s.logger.Error("listing bundles due to open", "err", err)
 			}
 			continue
 		}
 		for _, b := range due {
-			if _, err := n.openBundle(ctx, b); err != nil && ctx.Err() == nil {
-				n.logger.Error("opening a bundle", "bundle", b.Hash, "err", err)
+			if _, err := s.OpenBundle(ctx, b); err != nil && ctx.Err() == nil {
+				s.logger.Error("opening a bundle", "bundle", b.Hash, "err", err)
 			}
 		}
 	}
@@ -378,11 +379,11 @@ func (n *Node) openDue(ctx context.Context) {
 // sweepUploads deletes, once an hour, files no bundle holds that arrived
 // more than vocabulary.UploadKeep ago: uploads no submitted bundle used,
 // and files of submissions that never sealed.
-func (n *Node) sweepUploads(ctx context.Context) {
+func (s *Server) sweepUploads(ctx context.Context) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
 	for {
-		n.sweepOnce(ctx, n.now())
+		s.SweepUploadsOnce(ctx, s.now())
 		select {
 		case <-ctx.Done():
 			return
@@ -391,31 +392,32 @@ func (n *Node) sweepUploads(ctx context.Context) {
 	}
 }
 
-func (n *Node) sweepOnce(ctx context.Context, now time.Time) {
-	removed, err := n.blobs.Sweep(now.Add(-vocabulary.UploadKeep), func(digest string) bool {
-		held, err := n.store.HoldsFile(ctx, digest)
+// SweepUploadsOnce removes the uploads no bundle holds that lapsed by now.
+func (s *Server) SweepUploadsOnce(ctx context.Context, now time.Time) {
+	removed, err := s.blobs.Sweep(now.Add(-vocabulary.UploadKeep), func(digest string) bool {
+		held, err := s.store.HoldsFile(ctx, digest)
 		return held || err != nil // keep what can't be checked now
 	})
 	switch {
 	case err != nil && ctx.Err() == nil:
-		n.logger.Error("sweeping unused uploads", "err", err)
+		s.logger.Error("sweeping unused uploads", "err", err)
 	case removed > 0:
-		n.logger.Info("swept unused uploads", "files", removed)
+		s.logger.Info("swept unused uploads", "files", removed)
 	}
 }
 
 // getSealed answers GET /api/v1/sealed/{index}: where a sealed entry
 // stands.
-func (n *Node) getSealed(r *http.Request) (any, int, error) {
+func (s *Server) getSealed(r *http.Request) (any, int, error) {
 	index, err := pathIndex(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	b, err := n.store.BundleBySealed(r.Context(), int64(index))
+	b, err := s.store.BundleBySealed(r.Context(), int64(index))
 	if errors.Is(err, store.ErrNotFound) {
-		s, serr := n.store.Signed(r.Context(), int64(index))
+		s, serr := s.store.Signed(r.Context(), int64(index))
 		if serr != nil || !isType(s.Entry, protocol.SealedType) {
-			return nil, 0, notFound("No sealed entry at index %d", index)
+			return nil, 0, httpapi.NotFound("No sealed entry at index %d", index)
 		}
 		return map[string]any{"sealed": index, "state": store.BundleSealed}, http.StatusOK, nil
 	}
@@ -447,12 +449,12 @@ func isType(entry []byte, typ string) bool {
 // voidSealed answers POST /api/v1/sealed/{index}/void: the author voids
 // its sealed bundle, so it never opens. The log records the author's void
 // entry and its own withdrawal of the bundle, reason "voided".
-func (n *Node) voidSealed(r *http.Request) (any, int, error) {
+func (s *Server) voidSealed(r *http.Request) (any, int, error) {
 	index, err := pathIndex(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	body, err := readJSON(r, n.cfg.MaxBodyBytes)
+	body, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -465,28 +467,28 @@ func (n *Node) voidSealed(r *http.Request) (any, int, error) {
 	}
 	author, _ := entry["author"].(string)
 	if sealedAt, ok := entry["sealed"].(float64); !ok || sealedAt != float64(index) {
-		return nil, 0, badRequest("bad_request", "The void entry's sealed must be %d, the index in the path", index)
+		return nil, 0, httpapi.BadRequest("bad_request", "The void entry's sealed must be %d, the index in the path", index)
 	}
 	ctx := r.Context()
-	b, err := n.store.BundleBySealed(ctx, int64(index))
+	b, err := s.store.BundleBySealed(ctx, int64(index))
 	if err != nil {
 		return nil, 0, err
 	}
 	if author != b.Operator {
-		return nil, 0, &APIError{Status: http.StatusForbidden, Code: "not_author", Message: "Only the bundle's author can void it"}
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "not_author", Message: "Only the bundle's author can void it"}
 	}
-	op, err := n.store.Operator(ctx, author)
+	op, err := s.store.Operator(ctx, author)
 	if err != nil {
 		return nil, 0, err
 	}
 	if !protocol.Verify(entry, op.Key().Key) {
-		return nil, 0, &APIError{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The void entry's signature does not verify with the author's current key"}
+		return nil, 0, &httpapi.Error{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The void entry's signature does not verify with the author's current key"}
 	}
 	if b.State == store.BundleWithdrawn {
 		return map[string]any{"sealed": index, "state": b.State, "withdrawn_in": b.Withdrawal.Index}, http.StatusOK, nil
 	}
 	if b.State != store.BundleSealed {
-		return nil, 0, &APIError{Status: http.StatusConflict, Code: "not_sealed", Message: "The bundle opened; correct or retract it instead"}
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "not_sealed", Message: "The bundle opened; correct or retract it instead"}
 	}
 	voidJSON, err := canonical.Marshal(entry)
 	if err != nil {
@@ -494,7 +496,7 @@ func (n *Node) voidSealed(r *http.Request) (any, int, error) {
 	}
 	voidDigest := canonical.Digest(voidJSON)
 	withdrawal := map[string]any{"type": "withdrawal", "bundle": b.Hash, "reason": "voided", "sealed": index}
-	if err := protocol.Sign(withdrawal, n.keys.log); err != nil {
+	if err := protocol.Sign(withdrawal, s.logKey); err != nil {
 		return nil, 0, err
 	}
 	wJSON, err := canonical.Marshal(withdrawal)
@@ -504,21 +506,21 @@ func (n *Node) voidSealed(r *http.Request) (any, int, error) {
 	wDigest := canonical.Digest(wJSON)
 	ctx = context.WithoutCancel(ctx)
 	for d, data := range map[string][]byte{voidDigest: voidJSON, wDigest: wJSON} {
-		if err := n.store.PutSigned(ctx, d, data, nil); err != nil {
+		if err := s.store.PutSigned(ctx, d, data, nil); err != nil {
 			return nil, 0, err
 		}
 	}
-	if _, err := n.store.WithdrawBundle(ctx, b.Hash, store.Withdrawal{Entry: wDigest, Reason: "voided", Void: voidDigest, At: n.now()}); err != nil && !errors.Is(err, store.ErrDuplicate) {
+	if _, err := s.store.WithdrawBundle(ctx, b.Hash, store.Withdrawal{Entry: wDigest, Reason: "voided", Void: voidDigest, At: s.now()}); err != nil && !errors.Is(err, store.ErrDuplicate) {
 		return nil, 0, err
 	}
-	if err := n.publishKey(r, op); err != nil {
+	if err := s.journal.PublishKey(r.Context(), op); err != nil {
 		return nil, 0, err
 	}
-	voidIndex, err := n.appendEntry(ctx, voidDigest, voidJSON, entry, map[string]any{"operator": author}, true)
+	voidIndex, err := s.journal.Append(ctx, voidDigest, voidJSON, entry, map[string]any{"operator": author})
 	if err != nil {
 		return nil, 0, err
 	}
-	wIndex, err := n.appendEntry(ctx, wDigest, wJSON, withdrawal, nil, true)
+	wIndex, err := s.journal.Append(ctx, wDigest, wJSON, withdrawal, nil)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -529,17 +531,17 @@ func (n *Node) voidSealed(r *http.Request) (any, int, error) {
 // members named.
 func checkMembers(entry map[string]any, typ string, members []string) error {
 	if entry["type"] != typ {
-		return badRequest("bad_request", "The entry's type must be %q", typ)
+		return httpapi.BadRequest("bad_request", "The entry's type must be %q", typ)
 	}
 	for _, m := range members {
 		if _, ok := entry[m]; !ok {
-			return badRequest("bad_request", "The %s entry needs %q", typ, m)
+			return httpapi.BadRequest("bad_request", "The %s entry needs %q", typ, m)
 		}
 	}
 	if len(entry) != len(members) {
 		for k := range entry {
 			if !slices.Contains(members, k) {
-				return badRequest("bad_request", "The %s entry has no member %q; it holds %s", typ, k, strings.Join(members, ", "))
+				return httpapi.BadRequest("bad_request", "The %s entry has no member %q; it holds %s", typ, k, strings.Join(members, ", "))
 			}
 		}
 	}
@@ -548,9 +550,9 @@ func checkMembers(entry map[string]any, typ string, members []string) error {
 
 // getBundle answers GET /api/v1/bundles/{hash}: an open bundle's files and
 // claims, or a withdrawn one's tombstone. A sealed bundle is not readable.
-func (n *Node) getBundle(r *http.Request) (any, int, error) {
+func (s *Server) getBundle(r *http.Request) (any, int, error) {
 	hash := r.PathValue("hash")
-	b, err := n.store.Bundle(r.Context(), hash)
+	b, err := s.store.Bundle(r.Context(), hash)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -560,7 +562,7 @@ func (n *Node) getBundle(r *http.Request) (any, int, error) {
 	}
 	switch b.State {
 	case store.BundleSealed:
-		return nil, 0, notFound("Bundle %s is sealed: it is readable once it opens (GET /api/v1/sealed/%d)", hash, b.SealedIndex)
+		return nil, 0, httpapi.NotFound("Bundle %s is sealed: it is readable once it opens (GET /api/v1/sealed/%d)", hash, b.SealedIndex)
 	case store.BundleWithdrawn:
 		out["tombstone"] = map[string]any{"reason": b.Withdrawal.Reason, "withdrawal": b.Withdrawal.Index}
 		out["files"] = nil

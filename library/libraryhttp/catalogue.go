@@ -1,4 +1,4 @@
-package node
+package libraryhttp
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
 )
@@ -58,9 +59,9 @@ var (
 	verdicts  = []string{"open", "supported", "disputed", "accepted", "refuted"}
 )
 
-func (n *Node) routeLibraryCatalogue() {
-	n.mux.Handle("GET /api/catalogue", n.serveAPI(n.getCatalogue))
-	n.mux.Handle("GET /api/changes", n.serveAPI(n.getChanges))
+func (s *Server) routeLibraryCatalogue() {
+	s.mux.Handle("GET /api/catalogue", s.serve(s.getCatalogue))
+	s.mux.Handle("GET /api/changes", s.serve(s.getChanges))
 }
 
 // queryParams reads a request's query parameters, each at most once and
@@ -69,10 +70,10 @@ func queryParams(r *http.Request, allowed ...string) (map[string]string, error) 
 	out := map[string]string{}
 	for name, values := range r.URL.Query() {
 		if !slices.Contains(allowed, name) {
-			return nil, badRequest("bad_request", "Unknown parameter %q: send only %s to %s", name, strings.Join(allowed, ", "), r.URL.Path)
+			return nil, httpapi.BadRequest("bad_request", "Unknown parameter %q: send only %s to %s", name, strings.Join(allowed, ", "), r.URL.Path)
 		}
 		if len(values) > 1 {
-			return nil, badRequest("bad_request", "%s is given %d times: send it once", name, len(values))
+			return nil, httpapi.BadRequest("bad_request", "%s is given %d times: send it once", name, len(values))
 		}
 		out[name] = values[0]
 	}
@@ -84,11 +85,11 @@ func oneOf(name, v string, values []string) error {
 	if v == "" || slices.Contains(values, v) {
 		return nil
 	}
-	return badRequest("bad_request", "%s %q is not one the contract names: send one of %s", name, v, strings.Join(values, ", "))
+	return httpapi.BadRequest("bad_request", "%s %q is not one the contract names: send one of %s", name, v, strings.Join(values, ", "))
 }
 
 // getCatalogue answers GET /api/catalogue.
-func (n *Node) getCatalogue(r *http.Request) (any, int, error) {
+func (s *Server) getCatalogue(r *http.Request) (any, int, error) {
 	p, err := queryParams(r, "q", "kind", "node_type", "sort", "offset", "author", "method", "verdict", "projection")
 	if err != nil {
 		return nil, 0, err
@@ -96,7 +97,7 @@ func (n *Node) getCatalogue(r *http.Request) (any, int, error) {
 	q := store.CatalogueQuery{Kind: p["kind"], NodeType: p["node_type"], Method: p["method"], Verdict: p["verdict"], Author: p["author"], Limit: cataloguePage}
 	if q.Kind != "" {
 		if _, ok := library.Scope(q.Kind); !ok {
-			return nil, 0, badRequest("bad_request", "kind %q is not a kind of the contract: send one of the content schema's kinds, such as thread, claim or research-node", q.Kind)
+			return nil, 0, httpapi.BadRequest("bad_request", "kind %q is not a kind of the contract: send one of the content schema's kinds, such as thread, claim or research-node", q.Kind)
 		}
 	}
 	for _, e := range []error{oneOf("node_type", q.NodeType, nodeTypes), oneOf("method", q.Method, methods), oneOf("verdict", q.Verdict, verdicts)} {
@@ -105,22 +106,22 @@ func (n *Node) getCatalogue(r *http.Request) (any, int, error) {
 		}
 	}
 	if q.Author != "" && !library.IsRevisionID(q.Author) {
-		return nil, 0, badRequest("bad_request", "author %q is not a native actor: send its 64 lowercase hex digits, without op:", q.Author)
+		return nil, 0, httpapi.BadRequest("bad_request", "author %q is not a native actor: send its 64 lowercase hex digits, without op:", q.Author)
 	}
 	if s := p["offset"]; s != "" {
 		o, err := strconv.ParseUint(s, 10, 31)
 		if err != nil {
-			return nil, 0, badRequest("bad_request", "offset %q is not a count: send a non-negative integer, such as a next_offset", s)
+			return nil, 0, httpapi.BadRequest("bad_request", "offset %q is not a count: send a non-negative integer, such as a next_offset", s)
 		}
 		q.Offset = int(o)
 	}
 	if text, ok := p["q"]; ok && strings.TrimSpace(text) != "" {
 		q.Words = store.SearchWords(text)
 		if len(q.Words) == 0 {
-			return nil, 0, badRequest("bad_request", "q %q has no words: send letters or digits to search for", text)
+			return nil, 0, httpapi.BadRequest("bad_request", "q %q has no words: send letters or digits to search for", text)
 		}
 		if len(q.Words) > maxSearchWords {
-			return nil, 0, badRequest("bad_request", "q has %d words: send at most %d", len(q.Words), maxSearchWords)
+			return nil, 0, httpapi.BadRequest("bad_request", "q has %d words: send at most %d", len(q.Words), maxSearchWords)
 		}
 	}
 	switch s := p["sort"]; s {
@@ -133,11 +134,11 @@ func (n *Node) getCatalogue(r *http.Request) (any, int, error) {
 		q.Sort = store.CatalogueSort(s)
 	case string(store.CatalogueRelevance):
 		if q.Words == nil {
-			return nil, 0, badRequest("bad_request", "sort=relevance ranks a search: send q too, or sort=new or top")
+			return nil, 0, httpapi.BadRequest("bad_request", "sort=relevance ranks a search: send q too, or sort=new or top")
 		}
 		q.Sort = store.CatalogueRelevance
 	default:
-		return nil, 0, badRequest("bad_request", "sort %q is not an order of the catalogue: send new, top or relevance", s)
+		return nil, 0, httpapi.BadRequest("bad_request", "sort %q is not an order of the catalogue: send new, top or relevance", s)
 	}
 	summary := false
 	switch s := p["projection"]; s {
@@ -145,10 +146,10 @@ func (n *Node) getCatalogue(r *http.Request) (any, int, error) {
 	case "summary":
 		summary = true
 	default:
-		return nil, 0, badRequest("bad_request", "projection %q is not a projection: send full (signed records) or summary", s)
+		return nil, 0, httpapi.BadRequest("bad_request", "projection %q is not a projection: send full (signed records) or summary", s)
 	}
 
-	page, err := n.store.Catalogue(r.Context(), q)
+	page, err := s.store.Catalogue(r.Context(), q)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -164,7 +165,7 @@ func (n *Node) getCatalogue(r *http.Request) (any, int, error) {
 	if end := q.Offset + len(page.Items); len(page.Items) > 0 && end < page.Total {
 		next = end
 	}
-	return map[string]any{"items": items, "library": n.log.Origin(), "total": page.Total, "next_offset": next}, http.StatusOK, nil
+	return map[string]any{"items": items, "library": s.log.Origin(), "total": page.Total, "next_offset": next}, http.StatusOK, nil
 }
 
 // catalogueSummary is the contract's summary projection: unsigned
@@ -187,6 +188,14 @@ func catalogueSummary(c store.Contribution) map[string]any {
 type changesCursor struct {
 	root       string
 	after, end int64
+}
+
+// EncodeCursor is the changes-feed cursor at a position: after the
+// revision numbered after, in the snapshot ending at end (0: none yet),
+// for the watched root ("" for all). Clients only pass back the cursors the
+// feed gives; tools and tests make others.
+func EncodeCursor(root string, after, end int64) string {
+	return changesCursor{root: root, after: after, end: end}.encode()
 }
 
 // encode writes the cursor as base64url text with a checksum, so a cursor
@@ -233,7 +242,7 @@ func resync(format string, args ...any) (any, int, error) {
 }
 
 // getChanges answers GET /api/changes.
-func (n *Node) getChanges(r *http.Request) (any, int, error) {
+func (s *Server) getChanges(r *http.Request) (any, int, error) {
 	p, err := queryParams(r, "root", "cursor", "limit")
 	if err != nil {
 		return nil, 0, err
@@ -242,20 +251,20 @@ func (n *Node) getChanges(r *http.Request) (any, int, error) {
 	if s, ok := p["limit"]; ok {
 		l, err := strconv.Atoi(s)
 		if err != nil || l < 1 || l > cataloguePage {
-			return nil, 0, badRequest("bad_request", "limit %q is out of range: send an integer from 1 to %d", s, cataloguePage)
+			return nil, 0, httpapi.BadRequest("bad_request", "limit %q is out of range: send an integer from 1 to %d", s, cataloguePage)
 		}
 		q.Limit = l
 	}
 	if q.Root != "" {
 		if !library.IsRevisionID(q.Root) {
-			return nil, 0, badRequest("bad_request", "root %q is not a revision ID: send a contribution root, 64 lowercase hex digits", q.Root)
+			return nil, 0, httpapi.BadRequest("bad_request", "root %q is not a revision ID: send a contribution root, 64 lowercase hex digits", q.Root)
 		}
-		c, err := n.store.Contribution(r.Context(), q.Root)
+		c, err := s.store.Contribution(r.Context(), q.Root)
 		if err != nil {
 			return nil, 0, err
 		}
 		if c.Root != q.Root {
-			return nil, 0, badRequest("bad_request", "%s is a revision of %s: send its root", q.Root, c.Root)
+			return nil, 0, httpapi.BadRequest("bad_request", "%s is a revision of %s: send its root", q.Root, c.Root)
 		}
 	}
 	if s, ok := p["cursor"]; ok {
@@ -268,7 +277,7 @@ func (n *Node) getChanges(r *http.Request) (any, int, error) {
 		}
 		q.After, q.End = c.after, c.end
 	}
-	page, err := n.store.Changes(r.Context(), q)
+	page, err := s.store.Changes(r.Context(), q)
 	if errors.Is(err, store.ErrResync) {
 		return resync("This node can no longer honour the cursor (%v): read the object again and follow a new history (omit cursor)", err)
 	}

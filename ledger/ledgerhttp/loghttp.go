@@ -1,4 +1,4 @@
-package node
+package ledgerhttp
 
 import (
 	"context"
@@ -9,81 +9,82 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/tlog"
 )
 
 // tilesPrefix is where the log is served as C2SP tlog-tiles.
 const tilesPrefix = "/tlog/"
 
-func (n *Node) routeLog() {
-	n.mux.Handle("GET /api/v1/log", n.serveAPI(n.getLog))
-	n.mux.Handle("GET /api/v1/log/entries", n.serveAPI(n.getEntries))
-	n.mux.Handle("GET /api/v1/log/entries/{index}", n.serveAPI(n.getReceipt))
-	n.mux.Handle("GET /api/v1/log/entries/{index}/signed", n.serveAPI(n.getSigned))
-	n.mux.Handle("GET /api/v1/log/proofs/inclusion", n.serveAPI(n.getInclusionProof))
-	n.mux.Handle("GET /api/v1/log/proofs/consistency", n.serveAPI(n.getConsistencyProof))
-	n.mux.Handle("GET /api/v1/log/checkpoint", n.serveAPI(n.getCheckpoint))
-	n.mux.Handle("GET "+tilesPrefix, http.StripPrefix(tilesPrefix[:len(tilesPrefix)-1], n.log.TileHandler()))
+func (s *Server) routeLog() {
+	s.mux.Handle("GET /api/v1/log", s.serve(s.getLog))
+	s.mux.Handle("GET /api/v1/log/entries", s.serve(s.getEntries))
+	s.mux.Handle("GET /api/v1/log/entries/{index}", s.serve(s.getReceipt))
+	s.mux.Handle("GET /api/v1/log/entries/{index}/signed", s.serve(s.getSigned))
+	s.mux.Handle("GET /api/v1/log/proofs/inclusion", s.serve(s.getInclusionProof))
+	s.mux.Handle("GET /api/v1/log/proofs/consistency", s.serve(s.getConsistencyProof))
+	s.mux.Handle("GET /api/v1/log/checkpoint", s.serve(s.getCheckpoint))
+	s.mux.Handle("GET "+tilesPrefix, http.StripPrefix(tilesPrefix[:len(tilesPrefix)-1], s.log.TileHandler()))
 }
 
 // head returns the newest signed tree head; what the log serves is what it
 // has signed, so readers never see an entry no head covers.
-func (n *Node) head() (tlog.TreeHead, uint64) {
-	h, err := n.log.TreeHead()
+func (s *Server) head() (tlog.TreeHead, uint64) {
+	h, err := s.log.TreeHead()
 	if err != nil {
 		return tlog.TreeHead{}, 0
 	}
 	return h, h.Size
 }
 
-func (n *Node) getLog(r *http.Request) (any, int, error) {
+func (s *Server) getLog(r *http.Request) (any, int, error) {
 	var head any
-	if h, err := n.log.TreeHead(); err == nil {
+	if h, err := s.log.TreeHead(); err == nil {
 		head = h.Object()
 	}
 	return map[string]any{
-		"log":             n.logID,
-		"public_key":      n.keys.log.Public().String(),
+		"log":             s.logID,
+		"public_key":      s.logKey.Public().String(),
 		"tree_head":       head,
-		"checkpoint_keys": n.ckeys,
+		"checkpoint_keys": s.ckeys,
 	}, http.StatusOK, nil
 }
 
 // getEntries answers ?start=&end= (end exclusive), or ?latest=N, at most 100
 // entries, holding the request up to ?wait= seconds (at most 25) while
 // nothing at start or after it is logged yet.
-func (n *Node) getEntries(r *http.Request) (any, int, error) {
-	start, hasStart, err := queryUint(r, "start")
+func (s *Server) getEntries(r *http.Request) (any, int, error) {
+	start, hasStart, err := httpapi.QueryUint(r, "start")
 	if err != nil {
 		return nil, 0, err
 	}
-	end, hasEnd, err := queryUint(r, "end")
+	end, hasEnd, err := httpapi.QueryUint(r, "end")
 	if err != nil {
 		return nil, 0, err
 	}
-	latest, hasLatest, err := queryUint(r, "latest")
+	latest, hasLatest, err := httpapi.QueryUint(r, "latest")
 	if err != nil {
 		return nil, 0, err
 	}
-	wait, _, err := queryUint(r, "wait")
+	wait, _, err := httpapi.QueryUint(r, "wait")
 	if err != nil {
 		return nil, 0, err
 	}
 	if hasLatest && (hasStart || hasEnd) {
-		return nil, 0, badRequest("bad_request", "Ask with latest, or with start and end, not both")
+		return nil, 0, httpapi.BadRequest("bad_request", "Ask with latest, or with start and end, not both")
 	}
 	if !hasLatest && !hasStart {
-		return nil, 0, badRequest("bad_request", "Ask with start (and end), or latest")
+		return nil, 0, httpapi.BadRequest("bad_request", "Ask with start (and end), or latest")
 	}
-	_, size := n.head()
+	_, size := s.head()
 	if hasStart && start >= size && wait > 0 {
 		ctx, cancel := context.WithTimeout(r.Context(), min(time.Duration(wait)*time.Second, maxWait))
-		_, err := n.log.WaitForSize(ctx, start+1)
+		_, err := s.log.WaitForSize(ctx, start+1)
 		cancel()
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			return nil, 0, err
 		}
-		_, size = n.head()
+		_, size = s.head()
 	}
 	if hasLatest {
 		latest = min(latest, maxEntriesPage)
@@ -93,13 +94,13 @@ func (n *Node) getEntries(r *http.Request) (any, int, error) {
 			end = start + maxEntriesPage
 		}
 		if end < start {
-			return nil, 0, badRequest("bad_request", "end (%d) is before start (%d)", end, start)
+			return nil, 0, httpapi.BadRequest("bad_request", "end (%d) is before start (%d)", end, start)
 		}
 		end = min(end, start+maxEntriesPage, size)
 	}
 	entries := []any{}
 	if start < end {
-		leaves, err := n.log.Leaves(r.Context(), start, end)
+		leaves, err := s.log.Leaves(r.Context(), start, end)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -117,7 +118,7 @@ func (n *Node) getEntries(r *http.Request) (any, int, error) {
 		for _, e := range entries {
 			leaf, _ := e.(map[string]any)["leaf"].(map[string]any)
 			if id, ok := leaf["operator"].(string); ok && names[id] == nil {
-				if op, err := n.store.Operator(r.Context(), id); err == nil {
+				if op, err := s.store.Operator(r.Context(), id); err == nil {
 					names[id] = op.Name
 				}
 			}
@@ -129,19 +130,19 @@ func (n *Node) getEntries(r *http.Request) (any, int, error) {
 
 // getSigned answers an entry as its signer signed it, signatures and all,
 // which the leaf holds only as digests.
-func (n *Node) getSigned(r *http.Request) (any, int, error) {
+func (s *Server) getSigned(r *http.Request) (any, int, error) {
 	index, err := pathIndex(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	if _, size := n.head(); index >= size {
-		return nil, 0, notFound("No entry %d: the log holds %d", index, size)
+	if _, size := s.head(); index >= size {
+		return nil, 0, httpapi.NotFound("No entry %d: the log holds %d", index, size)
 	}
-	s, err := n.store.Signed(r.Context(), int64(index))
+	kept, err := s.store.Signed(r.Context(), int64(index))
 	if err != nil {
 		return nil, 0, err
 	}
-	entry, err := canonical.Parse(s.Entry)
+	entry, err := canonical.Parse(kept.Entry)
 	if err != nil {
 		return nil, 0, fmt.Errorf("entry %d as kept: %w", index, err)
 	}
@@ -161,27 +162,23 @@ func pathIndex(r *http.Request) (uint64, error) {
 	s := r.PathValue("index")
 	v, err := strconv.ParseUint(s, 10, 64)
 	if err != nil || v > 1<<53-1 {
-		return 0, badRequest("bad_request", "The index must be a non-negative integer, not %q", s)
+		return 0, httpapi.BadRequest("bad_request", "The index must be a non-negative integer, not %q", s)
 	}
 	return v, nil
 }
 
-func notFound(format string, args ...any) *APIError {
-	return &APIError{Status: http.StatusNotFound, Code: "not_found", Message: fmt.Sprintf(format, args...)}
-}
-
 // getReceipt answers one entry with its inclusion proof against the newest
 // tree head.
-func (n *Node) getReceipt(r *http.Request) (any, int, error) {
+func (s *Server) getReceipt(r *http.Request) (any, int, error) {
 	index, err := pathIndex(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	head, size := n.head()
+	head, size := s.head()
 	if index >= size {
-		return nil, 0, notFound("No entry %d: the log holds %d", index, size)
+		return nil, 0, httpapi.NotFound("No entry %d: the log holds %d", index, size)
 	}
-	leaves, err := n.log.Leaves(r.Context(), index, index+1)
+	leaves, err := s.log.Leaves(r.Context(), index, index+1)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -189,74 +186,80 @@ func (n *Node) getReceipt(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	proof, err := n.log.InclusionProof(r.Context(), index, size)
+	proof, err := s.log.InclusionProof(r.Context(), index, size)
 	if err != nil {
 		return nil, 0, err
 	}
-	e["log"] = n.logID
+	e["log"] = s.logID
 	e["tree_head"] = head.Object()
 	e["inclusion_proof"] = tlog.HashStrings(proof)
 	e["copies"] = []any{}
 	return e, http.StatusOK, nil
 }
 
-func (n *Node) getInclusionProof(r *http.Request) (any, int, error) {
-	index, ok1, err := queryUint(r, "index")
+func (s *Server) getInclusionProof(r *http.Request) (any, int, error) {
+	index, ok1, err := httpapi.QueryUint(r, "index")
 	if err != nil {
 		return nil, 0, err
 	}
-	size, ok2, err := queryUint(r, "size")
+	size, ok2, err := httpapi.QueryUint(r, "size")
 	if err != nil {
 		return nil, 0, err
 	}
 	if !ok1 || !ok2 {
-		return nil, 0, badRequest("bad_request", "Give index and size")
+		return nil, 0, httpapi.BadRequest("bad_request", "Give index and size")
 	}
-	if _, have := n.head(); index >= size || size > have {
-		return nil, 0, badRequest("bad_request", "No proof of entry %d in a tree of %d: the index must be below the size, and the size at most %d", index, size, have)
+	if _, have := s.head(); index >= size || size > have {
+		return nil, 0, httpapi.BadRequest("bad_request", "No proof of entry %d in a tree of %d: the index must be below the size, and the size at most %d", index, size, have)
 	}
-	proof, err := n.log.InclusionProof(r.Context(), index, size)
+	proof, err := s.log.InclusionProof(r.Context(), index, size)
 	if err != nil {
 		return nil, 0, err
 	}
 	return map[string]any{"index": index, "size": size, "proof": tlog.HashStrings(proof)}, http.StatusOK, nil
 }
 
-func (n *Node) getConsistencyProof(r *http.Request) (any, int, error) {
-	first, ok1, err := queryUint(r, "first")
+func (s *Server) getConsistencyProof(r *http.Request) (any, int, error) {
+	first, ok1, err := httpapi.QueryUint(r, "first")
 	if err != nil {
 		return nil, 0, err
 	}
-	second, ok2, err := queryUint(r, "second")
+	second, ok2, err := httpapi.QueryUint(r, "second")
 	if err != nil {
 		return nil, 0, err
 	}
 	if !ok1 || !ok2 {
-		return nil, 0, badRequest("bad_request", "Give first and second")
+		return nil, 0, httpapi.BadRequest("bad_request", "Give first and second")
 	}
-	if _, have := n.head(); first > second || second > have {
-		return nil, 0, badRequest("bad_request", "No proof from %d to %d: first must be at most second, and second at most %d", first, second, have)
+	if _, have := s.head(); first > second || second > have {
+		return nil, 0, httpapi.BadRequest("bad_request", "No proof from %d to %d: first must be at most second, and second at most %d", first, second, have)
 	}
-	proof, err := n.log.ConsistencyProof(r.Context(), first, second)
+	proof, err := s.log.ConsistencyProof(r.Context(), first, second)
 	if err != nil {
 		return nil, 0, err
 	}
 	return map[string]any{"first": first, "second": second, "proof": tlog.HashStrings(proof)}, http.StatusOK, nil
 }
 
-func (n *Node) getCheckpoint(r *http.Request) (any, int, error) {
-	size, _, err := queryUint(r, "size")
+func (s *Server) getCheckpoint(r *http.Request) (any, int, error) {
+	size, _, err := httpapi.QueryUint(r, "size")
 	if err != nil {
 		return nil, 0, err
 	}
 	var text []byte
 	if size == 0 {
-		text, err = n.log.LatestCheckpoint()
+		text, err = s.log.LatestCheckpoint()
 	} else {
-		text, err = n.log.Checkpoint(size)
+		text, err = s.log.Checkpoint(size)
 	}
 	if err != nil {
 		return nil, 0, err
 	}
-	return textResponse{contentType: "text/plain; charset=utf-8", body: text}, http.StatusOK, nil
+	return httpapi.Text{ContentType: "text/plain; charset=utf-8", Body: text}, http.StatusOK, nil
 }
+
+// maxEntriesPage is the most entries one GET /api/v1/log/entries returns.
+const maxEntriesPage = 100
+
+// maxWait bounds how long GET /api/v1/log/entries holds a request.
+const maxWait = 25 * time.Second
