@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"net/url"
@@ -23,12 +22,6 @@ import (
 	"github.com/agora-node/agora/tlog"
 )
 
-const (
-	logShowUsage    = "agora log show [--url URL] [--pin FILE]"
-	logEntriesUsage = "agora log entries [--url URL] [--start N [--end M] | --latest N]"
-	logVerifyUsage  = "agora log verify [--url URL] [--pin FILE]"
-)
-
 // Exit codes of 'agora log verify', the reference monitor's.
 const (
 	exitVerified    = 0 // every check passed
@@ -36,97 +29,84 @@ const (
 	exitCouldNotRun = 2 // the check could not finish: the node unreachable, an error answered
 )
 
-// runLog is "agora log show|entries|verify": reading a node's log and
+// logGroup is "agora log show|entries|verify": reading a node's log and
 // auditing it with the protocol core's verifiers, never the node's code.
-func runLog(ctx context.Context, e *env, args []string) int {
-	return runGroup(ctx, e, "log", []subcommand{
-		{"show", logShowUsage, []string{"print the log's ID, size, root and tree head time, its signature checked"}, logShow},
-		{"entries", logEntriesUsage, []string{"print entries as JSON lines (default the latest 10)"}, logEntries},
-		{"verify", logVerifyUsage, []string{
-			"audit the log as the reference monitor does; exit 0 all good, 1 the log",
-			"misbehaved, 2 the check could not finish. The first run pins the log's",
-			"key and tree head in FILE; later runs check the log against them."}, logVerify},
-	}, "", args)
+func logGroup() *command {
+	return group("log", "read a node's log and audit it with the protocol core: log show|entries|verify", "", func() []*command {
+		return []*command{logShowCommand(), logEntriesCommand(), logVerifyCommand()}
+	})
 }
 
-func logFlags(command string) (*flag.FlagSet, *string) {
-	fs := flag.NewFlagSet("agora log "+command, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return fs, fs.String("url", defaultURL, "the node's URL")
-}
-
-func logShow(ctx context.Context, e *env, args []string) int {
-	fs, nodeURL := logFlags("show")
-	pinFlag := fs.String("pin", "", "a pin file 'agora log verify' wrote: check the tree head against its key")
-	rest, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+logShowUsage)
-		return 0
-	}
-	if err != nil || len(rest) > 0 {
-		if err == nil {
-			err = fmt.Errorf("log show takes no arguments, but was given %q", rest[0])
+func logShowCommand() *command {
+	c := newCommand("show", "agora log show [--url URL] [--pin FILE]",
+		"print the log's ID, size, root and tree head time, its signature checked")
+	nodeURL := c.nodeURL()
+	pinFlag := c.flags.String("pin", "", "a pin file 'agora log verify' wrote: check the tree head against its key")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if code := c.noArgs(e, args); code != 0 {
+			return code
 		}
-		return fail(e, 2, "usage: "+logShowUsage, "%v", err)
-	}
-	info, err := newClient(*nodeURL).Log(ctx)
-	if err != nil {
-		return nodeFailure(e, err, "")
-	}
-	key := info.PublicKey
-	if *pinFlag != "" {
-		p, err := readPin(*pinFlag)
+		info, err := newClient(*nodeURL).Log(ctx)
 		if err != nil {
-			return fail(e, 1, "", "%v", err)
+			return nodeFailure(e, err, "")
 		}
-		if p != nil {
-			if p.PublicKey != info.PublicKey {
-				return fail(e, 1, "", "the log's key is not the one pinned in %s: this is another log, %s, not %s", *pinFlag, protocol.LogID(info.PublicKey), p.Log)
+		key := info.PublicKey
+		if *pinFlag != "" {
+			p, err := readPin(*pinFlag)
+			if err != nil {
+				return fail(e, 1, "", "%v", err)
 			}
-			key = p.PublicKey
+			if p != nil {
+				if p.PublicKey != info.PublicKey {
+					return fail(e, 1, "", "the log's key is not the one pinned in %s: this is another log, %s, not %s", *pinFlag, protocol.LogID(info.PublicKey), p.Log)
+				}
+				key = p.PublicKey
+			}
 		}
-	}
-	if info.Log != protocol.LogID(key) {
-		return fail(e, 1, "", "the log calls itself %s, but its key makes %s", info.Log, protocol.LogID(key))
-	}
-	fmt.Fprintf(e.stdout, "log: %s\n", info.Log)
-	if info.TreeHead == nil {
-		fmt.Fprintln(e.stdout, "size: 0 (no tree head signed yet)")
+		if info.Log != protocol.LogID(key) {
+			return fail(e, 1, "", "the log calls itself %s, but its key makes %s", info.Log, protocol.LogID(key))
+		}
+		fmt.Fprintf(e.stdout, "log: %s\n", info.Log)
+		if info.TreeHead == nil {
+			fmt.Fprintln(e.stdout, "size: 0 (no tree head signed yet)")
+			return 0
+		}
+		h := info.TreeHead
+		if err := tlog.VerifyTreeHead(*h, key); err != nil || h.Log != info.Log {
+			return fail(e, 1, "", "the tree head does not verify under the log's key: %v", err)
+		}
+		fmt.Fprintf(e.stdout, "size: %d\nroot: %s\ntime: %s\n", h.Size, h.Root, h.Timestamp)
 		return 0
 	}
-	h := info.TreeHead
-	if err := tlog.VerifyTreeHead(*h, key); err != nil || h.Log != info.Log {
-		return fail(e, 1, "", "the tree head does not verify under the log's key: %v", err)
-	}
-	fmt.Fprintf(e.stdout, "size: %d\nroot: %s\ntime: %s\n", h.Size, h.Root, h.Timestamp)
-	return 0
+	return c
 }
 
-func logEntries(ctx context.Context, e *env, args []string) int {
-	fs, nodeURL := logFlags("entries")
-	start := fs.Int64("start", -1, "the first entry's index")
-	end := fs.Int64("end", -1, "the index after the last entry (default the log's size)")
-	latest := fs.Int64("latest", -1, "the latest N entries (default 10 when no --start)")
-	rest, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+logEntriesUsage)
-		return 0
+func logEntriesCommand() *command {
+	c := newCommand("entries", "agora log entries [--url URL] [--start N [--end M] | --latest N]",
+		"print entries as JSON lines (default the latest 10)")
+	nodeURL := c.nodeURL()
+	start := c.flags.Int64("start", -1, "the first entry's index")
+	end := c.flags.Int64("end", -1, "the index after the last entry (default the log's size)")
+	latest := c.flags.Int64("latest", -1, "the latest N entries (default 10 when no --start)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		switch {
+		case len(args) > 0:
+			return c.noArgs(e, args)
+		case *latest >= 0 && (*start >= 0 || *end >= 0):
+			return c.usageError(e, "ask with --latest, or with --start and --end, not both")
+		case *end >= 0 && *start < 0:
+			return c.usageError(e, "--end needs --start")
+		case *start >= 0 && *end >= 0 && *end < *start:
+			return c.usageError(e, "--end (%d) is before --start (%d)", *end, *start)
+		case *start < -1 || *end < -1 || *latest < -1:
+			return c.usageError(e, "indexes and counts are not negative")
+		}
+		return logEntries(ctx, e, newClient(*nodeURL), *start, *end, *latest)
 	}
-	switch {
-	case err != nil:
-		return fail(e, 2, "usage: "+logEntriesUsage, "%v", err)
-	case len(rest) > 0:
-		return fail(e, 2, "usage: "+logEntriesUsage, "log entries takes no arguments, but was given %q", rest[0])
-	case *latest >= 0 && (*start >= 0 || *end >= 0):
-		return fail(e, 2, "usage: "+logEntriesUsage, "ask with --latest, or with --start and --end, not both")
-	case *end >= 0 && *start < 0:
-		return fail(e, 2, "usage: "+logEntriesUsage, "--end needs --start")
-	case *start >= 0 && *end >= 0 && *end < *start:
-		return fail(e, 2, "usage: "+logEntriesUsage, "--end (%d) is before --start (%d)", *end, *start)
-	case *start < -1 || *end < -1 || *latest < -1:
-		return fail(e, 2, "usage: "+logEntriesUsage, "indexes and counts are not negative")
-	}
-	c := newClient(*nodeURL)
+	return c
+}
+
+func logEntries(ctx context.Context, e *env, c *client.Client, start, end, latest int64) int {
 	info, err := c.Log(ctx)
 	if err != nil {
 		return nodeFailure(e, err, "")
@@ -135,15 +115,15 @@ func logEntries(ctx context.Context, e *env, args []string) int {
 	if info.TreeHead != nil {
 		size = info.TreeHead.Size
 	}
-	from, to := uint64(max(*start, 0)), size
-	if *start < 0 {
+	from, to := uint64(max(start, 0)), size
+	if start < 0 {
 		n := uint64(10)
-		if *latest >= 0 {
-			n = uint64(*latest)
+		if latest >= 0 {
+			n = uint64(latest)
 		}
 		from = size - min(n, size)
-	} else if *end >= 0 {
-		to = uint64(*end)
+	} else if end >= 0 {
+		to = uint64(end)
 	}
 	for from < to {
 		entries, err := c.Entries(ctx, from, min(to, from+100))
@@ -259,36 +239,36 @@ func fetchFailure(what string, err error) error {
 	return fmt.Errorf("%s: %w", what, err)
 }
 
-func logVerify(ctx context.Context, e *env, args []string) int {
-	fs, nodeURL := logFlags("verify")
-	pinFlag := fs.String("pin", "", "the file the log's key and last verified tree head are pinned in (default one per host under the user's config folder)")
-	rest, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+logVerifyUsage)
-		return 0
-	}
-	if err != nil || len(rest) > 0 {
-		if err == nil {
-			err = fmt.Errorf("log verify takes no arguments, but was given %q", rest[0])
+func logVerifyCommand() *command {
+	c := newCommand("verify", "agora log verify [--url URL] [--pin FILE]",
+		"audit the log as the reference monitor does; exit 0 all good, 1 the log",
+		"misbehaved, 2 the check could not finish. The first run pins the log's",
+		"key and tree head in FILE; later runs check the log against them.")
+	nodeURL := c.nodeURL()
+	pinFlag := c.flags.String("pin", "", "the file the log's key and last verified tree head are pinned in (default one per host under the user's config folder)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if code := c.noArgs(e, args); code != 0 {
+			return code // exitCouldNotRun
 		}
-		return fail(e, exitCouldNotRun, "usage: "+logVerifyUsage, "%v", err)
-	}
-	pinPath := *pinFlag
-	if pinPath == "" {
-		if pinPath, err = defaultPinPath(*nodeURL); err != nil {
-			return fail(e, exitCouldNotRun, "give the pin file with --pin FILE", "%v", err)
+		pinPath := *pinFlag
+		if pinPath == "" {
+			var err error
+			if pinPath, err = defaultPinPath(*nodeURL); err != nil {
+				return fail(e, exitCouldNotRun, "give the pin file with --pin FILE", "%v", err)
+			}
 		}
+		a := &audit{c: newClient(*nodeURL), out: e.stdout, pinPath: pinPath}
+		err := a.run(ctx)
+		var m misbehaved
+		switch {
+		case errors.As(err, &m):
+			return fail(e, exitMisbehaved, "", "the log misbehaved: %v", m.err)
+		case err != nil:
+			return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
+		}
+		return exitVerified
 	}
-	a := &audit{c: newClient(*nodeURL), out: e.stdout, pinPath: pinPath}
-	err = a.run(ctx)
-	var m misbehaved
-	switch {
-	case errors.As(err, &m):
-		return fail(e, exitMisbehaved, "", "the log misbehaved: %v", m.err)
-	case err != nil:
-		return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
-	}
-	return exitVerified
+	return c
 }
 
 // audit is one run of 'agora log verify'.
