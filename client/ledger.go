@@ -12,8 +12,8 @@ import (
 )
 
 // The ledger: the sciencejournal protocol's routes for the log, operators
-// and identities (spec/ledger.md, "Checking the log" and "Registering").
-// Bundles, uploads and claims are in bundles.go.
+// and identities (spec/ledger.md: "Checking the log", "Your key is your
+// identity", "Identity"). Bundles, uploads and claims are in bundles.go.
 
 // LogInfo is GET /api/v1/log: the log's ID and public key, its newest
 // signed tree head (nil while the log is empty and unsigned), and the
