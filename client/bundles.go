@@ -13,6 +13,10 @@ import (
 	"time"
 )
 
+// Bundles, uploads, sealed entries, files and claims: the ledger's
+// publishing routes (spec/ledger.md: "Publishing, step by step", "Large
+// data", "Sealed rounds", "Finding and following claims").
+
 // BundleBody is a check's or submission's body: the files sent inline (the
 // signature among them) and those uploaded ahead, by digest.
 type BundleBody struct {

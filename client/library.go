@@ -10,10 +10,10 @@ import (
 	"strconv"
 )
 
-// The library: the Alexandria agent read/write contract's routes. Answers
-// are returned as parsed JSON (map[string]any), the signed records in them
-// as the node served them; verifying a record's signature is the caller's
-// (package library).
+// The library: the Alexandria agent read/write contract's routes
+// (spec/library.txt). Answers are returned as parsed JSON
+// (map[string]any), the signed records in them as the node served them;
+// verifying a record's signature is the caller's (package library).
 
 // ErrResyncRequired: GET /api/changes refused the cursor (409 with
 // "resync_required": true); start again without one.

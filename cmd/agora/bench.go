@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"math/rand/v2"
@@ -67,80 +66,85 @@ node allows and stops at its first 429.
 // loopback address, under the node's 50 a day.
 const perSourceAddress = 40
 
-func runBench(ctx context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprint(e.stdout, benchUsage)
-		if len(args) == 0 {
-			return 2
+// benchGroup is "agora bench append", its one command.
+func benchGroup() *command {
+	return &command{name: "bench", usage: "agora bench append",
+		help: []string{"measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)"},
+		run: func(ctx context.Context, e *env, args []string) int {
+			if len(args) == 0 || isHelp(args[0]) {
+				fmt.Fprint(e.stdout, benchUsage)
+				if len(args) == 0 {
+					return 2
+				}
+				return 0
+			}
+			if args[0] != "append" {
+				return fail(e, 2, "run 'agora bench help'", "unknown bench %q", args[0])
+			}
+			return benchAppendCommand().exec(ctx, e, args[1:])
+		}}
+}
+
+func benchAppendCommand() *command {
+	c := newCommand("append", "agora bench append --url URL --data DIR")
+	c.doc, c.hint = benchUsage, "run 'agora bench help'"
+	nodeURL := c.nodeURL()
+	dataDir := c.flags.String("data", "", "the node's data folder, which holds its admin token")
+	tokenFile := c.flags.String("token-file", "", "the file holding the node's admin token (instead of --data)")
+	duration := c.flags.Duration("duration", 10*time.Second, "how long to append")
+	readDuration := c.flags.Duration("read-duration", 5*time.Second, "how long to read proofs (0 skips it)")
+	concurrency := c.flags.Int("concurrency", 64, "requests in flight at once")
+	operators := c.flags.Int("operators", 0, "operators to prepare (default enough for the duration: concurrency × 2 per second)")
+	publishDuration := c.flags.Duration("publish-duration", -1, "how long to publish contributions (default --duration; 0 skips it)")
+	authors := c.flags.Int("authors", 64, "invited operators who sign the contributions")
+	contributions := c.flags.Int("contributions", 0, "contributions to sign before publishing (default 4,000 a second of --publish-duration)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		switch {
+		case len(args) > 0:
+			return c.noArgs(e, args)
+		case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0 || *authors < 1 || *contributions < 0:
+			return c.usageError(e, "--concurrency, --duration, --operators, --authors and --contributions must be positive")
+		case *dataDir == "" && *tokenFile == "":
+			return fail(e, 2, "give the node's data folder with --data DIR, or --token-file FILE",
+				"the bench logs entries through the admin route, which needs the node's admin token")
 		}
+		if *tokenFile == "" {
+			*tokenFile = node.AdminTokenPath(*dataDir)
+		}
+		token, err := os.ReadFile(*tokenFile)
+		if err != nil {
+			return fail(e, 1, "point --data at the node's data folder", "reading the admin token: %v", err)
+		}
+		n := *operators
+		if n == 0 {
+			n = max(2, int(2*duration.Seconds())) * *concurrency
+		}
+		if *publishDuration < 0 {
+			*publishDuration = *duration
+		}
+		if *contributions == 0 {
+			*contributions = max(1, int(4000*publishDuration.Seconds()))
+		}
+		b := &bench{
+			url:             strings.TrimRight(*nodeURL, "/"),
+			token:           strings.TrimSpace(string(token)),
+			concurrency:     *concurrency,
+			publishDuration: *publishDuration,
+			authors:         *authors,
+			contributions:   *contributions,
+			out:             e.stderr,
+		}
+		b.hc = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
+			MaxIdleConns: *concurrency, MaxIdleConnsPerHost: *concurrency, IdleConnTimeout: time.Minute,
+		}}
+		results, err := b.run(ctx, n, *duration, *readDuration)
+		if err != nil {
+			return nodeFailure(e, err, "")
+		}
+		printBench(e.stdout, results, *concurrency)
 		return 0
 	}
-	if args[0] != "append" {
-		return fail(e, 2, "run 'agora bench help'", "unknown bench %q", args[0])
-	}
-	fs := flag.NewFlagSet("agora bench append", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	nodeURL := fs.String("url", defaultURL, "the node's URL")
-	dataDir := fs.String("data", "", "the node's data folder, which holds its admin token")
-	tokenFile := fs.String("token-file", "", "the file holding the node's admin token (instead of --data)")
-	duration := fs.Duration("duration", 10*time.Second, "how long to append")
-	readDuration := fs.Duration("read-duration", 5*time.Second, "how long to read proofs (0 skips it)")
-	concurrency := fs.Int("concurrency", 64, "requests in flight at once")
-	operators := fs.Int("operators", 0, "operators to prepare (default enough for the duration: concurrency × 2 per second)")
-	publishDuration := fs.Duration("publish-duration", -1, "how long to publish contributions (default --duration; 0 skips it)")
-	authors := fs.Int("authors", 64, "invited operators who sign the contributions")
-	contributions := fs.Int("contributions", 0, "contributions to sign before publishing (default 4,000 a second of --publish-duration)")
-	rest, err := parseArgs(fs, args[1:])
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(e.stdout, benchUsage)
-		return 0
-	}
-	switch {
-	case err != nil:
-		return fail(e, 2, "run 'agora bench help'", "%v", err)
-	case len(rest) > 0:
-		return fail(e, 2, "run 'agora bench help'", "bench append takes no arguments, but was given %q", rest[0])
-	case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0 || *authors < 1 || *contributions < 0:
-		return fail(e, 2, "run 'agora bench help'", "--concurrency, --duration, --operators, --authors and --contributions must be positive")
-	case *dataDir == "" && *tokenFile == "":
-		return fail(e, 2, "give the node's data folder with --data DIR, or --token-file FILE",
-			"the bench logs entries through the admin route, which needs the node's admin token")
-	}
-	if *tokenFile == "" {
-		*tokenFile = node.AdminTokenPath(*dataDir)
-	}
-	token, err := os.ReadFile(*tokenFile)
-	if err != nil {
-		return fail(e, 1, "point --data at the node's data folder", "reading the admin token: %v", err)
-	}
-	n := *operators
-	if n == 0 {
-		n = max(2, int(2*duration.Seconds())) * *concurrency
-	}
-	if *publishDuration < 0 {
-		*publishDuration = *duration
-	}
-	if *contributions == 0 {
-		*contributions = max(1, int(4000*publishDuration.Seconds()))
-	}
-	b := &bench{
-		url:             strings.TrimRight(*nodeURL, "/"),
-		token:           strings.TrimSpace(string(token)),
-		concurrency:     *concurrency,
-		publishDuration: *publishDuration,
-		authors:         *authors,
-		contributions:   *contributions,
-		out:             e.stderr,
-	}
-	b.hc = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
-		MaxIdleConns: *concurrency, MaxIdleConnsPerHost: *concurrency, IdleConnTimeout: time.Minute,
-	}}
-	results, err := b.run(ctx, n, *duration, *readDuration)
-	if err != nil {
-		return nodeFailure(e, err, "")
-	}
-	printBench(e.stdout, results, *concurrency)
-	return 0
+	return c
 }
 
 type bench struct {

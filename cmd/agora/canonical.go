@@ -10,6 +10,13 @@ import (
 // maxCanonicalInput bounds what "agora canonical" reads from stdin.
 const maxCanonicalInput = 64 << 20
 
+// canonicalCommand is "agora canonical": it takes no arguments, and reads
+// them itself so that any, -h included, is refused with the hint.
+func canonicalCommand() *command {
+	return &command{name: "canonical", usage: "agora canonical < file.json",
+		help: []string{"write the canonical JSON (RFC 8785) of the JSON text on stdin"}, run: runCanonical}
+}
+
 func runCanonical(_ context.Context, e *env, args []string) int {
 	if len(args) != 0 {
 		return fail(e, 2, "pipe the JSON text in: agora canonical < file.json", "canonical takes no arguments")

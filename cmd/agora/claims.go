@@ -1,42 +1,52 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
 	"text/tabwriter"
+	"time"
 
+	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/ledger/claims"
 )
 
-const claimsUsage = "agora claims ids <bundle-dir> [--json]"
-
-// runClaims is "agora claims ids|search|get|follow".
-func runClaims(ctx context.Context, e *env, args []string) int {
-	return runGroup(ctx, e, "claims", []subcommand{
-		{"ids", claimsUsage, []string{"validate a bundle folder's claims.json and print each claim's global ID"}, claimsIDs},
-		{"search", claimsSearchUsage, []string{"find published claims by their words (a word also finds the words it starts) and filters"}, claimsSearch},
-		{"get", claimsGetUsage, []string{"a claim with its statuses, restatements and the claims that build on it"}, claimsGet},
-		{"follow", claimsFollowUsage, []string{"print each claim as it opens, one JSON object a line, until interrupted"}, claimsFollow},
-	}, "", args)
+// claimsGroup is "agora claims ids|search|get|follow".
+func claimsGroup() *command {
+	return group("claims", "claim IDs of a bundle folder; search, read and follow published claims", "", func() []*command {
+		return []*command{claimsIDsCommand(), claimsSearchCommand(), claimsGetCommand(), claimsFollowCommand()}
+	})
 }
 
-// claimsIDs is "agora claims ids <bundle-dir> [--json]": it validates the
-// bundle's claims.json as a node does, against the bundle's own files
-// (declared results under results/, the files evidence names), and prints
-// each claim's global ID and assertion digest in claims.json order.
+// claimsIDsCommand is "agora claims ids <bundle-dir> [--json]": it
+// validates the bundle's claims.json as a node does, against the bundle's
+// own files (declared results under results/, the files evidence names),
+// and prints each claim's global ID and assertion digest in claims.json
+// order.
 //
 // Invalid claims exit 1; with --json they are reported on stdout as
 // {"valid": false, "issues": [{"path", "message"}]}, the form of the node's
 // /api/v1/claims/validate, so a script can read what to fix.
-func claimsIDs(_ context.Context, e *env, args []string) int {
-	if len(args) > 0 && (args[0] == "help" || args[0] == "-h" || args[0] == "--help") {
-		fmt.Fprintf(e.stdout, "usage: %s\n", claimsUsage)
-		return 0
+func claimsIDsCommand() *command {
+	c := newCommand("ids", "agora claims ids <bundle-dir> [--json]",
+		"validate a bundle folder's claims.json and print each claim's global ID")
+	c.helpArg = true
+	asJSON := c.flags.Bool("json", false, "print JSON")
+	c.run = func(_ context.Context, e *env, args []string) int {
+		dir, code := oneFolder(c, e, args)
+		if code != 0 {
+			return code
+		}
+		return claimsIDs(e, dir, *asJSON)
 	}
-	dir, asJSON, err := bundleFolderArgs("agora claims ids", args)
-	if err != nil {
-		return fail(e, 2, "usage: "+claimsUsage, "%v", err)
-	}
+	return c
+}
+
+func claimsIDs(e *env, dir string, asJSON bool) int {
 	files, digests, code := readBundleFolder(e, dir)
 	if code != 0 {
 		return code
@@ -101,4 +111,116 @@ func claimsIDs(_ context.Context, e *env, args []string) int {
 		return fail(e, 1, "", "writing: %v", err)
 	}
 	return 0
+}
+
+// claimFilters are the filters search and follow share.
+type claimFilters struct {
+	field, typ, operator, dependsOn, cites *string
+}
+
+// claimFilters adds --field, --type, --operator, --depends-on and --cites.
+func (c *command) claimFilters() claimFilters {
+	return claimFilters{
+		field:     c.flags.String("field", "", "only claims of this field tag"),
+		typ:       c.flags.String("type", "", "only claims of this type"),
+		operator:  c.flags.String("operator", "", "only claims of this operator"),
+		dependsOn: c.flags.String("depends-on", "", "only claims that depend on this claim ID"),
+		cites:     c.flags.String("cites", "", "only claims whose bundles cite this ID"),
+	}
+}
+
+func (f claimFilters) values() url.Values {
+	q := url.Values{}
+	for name, v := range map[string]string{"field": *f.field, "type": *f.typ, "operator": *f.operator, "depends_on": *f.dependsOn, "cites": *f.cites} {
+		if v != "" {
+			q.Set(name, v)
+		}
+	}
+	return q
+}
+
+func claimsSearchCommand() *command {
+	c := newCommand("search", "agora claims search [words...] [--field F] [--type T] [--operator ID] [--depends-on ID] [--cites ID] [--limit N] [--before I] [--url URL] [--json]",
+		"find published claims by their words (a word also finds the words it starts) and filters")
+	filters := c.claimFilters()
+	nodeURL := c.nodeURL()
+	limit := c.flags.Int("limit", 20, "claims per page, at most 50")
+	before := c.flags.Int64("before", 0, "only claims opened before this log index (the next.before of an earlier page)")
+	asJSON := c.jsonFlag()
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		q := filters.values()
+		if len(args) > 0 {
+			q.Set("q", strings.Join(args, " "))
+		}
+		q.Set("limit", strconv.Itoa(*limit))
+		if *before > 0 {
+			q.Set("before", strconv.FormatInt(*before, 10))
+		}
+		page, err := newClient(*nodeURL).Claims(ctx, q)
+		if err != nil {
+			return nodeFailure(e, err, "")
+		}
+		if *asJSON {
+			return printBundleJSON(e, page)
+		}
+		list, _ := page["claims"].([]any)
+		for _, item := range list {
+			c, _ := item.(map[string]any)
+			fmt.Fprintf(e.stdout, "%v  %v  [%v]  %v\n", c["claim_id"], c["type"], c["published_in"], c["statement"])
+		}
+		if next, ok := page["next"].(map[string]any); ok {
+			fmt.Fprintf(e.stderr, "agora: more with --before %v\n", next["before"])
+		}
+		if len(list) == 0 {
+			fmt.Fprintln(e.stderr, "agora: no claims found")
+		}
+		return 0
+	}
+	return c
+}
+
+func claimsGetCommand() *command {
+	c := newCommand("get", "agora claims get <claim-id> [--url URL]",
+		"a claim with its statuses, restatements and the claims that build on it")
+	c.claimFilters() // accepted, as by search and follow; a claim ID names one claim
+	nodeURL := c.nodeURL()
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 1 {
+			return c.usageError(e, "give one claim ID (claim:...)")
+		}
+		cl, err := newClient(*nodeURL).Claim(ctx, args[0])
+		if err != nil {
+			return nodeFailure(e, err, "")
+		}
+		return printBundleJSON(e, cl)
+	}
+	return c
+}
+
+// claimsFollowCommand prints every claim as it opens, one JSON object a
+// line, until interrupted.
+func claimsFollowCommand() *command {
+	c := newCommand("follow", "agora claims follow [--since I] [--field F] [--type T] [--url URL]",
+		"print each claim as it opens, one JSON object a line, until interrupted")
+	filters := c.claimFilters()
+	nodeURL := c.nodeURL()
+	since := c.flags.Int64("since", 0, "start after this log index")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 0 {
+			return c.usageError(e, "follow takes flags only")
+		}
+		err := newClient(*nodeURL).FollowClaims(ctx, *since, 25*time.Second, filters.values(), func(c map[string]any) error {
+			b, err := canonical.Marshal(c)
+			if err != nil {
+				return err
+			}
+			_, err = fmt.Fprintln(e.stdout, string(bytes.TrimSpace(b)))
+			return err
+		})
+		if errors.Is(err, context.Canceled) {
+			return 0
+		}
+		return nodeFailure(e, err, "")
+	}
+	return c
 }

@@ -2,48 +2,175 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"strings"
 )
 
-// env is what a subcommand may touch, so tests can drive it in-process.
+// env is what a command may touch, so tests can drive it in-process.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
 }
 
-// A command is one subcommand: run gets the arguments after its name and
-// returns the exit code.
+// A command is one command of agora: a top-level one such as "serve", a
+// group's such as "log verify", or a group itself. It holds its flag set
+// and what it runs. exec parses the flags wherever they stand among the
+// arguments, prints the usage for -h, and reports a command line it
+// cannot parse, so run gets the other arguments in order and only checks
+// what they are.
+//
+// A command is built afresh for each run (its flags point into the
+// closure run reads them from), so a test process may run many.
 type command struct {
-	name    string
-	summary string
-	run     func(ctx context.Context, e *env, args []string) int
+	name  string   // as typed: "verify"
+	usage string   // its usage line: "agora log verify [--url URL] [--pin FILE]"
+	help  []string // what it does, a line each; the first is its summary in 'agora help'
+	doc   string   // printed for -h instead of "usage: " and the usage line, when not empty
+	hint  string   // told with a command line it cannot run; default "usage: " and the usage line
+
+	// helpArg has a first argument "help" (or -h, --help) print the usage,
+	// for commands whose first argument is a name of the user's.
+	helpArg bool
+
+	// flags is the command's flag set; nil for a command that reads its
+	// arguments itself (a group, canonical), to which exec hands them all.
+	flags *flag.FlagSet
+	run   func(ctx context.Context, e *env, args []string) int
 }
 
-func commands() []command {
-	return []command{
-		{"serve", "run the node (SQLite and an on-disk log in --data, no other service)", runServe},
-		{"admin", "administer a running node: admin invite|scopes <op-id>", runAdmin},
-		{"key", "make and show hybrid Ed25519 + ML-DSA-44 keys", runKey},
-		{"canonical", "write the canonical JSON (RFC 8785) of the JSON text on stdin", runCanonical},
-		{"claims", "claim IDs of a bundle folder; search, read and follow published claims", runClaims},
-		{"bundle", "hash, check and submit a bundle folder; read an open bundle", runBundle},
-		{"sealed", "where a sealed bundle stands: sealed, open or withdrawn", runSealed},
-		{"receipt", "verify a log receipt against the log's public key", runReceipt},
-		{"register", "register an operator with a node: sign a key entry and send it with a name", runRegister},
-		{"operator", "show an operator's record, rename it, rotate its key", runOperator},
-		{"identity", "prove an identity (domain, github), make or accept an invite code", runIdentity},
-		{"log", "read a node's log and audit it with the protocol core: log show|entries|verify", runLog},
-		{"bench", "measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)", runBench},
-		{"memory", "memory for coding agents: memory adapter add|install|hook|mcp, and search|show|notes|forget", runMemory},
-		{"library", "the research library: publish, get, head, search, follow; your following and saved lists", runLibrary},
+// newCommand returns a command with an empty flag set, to which its
+// builder adds flags before setting run.
+func newCommand(name, usage string, help ...string) *command {
+	fs := flag.NewFlagSet(commandPath(usage), flag.ContinueOnError)
+	// Errors are reported through fail, with a hint; flag's own printing
+	// would repeat them without one.
+	fs.SetOutput(io.Discard)
+	return &command{name: name, usage: usage, help: help, flags: fs}
+}
+
+// commandPath is the command's words at the start of its usage line,
+// "agora log verify", up to its first argument or flag.
+func commandPath(usage string) string {
+	words := strings.Fields(usage)
+	for i, w := range words {
+		if strings.ContainsAny(w, "<[-|") || strings.ToUpper(w) == w {
+			return strings.Join(words[:i], " ")
+		}
+	}
+	return usage
+}
+
+// exec runs c with the arguments after its name.
+func (c *command) exec(ctx context.Context, e *env, args []string) int {
+	if c.helpArg && len(args) > 0 && isHelp(args[0]) {
+		c.printUsage(e)
+		return 0
+	}
+	if c.flags == nil {
+		return c.run(ctx, e, args)
+	}
+	rest, err := parseArgs(c.flags, args)
+	if errors.Is(err, flag.ErrHelp) {
+		c.printUsage(e)
+		return 0
+	}
+	if err != nil {
+		return c.usageError(e, "%v", err)
+	}
+	return c.run(ctx, e, rest)
+}
+
+func (c *command) printUsage(e *env) {
+	if c.doc != "" {
+		fmt.Fprint(e.stdout, c.doc)
+		return
+	}
+	fmt.Fprintln(e.stdout, "usage: "+c.usage)
+}
+
+// usageError reports a command line c cannot run, with its hint, and
+// returns 2.
+func (c *command) usageError(e *env, format string, args ...any) int {
+	hint := c.hint
+	if hint == "" {
+		hint = "usage: " + c.usage
+	}
+	return fail(e, 2, hint, format, args...)
+}
+
+// noArgs reports arguments given to a command that takes none, naming the
+// first; it returns 0 when there are none.
+func (c *command) noArgs(e *env, args []string) int {
+	if len(args) == 0 {
+		return 0
+	}
+	return c.usageError(e, "%s takes no arguments, but was given %q", strings.TrimPrefix(commandPath(c.usage), "agora "), args[0])
+}
+
+func isHelp(arg string) bool { return arg == "help" || arg == "-h" || arg == "--help" }
+
+// group returns the command "agora <path> ...", such as "agora memory
+// adapter", which runs one of the commands subs builds, or prints their
+// usage (and footer) for help, exiting 2 when no command was named.
+func group(path string, summary string, footer string, subs func() []*command) *command {
+	words := strings.Fields(path)
+	return &command{name: words[len(words)-1], usage: "agora " + path, help: []string{summary}, run: func(ctx context.Context, e *env, args []string) int {
+		return runGroup(ctx, e, path, subs(), footer, args)
+	}}
+}
+
+func runGroup(ctx context.Context, e *env, path string, subs []*command, footer string, args []string) int {
+	if len(args) == 0 || isHelp(args[0]) {
+		fmt.Fprintln(e.stdout, "usage:")
+		for _, c := range subs {
+			fmt.Fprintln(e.stdout, "  "+c.usage)
+			for _, line := range c.help {
+				fmt.Fprintln(e.stdout, "      "+line)
+			}
+		}
+		if footer != "" {
+			fmt.Fprintln(e.stdout)
+			fmt.Fprintln(e.stdout, footer)
+		}
+		if len(args) == 0 {
+			return 2
+		}
+		return 0
+	}
+	for _, c := range subs {
+		if c.name == args[0] {
+			return c.exec(ctx, e, args[1:])
+		}
+	}
+	return fail(e, 2, fmt.Sprintf("run 'agora %s help' for its commands", path), "unknown %s command %q", path, args[0])
+}
+
+// commands are agora's commands, in the order 'agora help' lists them.
+func commands() []*command {
+	return []*command{
+		serveCommand(),
+		adminGroup(),
+		keyGroup(),
+		canonicalCommand(),
+		claimsGroup(),
+		bundleGroup(),
+		sealedCommand(),
+		receiptGroup(),
+		registerCommand(),
+		operatorGroup(),
+		identityGroup(),
+		logGroup(),
+		benchGroup(),
+		memoryGroup(),
+		libraryGroup(),
 	}
 }
 
 func run(ctx context.Context, args []string, e *env) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
+	if len(args) == 0 || isHelp(args[0]) {
 		usage(e.stdout)
 		if len(args) == 0 {
 			return 2
@@ -52,7 +179,7 @@ func run(ctx context.Context, args []string, e *env) int {
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
-			return c.run(ctx, e, args[1:])
+			return c.exec(ctx, e, args[1:])
 		}
 	}
 	return fail(e, 2, "run 'agora help' for the list of commands", "unknown command %q", args[0])
@@ -62,7 +189,7 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "usage: agora <command> [arguments]")
 	fmt.Fprintln(w)
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.help[0])
 	}
 }
 
@@ -98,41 +225,4 @@ func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 		positional = append(positional, rest[0])
 		args = rest[1:]
 	}
-}
-
-// A subcommand is one command of a group, such as "agora log verify".
-type subcommand struct {
-	name  string
-	usage string   // its usage line
-	help  []string // what it does, a line each
-	run   func(ctx context.Context, e *env, args []string) int
-}
-
-// runGroup runs "agora <group> <name> ...": it dispatches to the named
-// subcommand, or prints the group's usage (and footer) for help, exiting 2
-// when no subcommand was named.
-func runGroup(ctx context.Context, e *env, group string, subs []subcommand, footer string, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(e.stdout, "usage:")
-		for _, c := range subs {
-			fmt.Fprintln(e.stdout, "  "+c.usage)
-			for _, line := range c.help {
-				fmt.Fprintln(e.stdout, "      "+line)
-			}
-		}
-		if footer != "" {
-			fmt.Fprintln(e.stdout)
-			fmt.Fprintln(e.stdout, footer)
-		}
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
-	}
-	for _, c := range subs {
-		if c.name == args[0] {
-			return c.run(ctx, e, args[1:])
-		}
-	}
-	return fail(e, 2, fmt.Sprintf("run 'agora %s help' for its commands", group), "unknown %s command %q", group, args[0])
 }

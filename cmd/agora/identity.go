@@ -6,6 +6,8 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/agora-node/agora/client"
+	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 )
@@ -13,52 +15,59 @@ import (
 const identityUsage = `agora identity domain <domain> | github <owner/repo> | invite | accept-invite <code>
        [--key <op-id|file>] [--keys DIR] [--url URL]`
 
-// runIdentity proves an identity for the operator whose key is kept, or
+// identityGroup proves an identity for the operator whose key is kept, or
 // makes or accepts an invite code. Each step is a signed entry the node
-// checks and logs.
-func runIdentity(ctx context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(e.stdout, "usage: "+identityUsage)
-		if len(args) == 0 {
-			return 2
+// checks and logs. Its steps share one usage line.
+func identityGroup() *command {
+	return &command{name: "identity", usage: identityUsage,
+		help: []string{"prove an identity (domain, github), make or accept an invite code"},
+		run: func(ctx context.Context, e *env, args []string) int {
+			if len(args) == 0 || isHelp(args[0]) {
+				fmt.Fprintln(e.stdout, "usage: "+identityUsage)
+				if len(args) == 0 {
+					return 2
+				}
+				return 0
+			}
+			n, known := map[string]int{"domain": 1, "github": 1, "invite": 0, "accept-invite": 1}[args[0]]
+			if !known {
+				return fail(e, 2, "usage: "+identityUsage, "unknown identity step %q", args[0])
+			}
+			return identityCommand(args[0], n).exec(ctx, e, args[1:])
+		}}
+}
+
+// identityCommand is one identity step, kind, which takes n arguments.
+func identityCommand(kind string, n int) *command {
+	c := newCommand(kind, identityUsage)
+	c.flags.Init("agora identity "+kind, flag.ContinueOnError)
+	signer := c.signer()
+	url := c.nodeURL()
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != n {
+			return c.usageError(e, "identity %s takes %d argument(s), not %d", kind, n, len(args))
 		}
-		return 0
+		id, _, key, code := signer.load(e)
+		if code != 0 {
+			return code
+		}
+		return proveIdentity(ctx, e, newClient(*url), kind, args, id, key)
 	}
-	kind := args[0]
-	wantArgs := map[string]int{"domain": 1, "github": 1, "invite": 0, "accept-invite": 1}
-	n, known := wantArgs[kind]
-	if !known {
-		return fail(e, 2, "usage: "+identityUsage, "unknown identity step %q", kind)
-	}
-	f := newOperatorFlags("identity " + kind)
-	f.fs.Init("agora identity "+kind, flag.ContinueOnError)
-	rest, err := parseArgs(f.fs, args[1:])
-	if err != nil {
-		return fail(e, 2, "usage: "+identityUsage, "%v", err)
-	}
-	if len(rest) != n {
-		return fail(e, 2, "usage: "+identityUsage, "identity %s takes %d argument(s), not %d", kind, n, len(rest))
-	}
-	dir, code := keysDir(e, *f.keys)
-	if code != 0 {
-		return code
-	}
-	id, _, key, code := loadOperatorKey(e, *f.key, dir)
-	if code != 0 {
-		return code
-	}
-	c := newClient(*f.url)
+	return c
+}
+
+func proveIdentity(ctx context.Context, e *env, c *client.Client, kind string, args []string, id string, key *hybrid.PrivateKey) int {
 	entry := map[string]any{"type": "identity", "kind": kind, "operator": id}
 	hint := ""
 	switch kind {
 	case "domain":
-		entry["domain"] = rest[0]
+		entry["domain"] = args[0]
 		hint = fmt.Sprintf("add the TXT record %s.%s = %s, then try again",
-			"_sciencejournal", rest[0], "sciencejournal-operator="+protocol.KeyDigest(key.Public().String()))
+			"_sciencejournal", args[0], "sciencejournal-operator="+protocol.KeyDigest(key.Public().String()))
 	case "github":
-		entry["repository"] = rest[0]
+		entry["repository"] = args[0]
 		hint = fmt.Sprintf("put the line %s in the .sciencejournal file at the root of %s, then try again",
-			"sciencejournal-operator="+protocol.KeyDigest(key.Public().String()), rest[0])
+			"sciencejournal-operator="+protocol.KeyDigest(key.Public().String()), args[0])
 	case "invite":
 		inviteCode, err := operators.NewInviteCode()
 		if err != nil {
@@ -74,12 +83,12 @@ func runIdentity(ctx context.Context, e *env, args []string) int {
 		}
 		return printAnswer(e, a)
 	case "accept-invite":
-		state, err := c.InviteState(ctx, operators.InviteDigest(rest[0]))
+		state, err := c.InviteState(ctx, operators.InviteDigest(args[0]))
 		if err != nil {
 			return nodeFailure(e, err, "check the code with whoever gave it to you")
 		}
 		entry["kind"] = "sponsored"
-		entry["sponsor"], entry["sponsor_sig"], entry["code"] = state["sponsor"], state["sponsor_sig"], rest[0]
+		entry["sponsor"], entry["sponsor_sig"], entry["code"] = state["sponsor"], state["sponsor_sig"], args[0]
 	}
 	if err := protocol.Sign(entry, key); err != nil {
 		return fail(e, 1, "", "%v", err)

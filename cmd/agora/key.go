@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,148 +12,131 @@ import (
 	"github.com/agora-node/agora/protocol"
 )
 
-const (
-	keyNewUsage  = "agora key new [--keys DIR]"
-	keyShowUsage = "agora key show [<op-id> | <key file>] [--keys DIR]"
-)
-
-// runKey is "agora key new" and "agora key show". Keys are kept as the
+// keyGroup is "agora key new" and "agora key show". Keys are kept as the
 // protocol's reference clients keep them (see hybrid.WriteKeyFile): one file
 // per operator, named by its ID, in ~/.config/sciencejournal/keys unless
 // --keys names another directory, so agora, the Python client and the
 // TypeScript harness share them.
-func runKey(ctx context.Context, e *env, args []string) int {
-	return runGroup(ctx, e, "key", []subcommand{
-		{"new", keyNewUsage, []string{
-			"make a new key, keep it in its own file, and print the operator ID",
-			"and public key it makes, one per line"},
-			func(_ context.Context, e *env, args []string) int { return keyNew(e, args) }},
-		{"show", keyShowUsage, []string{
-			"print the operator ID and public key of a kept key; with neither an",
-			"ID nor a file, of the one key kept in the directory"},
-			func(_ context.Context, e *env, args []string) int { return keyShow(e, args) }},
-	}, "Key files are in ~/.config/sciencejournal/keys unless --keys names another directory.", args)
+func keyGroup() *command {
+	return group("key", "make and show hybrid Ed25519 + ML-DSA-44 keys",
+		"Key files are in ~/.config/sciencejournal/keys unless --keys names another directory.",
+		func() []*command { return []*command{keyNewCommand(), keyShowCommand()} })
 }
 
-// keyNew makes a fresh key, never reusing one it finds: a key already on
-// the machine belongs to another agent.
-func keyNew(e *env, args []string) int {
-	fs, keysFlag := keyFlagSet("new")
-	positional, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+keyNewUsage)
-		return 0
-	}
-	if err != nil {
-		return fail(e, 2, "usage: "+keyNewUsage, "%v", err)
-	}
-	if len(positional) > 0 {
-		return fail(e, 2, "usage: "+keyNewUsage, "key new takes no arguments, but was given %q", positional[0])
-	}
-	dir, code := keysDir(e, *keysFlag)
-	if code != 0 {
-		return code
-	}
-
-	key, err := hybrid.GenerateKey()
-	if err != nil {
-		return fail(e, 1, "", "%v", err)
-	}
-	publicKey := key.Public().String()
-	id := protocol.OperatorID(publicKey)
-	path, err := hybrid.KeyFilePath(dir, id)
-	if err != nil {
-		return fail(e, 1, "", "%v", err)
-	}
-	if err := hybrid.WriteKeyFile(path, key); err != nil {
-		return fail(e, 1, "", "%v", err)
-	}
-	fmt.Fprintf(e.stdout, "%s\n%s\n", id, publicKey)
-	fmt.Fprintf(e.stderr, "agora: kept the secret key in %s; anyone holding that file can sign as %s\n", path, id)
-	return 0
+// keysFlag adds --keys, the directory key files are kept in.
+func (c *command) keysFlag() *string {
+	return c.flags.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)")
 }
 
-// keyShow prints the operator ID and public key of a kept key. The ID comes
-// from how the key was named (the ID given, or the key file's name), as the
-// reference harness takes it, and only failing both from the key itself: a
-// key an operator rotated to does not make the operator's ID.
-func keyShow(e *env, args []string) int {
-	fs, keysFlag := keyFlagSet("show")
-	positional, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+keyShowUsage)
-		return 0
-	}
-	if err != nil {
-		return fail(e, 2, "usage: "+keyShowUsage, "%v", err)
-	}
-	if len(positional) > 1 {
-		return fail(e, 2, "usage: "+keyShowUsage, "key show takes one operator ID or key file, but was given %d", len(positional))
-	}
-
-	var path, named string
-	switch {
-	case len(positional) == 1 && strings.HasPrefix(positional[0], protocol.OperatorIDPrefix):
-		named = positional[0]
-		if !protocol.IsOperatorID(named) {
-			return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits, as 'agora key new' prints it",
-				"%q is not an operator ID", named)
+// keyNewCommand makes a fresh key, never reusing one it finds: a key
+// already on the machine belongs to another agent.
+func keyNewCommand() *command {
+	c := newCommand("new", "agora key new [--keys DIR]",
+		"make a new key, keep it in its own file, and print the operator ID",
+		"and public key it makes, one per line")
+	keysFlag := c.keysFlag()
+	c.run = func(_ context.Context, e *env, args []string) int {
+		if code := c.noArgs(e, args); code != 0 {
+			return code
 		}
 		dir, code := keysDir(e, *keysFlag)
 		if code != 0 {
 			return code
 		}
-		if path, err = hybrid.KeyFilePath(dir, named); err != nil {
+		key, err := hybrid.GenerateKey()
+		if err != nil {
 			return fail(e, 1, "", "%v", err)
 		}
-	case len(positional) == 1:
-		path = positional[0]
-	default:
-		dir, code := keysDir(e, *keysFlag)
+		publicKey := key.Public().String()
+		id := protocol.OperatorID(publicKey)
+		path, err := hybrid.KeyFilePath(dir, id)
+		if err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		if err := hybrid.WriteKeyFile(path, key); err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		fmt.Fprintf(e.stdout, "%s\n%s\n", id, publicKey)
+		fmt.Fprintf(e.stderr, "agora: kept the secret key in %s; anyone holding that file can sign as %s\n", path, id)
+		return 0
+	}
+	return c
+}
+
+// keyShowCommand prints the operator ID and public key of a kept key. The
+// ID comes from how the key was named (the ID given, or the key file's
+// name), as the reference harness takes it, and only failing both from the
+// key itself: a key an operator rotated to does not make the operator's ID.
+func keyShowCommand() *command {
+	c := newCommand("show", "agora key show [<op-id> | <key file>] [--keys DIR]",
+		"print the operator ID and public key of a kept key; with neither an",
+		"ID nor a file, of the one key kept in the directory")
+	keysFlag := c.keysFlag()
+	c.run = func(_ context.Context, e *env, args []string) int {
+		if len(args) > 1 {
+			return c.usageError(e, "key show takes one operator ID or key file, but was given %d", len(args))
+		}
+		path, named, code := keyShowPath(e, args, *keysFlag)
 		if code != 0 {
 			return code
 		}
-		if path, code = onlyKeyFile(e, dir); code != 0 {
-			return code
+		key, err := hybrid.ReadKeyFile(path)
+		switch {
+		case errors.Is(err, os.ErrNotExist) && named != "":
+			return fail(e, 1, "make a key with 'agora key new', or give its file's path",
+				"no key is kept for %s: there is no %s", named, path)
+		case errors.Is(err, os.ErrNotExist):
+			return fail(e, 1, "give an operator ID or the path of a key file", "there is no key file %s", path)
+		case errors.Is(err, hybrid.ErrKeyFileExposed):
+			return fail(e, 1, "chmod 600 "+path, "%v", err)
+		case err != nil:
+			return fail(e, 1, "", "%v", err)
 		}
-	}
-
-	key, err := hybrid.ReadKeyFile(path)
-	switch {
-	case errors.Is(err, os.ErrNotExist) && named != "":
-		return fail(e, 1, "make a key with 'agora key new', or give its file's path",
-			"no key is kept for %s: there is no %s", named, path)
-	case errors.Is(err, os.ErrNotExist):
-		return fail(e, 1, "give an operator ID or the path of a key file", "there is no key file %s", path)
-	case errors.Is(err, hybrid.ErrKeyFileExposed):
-		return fail(e, 1, "chmod 600 "+path, "%v", err)
-	case err != nil:
-		return fail(e, 1, "", "%v", err)
-	}
-
-	publicKey := key.Public().String()
-	id := named
-	if id == "" {
-		var ok bool
-		if id, ok = hybrid.OperatorIDOfKeyFile(path); !ok {
-			id = protocol.OperatorID(publicKey)
+		publicKey := key.Public().String()
+		id := named
+		if id == "" {
+			var ok bool
+			if id, ok = hybrid.OperatorIDOfKeyFile(path); !ok {
+				id = protocol.OperatorID(publicKey)
+			}
 		}
+		fmt.Fprintf(e.stdout, "%s\n%s\n", id, publicKey)
+		if id != protocol.OperatorID(publicKey) {
+			fmt.Fprintf(e.stderr, "agora: note: this key does not make %s, which is right only if the operator rotated or recovered its key\n", id)
+		}
+		return 0
 	}
-	fmt.Fprintf(e.stdout, "%s\n%s\n", id, publicKey)
-	if id != protocol.OperatorID(publicKey) {
-		fmt.Fprintf(e.stderr, "agora: note: this key does not make %s, which is right only if the operator rotated or recovered its key\n", id)
-	}
-	return 0
+	return c
 }
 
-// keyFlagSet returns the flags every key command takes: --keys.
-func keyFlagSet(command string) (*flag.FlagSet, *string) {
-	fs := flag.NewFlagSet("agora key "+command, flag.ContinueOnError)
-	// Errors are reported through fail, with a hint; flag's own printing
-	// would repeat them without one.
-	fs.SetOutput(io.Discard)
-	keys := fs.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)")
-	return fs, keys
+// keyShowPath is the key file 'agora key show' reads: the file of the
+// operator ID given (named), the file given, or the one key kept.
+func keyShowPath(e *env, args []string, keysFlag string) (path, named string, code int) {
+	switch {
+	case len(args) == 1 && strings.HasPrefix(args[0], protocol.OperatorIDPrefix):
+		named = args[0]
+		if !protocol.IsOperatorID(named) {
+			return "", "", fail(e, 2, "an operator ID is op: and 64 lowercase hex digits, as 'agora key new' prints it",
+				"%q is not an operator ID", named)
+		}
+		dir, code := keysDir(e, keysFlag)
+		if code != 0 {
+			return "", "", code
+		}
+		path, err := hybrid.KeyFilePath(dir, named)
+		if err != nil {
+			return "", "", fail(e, 1, "", "%v", err)
+		}
+		return path, named, 0
+	case len(args) == 1:
+		return args[0], "", 0
+	}
+	dir, code := keysDir(e, keysFlag)
+	if code != 0 {
+		return "", "", code
+	}
+	path, code = onlyKeyFile(e, dir)
+	return path, "", code
 }
 
 // keysDir is --keys when given, else the reference clients' directory.

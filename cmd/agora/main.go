@@ -1,6 +1,9 @@
 // Command agora runs an Agora node and is also its client.
 //
-// Each subcommand lives in a file of its own; main only dispatches.
+// Each command group lives in a file of its own (admin.go, logcmd.go,
+// library*.go, ...), built on one command type (cli.go) that holds a
+// command's flags and what it runs; the flags many commands share are in
+// flags.go. main only dispatches.
 package main
 
 import (

@@ -1,9 +1,20 @@
 package main
 
 import (
+	"context"
+	"fmt"
+	"net"
+	"net/http"
+	"regexp"
+	"strconv"
 	"testing"
+	"time"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/agora-node/agora/client"
+	"github.com/agora-node/agora/memory"
+	"github.com/agora-node/agora/memory/adapter"
 )
 
 // TestMain lets the scripts in testdata/script run the real agora binary:
@@ -13,10 +24,90 @@ func TestMain(m *testing.M) {
 }
 
 // TestScripts drives the CLI as a user would, one scenario per file in
-// testdata/script.
+// testdata/script. Each script gets a free loopback address for a node it
+// may start in the background ($ADDR, and $URL, its URL), and the commands
+// scriptCommands defines.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				return err
+			}
+			addr := ln.Addr().String()
+			ln.Close()
+			env.Setenv("ADDR", addr)
+			env.Setenv("URL", "http://"+addr)
+			return nil
+		},
+		Cmds: scriptCommands,
 	})
+}
+
+// scriptCommands are the scripts' own commands:
+//
+//	waitnode URL [seconds]
+//	    wait until the node at URL answers GET /api/v1/log (default 120 s)
+//	capture NAME REGEXP
+//	    set $NAME to the first group of REGEXP in the last command's stdout
+//	ingress ADAPTER
+//	    send one session.start event to the node as ADAPTER, with the URL
+//	    and token 'agora memory adapter add' wrote in $AGORA_HOME
+var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	"waitnode": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 1 || len(args) > 2 {
+			ts.Fatalf("usage: waitnode URL [seconds]")
+		}
+		wait := 120 * time.Second
+		if len(args) == 2 {
+			s, err := strconv.Atoi(args[1])
+			ts.Check(err)
+			wait = time.Duration(s) * time.Second
+		}
+		hc := &http.Client{Timeout: 5 * time.Second}
+		deadline := time.Now().Add(wait)
+		for {
+			resp, err := hc.Get(args[0] + "/api/v1/log")
+			if err == nil {
+				resp.Body.Close()
+				if resp.StatusCode == http.StatusOK {
+					return
+				}
+				err = fmt.Errorf("status %s", resp.Status)
+			}
+			if time.Now().After(deadline) {
+				ts.Fatalf("the node at %s did not answer within %s: %v", args[0], wait, err)
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	},
+	"capture": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: capture NAME REGEXP")
+		}
+		re, err := regexp.Compile("(?m)" + args[1])
+		ts.Check(err)
+		m := re.FindStringSubmatch(ts.ReadFile("stdout"))
+		if len(m) < 2 {
+			ts.Fatalf("no %q in stdout", args[1])
+		}
+		ts.Setenv(args[0], m[1])
+	},
+	"ingress": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: ingress ADAPTER")
+		}
+		cfg, err := adapter.LoadConfig(ts.Getenv("AGORA_HOME"), args[0], func(string) string { return "" })
+		ts.Check(err)
+		ev := &memory.Event{AdapterID: args[0], EventID: adapter.EventID("script", ts.Getenv("WORK")), SessionRef: "script-session",
+			OccurredAt: time.Now(), Kind: adapter.KindSessionStart,
+			Payload: &memory.SessionStartPayload{Project: "script", Capabilities: []string{}}}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		res, err := client.New(cfg.URL, nil, client.WithToken(cfg.Token)).MemoryEvent(ctx, args[0], ev)
+		ts.Check(err)
+		ts.Logf("ingress %s: %s", ev.Kind, res)
+	},
 }

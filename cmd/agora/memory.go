@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log"
@@ -23,45 +22,35 @@ const memoryAdapterVersion = "agora-memory-adapter/1"
 // waits for its hooks, and memory is never worth a slow agent.
 const memoryHookBudget = 1800 * time.Millisecond
 
-func runMemory(ctx context.Context, e *env, args []string) int {
-	return runGroup(ctx, e, "memory", []subcommand{
-		{"hook", "memory hook claude-code|codex [--adapter ID]", []string{
-			"read one hook input on stdin, send its event to the node, print the agent's context",
-			"(always exits 0; failures go to $AGORA_HOME/memory/hook.log)",
-		}, runMemoryHook},
-		{"install", "memory install claude-code|codex [--user | --project DIR] [--agora PATH]", []string{
-			"write the hooks calling 'agora memory hook' into the agent's settings (merged, backed up)",
-		}, func(ctx context.Context, e *env, args []string) int { return runMemoryInstall(e, args, false) }},
-		{"uninstall", "memory uninstall claude-code|codex [--user | --project DIR]", []string{
-			"remove the hooks install wrote, keeping everything else",
-		}, func(ctx context.Context, e *env, args []string) int { return runMemoryInstall(e, args, true) }},
-		{"mcp", "memory mcp [--adapter ID] [--project NAME] [--workspace DIR]", []string{
-			"serve memory_search, memory_read and memory_note over MCP on stdio,",
-			"in the session the hooks bound in the workspace when one is live",
-		}, runMemoryMCP},
-		{"adapter", "memory adapter add <id> " + adminFlagsUsage, []string{
-			"on the node's machine: issue the adapter's token and write $AGORA_HOME/memory/<id>.json",
-		}, runMemoryAdapter},
-		{"search", "memory search <words> [--project P] [--limit N] " + adminFlagsUsage, []string{
-			"rank the node's records for the words, with each hit's score and reasons",
-		}, runMemorySearch},
-		{"show", "memory show <lr_ref> " + adminFlagsUsage, []string{
-			"a record whole: content, fix, trust, marks, revision and receipts",
-		}, runMemoryShow},
-		{"notes", "memory notes [--project P] [--limit N] " + adminFlagsUsage, []string{
-			"the records, the one changed last first",
-		}, runMemoryNotes},
-		{"forget", "memory forget <lr_ref> " + adminFlagsUsage, []string{
-			"remove a record and its receipts for good; no session is shown it again",
-		}, runMemoryForget},
-	}, "The hooks and mcp read the node URL and token from $AGORA_HOME/memory/<adapter>.json (agora memory adapter add),\nor AGORA_URL and AGORA_MEMORY_TOKEN. adapter, search, show, notes and forget use the node's admin token\n(<data>/keys/admin.token).", args)
+// memoryGroup is "agora memory ...": the hooks and MCP server a coding
+// agent runs, their installer, and the commands a person runs against the
+// node with its admin token (memory_admin.go).
+func memoryGroup() *command {
+	return group("memory", "memory for coding agents: memory adapter add|install|hook|mcp, and search|show|notes|forget",
+		"The hooks and mcp read the node URL and token from $AGORA_HOME/memory/<adapter>.json (agora memory adapter add),\nor AGORA_URL and AGORA_MEMORY_TOKEN. adapter, search, show, notes and forget use the node's admin token\n(<data>/keys/admin.token).",
+		func() []*command {
+			return []*command{
+				memoryHookCommand(),
+				memoryInstallCommand(false),
+				memoryInstallCommand(true),
+				memoryMCPCommand(),
+				memoryAdapterGroup(),
+				memorySearchCommand(),
+				memoryShowCommand(),
+				memoryNotesCommand(),
+				memoryForgetCommand(),
+			}
+		})
+}
+
+// memoryAgent is how the adapter reads one agent's hooks.
+type memoryAgent struct {
+	parse        func([]byte) (adapter.HookInput, error)
+	capabilities []string
 }
 
 // memoryAgents are the agents whose hooks the adapter reads.
-var memoryAgents = map[string]struct {
-	parse        func([]byte) (adapter.HookInput, error)
-	capabilities []string
-}{
+var memoryAgents = map[string]memoryAgent{
 	adapter.AgentClaudeCode: {adapter.ParseClaudeCode, adapter.ClaudeCodeCapabilities},
 	adapter.AgentCodex:      {adapter.ParseCodex, adapter.CodexCapabilities},
 }
@@ -76,18 +65,28 @@ func memoryAdapterID(flagValue, agent string) string {
 	return agent
 }
 
-func runMemoryHook(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("memory hook", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	adapterFlag := fs.String("adapter", "", "adapter id (default: the agent's name)")
-	rest, err := parseArgs(fs, args)
-	if err != nil || len(rest) != 1 {
-		return fail(e, 2, "the installer writes: agora memory hook claude-code", "memory hook takes one agent name")
+func memoryHookCommand() *command {
+	c := newCommand("hook", "agora memory hook claude-code|codex [--adapter ID]",
+		"read one hook input on stdin, send its event to the node, print the agent's context",
+		"(always exits 0; failures go to $AGORA_HOME/memory/hook.log)")
+	c.hint = "the installer writes: agora memory hook claude-code"
+	adapterFlag := c.flags.String("adapter", "", "adapter id (default: the agent's name)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 1 {
+			return c.usageError(e, "memory hook takes one agent name")
+		}
+		agent, known := memoryAgents[args[0]]
+		if !known {
+			return fail(e, 2, "agents: claude-code, codex", "unknown agent %q", args[0])
+		}
+		return runMemoryHook(ctx, e, args[0], agent, *adapterFlag)
 	}
-	agent, known := memoryAgents[rest[0]]
-	if !known {
-		return fail(e, 2, "agents: claude-code, codex", "unknown agent %q", rest[0])
-	}
+	return c
+}
+
+// runMemoryHook runs one hook of agent name within memoryHookBudget, and
+// exits 0 whatever happens: the agent waits for its hooks.
+func runMemoryHook(ctx context.Context, e *env, name string, agent memoryAgent, adapterFlag string) int {
 	start := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, memoryHookBudget)
 	defer cancel()
@@ -97,27 +96,27 @@ func runMemoryHook(ctx context.Context, e *env, args []string) int {
 	// Whatever happens below, the agent gets exit 0 and clean stdout.
 	defer func() {
 		if p := recover(); p != nil {
-			logger.Printf("%s hook panicked: %v\n%s", rest[0], p, debug.Stack())
+			logger.Printf("%s hook panicked: %v\n%s", name, p, debug.Stack())
 		}
 	}()
 	if herr != nil {
-		logger.Printf("%s: %v", rest[0], herr)
+		logger.Printf("%s: %v", name, herr)
 		return 0
 	}
 	data, err := memoryReadStdin(ctx, e.stdin)
 	if err != nil {
-		logger.Printf("%s: read hook input: %v", rest[0], err)
+		logger.Printf("%s: read hook input: %v", name, err)
 		return 0
 	}
 	in, err := agent.parse(data)
 	if err != nil {
-		logger.Printf("%s: %v", rest[0], err)
+		logger.Printf("%s: %v", name, err)
 		return 0
 	}
-	id := memoryAdapterID(*adapterFlag, rest[0])
+	id := memoryAdapterID(adapterFlag, name)
 	cfg, err := adapter.LoadConfig(home, id, os.Getenv)
 	if err != nil {
-		logger.Printf("%s %s: %v", rest[0], in.Event, err)
+		logger.Printf("%s %s: %v", name, in.Event, err)
 		return 0
 	}
 	r := &adapter.Runner{
@@ -131,11 +130,11 @@ func runMemoryHook(ctx context.Context, e *env, args []string) int {
 	took := time.Since(start).Round(time.Millisecond)
 	switch {
 	case err != nil:
-		logger.Printf("%s %s session=%s kind=%s event=%s failed after %s: %v", rest[0], in.Event, in.SessionID, out.Kind, short(out.EventID), took, err)
+		logger.Printf("%s %s session=%s kind=%s event=%s failed after %s: %v", name, in.Event, in.SessionID, out.Kind, short(out.EventID), took, err)
 	case out.Skipped != "":
-		logger.Printf("%s %s session=%s skipped: %s", rest[0], in.Event, in.SessionID, out.Skipped)
+		logger.Printf("%s %s session=%s skipped: %s", name, in.Event, in.SessionID, out.Skipped)
 	default:
-		logger.Printf("%s %s session=%s kind=%s event=%s ok in %s inject=%t", rest[0], in.Event, in.SessionID, out.Kind, short(out.EventID), took, out.Context != "")
+		logger.Printf("%s %s session=%s kind=%s event=%s ok in %s inject=%t", name, in.Event, in.SessionID, out.Kind, short(out.EventID), took, out.Context != "")
 	}
 	if b := adapter.HookOutput(in, out.Context); b != nil {
 		e.stdout.Write(b)
@@ -201,33 +200,39 @@ func memoryHookLog(home string, herr error) *log.Logger {
 	return log.New(f, "", log.LstdFlags|log.LUTC)
 }
 
-func runMemoryInstall(e *env, args []string, uninstall bool) int {
-	verb := "install"
+func memoryInstallCommand(uninstall bool) *command {
+	verb, usage, help := "install", "agora memory install claude-code|codex [--user | --project DIR] [--agora PATH]",
+		"write the hooks calling 'agora memory hook' into the agent's settings (merged, backed up)"
 	if uninstall {
-		verb = "uninstall"
+		verb, usage, help = "uninstall", "agora memory uninstall claude-code|codex [--user | --project DIR]",
+			"remove the hooks install wrote, keeping everything else"
 	}
-	fs := flag.NewFlagSet("memory "+verb, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	user := fs.Bool("user", false, "the user's settings (the default)")
-	project := fs.String("project", "", "the settings of the project in DIR")
-	agoraPath := fs.String("agora", "", "the agora binary the hooks run (default: this one)")
-	adapterFlag := fs.String("adapter", "", "adapter id the hooks use (default: the agent's name)")
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return fail(e, 2, "run 'agora memory help'", "%v", err)
+	c := newCommand(verb, usage, help)
+	c.hint = "run 'agora memory help'"
+	user := c.flags.Bool("user", false, "the user's settings (the default)")
+	project := c.flags.String("project", "", "the settings of the project in DIR")
+	agoraPath := c.flags.String("agora", "", "the agora binary the hooks run (default: this one)")
+	adapterFlag := c.flags.String("adapter", "", "adapter id the hooks use (default: the agent's name)")
+	c.run = func(_ context.Context, e *env, args []string) int {
+		if len(args) != 1 || memoryAgents[args[0]].parse == nil {
+			return fail(e, 2, "agora memory "+verb+" claude-code --user, or agora memory "+verb+" codex", "memory %s takes one agent: claude-code or codex", verb)
+		}
+		if *user && *project != "" {
+			return fail(e, 2, "choose one", "--user and --project both given")
+		}
+		return memoryInstall(e, args[0], *project, *agoraPath, *adapterFlag, uninstall)
 	}
-	if len(rest) != 1 || memoryAgents[rest[0]].parse == nil {
-		return fail(e, 2, "agora memory "+verb+" claude-code --user, or agora memory "+verb+" codex", "memory %s takes one agent: claude-code or codex", verb)
-	}
-	if *user && *project != "" {
-		return fail(e, 2, "choose one", "--user and --project both given")
-	}
-	agent := rest[0]
-	path, err := memoryHookFile(agent, *project)
+	return c
+}
+
+// memoryInstall writes agent's hooks into its settings, or removes them,
+// and says what it did.
+func memoryInstall(e *env, agent, project, agoraPath, adapterFlag string, uninstall bool) int {
+	path, err := memoryHookFile(agent, project)
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
-	bin := *agoraPath
+	bin := agoraPath
 	if bin == "" {
 		if bin, err = os.Executable(); err != nil {
 			return fail(e, 1, "give the binary with --agora PATH", "find the agora binary: %v", err)
@@ -238,9 +243,9 @@ func runMemoryInstall(e *env, args []string, uninstall bool) int {
 	}
 	marker := "memory hook " + agent
 	command := adapter.ShellQuote(bin) + " " + marker
-	if *adapterFlag != "" {
+	if adapterFlag != "" {
 		// The adapter flag goes before the agent so the marker stays last.
-		command = adapter.ShellQuote(bin) + " memory hook --adapter " + adapter.ShellQuote(*adapterFlag) + " " + agent
+		command = adapter.ShellQuote(bin) + " memory hook --adapter " + adapter.ShellQuote(adapterFlag) + " " + agent
 	}
 	hooks := adapter.ClaudeCodeHooks
 	if agent == adapter.AgentCodex {
@@ -276,27 +281,27 @@ func runMemoryInstall(e *env, args []string, uninstall bool) int {
 	}
 	if !uninstall {
 		undo := "agora memory uninstall " + agent
-		if *project != "" {
-			undo += " --project " + adapter.ShellQuote(*project)
+		if project != "" {
+			undo += " --project " + adapter.ShellQuote(project)
 		}
 		fmt.Fprintf(w, "To undo: %s", undo)
 		if res.Backup != "" {
 			fmt.Fprintf(w, " (or: cp %s %s)", adapter.ShellQuote(res.Backup), adapter.ShellQuote(path))
 		}
 		fmt.Fprintln(w)
-		id := memoryAdapterID(*adapterFlag, agent)
+		id := memoryAdapterID(adapterFlag, agent)
 		fmt.Fprintf(w, "The hooks read the node URL and token from %s (agora memory adapter add %s writes it)\nor AGORA_URL and AGORA_MEMORY_TOKEN;\n", adapter.ConfigPath("$AGORA_HOME", id), id)
 		fmt.Fprintln(w, "they never block the agent: failures are logged to $AGORA_HOME/memory/hook.log.")
 		switch agent {
 		case adapter.AgentClaudeCode:
 			mcpCmd := adapter.ShellQuote(bin) + " memory mcp"
-			if *adapterFlag != "" {
-				mcpCmd += " --adapter " + adapter.ShellQuote(*adapterFlag)
+			if adapterFlag != "" {
+				mcpCmd += " --adapter " + adapter.ShellQuote(adapterFlag)
 			}
 			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: claude mcp add agora-memory -- "+mcpCmd)
 		case adapter.AgentCodex:
 			fmt.Fprintln(w, "Codex runs hooks when [features] hooks = true (codex_hooks in older versions) and may ask you to trust them (/hooks).")
-			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: codex mcp add agora-memory -- "+adapter.ShellQuote(bin)+" memory mcp --adapter "+adapter.ShellQuote(memoryAdapterID(*adapterFlag, agent)))
+			fmt.Fprintln(w, "For memory_search, memory_read and memory_note: codex mcp add agora-memory -- "+adapter.ShellQuote(bin)+" memory mcp --adapter "+adapter.ShellQuote(memoryAdapterID(adapterFlag, agent)))
 		}
 	}
 	return 0
@@ -341,32 +346,41 @@ type memoryNopCloser struct{ io.Writer }
 
 func (memoryNopCloser) Close() error { return nil }
 
-func runMemoryMCP(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("memory mcp", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	adapterFlag := fs.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
-	project := fs.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
-	workspace := fs.String("workspace", "", "the agent's workspace root (default: the working directory, where agents start MCP servers)")
-	rest, err := parseArgs(fs, args)
-	if err != nil || len(rest) != 0 {
-		return fail(e, 2, "agora memory mcp [--adapter ID] [--project NAME] [--workspace DIR]", "memory mcp takes no arguments")
+func memoryMCPCommand() *command {
+	c := newCommand("mcp", "agora memory mcp [--adapter ID] [--project NAME] [--workspace DIR]",
+		"serve memory_search, memory_read and memory_note over MCP on stdio,",
+		"in the session the hooks bound in the workspace when one is live")
+	c.hint = "agora memory mcp [--adapter ID] [--project NAME] [--workspace DIR]"
+	adapterFlag := c.flags.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
+	project := c.flags.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
+	workspace := c.flags.String("workspace", "", "the agent's workspace root (default: the working directory, where agents start MCP servers)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 0 {
+			return c.usageError(e, "memory mcp takes no arguments")
+		}
+		return runMemoryMCP(ctx, e, *adapterFlag, *project, *workspace)
 	}
+	return c
+}
+
+// runMemoryMCP serves the MCP tools on stdio until the agent closes them.
+func runMemoryMCP(ctx context.Context, e *env, adapterFlag, project, workspace string) int {
 	home, err := adapter.Home(os.Getenv)
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
-	id := memoryAdapterID(*adapterFlag, adapter.AgentClaudeCode)
+	id := memoryAdapterID(adapterFlag, adapter.AgentClaudeCode)
 	cfg, err := adapter.LoadConfig(home, id, os.Getenv)
 	if err != nil {
 		return fail(e, 1, "run 'agora memory adapter add "+id+"' on the node, or set AGORA_URL and AGORA_MEMORY_TOKEN", "%v", err)
 	}
-	root := *workspace
+	root := workspace
 	if root == "" {
 		root, _ = os.Getwd()
 	} else if root, err = filepath.Abs(root); err != nil {
 		return fail(e, 2, "give --workspace as a folder path", "workspace: %v", err)
 	}
-	tools := &adapter.MCPTools{Client: cfg.Client(), Project: *project, WorkspaceRoot: root, Version: memoryAdapterVersion, Hooks: memoryStates(home)}
+	tools := &adapter.MCPTools{Client: cfg.Client(), Project: project, WorkspaceRoot: root, Version: memoryAdapterVersion, Hooks: memoryStates(home)}
 	err = adapter.NewMCPServer(tools).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: memoryNopCloser{e.stdout}})
 	endCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()

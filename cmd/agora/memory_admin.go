@@ -2,11 +2,7 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
-	"io"
-	"net/http"
 	"net/url"
 	"os"
 	"slices"
@@ -14,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/memory/adapter"
 )
@@ -21,50 +18,53 @@ import (
 // The memory commands a person runs against a node with its admin token:
 // adapter add issues an adapter's token and writes the config the hooks
 // read; search, show, notes and forget read and prune the records. They
-// drive the node's admin routes (node/memory.go) and print what came back
-// for a person to read.
+// drive the node's admin routes through package client and print what
+// came back for a person to read.
 
 // memoryNotFoundHint is what to do when a memory admin route answers 404.
 const memoryNotFoundHint = "list the records with 'agora memory notes'"
 
-const memoryAdapterAddUsage = "agora memory adapter add <id> " + adminFlagsUsage
-
-func runMemoryAdapter(ctx context.Context, e *env, args []string) int {
-	return runGroup(ctx, e, "memory adapter", []subcommand{
-		{"add", "memory adapter add <id> " + adminFlagsUsage, []string{
-			"issue the adapter's token on the node and write $AGORA_HOME/memory/<id>.json for its hooks",
-			"(again: a new token; the old one stops working)",
-		}, runMemoryAdapterAdd},
-	}, "", args)
+// memoryAdapterGroup is "agora memory adapter add".
+func memoryAdapterGroup() *command {
+	c := group("memory adapter", "on the node's machine: issue the adapter's token and write $AGORA_HOME/memory/<id>.json", "", func() []*command {
+		return []*command{memoryAdapterAddCommand()}
+	})
+	c.usage = "agora memory adapter add <id> " + adminFlagsUsage
+	return c
 }
 
-func runMemoryAdapterAdd(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("memory adapter add", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	admin := adminFlags(fs, memoryNotFoundHint)
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return fail(e, 2, "usage: "+memoryAdapterAddUsage, "%v", err)
+func memoryAdapterAddCommand() *command {
+	c := newCommand("add", "agora memory adapter add <id> "+adminFlagsUsage,
+		"issue the adapter's token on the node and write $AGORA_HOME/memory/<id>.json for its hooks",
+		"(again: a new token; the old one stops working)")
+	admin := c.admin(memoryNotFoundHint)
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 1 {
+			return fail(e, 2, "usage: "+c.usage+" (for Claude Code: agora memory adapter add claude-code)", "give one adapter id")
+		}
+		return memoryAdapterAdd(ctx, e, admin, args[0])
 	}
-	if len(rest) != 1 {
-		return fail(e, 2, "usage: "+memoryAdapterAddUsage+" (for Claude Code: agora memory adapter add claude-code)", "give one adapter id")
-	}
-	id := rest[0]
+	return c
+}
+
+// memoryAdapterAdd issues adapter id's token on the node and writes the
+// config its hooks read.
+func memoryAdapterAdd(ctx context.Context, e *env, admin *adminFlags, id string) int {
 	home, err := adapter.Home(os.Getenv)
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
 	_, statErr := os.Stat(adapter.ConfigPath(home, id))
-	var issued struct {
-		AdapterID string `json:"adapter_id"`
-		Token     string `json:"token"`
+	cl, code := admin.client(e)
+	if code != 0 {
+		return code
 	}
-	if err := admin.call(ctx, http.MethodPost, "/api/v1/admin/memory/adapters", map[string]string{"adapter_id": id}, &issued); err != nil {
-		var ae *adminError
-		if errors.As(err, &ae) && ae.code == "bad_request" {
-			return fail(e, 2, "an adapter id is a lowercase letter, then up to 63 of a-z, 0-9, _ and -, such as claude-code", "%q is not an adapter id", id)
-		}
-		return failAdmin(e, err)
+	issued, err := cl.IssueAdapterToken(ctx, id)
+	if client.IsCode(err, "bad_request") {
+		return fail(e, 2, "an adapter id is a lowercase letter, then up to 63 of a-z, 0-9, _ and -, such as claude-code", "%q is not an adapter id", id)
+	}
+	if err != nil {
+		return admin.fail(e, err)
 	}
 	if issued.AdapterID != id || issued.Token == "" {
 		return fail(e, 1, "is --url an Agora node of the same version?", "the node answered without a token for %s", id)
@@ -98,39 +98,45 @@ func memoryTokenPrefix(token string) string {
 	return ""
 }
 
-const memorySearchUsage = "agora memory search <words> [--project P] [--limit N] " + adminFlagsUsage
-
-func runMemorySearch(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("memory search", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	project := fs.String("project", "", "only the records sessions of this project wrote")
-	limit := fs.Int("limit", 10, "at most this many hits, 1 to 50")
-	admin := adminFlags(fs, memoryNotFoundHint)
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return fail(e, 2, "usage: "+memorySearchUsage, "%v", err)
-	}
-	words := strings.TrimSpace(strings.Join(rest, " "))
-	if words == "" {
-		return fail(e, 2, "agora memory search cannot find module left-pad", "give the words to look for")
-	}
-	if *limit < 1 || *limit > 50 {
-		return fail(e, 2, "--limit 10", "--limit must be 1 to 50")
-	}
-	q := url.Values{"q": {words}, "limit": {fmt.Sprint(*limit)}}
-	if *project != "" {
-		q.Set("project", *project)
-	}
-	var res struct{ Hits []memory.Hit }
-	if err := admin.call(ctx, http.MethodGet, "/api/v1/admin/memory/search?"+q.Encode(), nil, &res); err != nil {
-		return failAdmin(e, err)
-	}
-	w := e.stdout
-	if len(res.Hits) == 0 {
-		fmt.Fprintf(w, "No memory records match %q.\n", words)
+func memorySearchCommand() *command {
+	c := newCommand("search", "agora memory search <words> [--project P] [--limit N] "+adminFlagsUsage,
+		"rank the node's records for the words, with each hit's score and reasons")
+	project := c.flags.String("project", "", "only the records sessions of this project wrote")
+	limit := c.flags.Int("limit", 10, "at most this many hits, 1 to 50")
+	admin := c.admin(memoryNotFoundHint)
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		words := strings.TrimSpace(strings.Join(args, " "))
+		if words == "" {
+			return fail(e, 2, "agora memory search cannot find module left-pad", "give the words to look for")
+		}
+		if *limit < 1 || *limit > 50 {
+			return fail(e, 2, "--limit 10", "--limit must be 1 to 50")
+		}
+		q := url.Values{"q": {words}, "limit": {fmt.Sprint(*limit)}}
+		if *project != "" {
+			q.Set("project", *project)
+		}
+		cl, code := admin.client(e)
+		if code != 0 {
+			return code
+		}
+		hits, err := cl.MemorySearch(ctx, q)
+		if err != nil {
+			return admin.fail(e, err)
+		}
+		printHits(e, words, hits)
 		return 0
 	}
-	for i, h := range res.Hits {
+	return c
+}
+
+func printHits(e *env, words string, hits []memory.Hit) {
+	w := e.stdout
+	if len(hits) == 0 {
+		fmt.Fprintf(w, "No memory records match %q.\n", words)
+		return
+	}
+	for i, h := range hits {
 		fmt.Fprintf(w, "%d. %s  [%s]\n", i+1, h.Title, h.RecordRef)
 		fmt.Fprintf(w, "   score %.2f · trust %s · %s\n", h.Score, h.Trust, h.ProvenanceLabel)
 		reasons := make([]string, 0, len(h.Reasons))
@@ -150,7 +156,6 @@ func runMemorySearch(ctx context.Context, e *env, args []string) int {
 		}
 	}
 	fmt.Fprintln(w, "Read one whole with: agora memory show <ref>")
-	return 0
 }
 
 // memoryClip cuts s to n runes on one line.
@@ -163,9 +168,9 @@ func memoryClip(s string, n int) string {
 }
 
 // memoryRef reads the one record ref a command takes.
-func memoryRef(e *env, usage string, rest []string) (string, int) {
+func memoryRef(c *command, e *env, rest []string) (string, int) {
 	if len(rest) != 1 {
-		return "", fail(e, 2, "usage: "+usage, "give one record ref (lr_…)")
+		return "", c.usageError(e, "give one record ref (lr_…)")
 	}
 	if !memory.IsRecordRef(rest[0]) {
 		return "", fail(e, 2, "record refs look like lr_…: list them with 'agora memory notes'", "%q is not a record ref", rest[0])
@@ -173,36 +178,30 @@ func memoryRef(e *env, usage string, rest []string) (string, int) {
 	return rest[0], 0
 }
 
-const memoryShowUsage = "agora memory show <lr_ref> " + adminFlagsUsage
-
-// memoryRecordView is the node's answer to GET /api/v1/admin/memory/records/{ref}.
-type memoryRecordView struct {
-	Record   memory.ReadRecord
-	Fix      *memory.Fix
-	Marks    map[string]int
-	Receipts []struct {
-		Kind    string `json:"kind"`
-		Session string `json:"session"`
-		At      string `json:"at"`
+func memoryShowCommand() *command {
+	c := newCommand("show", "agora memory show <lr_ref> "+adminFlagsUsage,
+		"a record whole: content, fix, trust, marks, revision and receipts")
+	admin := c.admin(memoryNotFoundHint)
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		ref, code := memoryRef(c, e, args)
+		if ref == "" {
+			return code
+		}
+		cl, code := admin.client(e)
+		if code != 0 {
+			return code
+		}
+		v, err := cl.MemoryRecord(ctx, ref)
+		if err != nil {
+			return admin.fail(e, err)
+		}
+		printMemoryRecord(e, v)
+		return 0
 	}
+	return c
 }
 
-func runMemoryShow(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("memory show", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	admin := adminFlags(fs, memoryNotFoundHint)
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return fail(e, 2, "usage: "+memoryShowUsage, "%v", err)
-	}
-	ref, code := memoryRef(e, memoryShowUsage, rest)
-	if ref == "" {
-		return code
-	}
-	var v memoryRecordView
-	if err := admin.call(ctx, http.MethodGet, "/api/v1/admin/memory/records/"+url.PathEscape(ref), nil, &v); err != nil {
-		return failAdmin(e, err)
-	}
+func printMemoryRecord(e *env, v *client.MemoryRecordView) {
 	r, w := v.Record, e.stdout
 	fmt.Fprintf(w, "%s  %s\n", r.RecordRef, r.Title)
 	fmt.Fprintf(w, "type %s · scope %s · topic %s · revision %d · trust %s\n", r.Type, r.Scope, r.TopicKey, r.Revision, r.Trust)
@@ -238,7 +237,6 @@ func runMemoryShow(ctx context.Context, e *env, args []string) int {
 	} else {
 		fmt.Fprintf(w, "Receipts: %d from %d session(s): %s\n", len(v.Receipts), len(sessions), memoryCounts(byKind, ""))
 	}
-	return 0
 }
 
 // memoryCounts writes counts as "a ×1, b ×2", sorted by name.
@@ -258,43 +256,49 @@ func memoryCounts(m map[string]int, none string) string {
 	return strings.Join(parts, ", ")
 }
 
-const memoryNotesUsage = "agora memory notes [--project P] [--limit N] " + adminFlagsUsage
-
-func runMemoryNotes(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("memory notes", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	project := fs.String("project", "", "only the records sessions of this project wrote")
-	limit := fs.Int("limit", 20, "at most this many records, 1 to 200")
-	admin := adminFlags(fs, memoryNotFoundHint)
-	rest, err := parseArgs(fs, args)
-	if err != nil || len(rest) != 0 {
-		if err == nil {
-			err = fmt.Errorf("notes takes no arguments; did you mean 'agora memory search %s'?", strings.Join(rest, " "))
+func memoryNotesCommand() *command {
+	c := newCommand("notes", "agora memory notes [--project P] [--limit N] "+adminFlagsUsage,
+		"the records, the one changed last first")
+	project := c.flags.String("project", "", "only the records sessions of this project wrote")
+	limit := c.flags.Int("limit", 20, "at most this many records, 1 to 200")
+	admin := c.admin(memoryNotFoundHint)
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 0 {
+			return c.usageError(e, "notes takes no arguments; did you mean 'agora memory search %s'?", strings.Join(args, " "))
 		}
-		return fail(e, 2, "usage: "+memoryNotesUsage, "%v", err)
-	}
-	if *limit < 1 || *limit > 200 {
-		return fail(e, 2, "--limit 20", "--limit must be 1 to 200")
-	}
-	q := url.Values{"limit": {fmt.Sprint(*limit)}}
-	if *project != "" {
-		q.Set("project", *project)
-	}
-	var res struct{ Records []memory.ReadRecord }
-	if err := admin.call(ctx, http.MethodGet, "/api/v1/admin/memory/records?"+q.Encode(), nil, &res); err != nil {
-		return failAdmin(e, err)
-	}
-	if len(res.Records) == 0 {
+		if *limit < 1 || *limit > 200 {
+			return fail(e, 2, "--limit 20", "--limit must be 1 to 200")
+		}
+		q := url.Values{"limit": {fmt.Sprint(*limit)}}
 		if *project != "" {
-			fmt.Fprintf(e.stdout, "No memory records from project %s.\n", *project)
+			q.Set("project", *project)
+		}
+		cl, code := admin.client(e)
+		if code != 0 {
+			return code
+		}
+		records, err := cl.MemoryRecords(ctx, q)
+		if err != nil {
+			return admin.fail(e, err)
+		}
+		printMemoryNotes(e, *project, records)
+		return 0
+	}
+	return c
+}
+
+func printMemoryNotes(e *env, project string, records []memory.ReadRecord) {
+	if len(records) == 0 {
+		if project != "" {
+			fmt.Fprintf(e.stdout, "No memory records from project %s.\n", project)
 		} else {
 			fmt.Fprintln(e.stdout, "No memory records yet: agents write them with memory_note (agora memory mcp).")
 		}
-		return 0
+		return
 	}
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "REF\tUPDATED\tTYPE\tTRUST\tPROJECT\tTITLE")
-	for _, r := range res.Records {
+	for _, r := range records {
 		updated := r.UpdatedAt
 		if t, err := time.Parse(time.RFC3339Nano, r.UpdatedAt); err == nil {
 			updated = t.UTC().Format("2006-01-02 15:04")
@@ -306,33 +310,30 @@ func runMemoryNotes(ctx context.Context, e *env, args []string) int {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", r.RecordRef, updated, r.Type, r.Trust, r.Project, title)
 	}
 	tw.Flush()
-	return 0
 }
 
-const memoryForgetUsage = "agora memory forget <lr_ref> " + adminFlagsUsage
-
-func runMemoryForget(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("memory forget", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	admin := adminFlags(fs, memoryNotFoundHint)
-	rest, err := parseArgs(fs, args)
-	if err != nil {
-		return fail(e, 2, "usage: "+memoryForgetUsage, "%v", err)
+func memoryForgetCommand() *command {
+	c := newCommand("forget", "agora memory forget <lr_ref> "+adminFlagsUsage,
+		"remove a record and its receipts for good; no session is shown it again")
+	admin := c.admin(memoryNotFoundHint)
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		ref, code := memoryRef(c, e, args)
+		if ref == "" {
+			return code
+		}
+		cl, code := admin.client(e)
+		if code != 0 {
+			return code
+		}
+		res, err := cl.ForgetMemoryRecord(ctx, ref)
+		if err != nil {
+			return admin.fail(e, err)
+		}
+		r := res.Removed
+		fmt.Fprintf(e.stdout, "Forgot %s %q (%s, project %s, revision %d) and its %d receipt(s).\n",
+			r.RecordRef, r.Title, r.Type, r.Project, r.Revision, res.Receipts)
+		fmt.Fprintln(e.stdout, "No session will be shown it again; its topic is free for a new note.")
+		return 0
 	}
-	ref, code := memoryRef(e, memoryForgetUsage, rest)
-	if ref == "" {
-		return code
-	}
-	var res struct {
-		Removed  memory.ReadRecord
-		Receipts int
-	}
-	if err := admin.call(ctx, http.MethodDelete, "/api/v1/admin/memory/records/"+url.PathEscape(ref), nil, &res); err != nil {
-		return failAdmin(e, err)
-	}
-	r := res.Removed
-	fmt.Fprintf(e.stdout, "Forgot %s %q (%s, project %s, revision %d) and its %d receipt(s).\n",
-		r.RecordRef, r.Title, r.Type, r.Project, r.Revision, res.Receipts)
-	fmt.Fprintln(e.stdout, "No session will be shown it again; its topic is free for a new note.")
-	return 0
+	return c
 }

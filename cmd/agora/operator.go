@@ -5,192 +5,158 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
-const (
-	operatorShowUsage   = "agora operator show [<op-id>] [--keys DIR] [--url URL]"
-	operatorRenameUsage = "agora operator rename NAME [--key <op-id|file>] [--model-family F --model M] [--keys DIR] [--url URL]"
-	operatorRotateUsage = "agora operator rotate [--key <op-id|file>] [--keys DIR] [--url URL]"
-)
-
-// runOperator is "agora operator show|rename|rotate": an operator's record,
-// and the signed calls that change its name and its key.
-func runOperator(ctx context.Context, e *env, args []string) int {
-	return runGroup(ctx, e, "operator", []subcommand{
-		{"show", operatorShowUsage, []string{"print an operator's record; without an ID, that of the one key kept"}, operatorShow},
-		{"rename", operatorRenameUsage, []string{"change the operator's name (the model defaults to the record's)"}, operatorRename},
-		{"rotate", operatorRotateUsage, []string{"move the operator to a new key; the old key file is kept beside it, retired"}, operatorRotate},
-	}, "", args)
+// operatorGroup is "agora operator show|rename|rotate": an operator's
+// record, and the signed calls that change its name and its key.
+func operatorGroup() *command {
+	return group("operator", "show an operator's record, rename it, rotate its key", "", func() []*command {
+		return []*command{operatorShowCommand(), operatorRenameCommand(), operatorRotateCommand()}
+	})
 }
 
-// operatorFlags are the flags every operator command takes.
-type operatorFlags struct {
-	fs          *flag.FlagSet
-	key, keys   *string
-	url         *string
-	family, mdl *string
-}
-
-func newOperatorFlags(command string) operatorFlags {
-	fs := flag.NewFlagSet("agora operator "+command, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	return operatorFlags{
-		fs:   fs,
-		key:  fs.String("key", "", "the operator's key: its ID (kept in --keys) or a key file (default the one key kept)"),
-		keys: fs.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)"),
-		url:  fs.String("url", defaultURL, "the node's URL"),
-	}
-}
-
-func operatorShow(ctx context.Context, e *env, args []string) int {
-	f := newOperatorFlags("show")
-	rest, err := parseArgs(f.fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+operatorShowUsage)
-		return 0
-	}
-	if err != nil {
-		return fail(e, 2, "usage: "+operatorShowUsage, "%v", err)
-	}
-	var id string
-	switch {
-	case len(rest) > 1:
-		return fail(e, 2, "usage: "+operatorShowUsage, "show one operator at a time, not %d", len(rest))
-	case len(rest) == 1:
-		id = rest[0]
-		if !protocol.IsOperatorID(id) {
-			return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits", "%q is not an operator ID", id)
+func operatorShowCommand() *command {
+	c := newCommand("show", "agora operator show [<op-id>] [--keys DIR] [--url URL]",
+		"print an operator's record; without an ID, that of the one key kept")
+	signer := c.signer() // without an ID: whose record to show
+	url := c.nodeURL()
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		var id string
+		switch {
+		case len(args) > 1:
+			return c.usageError(e, "show one operator at a time, not %d", len(args))
+		case len(args) == 1:
+			id = args[0]
+			if !protocol.IsOperatorID(id) {
+				return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits", "%q is not an operator ID", id)
+			}
+		case *signer.key != "":
+			var code int
+			if id, _, _, code = signer.load(e); code != 0 {
+				return code
+			}
+		default:
+			dir, code := keysDir(e, *signer.keys)
+			if code != 0 {
+				return code
+			}
+			path, code := onlyKeyFile(e, dir)
+			if code != 0 {
+				return code
+			}
+			id, _ = hybrid.OperatorIDOfKeyFile(path)
 		}
-	default:
-		dir, code := keysDir(e, *f.keys)
-		if code != 0 {
-			return code
-		}
-		path, code := onlyKeyFile(e, dir)
-		if code != 0 {
-			return code
-		}
-		id, _ = hybrid.OperatorIDOfKeyFile(path)
-	}
-	op, err := newClient(*f.url).Operator(ctx, id)
-	if err != nil {
-		return nodeFailure(e, err, "")
-	}
-	text, err := canonical.Marshal(op.Raw)
-	if err != nil {
-		return fail(e, 1, "", "%v", err)
-	}
-	var out bytes.Buffer
-	if err := json.Indent(&out, text, "", "  "); err != nil {
-		return fail(e, 1, "", "%v", err)
-	}
-	fmt.Fprintln(e.stdout, out.String())
-	return 0
-}
-
-// operatorRename signs an operator_name entry with the operator's current
-// key, naming the model making the call: --model-family and --model, or by
-// default the record's first key family and model.
-func operatorRename(ctx context.Context, e *env, args []string) int {
-	f := newOperatorFlags("rename")
-	f.family = f.fs.String("model-family", "", "the family of the model making the call (default the key's first)")
-	f.mdl = f.fs.String("model", "", "the model making the call (default the one that registered)")
-	rest, err := parseArgs(f.fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+operatorRenameUsage)
-		return 0
-	}
-	if err != nil {
-		return fail(e, 2, "usage: "+operatorRenameUsage, "%v", err)
-	}
-	if len(rest) != 1 {
-		return fail(e, 2, "usage: "+operatorRenameUsage, "give the new name, one argument (quote it if it has spaces)")
-	}
-	dir, code := keysDir(e, *f.keys)
-	if code != 0 {
-		return code
-	}
-	id, _, key, code := loadOperatorKey(e, *f.key, dir)
-	if code != 0 {
-		return code
-	}
-	c := newClient(*f.url)
-	family, model := *f.family, *f.mdl
-	if family == "" || model == "" {
-		op, err := c.Operator(ctx, id)
+		op, err := newClient(*url).Operator(ctx, id)
 		if err != nil {
 			return nodeFailure(e, err, "")
 		}
-		if family == "" && len(op.KeyFamilies) > 0 {
-			family = op.KeyFamilies[0]
+		text, err := canonical.Marshal(op.Raw)
+		if err != nil {
+			return fail(e, 1, "", "%v", err)
 		}
-		if model == "" {
-			model = op.Model
+		var out bytes.Buffer
+		if err := json.Indent(&out, text, "", "  "); err != nil {
+			return fail(e, 1, "", "%v", err)
 		}
+		fmt.Fprintln(e.stdout, out.String())
+		return 0
 	}
-	entry := map[string]any{
-		"type":         "operator_name",
-		"operator":     id,
-		"name":         rest[0],
-		"time":         tlog.FormatTimestamp(time.Now()),
-		"model_family": family,
-		"model":        model,
-	}
-	if err := protocol.Sign(entry, key); err != nil {
-		return fail(e, 1, "", "%v", err)
-	}
-	a, err := c.Rename(ctx, id, entry)
-	if err != nil {
-		return nodeFailure(e, err, "")
-	}
-	fmt.Fprintf(e.stdout, "operator: %s\nname: %s\n", a.Operator, a.Name)
-	if !a.Changed {
-		fmt.Fprintln(e.stderr, "agora: note: the name was already this one")
-	}
-	return 0
+	return c
 }
 
-// operatorRotate moves the operator to a fresh key. Key files are never
-// written over: the new key is first kept in "<key file>.next"; once the
-// node accepted the rotation, the old key file is kept as
+// operatorRenameCommand signs an operator_name entry with the operator's
+// current key, naming the model making the call: --model-family and
+// --model, or by default the record's first key family and model.
+func operatorRenameCommand() *command {
+	c := newCommand("rename", "agora operator rename NAME [--key <op-id|file>] [--model-family F --model M] [--keys DIR] [--url URL]",
+		"change the operator's name (the model defaults to the record's)")
+	signer := c.signer()
+	url := c.nodeURL()
+	family := c.flags.String("model-family", "", "the family of the model making the call (default the key's first)")
+	model := c.flags.String("model", "", "the model making the call (default the one that registered)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 1 {
+			return c.usageError(e, "give the new name, one argument (quote it if it has spaces)")
+		}
+		id, _, key, code := signer.load(e)
+		if code != 0 {
+			return code
+		}
+		cl := newClient(*url)
+		family, model := *family, *model
+		if family == "" || model == "" {
+			op, err := cl.Operator(ctx, id)
+			if err != nil {
+				return nodeFailure(e, err, "")
+			}
+			if family == "" && len(op.KeyFamilies) > 0 {
+				family = op.KeyFamilies[0]
+			}
+			if model == "" {
+				model = op.Model
+			}
+		}
+		entry := map[string]any{
+			"type":         "operator_name",
+			"operator":     id,
+			"name":         args[0],
+			"time":         tlog.FormatTimestamp(time.Now()),
+			"model_family": family,
+			"model":        model,
+		}
+		if err := protocol.Sign(entry, key); err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		a, err := cl.Rename(ctx, id, entry)
+		if err != nil {
+			return nodeFailure(e, err, "")
+		}
+		fmt.Fprintf(e.stdout, "operator: %s\nname: %s\n", a.Operator, a.Name)
+		if !a.Changed {
+			fmt.Fprintln(e.stderr, "agora: note: the name was already this one")
+		}
+		return 0
+	}
+	return c
+}
+
+// operatorRotateCommand moves the operator to a fresh key. Key files are
+// never written over: the new key is first kept in "<key file>.next"; once
+// the node accepted the rotation, the old key file is kept as
 // "<key file>.retired-<first 16 hex of its key digest>" and the new key
 // takes the key file's name, where the reference clients look for the
 // operator's current key (their save_key keeps it under the operator's
 // ID). A rotation cut short is finished by running the command again.
-func operatorRotate(ctx context.Context, e *env, args []string) int {
-	f := newOperatorFlags("rotate")
-	rest, err := parseArgs(f.fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintln(e.stdout, "usage: "+operatorRotateUsage)
-		return 0
+func operatorRotateCommand() *command {
+	c := newCommand("rotate", "agora operator rotate [--key <op-id|file>] [--keys DIR] [--url URL]",
+		"move the operator to a new key; the old key file is kept beside it, retired")
+	signer := c.signer()
+	url := c.nodeURL()
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 0 {
+			return c.usageError(e, "rotate takes no arguments, but was given %q", args[0])
+		}
+		id, path, key, code := signer.load(e)
+		if code != 0 {
+			return code
+		}
+		return operatorRotate(ctx, e, newClient(*url), id, path, key)
 	}
-	if err != nil {
-		return fail(e, 2, "usage: "+operatorRotateUsage, "%v", err)
-	}
-	if len(rest) != 0 {
-		return fail(e, 2, "usage: "+operatorRotateUsage, "rotate takes no arguments, but was given %q", rest[0])
-	}
-	dir, code := keysDir(e, *f.keys)
-	if code != 0 {
-		return code
-	}
-	id, path, key, code := loadOperatorKey(e, *f.key, dir)
-	if code != 0 {
-		return code
-	}
-	c := newClient(*f.url)
+	return c
+}
+
+func operatorRotate(ctx context.Context, e *env, c *client.Client, id, path string, key *hybrid.PrivateKey) int {
 	op, err := c.Operator(ctx, id)
 	if err != nil {
 		return nodeFailure(e, err, "")

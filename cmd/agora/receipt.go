@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -29,62 +27,63 @@ Exits 0 when it does and 1 when it does not, saying why.
 // kilobytes.
 const maxReceipt = 16 << 20
 
-func runReceipt(_ context.Context, e *env, args []string) int {
-	if len(args) == 0 {
-		return fail(e, 2, "agora receipt verify <receipt.json> --log-key <public-key>", "receipt needs a subcommand")
-	}
-	switch args[0] {
-	case "verify":
-		return runReceiptVerify(e, args[1:])
-	case "help", "-h", "-help", "--help":
-		fmt.Fprint(e.stdout, receiptUsage)
-		return 0
-	}
-	return fail(e, 2, "agora receipt verify <receipt.json> --log-key <public-key>", "unknown receipt subcommand %q", args[0])
+const receiptHint = "agora receipt verify <receipt.json> --log-key <public-key>"
+
+// receiptGroup is "agora receipt verify". It has one command, and says
+// so when given none.
+func receiptGroup() *command {
+	return &command{name: "receipt", usage: "agora receipt verify",
+		help: []string{"verify a log receipt against the log's public key"},
+		run: func(ctx context.Context, e *env, args []string) int {
+			if len(args) == 0 {
+				return fail(e, 2, receiptHint, "receipt needs a subcommand")
+			}
+			switch args[0] {
+			case "verify":
+				return receiptVerifyCommand().exec(ctx, e, args[1:])
+			case "help", "-h", "-help", "--help":
+				fmt.Fprint(e.stdout, receiptUsage)
+				return 0
+			}
+			return fail(e, 2, receiptHint, "unknown receipt subcommand %q", args[0])
+		}}
 }
 
-func runReceiptVerify(e *env, args []string) int {
-	const hint = "agora receipt verify <receipt.json> --log-key <public-key>"
-	fs := flag.NewFlagSet("agora receipt verify", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	logKey := fs.String("log-key", "", "the log's public key text, or @file")
-	files, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprint(e.stdout, receiptUsage)
+func receiptVerifyCommand() *command {
+	c := newCommand("verify", receiptHint)
+	c.doc, c.hint = receiptUsage, receiptHint
+	logKey := c.flags.String("log-key", "", "the log's public key text, or @file")
+	c.run = func(_ context.Context, e *env, files []string) int {
+		switch {
+		case len(files) == 0:
+			return c.usageError(e, "name the receipt file to verify")
+		case len(files) > 1:
+			return c.usageError(e, "verify one receipt at a time, not %d", len(files))
+		case *logKey == "":
+			return fail(e, 2, "pass the log's public key, as GET /api/v1/log serves it: --log-key ed25519-ml-dsa-44:... or --log-key @log.pub",
+				"--log-key is required")
+		}
+		key, err := readLogKey(*logKey)
+		if err != nil {
+			return fail(e, 2, "pass the log's public key text, ed25519-ml-dsa-44: and 2,688 hex digits, or @file to read it from a file", "%v", err)
+		}
+		text, err := readReceipt(e, files[0])
+		if err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		receipt, err := tlog.ParseReceipt(text)
+		if err != nil {
+			return fail(e, 1, "", "%s is not a receipt: %v", files[0], err)
+		}
+		if err := tlog.VerifyReceipt(receipt, key); err != nil {
+			return fail(e, 1, "", "the receipt does not verify: %v", err)
+		}
+		head := receipt.TreeHead
+		fmt.Fprintf(e.stdout, "verified: entry %d is in the tree of %d entries %s signed at %s (root %v)\n",
+			receipt.Index, head.Size, head.Log, head.Timestamp, head.Root)
 		return 0
 	}
-	if err != nil {
-		return fail(e, 2, hint, "%v", err)
-	}
-	switch {
-	case len(files) == 0:
-		return fail(e, 2, hint, "name the receipt file to verify")
-	case len(files) > 1:
-		return fail(e, 2, hint, "verify one receipt at a time, not %d", len(files))
-	case *logKey == "":
-		return fail(e, 2, "pass the log's public key, as GET /api/v1/log serves it: --log-key ed25519-ml-dsa-44:... or --log-key @log.pub",
-			"--log-key is required")
-	}
-
-	key, err := readLogKey(*logKey)
-	if err != nil {
-		return fail(e, 2, "pass the log's public key text, ed25519-ml-dsa-44: and 2,688 hex digits, or @file to read it from a file", "%v", err)
-	}
-	text, err := readReceipt(e, files[0])
-	if err != nil {
-		return fail(e, 1, "", "%v", err)
-	}
-	receipt, err := tlog.ParseReceipt(text)
-	if err != nil {
-		return fail(e, 1, "", "%s is not a receipt: %v", files[0], err)
-	}
-	if err := tlog.VerifyReceipt(receipt, key); err != nil {
-		return fail(e, 1, "", "the receipt does not verify: %v", err)
-	}
-	head := receipt.TreeHead
-	fmt.Fprintf(e.stdout, "verified: entry %d is in the tree of %d entries %s signed at %s (root %v)\n",
-		receipt.Index, head.Size, head.Log, head.Timestamp, head.Root)
-	return 0
+	return c
 }
 
 // readLogKey returns the key text, read from a file when it is @file.

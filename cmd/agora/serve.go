@@ -3,9 +3,7 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"log/slog"
 	"net"
 	"net/http"
@@ -69,57 +67,68 @@ const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [
 // otherwise: a folder in the directory it starts in.
 const defaultDataDir = "agora-data"
 
-func runServe(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("agora serve", flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
-	dataDir := fs.String("data", defaultDataDir, "the folder the node keeps its keys, state and log in")
-	listen := fs.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
-	origin := fs.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
-	dnsResolver := fs.String("dns-resolver", "", "the DNS server (host:port) asked for the TXT records that prove domains (default the servers in /etc/resolv.conf)")
-	githubAPI := fs.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
-	maxBody := fs.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes")
-	openAfter := fs.Duration("open-after", node.DefaultOpenAfter, "how long a sealed bundle stays sealed before the node opens it (its policy until verification rounds run here); negative: never")
-	freeBundles := fs.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
-	checkpointEvery := fs.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
-	tokenFile := fs.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
+func serveCommand() *command {
+	c := newCommand("serve", serveUsage, "run the node (SQLite and an on-disk log in --data, no other service)")
+	dataDir := c.flags.String("data", defaultDataDir, "the folder the node keeps its keys, state and log in")
+	listen := c.flags.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
+	origin := c.flags.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
+	dnsResolver := c.flags.String("dns-resolver", "", "the DNS server (host:port) asked for the TXT records that prove domains (default the servers in /etc/resolv.conf)")
+	githubAPI := c.flags.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
+	maxBody := c.flags.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes")
+	openAfter := c.flags.Duration("open-after", node.DefaultOpenAfter, "how long a sealed bundle stays sealed before the node opens it (its policy until verification rounds run here); negative: never")
+	freeBundles := c.flags.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
+	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
+	tokenFile := c.flags.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	var witnesses witnessFlag
-	fs.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
-	rest, err := parseArgs(fs, args)
-	if errors.Is(err, flag.ErrHelp) {
-		fmt.Fprintf(e.stdout, "usage: %s\n", serveUsage)
-		return 0
+	c.flags.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if code := c.noArgs(e, args); code != 0 {
+			return code
+		}
+		if *checkpointEvery < translog.MinCheckpointInterval || *checkpointEvery > translog.MaxCheckpointInterval {
+			return c.usageError(e, "--checkpoint-interval must be from %s to %s, not %s", translog.MinCheckpointInterval, translog.MaxCheckpointInterval, *checkpointEvery)
+		}
+		if *maxBody <= 0 {
+			return c.usageError(e, "--max-body must be a positive number of bytes")
+		}
+		token, code := serveAdminToken(e, *tokenFile)
+		if code != 0 {
+			return code
+		}
+		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
+			MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses,
+			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery})
 	}
+	return c
+}
+
+// serveAdminToken reads --admin-token-file, when given.
+func serveAdminToken(e *env, path string) (string, int) {
+	if path == "" {
+		return "", 0
+	}
+	b, err := os.ReadFile(path)
 	if err != nil {
-		return fail(e, 2, "usage: "+serveUsage, "%v", err)
+		return "", fail(e, 1, "", "reading the admin token: %v", err)
 	}
-	if len(rest) != 0 {
-		return fail(e, 2, "usage: "+serveUsage, "serve takes no arguments, but was given %q", rest[0])
+	token := strings.TrimSpace(string(b))
+	if len(token) < 16 {
+		return "", fail(e, 1, "use at least 16 random characters", "the admin token in %s is too short", path)
 	}
+	return token, 0
+}
+
+// serve runs the node cfg describes on listen until ctx ends, then shuts
+// it down: requests in flight finish, then the log and the store close.
+func serve(ctx context.Context, e *env, listen string, cfg node.Config) int {
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	tesseraLog.Store(logger.With("from", "tessera"))
-	var token string
-	if *tokenFile != "" {
-		b, err := os.ReadFile(*tokenFile)
-		if err != nil {
-			return fail(e, 1, "", "reading the admin token: %v", err)
-		}
-		if token = strings.TrimSpace(string(b)); len(token) < 16 {
-			return fail(e, 1, "use at least 16 random characters", "the admin token in %s is too short", *tokenFile)
-		}
-	}
-	if *checkpointEvery < translog.MinCheckpointInterval || *checkpointEvery > translog.MaxCheckpointInterval {
-		return fail(e, 2, "usage: "+serveUsage, "--checkpoint-interval must be from %s to %s, not %s", translog.MinCheckpointInterval, translog.MaxCheckpointInterval, *checkpointEvery)
-	}
-	if *maxBody <= 0 {
-		return fail(e, 2, "usage: "+serveUsage, "--max-body must be a positive number of bytes")
-	}
-	n, err := node.New(ctx, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
-		MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses, Logger: logger,
-		OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery})
+	cfg.Logger = logger
+	n, err := node.New(ctx, cfg)
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
-	ln, err := net.Listen("tcp", *listen)
+	ln, err := net.Listen("tcp", listen)
 	if err != nil {
 		n.Close(context.Background())
 		return fail(e, 1, "choose another address with --listen", "%v", err)
@@ -138,7 +147,7 @@ func runServe(ctx context.Context, e *env, args []string) int {
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	logger.Info("agora node serving", "url", "http://"+ln.Addr().String(), "log", n.LogID(), "data", *dataDir)
+	logger.Info("agora node serving", "url", "http://"+ln.Addr().String(), "log", n.LogID(), "data", cfg.DataDir)
 
 	select {
 	case <-ctx.Done():

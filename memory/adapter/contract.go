@@ -8,7 +8,8 @@
 // {adapter_id, event_id, session_ref, parent_ref, occurred_at, kind,
 // payload} POSTed to {url}/v1/agent-ingress/{adapter_id}/events/{kind},
 // answered with {"ok":true,"result":...} or {"ok":false,"error":...}, which
-// Client.Send returns as a *memory.Error. What is the adapter's own is how
+// Client.Send returns as a *memory.Error; the requests go through package
+// client, the node's one HTTP transport. What is the adapter's own is how
 // an agent's hook input maps onto events (parse.go), what is redacted
 // before it leaves the machine (facts.go), and what a hook remembers
 // between runs so that a retried hook sends the same event (state.go).
