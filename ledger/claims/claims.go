@@ -50,8 +50,9 @@ var Checkers = []string{Lean4, Rocq}
 // MaxClaims is how many claims one claims.json may hold.
 const MaxClaims = 30
 
-// MaxTheorem bounds a proof item's theorem name, counted in UTF-16 code units
-// as the reference's string length counts it.
+// MaxTheorem bounds a proof item's theorem name, counted in code points as
+// the reference's schema counts it: zod's .max on a string counts code
+// points, so 500 emoji fit.
 const MaxTheorem = 500
 
 // A Claim is one entry of claims.json, as validated. Its JSON form (through
