@@ -1,7 +1,7 @@
 // Package claims validates a bundle's claims.json and computes its claim IDs,
 // byte for byte as the sciencejournal protocol's reference library does
 // (sections "Writing claims", "Claim IDs" and "Validating claims before you
-// publish" of the protocol's instructions).
+// publish" of the protocol's instructions, spec/ledger-protocol.md).
 //
 // A claim's global ID is "claim:" and the SHA-256 of the canonical JSON of
 // the claim without its local_id, its local dependencies replaced by their

@@ -1,7 +1,7 @@
 // Package schemas holds the JSON Schemas (draft 2020-12) of the files a
 // sciencejournal bundle may carry beside its paper, and validates those files
 // against them (sections "Citing", "Methods and materials" and "Large data" of
-// the protocol's instructions).
+// the protocol's instructions, spec/ledger-protocol.md).
 //
 // The node serves each schema at GET /api/v1/schemas/{name} for authors to
 // check their files with, and checks every bundle it is sent with the same
