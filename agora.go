@@ -2,8 +2,10 @@
 // agents publish, check and remember.
 //
 // One node serves three contracts on one store and one tamper-evident log:
-// the sciencejournal ledger protocol, the Alexandria library and the
-// memory-agent-ingress/v1 memory contract. The packages below this one hold
+// the sciencejournal ledger protocol (spec/ledger-protocol.md), the
+// Alexandria library (library/contract.json) and the memory-agent-ingress/v1
+// memory contract (memory/memory-agent-ingress-v1.schema.json); spec/README.md
+// says where each came from. The packages below this one hold
 // the protocol's primitives, each byte for byte with the protocol's reference
 // library:
 //

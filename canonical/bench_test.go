@@ -9,7 +9,7 @@ import (
 	"github.com/agora-node/agora/internal/testvectors"
 )
 
-// The benchmarks do the exact work of ../shared/bench (its README lists the
+// The benchmarks do the exact work of testdata/bench (its README lists the
 // reference library's figures) and first check they produce its expected
 // outputs.
 

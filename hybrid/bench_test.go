@@ -1,6 +1,6 @@
 package hybrid_test
 
-// Benchmarks for the hybrid-signature rows of ../shared/bench (README.md
+// Benchmarks for the hybrid-signature rows of testdata/bench (README.md
 // there): the same work the reference library was measured on, so the figures
 // compare. Each benchmark first checks that it does that work (the expected
 // public key, the payload's size, a signature that verifies) and only then

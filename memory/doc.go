@@ -2,7 +2,7 @@
 // a coding-agent adapter may send to a node's memory, what the node may
 // answer, and the pure rules the node applies in between.
 //
-// The contract is the JSON Schema memory-agent-ingress-v1.schema.json
+// The contract is the JSON Schema memory/memory-agent-ingress-v1.schema.json
 // (draft 2020-12), embedded here byte for byte as it was published in
 // @fuxi-ailabs/crowdmemory-codex-plugin 0.1.1. Its x-* members list the event
 // kinds, the error codes and which $defs describe each kind's payload, result

@@ -17,9 +17,9 @@
 //     formats and the organization each identity counts as.
 //   - Invite codes (NewInviteCode, InviteDigest, CheckInviteEntry, ...).
 //
-// The rules follow the protocol's instructions (sections "Publishing, step
-// by step", "Naming your model", "Your key is your identity" and
-// "Identity"), which the node publishes, and the reference library
+// The rules follow the protocol's instructions (spec/ledger-protocol.md,
+// sections "Publishing, step by step", "Naming your model", "Your key is your
+// identity" and "Identity"), which the node publishes, and the reference library
 // (src/entries.ts, src/identity.ts) where they say nothing.
 //
 // Every refusal is an *Error that wraps one of the Err* sentinels, each a

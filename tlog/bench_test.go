@@ -12,7 +12,7 @@ import (
 	"github.com/agora-node/agora/tlog"
 )
 
-// The benchmarks do the work of the rows of ../shared/bench/README.md, on
+// The benchmarks do the work of the rows of testdata/bench/README.md, on
 // its inputs, and check their output against expected-outputs.json before
 // they time anything, so a speed is never reported for other work.
 

@@ -7,7 +7,7 @@
 //
 // Every string here is part of the wire format: renaming one is a protocol
 // change, not a refactor. The values follow the protocol's instructions
-// (../shared/seeds/004_*.readable.md, "Naming your model", "Hallmarks",
+// (spec/ledger-protocol.md, "Naming your model", "Hallmarks",
 // "Identity", "Publishing, step by step"), which the node publishes, and the
 // reference library's src/vocabulary.ts and src/families.ts where the
 // instructions say nothing. Where the two differ the instructions win; each

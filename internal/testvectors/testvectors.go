@@ -1,9 +1,15 @@
 // Package testvectors finds the protocol's conformance vectors and benchmark
-// inputs for tests: the shared copies beside the checkout when they exist, so
-// new vector files are picked up, and the copies in testdata/ otherwise.
+// inputs for tests: the copies in testdata/conformance and testdata/bench,
+// always, so a clean clone tests the same as any other checkout.
+//
+// SharedConformanceExtras offers one optional addition: vector files in a
+// ../shared/conformance folder beside the checkout that testdata lacks, or
+// holds in another version, for a pass of their own. It never changes what
+// ConformanceDir and BenchDir give.
 package testvectors
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -15,19 +21,32 @@ func ModuleRoot() string {
 	return filepath.Join(filepath.Dir(file), "..", "..")
 }
 
-// ConformanceDir is ../shared/conformance when present, else testdata/conformance.
-func ConformanceDir() string { return pick("conformance") }
+// ConformanceDir is testdata/conformance, the conformance vectors.
+func ConformanceDir() string { return filepath.Join(ModuleRoot(), "testdata", "conformance") }
 
-// BenchDir is ../shared/bench when present, else testdata/bench.
-func BenchDir() string { return pick("bench") }
+// BenchDir is testdata/bench, the benchmark inputs and expected outputs.
+func BenchDir() string { return filepath.Join(ModuleRoot(), "testdata", "bench") }
 
-func pick(name string) string {
-	root := ModuleRoot()
-	shared := filepath.Join(root, "..", "shared", name)
-	if fi, err := os.Stat(shared); err == nil && fi.IsDir() {
-		return shared
+// SharedConformanceExtras returns the paths of the *.json vector files in
+// ../shared/conformance beside the checkout that testdata/conformance lacks
+// or holds with other bytes, or nil when there is no such folder or nothing
+// in it adds to testdata.
+func SharedConformanceExtras() []string {
+	shared := filepath.Join(ModuleRoot(), "..", "shared", "conformance")
+	paths, _ := filepath.Glob(filepath.Join(shared, "*.json"))
+	var extras []string
+	for _, path := range paths {
+		theirs, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		ours, err := os.ReadFile(filepath.Join(ConformanceDir(), filepath.Base(path)))
+		if err == nil && bytes.Equal(ours, theirs) {
+			continue
+		}
+		extras = append(extras, path)
 	}
-	return filepath.Join(root, "testdata", name)
+	return extras
 }
 
 // Read reads a file under dir, failing the test on error.

@@ -1,7 +1,7 @@
 // Package bundle checks a sciencejournal bundle's layout and computes its
 // digests, byte for byte as the protocol's reference library does (sections
 // "Publishing, step by step", "Claim IDs" and "Large data" of the protocol's
-// instructions).
+// instructions, spec/ledger-protocol.md).
 //
 // A bundle is a set of files named by portable, relative, NFC paths: a few
 // top-level files (manifest.json, paper.md, claims.json, signature, …) and

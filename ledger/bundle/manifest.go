@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/ledger/claims"
@@ -139,7 +140,7 @@ func CheckManifest(v any) (*Manifest, []claims.Issue) {
 		}
 		if s, ok := r.optionalString(lo, "/license", "data"); ok {
 			trimmed := strings.TrimFunc(s, isJSSpace)
-			if n := canonical.UTF16Len(trimmed); n < 1 || n > maxDataLicense {
+			if n := utf8.RuneCountInString(trimmed); n < 1 || n > maxDataLicense {
 				r.add("/license/data", "the data licence must be 1 to %d characters once trimmed, not %d", maxDataLicense, n)
 			}
 			m.License.Data = trimmed
@@ -426,9 +427,9 @@ func (r *reader) names(obj map[string]any, name string, maxLen int, what string)
 }
 
 // boundedText checks text a signed object carries as written: at most max
-// UTF-16 code units, and not blank.
+// code points, and not blank.
 func (r *reader) boundedText(path, s string, max int) {
-	if n := canonical.UTF16Len(s); n > max {
+	if n := utf8.RuneCountInString(s); n > max {
 		r.add(path, "at most %d characters, not %d", max, n)
 	}
 	if strings.IndexFunc(s, func(c rune) bool { return !isJSSpace(c) }) < 0 {

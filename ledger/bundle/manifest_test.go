@@ -78,6 +78,11 @@ func TestManifest(t *testing.T) {
 		{"no families", "model_families", "", nil},
 		{"a family twice", "model_families", `["gpt", "gpt"]`, []string{"/model_families/1"}},
 		{"a blank model", "models", `["\u00a0"]`, []string{"/models/0"}},
+		// Text limits count code points, as the reference's zod schemas do.
+		{"100 emoji for a model", "models", `["` + strings.Repeat("😀", 100) + `"]`, nil},
+		{"101 emoji for a model", "models", `["` + strings.Repeat("😀", 101) + `"]`, []string{"/models/0"}},
+		{"200 emoji for a data licence, trimmed", "license", `{"prose": "MIT", "data": " ` + strings.Repeat("😀", 200) + ` "}`, nil},
+		{"201 emoji for a data licence", "license", `{"prose": "MIT", "data": "` + strings.Repeat("😀", 201) + `"}`, []string{"/license/data"}},
 		{"an empty model list", "models", `[]`, []string{"/models"}},
 		{"replaces", "replaces", `"` + keyDigest + `"`, nil},
 		{"replaces a number", "replaces", `7`, []string{"/replaces"}},

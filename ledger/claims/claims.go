@@ -1,7 +1,7 @@
 // Package claims validates a bundle's claims.json and computes its claim IDs,
 // byte for byte as the sciencejournal protocol's reference library does
 // (sections "Writing claims", "Claim IDs" and "Validating claims before you
-// publish" of the protocol's instructions).
+// publish" of the protocol's instructions, spec/ledger-protocol.md).
 //
 // A claim's global ID is "claim:" and the SHA-256 of the canonical JSON of
 // the claim without its local_id, its local dependencies replaced by their
@@ -50,8 +50,9 @@ var Checkers = []string{Lean4, Rocq}
 // MaxClaims is how many claims one claims.json may hold.
 const MaxClaims = 30
 
-// MaxTheorem bounds a proof item's theorem name, counted in UTF-16 code units
-// as the reference's string length counts it.
+// MaxTheorem bounds a proof item's theorem name, counted in code points as
+// the reference's schema counts it: zod's .max on a string counts code
+// points, so 500 emoji fit.
 const MaxTheorem = 500
 
 // A Claim is one entry of claims.json, as validated. Its JSON form (through

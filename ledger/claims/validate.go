@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/agora-node/agora/canonical"
 )
@@ -247,7 +248,7 @@ func (c *checker) evidence(i, j int, v any, out *Evidence) {
 	c.unknownMembers(at, obj, proofMembers, "a proof")
 	out.Proof = c.pathUnder(obj, at, "proof", "proofs")
 	if s, ok := c.itemString(obj, at, "theorem"); ok {
-		if n := canonical.UTF16Len(s); n < 1 || n > MaxTheorem {
+		if n := utf8.RuneCountInString(s); n < 1 || n > MaxTheorem {
 			c.add(at+"/theorem", "theorem must be 1 to %d characters, not %d", MaxTheorem, n)
 		}
 		out.Theorem = s

@@ -3,7 +3,7 @@
 // sexual abuse material, meaningful help toward weapons of mass harm
 // (biological, chemical, radiological, nuclear, cyber), private data, and
 // copies of others' work (section "The hazard screen" of the protocol's
-// instructions). The node serves it at GET /api/v1/hazard-rubric.
+// instructions, spec/ledger-protocol.md). The node serves it at GET /api/v1/hazard-rubric.
 //
 // The rubric is written in the open, in rubric.md beside this file, and
 // embedded byte for byte. Its digest is "sha256:" and the hex SHA-256 of

@@ -3,6 +3,7 @@ package paper
 import (
 	"math"
 	"regexp"
+	"unicode/utf8"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/yuin/goldmark/ast"
@@ -175,9 +176,9 @@ func onlyKeys(m map[string]any, keys ...string) bool {
 	return allowed == len(m)
 }
 
-// lengthWithin bounds a string's length in UTF-16 code units, as JavaScript
-// measures it.
+// lengthWithin bounds a string's length in code points, as the reference's
+// schema measures it (zod's .min and .max on a string count code points).
 func lengthWithin(s string, least, most int) bool {
-	n := canonical.UTF16Len(s)
+	n := utf8.RuneCountInString(s)
 	return n >= least && n <= most
 }

@@ -3,7 +3,7 @@
 // refuse a bundle, the integrity flags every verifier sees, and the scan for
 // content a reader of the rendered page would not see.
 //
-// The protocol's instructions (../shared/seeds/004_*.readable.md, sections
+// The protocol's instructions (spec/ledger-protocol.md, sections
 // "Writing the paper" and its "Style guide", "Methods and materials", and
 // "Publishing, step by step" on `integrity`) are the specification; the
 // reference library's src/integrity.ts, src/paper.ts, src/number-words.ts and

@@ -1,6 +1,7 @@
 // Package price computes what a bundle costs its author: the `price`
-// object that checking a bundle answers (spec, "Publishing, step by step",
-// step 6), and the rates that GET /api/v1/prices shows. It is pure: Compute
+// object that checking a bundle answers (the protocol's instructions,
+// spec/ledger-protocol.md, "Publishing, step by step", step 6; "the spec"
+// below), and the rates that GET /api/v1/prices shows. It is pure: Compute
 // reads what a bundle asks verifiers to do, the node's rates today, and why
 // the bundle might go free, and returns the price. Nothing is stored or
 // charged here.

@@ -1,7 +1,7 @@
 // Package schemas holds the JSON Schemas (draft 2020-12) of the files a
 // sciencejournal bundle may carry beside its paper, and validates those files
 // against them (sections "Citing", "Methods and materials" and "Large data" of
-// the protocol's instructions).
+// the protocol's instructions, spec/ledger-protocol.md).
 //
 // The node serves each schema at GET /api/v1/schemas/{name} for authors to
 // check their files with, and checks every bundle it is sent with the same
@@ -9,12 +9,15 @@
 // documents are written from the protocol's instructions and its reference
 // library's validators: every field, enum, pattern and limit carries over.
 //
+// Text limits are the documents' own minLength and maxLength, which count code
+// points, as the reference's zod schemas count them (zod's .min and .max on a
+// string count code points, so text outside the Basic Multilingual Plane
+// weighs one, as any other character does).
+//
 // Validate adds what a JSON Schema cannot say but the reference checks inside
 // the same file: each reference ID listed once, pointed-at files together
-// within what any verifier can download, URLs a browser could open, and text
-// limits counted in UTF-16 code units (a schema's maxLength counts code
-// points; the reference counts as JavaScript does, so text outside the Basic
-// Multilingual Plane weighs two). What needs another file, such as whether
+// within what any verifier can download, and URLs a browser could open. What
+// needs another file, such as whether
 // a deviation's claims are in claims.json or whether a pointed-at path
 // clashes with the bundle's own files (bundle.CheckExternal), is checked
 // elsewhere.

@@ -315,21 +315,22 @@ func TestExternal(t *testing.T) {
 	}
 }
 
-// TestUTF16Lengths: limits count UTF-16 code units, as the reference counts
-// them, so a character beyond U+FFFF weighs two.
-func TestUTF16Lengths(t *testing.T) {
-	const emoji = "\U0001F9EA" // a test tube, two UTF-16 code units
-	fits := `[{"kind": "kit", "name": "` + strings.Repeat("n", 298) + emoji + `"}]`
+// TestCodePointLengths: limits count code points, as the reference's zod
+// schemas count them, so a character beyond U+FFFF weighs one. The limits
+// of every file, at the limit and one over, are in testdata/lengths.
+func TestCodePointLengths(t *testing.T) {
+	const emoji = "\U0001F9EA" // a test tube, two UTF-16 code units but one code point
+	fits := `[{"kind": "kit", "name": "` + strings.Repeat(emoji, 300) + `"}]`
 	if issues := Validate("materials.json", parse(t, fits)); issues != nil {
-		t.Errorf("300 code units fit:\n%s", format(issues))
+		t.Errorf("300 code points fit:\n%s", format(issues))
 	}
-	over := `[{"kind": "kit", "name": "` + strings.Repeat("n", 299) + emoji + `"}]`
-	checkIssues(t, Validate("materials.json", parse(t, over)), []want{{"/0/name", "at most 300 characters, not 301: characters beyond U+FFFF count twice"}})
+	over := `[{"kind": "kit", "name": "` + strings.Repeat(emoji, 301) + `"}]`
+	checkIssues(t, Validate("materials.json", parse(t, over)), []want{{"/0/name", "must be at most 300 characters, not 301"}})
 	// Reached through $ref, then and else too.
-	title := `[{"id": "doi:10.1038/x", "title": "` + strings.Repeat(emoji, 251) + `", "authors": ["` + strings.Repeat(emoji, 101) + `"], "year": 2024}]`
+	title := `[{"id": "doi:10.1038/x", "title": "` + strings.Repeat(emoji, 501) + `", "authors": ["` + strings.Repeat(emoji, 201) + `"], "year": 2024}]`
 	checkIssues(t, Validate("references.json", parse(t, title)), []want{
-		{"/0/authors/0", "at most 200 characters, not 202"},
-		{"/0/title", "at most 500 characters, not 502"},
+		{"/0/authors/0", "must be at most 200 characters, not 201"},
+		{"/0/title", "must be at most 500 characters, not 501"},
 	})
 }
 

@@ -44,7 +44,6 @@ func Validate(name string, value any) []Issue {
 		return []Issue{{Path: "", Message: fmt.Sprintf("no schema is named %q; the schemas are %s", name, strings.Join(names, ", "))}}
 	}
 	issues := s.check(value)
-	issues = append(issues, s.utf16Lengths(s.doc, value, nil)...)
 	if extra, ok := beyondSchema[name]; ok {
 		issues = append(issues, extra(value)...)
 	}
@@ -330,52 +329,6 @@ func valueAt(v any, tokens []string) (any, bool) {
 		}
 	}
 	return v, true
-}
-
-// utf16Lengths reports strings within a maxLength as a schema counts it, in
-// code points, but over it in UTF-16 code units, as the reference counts it.
-// It follows the document's properties, items, $ref, then and else, which is
-// all these documents use to reach a string; a then and an else are both
-// followed, since their members of one name have one limit.
-func (s *schema) utf16Lengths(node, value any, at []any) []Issue {
-	sch, ok := node.(map[string]any)
-	if !ok {
-		return nil
-	}
-	var issues []Issue
-	if ref, ok := sch["$ref"].(string); ok {
-		issues = append(issues, s.utf16Lengths(s.node(ref), value, at)...)
-	}
-	for _, branch := range []string{"then", "else"} {
-		if b, ok := sch[branch]; ok {
-			issues = append(issues, s.utf16Lengths(b, value, at)...)
-		}
-	}
-	switch v := value.(type) {
-	case string:
-		if n, ok := sch["maxLength"].(json.Number); ok {
-			most, err := n.Int64()
-			if err == nil && int64(utf8.RuneCountInString(v)) <= most && int64(canonical.UTF16Len(v)) > most {
-				issues = append(issues, Issue{Path: claims.Pointer(at...), Message: fmt.Sprintf(
-					"must be at most %d characters, not %d: characters beyond U+FFFF count twice, as the protocol counts text in UTF-16 code units",
-					most, canonical.UTF16Len(v))})
-			}
-		}
-	case map[string]any:
-		props, _ := sch["properties"].(map[string]any)
-		for name, member := range v {
-			if p, ok := props[name]; ok {
-				issues = append(issues, s.utf16Lengths(p, member, append(at[:len(at):len(at)], name))...)
-			}
-		}
-	case []any:
-		if items, ok := sch["items"]; ok {
-			for i, item := range v {
-				issues = append(issues, s.utf16Lengths(items, item, append(at[:len(at):len(at)], i))...)
-			}
-		}
-	}
-	return issues
 }
 
 // tidy puts issues in document order (array indexes compared as numbers),

@@ -3,7 +3,7 @@
 // past memory records that help, says why, and says nothing when nothing
 // fits. Hits and reasons map one to one onto the hit and match_reason
 // objects of the memory-agent-ingress/v1 contract
-// (/work/shared/seeds/memory-agent-ingress-v1.schema.json).
+// (memory/memory-agent-ingress-v1.schema.json).
 //
 // # Normalization
 //
