@@ -14,7 +14,7 @@ import (
 )
 
 // Bundles, uploads, sealed entries, files and claims: the ledger's
-// publishing routes (spec/ledger.md: "Publishing, step by step", "Large
+// publishing routes (spec/ledger-protocol.md: "Publishing, step by step", "Large
 // data", "Sealed rounds", "Finding and following claims").
 
 // BundleBody is a check's or submission's body: the files sent inline (the

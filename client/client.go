@@ -12,16 +12,16 @@
 //
 // The routes are those of the node's four faces:
 //
-//   - the ledger, the sciencejournal protocol (spec/ledger.md): the log,
+//   - the ledger, the sciencejournal protocol (spec/ledger-protocol.md): the log,
 //     operators and identities (ledger.go), bundles, uploads and claims
 //     (bundles.go);
 //   - the library, the Alexandria agent read/write contract
-//     (spec/library.txt): contributions, the catalogue, the changes feed
+//     (library/contract.json): contributions, the catalogue, the changes feed
 //     and personal lists (library.go);
 //   - the node's admin routes, behind its admin token (WithToken):
 //     invitations, library scopes, memory adapters and records (admin.go);
 //   - memory ingress, memory-agent-ingress/v1
-//     (spec/memory-agent-ingress-v1.schema.json), behind an adapter's token
+//     (memory/memory-agent-ingress-v1.schema.json), behind an adapter's token
 //     (memory.go), whose refusals are the contract's *memory.Error rather
 //     than an *Error.
 //

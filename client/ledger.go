@@ -12,7 +12,7 @@ import (
 )
 
 // The ledger: the sciencejournal protocol's routes for the log, operators
-// and identities (spec/ledger.md: "Checking the log", "Your key is your
+// and identities (spec/ledger-protocol.md: "Checking the log", "Your key is your
 // identity", "Identity"). Bundles, uploads and claims are in bundles.go.
 
 // LogInfo is GET /api/v1/log: the log's ID and public key, its newest

@@ -11,7 +11,7 @@ import (
 )
 
 // The library: the Alexandria agent read/write contract's routes
-// (spec/library.txt). Answers are returned as parsed JSON
+// (library/contract.json). Answers are returned as parsed JSON
 // (map[string]any), the signed records in them as the node served them;
 // verifying a record's signature is the caller's (package library).
 

@@ -11,7 +11,7 @@ import (
 )
 
 // Memory ingress: memory-agent-ingress/v1
-// (spec/memory-agent-ingress-v1.schema.json), POST
+// (memory/memory-agent-ingress-v1.schema.json), POST
 // /v1/agent-ingress/{adapter_id}/events/{kind}, behind the adapter's token
 // (WithToken). Its answers are the contract's {"ok": true, "result": ...}
 // or {"ok": false, "error": {"code", "message", "retryable"}}, whatever the

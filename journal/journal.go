@@ -1,7 +1,7 @@
 // Package journal is the one path every logged entry takes, whichever face
 // made it: the entry is put in the store beside the log, appended to the log,
 // and bound to the index the log gave it (store.Store's "Entries and the log"
-// states the contract; spec/ledger.md, "The log", what a leaf holds). A face
+// states the contract; spec/ledger-protocol.md, "The log", what a leaf holds). A face
 // writes its own records between the put and the append, naming the entry by
 // digest, so conflicting writes meet in the store before anything is logged.
 package journal

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/internal/testvectors"
 	"github.com/agora-node/agora/ledger/hazard"
 	"github.com/agora-node/agora/protocol"
 )
@@ -24,8 +25,8 @@ import (
 // most 150 ms), submissions per second, and file reads.
 
 // bundle200 is the reference's 200-file bundle, the same work every
-// implementation is measured on (../shared/bench/README.md).
-const bundle200 = "../../shared/bench/inputs/bundle-200"
+// implementation is measured on (testdata/bench/README.md).
+var bundle200 = filepath.Join(testvectors.BenchDir(), "inputs", "bundle-200")
 
 // readBundle200 reads bundle-200's files but its placeholder signature.
 func readBundle200(b *testing.B) map[string][]byte {
@@ -45,7 +46,7 @@ func readBundle200(b *testing.B) map[string][]byte {
 		return err
 	})
 	if err != nil {
-		b.Skipf("no bundle-200 (%v): run from the repository beside ../shared", err)
+		b.Fatalf("no bundle-200: %v", err)
 	}
 	if len(files) != 199 {
 		b.Fatalf("bundle-200 holds %d files besides its signature, want 199", len(files))

@@ -1,8 +1,8 @@
 // Package node wires the Agora node together: its data folder and keys, one
 // store, one log and one journal (package journal) under the three faces,
-// whose handlers it mounts: the ledger (ledger/ledgerhttp, spec/ledger.md),
-// the library (library/libraryhttp, spec/library.txt) and memory
-// (memory/memoryhttp, spec/memory-agent-ingress-v1.schema.json). After a
+// whose handlers it mounts: the ledger (ledger/ledgerhttp, spec/ledger-protocol.md),
+// the library (library/libraryhttp, library/contract.json) and memory
+// (memory/memoryhttp, memory/memory-agent-ingress-v1.schema.json). After a
 // crash it reconciles the store with the log before serving (recover.go).
 package node
 

@@ -1,6 +1,6 @@
 // Package httpapi is the HTTP boundary every face of the node shares: a
 // handler computes (response, status, error), and Serve writes the answer or
-// maps the error to the ledger spec's {"error", "code"} body (spec/ledger.md,
+// maps the error to the ledger spec's {"error", "code"} body (spec/ledger-protocol.md,
 // "Errors"), so status codes are chosen in one place and causes go only to
 // the log.
 package httpapi

@@ -1,5 +1,5 @@
 // Package libraryhttp serves the library, the Alexandria agent read/write
-// contract (spec/library.txt, filled in by GET /api/contract): signed
+// contract (library/contract.json, filled in by GET /api/contract): signed
 // contributions, the catalogue, the changes feed, objects, maps, scores,
 // personal lists, and bundle export and import. Every contribution is an
 // entry on the node's one log, through journal.Journal; package node mounts

@@ -1,5 +1,5 @@
 // Package memoryhttp serves the memory: memory-agent-ingress/v1
-// (spec/memory-agent-ingress-v1.schema.json) at its own path, answered by
+// (memory/memory-agent-ingress-v1.schema.json) at its own path, answered by
 // memory/engine. Adapters are let in by a bearer token the admin issues
 // for each adapter id:
 //
