@@ -3,6 +3,8 @@ package agora_test
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,5 +80,67 @@ func TestDocsInsideRepository(t *testing.T) {
 	})
 	if err != nil {
 		t.Fatal(err)
+	}
+}
+
+// repoPath finds paths of files that a doc may cite, such as
+// spec/ledger-protocol.md or memory/memory-agent-ingress-v1.schema.json.
+var repoPath = regexp.MustCompile(`[A-Za-z0-9_.-]+(?:/[A-Za-z0-9_.-]+)*\.(?:md|json|txt)\b`)
+
+// TestPackageDocsNameSpec: every package's doc names the spec it follows by
+// a path inside the repository, and the file is there.
+func TestPackageDocsNameSpec(t *testing.T) {
+	docs := map[string]string{} // package folder → its doc comment
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			switch d.Name() {
+			case ".git", "testdata", "spec":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), path, nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			return err
+		}
+		dir := filepath.ToSlash(filepath.Dir(path))
+		if _, ok := docs[dir]; !ok {
+			docs[dir] = ""
+		}
+		if f.Doc != nil {
+			docs[dir] += f.Doc.Text()
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for dir, doc := range docs {
+		if doc == "" {
+			t.Errorf("package %s has no doc comment", dir)
+			continue
+		}
+		cited := false
+		for _, p := range repoPath.FindAllString(doc, -1) {
+			_, atRoot := os.Stat(filepath.FromSlash(p))
+			_, inFolder := os.Stat(filepath.Join(filepath.FromSlash(dir), filepath.FromSlash(p)))
+			switch {
+			case atRoot == nil || inFolder == nil:
+				cited = true
+			case strings.Contains(p, "/"):
+				t.Errorf("package %s's doc names %s, which is not in the repository", dir, p)
+			}
+			// A bare name that is not here is a file the spec names, such
+			// as a bundle's claims.json.
+		}
+		if !cited {
+			t.Errorf("package %s's doc names no spec by its path in the repository", dir)
+		}
 	}
 }

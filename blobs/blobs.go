@@ -50,6 +50,8 @@
 // 256 shards keep 100,000 files at about 400 a directory. The shard
 // directories are made, and made durable, by Open, so a put only has to
 // fsync the one shard it renames into.
+//
+// The spec: spec/ledger-protocol.md, "Large data".
 package blobs
 
 import (

@@ -10,6 +10,9 @@
 // Parse returns the generic Go form of a JSON value: map[string]any, []any,
 // string, float64, bool and nil. Marshal accepts those, plus the common Go
 // scalar, slice and map types listed on Marshal.
+//
+// The spec that requires both: spec/ledger-protocol.md; its vectors are in
+// testdata/conformance.
 package canonical
 
 import (

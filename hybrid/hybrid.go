@@ -9,6 +9,8 @@
 // generation seed (ξ). Public keys and signatures are written as text: the
 // algorithm's name, a colon, and the Ed25519 part then the ML-DSA part in
 // lowercase hex.
+//
+// The spec: spec/ledger-protocol.md; its vectors are in testdata/conformance.
 package hybrid
 
 import (

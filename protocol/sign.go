@@ -1,4 +1,4 @@
-// Package ledger holds the sciencejournal protocol's identifiers and signed
+// Package protocol holds the sciencejournal protocol's identifiers and signed
 // objects: digests, key digests, operator, volunteer and log IDs, the bytes a
 // signature covers, entry digests, the leaf form of an entry (its signatures
 // replaced by their digests), key rotations, the IDs entries make (threads,
@@ -7,6 +7,8 @@
 //
 // Every rule here is byte for byte the protocol reference library's; the
 // conformance vectors in signature-vectors.json and id-vectors.json pin them.
+//
+// The spec: spec/ledger-protocol.md; its vectors are in testdata/conformance.
 package protocol
 
 import (

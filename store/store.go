@@ -24,6 +24,8 @@
 // made; after a crash, Unbound lists what to reconcile with the log. An
 // entry put whose record was refused (ErrDuplicate, ErrConflict, ...) is
 // never appended; the caller drops it with DropUnbound.
+//
+// The records are those spec/ledger-protocol.md defines.
 package store
 
 import (

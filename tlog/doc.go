@@ -29,4 +29,7 @@
 //
 // The log vouches for its checkpoint key with a [CheckpointKeys] object
 // signed by its hybrid key, served beside its tree head.
+//
+// The spec: spec/ledger-protocol.md, "The log"; its vectors are in
+// testdata/conformance.
 package tlog

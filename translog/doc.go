@@ -117,4 +117,6 @@
 //     goroutines and this package's. An acknowledged index is never lost.
 //     Tessera's goroutines are stopped by cancelling their context; they
 //     return within moments, though Tessera gives no way to wait for them.
+//
+// The spec: spec/ledger-protocol.md, "The log".
 package translog

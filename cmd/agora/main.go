@@ -4,6 +4,10 @@
 // library*.go, ...), built on one command type (cli.go) that holds a
 // command's flags and what it runs; the flags many commands share are in
 // flags.go. main only dispatches.
+//
+// README.md says how to use it; the contracts it serves and speaks are
+// spec/ledger-protocol.md, library/contract.json and
+// memory/memory-agent-ingress-v1.schema.json.
 package main
 
 import (

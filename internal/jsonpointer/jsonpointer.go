@@ -1,5 +1,8 @@
 // Package jsonpointer orders JSON Pointers (RFC 6901) as the places they
 // name stand in a document, so lists of issues read the same every time.
+//
+// Issues are listed so in spec/ledger-protocol.md's and
+// library/contract.json's answers.
 package jsonpointer
 
 import (

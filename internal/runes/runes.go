@@ -1,5 +1,8 @@
 // Package runes cuts text by characters (runes), not bytes, so a cut never
 // splits a UTF-8 sequence and limits stated in characters hold.
+//
+// Such limits are stated in spec/ledger-protocol.md and
+// library/contract.json.
 package runes
 
 // Prefix returns s cut to at most n runes; n ≤ 0 gives "".

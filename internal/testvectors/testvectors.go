@@ -6,6 +6,8 @@
 // ../shared/conformance folder beside the checkout that testdata lacks, or
 // holds in another version, for a pass of their own. It never changes what
 // ConformanceDir and BenchDir give.
+//
+// Where the copies came from: testdata/conformance and spec/README.md.
 package testvectors
 
 import (

@@ -16,6 +16,8 @@
 //
 // A hook must never get in the agent's way: every entry point here is
 // bounded in time and reports failures to its caller instead of retrying.
+//
+// The contract: memory/memory-agent-ingress-v1.schema.json.
 package adapter
 
 import (

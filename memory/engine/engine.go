@@ -31,6 +31,8 @@
 // Beside the events, the node's admin reads the records as a person would
 // and may forget one for good (people.go): Search, Records, Inspect and
 // Forget, none of which belongs to a session.
+//
+// The contract: memory/memory-agent-ingress-v1.schema.json.
 package engine
 
 import (

@@ -1,5 +1,8 @@
 // Package nodetest starts real Agora nodes on loopback for tests outside
 // package node: the client, the CLI.
+//
+// What such a node serves: spec/ledger-protocol.md, library/contract.json and
+// memory/memory-agent-ingress-v1.schema.json.
 package nodetest
 
 import (

@@ -15,6 +15,9 @@
 // One process opens a database at a time. Its SQL stays close to what
 // PostgreSQL also runs (UPSERT ... RETURNING, partial indexes, savepoints,
 // BIGINT times in Unix nanoseconds) so a second driver can share most of it.
+//
+// It keeps the records spec/ledger-protocol.md, library/contract.json and
+// memory/memory-agent-ingress-v1.schema.json define.
 package sqlite
 
 import (

@@ -9,6 +9,8 @@
 // number, one rotation, one use of an invite code, no more rate-limit slots
 // than the limit, however many goroutines ask at once) and across a close
 // and reopen (everything written is still there).
+//
+// The records are those spec/ledger-protocol.md defines.
 package storetest
 
 import (

@@ -10,6 +10,8 @@
 // signature gets the note pushed back as an inject. That is the behaviour an
 // adapter has to carry end to end; ranking is the real node's business, and
 // cmd/agora's end-to-end test drives the adapters against a real node.
+//
+// The contract: memory/memory-agent-ingress-v1.schema.json.
 package adaptertest
 
 import (

@@ -13,6 +13,9 @@
 // other failures, whose made-up keys take the shape of their family's
 // keys (a port, a key id, pkg.Func), so only the value tells them apart. Some root causes are never stored; their queries must get
 // no answer at all.
+//
+// The events the corpus stands for:
+// memory/memory-agent-ingress-v1.schema.json.
 package gen
 
 import (
