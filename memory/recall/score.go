@@ -25,6 +25,8 @@ func bm25IDF(n, df int) float64 {
 	return math.Log(1 + (float64(n)-float64(df)+0.5)/(float64(df)+0.5))
 }
 
+// scoreInputs is what Search works out about the query once, for score
+// to use on every candidate.
 type scoreInputs struct {
 	avgLen    float32
 	lexMax    float64
@@ -63,15 +65,73 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if why != "" {
 		return Hit{ID: e.doc.ID, Title: e.doc.Title, Reasons: []Reason{{Signal: SignalCodeSymbol, Value: why}}}, silent
 	}
-	var reasons []Reason
-	add := func(s Signal, v string, c float64) {
-		if c != 0 {
-			reasons = append(reasons, Reason{Signal: s, Value: clip(v), Contribution: c})
-		}
+	sLex := ix.lexicalSignal(a, in, e)
+	sErr, errValue := ix.outputSignal(p, a, in, e)
+	sSym, symValue := ix.symbolSignal(p, a, in, e)
+	c := contentScore{
+		err: w.ErrorSignature * sErr * in.scale,
+		lex: w.Lexical * sLex * in.scale,
+		sym: w.CodeSymbol * sSym * in.scale,
 	}
+	if c.err+c.lex+c.sym <= 0 {
+		return Hit{}, unmatched
+	}
+	var rs reasonList
+	rs.add(SignalErrorSignature, errValue, c.err)
+	rs.add(SignalLexical, ix.topLexTerms(p.lexTerms, e.lex, 6), c.lex)
+	rs.add(SignalCodeSymbol, symValue, c.sym)
+	if kaOK {
+		c = rs.addKeyAgreement(w, ka, foreign, in.scale, c)
+	}
+	content := c.err + c.lex + c.sym
+	if content <= 0 {
+		return Hit{}, unmatched
+	}
+	// Context signals scale with how well the content matched, so context
+	// alone can reorder matches but never make one.
+	rs.addContext(p, w, e, content/w.contentTotal())
+	if s, v := negative(e.doc); s > 0 {
+		rs.add(SignalNegative, v, -w.Negative*s)
+	}
+	return rs.hit(e.doc), matched
+}
 
-	// Content signals, each 0..1.
-	var sLex float64
+// contentScore holds a record's content contributions apart, so the key
+// miss can take its share of each and the reasons still sum to the score.
+type contentScore struct{ err, lex, sym float64 }
+
+// reasonList is the reasons of a hit being scored.
+type reasonList []Reason
+
+// add leaves out signals that contribute nothing: a reason says why a
+// record scores, and a zero says nothing.
+func (rs *reasonList) add(s Signal, v string, c float64) {
+	if c != 0 {
+		*rs = append(*rs, Reason{Signal: s, Value: clip(v), Contribution: c})
+	}
+}
+
+// hit makes the score the sum of the reasons, so every point of it is
+// explained.
+func (rs reasonList) hit(doc Doc) Hit {
+	var total float64
+	for _, r := range rs {
+		total += r.Contribution
+	}
+	trust := doc.Trust
+	if trust == "" {
+		trust = TrustRaw
+	}
+	return Hit{
+		ID: doc.ID, Title: doc.Title, Trust: trust, Score: total, Reasons: rs,
+		Marks: doc.Marks.names(doc.Superseded), Project: doc.Project, UpdatedAt: doc.UpdatedAt,
+	}
+}
+
+// lexicalSignal is BM25 over the query's terms divided by its bound for
+// the query, 0..1. The common terms were left out of candidate
+// generation to bound its cost; they count here, for the candidates only.
+func (ix *Index) lexicalSignal(a accum, in scoreInputs, e *entry) float64 {
 	if in.offered.lex && in.lexMax > 0 {
 		bm := float64(a.lex)
 		for _, id := range in.lexCommon {
@@ -81,47 +141,66 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 				bm += idf * float64(tf) * (bm25K1 + 1) / (float64(tf) + norm)
 			}
 		}
-		sLex = bm / in.lexMax
+		return bm / in.lexMax
 	}
-	var sErr float64
-	var errValue string
+	return 0
+}
+
+// outputSignal scores 0..1 how well the record's error output fits the
+// query's, with what fits: the overlap of the normalized output or, when
+// it is worth at least as much, an exact signature.
+func (ix *Index) outputSignal(p preparedQuery, a accum, in scoreInputs, e *entry) (float64, string) {
+	var s float64
+	var value string
 	if in.errQNorm > 0 && len(e.errTerms) > 0 {
-		dot := float64(a.err)
-		for _, id := range in.errCommon {
-			if _, ok := slices.BinarySearch(e.errTerms, id); ok {
-				idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
-				dot += idf * idf
-			}
-		}
-		var dn float64
-		for _, id := range e.errTerms {
-			idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
-			dn += idf * idf
-		}
-		if dot > 0 && dn > 0 {
-			sErr = errOverlapShare * dot / (in.errQNorm * math.Sqrt(dn))
-			errValue = "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
-		}
+		s, value = ix.outputOverlap(p, a, in, e)
 	}
 	if a.sig {
 		// An exact signature shared by many records names a kind of
 		// failure rather than a cause, so it counts by its rarity.
-		for _, s := range e.sigs {
-			if !slices.Contains(p.sigs, s) {
+		for _, sig := range e.sigs {
+			if !slices.Contains(p.sigs, sig) {
 				continue
 			}
-			n := max(ix.errDocs, ix.sigDF[s])
-			spec := bm25IDF(n, ix.sigDF[s]) / bm25IDF(n, 1)
-			if spec >= sErr {
-				sErr, errValue = spec, s
+			n := max(ix.errDocs, ix.sigDF[sig])
+			spec := bm25IDF(n, ix.sigDF[sig]) / bm25IDF(n, 1)
+			if spec >= s {
+				s, value = spec, sig
 			}
 		}
 	}
-	var sSym float64
-	var symValue string
+	return s, value
+}
+
+// outputOverlap is the idf-weighted cosine of the normalized output
+// tokens, capped at errOverlapShare: similar output is a hint, not the
+// evidence the same output is. The common tokens count here, for the
+// candidates only (see lexicalSignal).
+func (ix *Index) outputOverlap(p preparedQuery, a accum, in scoreInputs, e *entry) (float64, string) {
+	dot := float64(a.err)
+	for _, id := range in.errCommon {
+		if _, ok := slices.BinarySearch(e.errTerms, id); ok {
+			idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
+			dot += idf * idf
+		}
+	}
+	var dn float64
+	for _, id := range e.errTerms {
+		idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
+		dn += idf * idf
+	}
+	if dot > 0 && dn > 0 {
+		return errOverlapShare * dot / (in.errQNorm * math.Sqrt(dn)), "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+	}
+	return 0, ""
+}
+
+// symbolSignal is the idf-weighted cosine of the code symbols, 0..1, with
+// the symbols the record shares with the query.
+func (ix *Index) symbolSignal(p preparedQuery, a accum, in scoreInputs, e *entry) (float64, string) {
 	if in.symQNorm > 0 && a.sym > 0 {
 		var dn float64
-		var matched []string
+		var shared []string
 		for _, id := range e.syms {
 			idf := bm25IDF(ix.symDocs, int(ix.syms.df[id]))
 			dn += idf * idf
@@ -129,72 +208,62 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 		for _, s := range p.syms {
 			if id, ok := ix.syms.ids[s]; ok {
 				if _, found := slices.BinarySearch(e.syms, id); found {
-					matched = append(matched, s)
+					shared = append(shared, s)
 				}
 			}
 		}
-		sSym = float64(a.sym) / (in.symQNorm * math.Sqrt(dn))
-		symValue = strings.Join(matched, ", ")
+		return float64(a.sym) / (in.symQNorm * math.Sqrt(dn)), strings.Join(shared, ", ")
 	}
+	return 0, ""
+}
 
-	cErr := w.ErrorSignature * sErr * in.scale
-	cLex := w.Lexical * sLex * in.scale
-	cSym := w.CodeSymbol * sSym * in.scale
-	if cErr+cLex+cSym <= 0 {
-		return Hit{}, unmatched
+// addKeyAgreement credits the share of the record's title the query
+// names, and takes back KeyMiss (at most all) of the content score times
+// the share of the record's key the query does not name. A record is
+// about what its title names; the same failure about another thing
+// (another module, test, crate or package) is another root cause: the
+// wording matches, the object does not. When all of the score would go,
+// silenced has already silenced the record. It returns the content less
+// what it took, so the reasons still sum to the score.
+func (rs *reasonList) addKeyAgreement(w Weights, ka keyResult, foreign bool, scale float64, c contentScore) contentScore {
+	if k := w.Key * ka.cov * scale; k > 0 {
+		rs.add(SignalCodeSymbol, "names "+ka.matched, k)
+		c.sym += k
 	}
-	add(SignalErrorSignature, errValue, cErr)
-	add(SignalLexical, ix.topLexTerms(p.lexTerms, e.lex, 6), cLex)
-	add(SignalCodeSymbol, symValue, cSym)
-	// Key agreement: a record is about what its title names. The same
-	// failure about another thing (another module, test, crate or
-	// package) is another root cause: the wording matches, the object
-	// does not. The record loses KeyMiss (at most all) of its content
-	// score times the share of its key the query does not name (the
-	// whole of it was taken above; see silenced).
-	if kaOK {
-		if c := w.Key * ka.cov * in.scale; c > 0 {
-			add(SignalCodeSymbol, "names "+ka.matched, c)
-			cSym += c
-		}
-		if share := keyMissShare(w, ka, foreign); share > 0 {
-			total := cErr + cLex + cSym
-			add(SignalCodeSymbol, "record is about "+ka.missing+", which the query does not name", -share*total)
-			// Keep content equal to the sum of the reasons.
-			cErr, cLex, cSym = cErr*(1-share), cLex*(1-share), cSym*(1-share)
-		}
+	if share := keyMissShare(w, ka, foreign); share > 0 {
+		total := c.err + c.lex + c.sym
+		rs.add(SignalCodeSymbol, "record is about "+ka.missing+", which the query does not name", -share*total)
+		c.err, c.lex, c.sym = c.err*(1-share), c.lex*(1-share), c.sym*(1-share)
 	}
-	content := cErr + cLex + cSym
-	if content <= 0 {
-		return Hit{}, unmatched
-	}
+	return c
+}
 
-	// Context signals scale with how well the content matched, so context
-	// alone can reorder matches but never make one.
-	gate := content / w.contentTotal()
+// addContext adds the context signals, each scaled by gate, the content
+// match (0..1).
+func (rs *reasonList) addContext(p preparedQuery, w Weights, e *entry, gate float64) {
 	doc := e.doc
 	if p.q.ToolName != "" && slices.Contains(e.tools, strings.ToLower(p.q.ToolName)) {
-		add(SignalToolName, p.q.ToolName, w.ToolName*gate)
+		rs.add(SignalToolName, p.q.ToolName, w.ToolName*gate)
 	}
 	if p.q.Project != "" && strings.EqualFold(p.q.Project, doc.Project) {
-		add(SignalSameProject, doc.Project, w.SameProject*gate)
+		rs.add(SignalSameProject, doc.Project, w.SameProject*gate)
 	}
 	if s, v := envMatch(p.q.Environment, doc.Environment); s > 0 {
-		add(SignalEnvironment, v, w.Environment*s*gate)
+		rs.add(SignalEnvironment, v, w.Environment*s*gate)
 	}
 	if qo, do := strings.ToLower(p.q.Environment["os"]), doc.Environment["os"]; qo != "" && do != "" && qo != do {
 		// The same message on another OS often has another fix.
-		add(SignalEnvironment, "record is from os="+do+", query from os="+qo, -w.Environment*osMissShare*gate)
+		rs.add(SignalEnvironment, "record is from os="+do+", query from os="+qo, -w.Environment*osMissShare*gate)
 	}
 	if p.q.Phase != "" && strings.EqualFold(p.q.Phase, doc.Phase) {
-		add(SignalPhase, doc.Phase, w.Phase*gate)
+		rs.add(SignalPhase, doc.Phase, w.Phase*gate)
 	}
 	if len(p.q.Dimensions) > 0 {
 		names := sortedKeys(p.q.Dimensions)
 		per := w.Dimension * gate / float64(len(names))
 		for _, name := range names {
 			if v, ok := dimMatch(p.q.Dimensions[name], doc.Dimensions[name]); ok {
-				add(SignalDimension, name+"="+v, per)
+				rs.add(SignalDimension, name+"="+v, per)
 			}
 		}
 	}
@@ -204,30 +273,14 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 			age = 0
 		}
 		r := math.Exp2(-float64(age) / float64(w.RecencyHalfLife))
-		add(SignalRecency, doc.UpdatedAt.UTC().Format("2006-01-02"), w.Recency*r*gate)
+		rs.add(SignalRecency, doc.UpdatedAt.UTC().Format("2006-01-02"), w.Recency*r*gate)
 	}
 	if t := trustLevel(doc.Trust); t > 0 {
-		add(SignalTrust, string(doc.Trust), w.Trust*t*gate)
+		rs.add(SignalTrust, string(doc.Trust), w.Trust*t*gate)
 	}
 	if n := doc.EvidenceCount + doc.Marks.UsedThenPassed; n > 0 {
-		add(SignalEvidence, fmt.Sprintf("evidence=%d", n), w.Evidence*float64(n)/float64(n+1)*gate)
+		rs.add(SignalEvidence, fmt.Sprintf("evidence=%d", n), w.Evidence*float64(n)/float64(n+1)*gate)
 	}
-	if s, v := negative(doc); s > 0 {
-		add(SignalNegative, v, -w.Negative*s)
-	}
-
-	var total float64
-	for _, r := range reasons {
-		total += r.Contribution
-	}
-	trust := doc.Trust
-	if trust == "" {
-		trust = TrustRaw
-	}
-	return Hit{
-		ID: doc.ID, Title: doc.Title, Trust: trust, Score: total, Reasons: reasons,
-		Marks: doc.Marks.names(doc.Superseded), Project: doc.Project, UpdatedAt: doc.UpdatedAt,
-	}, matched
 }
 
 // negative scores 0..1 how strongly receipts argue against a record.

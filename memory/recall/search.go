@@ -95,9 +95,11 @@ func without(terms []string, skip map[string]bool) []string {
 }
 
 // Search returns up to limit records that fit q, best first, each with the
-// reasons for its score. Records scoring below w.MinScore are never
+// reasons for its score. Records scoring below w.MinScore are not
 // returned, so a query for something the index does not know returns
-// nothing. Invalid weights (see Weights.Validate) return nothing.
+// nothing; the one exception is the lead rule (see leads), for a failing
+// tool result that leaves every record below the floor. Invalid weights
+// (see Weights.Validate) return nothing.
 func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	if limit <= 0 || w.Validate() != nil {
 		return nil
@@ -112,25 +114,55 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	sc := ix.getScratch()
 	defer ix.putScratch(sc)
 
-	rareCap := max(int(commonShare*float64(ix.live)), commonFloor)
-	avgLen := float32(ix.lexTotal / float64(max(ix.live, 1)))
-	if avgLen == 0 {
-		avgLen = 1
+	in := scoreInputs{avgLen: ix.avgLexLen()}
+	in.lexMax, in.lexCommon = ix.collectLexical(sc, p.lexTerms, in.avgLen)
+	ix.collectSignatures(sc, p.sigs)
+	in.errQNorm, in.errCommon = ix.collectOutput(sc, p.errTerms)
+	in.symQNorm = ix.collectSymbols(sc, p.syms)
+	in.qIDs, in.unknownTerm = ix.lexIDs(p.lexTerms)
+	in.qSyms = ix.symbolIDs(p.syms)
+	in.offered = contentOffer{
+		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
+		lex: len(p.lexTerms) > 0,
+		sym: len(p.syms) > 0,
+	}
+	in.scale = in.offered.scale(w)
+	if in.scale == 0 {
+		return nil
 	}
 
-	touch := func(d int32) *accum {
-		a := &sc.acc[d]
-		if !a.seen {
-			a.seen = true
-			sc.touched = append(sc.touched, d)
-		}
-		return a
+	pool := preselect(sc, w, in)
+	in = ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], in)
+	hits, lead, runnerUp := ix.scorePool(p, w, sc, pool, in)
+	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) {
+		hits = append(hits, lead)
 	}
+	return rank(hits, limit)
+}
 
-	// Lexical: BM25 over the rare query terms.
-	var lexMax float64 // the BM25 bound: every query term, saturated
-	var lexCommon []int32
-	for _, t := range p.lexTerms {
+// avgLexLen is the mean lexical length BM25 normalizes by; never 0,
+// since it divides.
+func (ix *Index) avgLexLen() float32 {
+	avg := float32(ix.lexTotal / float64(max(ix.live, 1)))
+	if avg == 0 {
+		return 1
+	}
+	return avg
+}
+
+// rareCap is the document frequency, among n records, above which a term
+// is too common to walk the postings of (see commonShare).
+func rareCap(n int) int {
+	return max(int(commonShare*float64(n)), commonFloor)
+}
+
+// collectLexical adds BM25 over the query's rare terms to the records
+// that hold them. It returns the BM25 bound for the query (every term,
+// saturated), so scores compare across queries, and the common terms,
+// which score later goes over for the candidates only.
+func (ix *Index) collectLexical(sc *scratch, terms []string, avgLen float32) (lexMax float64, common []int32) {
+	limit := rareCap(ix.live)
+	for _, t := range terms {
 		id, ok := ix.lex.ids[t]
 		df := 0
 		if ok {
@@ -141,8 +173,8 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		if !ok || df == 0 {
 			continue
 		}
-		if df > rareCap {
-			lexCommon = append(lexCommon, id)
+		if df > limit {
+			common = append(common, id)
 			continue
 		}
 		fidf := float32(idf)
@@ -152,214 +184,106 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 			}
 			e := ix.entries[ps.doc]
 			norm := bm25K1 * (1 - bm25B + bm25B*e.lexLen/avgLen)
-			touch(ps.doc).lex += fidf * ps.tf * (bm25K1 + 1) / (ps.tf + norm)
+			sc.touch(ps.doc).lex += fidf * ps.tf * (bm25K1 + 1) / (ps.tf + norm)
 		}
 	}
+	return lexMax, common
+}
 
-	// Error output: exact signatures, then shared normalized tokens.
-	for _, s := range p.sigs {
+// collectSignatures marks the records whose output has one of the
+// query's signatures. However common a signature is, all its records are
+// collected; score discounts a shared one by its rarity.
+func (ix *Index) collectSignatures(sc *scratch, sigs []string) {
+	for _, s := range sigs {
 		for _, d := range ix.sigs[s] {
 			if ix.entries[d] != nil {
-				touch(d).sig = true
+				sc.touch(d).sig = true
 			}
 		}
 	}
-	var errQNorm float64
-	var errCommon []int32
-	errCap := max(int(commonShare*float64(ix.errDocs)), commonFloor)
-	for _, t := range p.errTerms {
+}
+
+// collectOutput adds the idf² of the rare normalized output tokens a
+// record shares with the query. It returns the query's norm for the
+// cosine and the common tokens, which score goes over for the candidates
+// only.
+func (ix *Index) collectOutput(sc *scratch, terms []string) (qNorm float64, common []int32) {
+	limit := rareCap(ix.errDocs)
+	for _, t := range terms {
 		id, ok := ix.errs.ids[t]
 		df := 0
 		if ok {
 			df = int(ix.errs.df[id])
 		}
 		idf := bm25IDF(ix.errDocs, df)
-		errQNorm += idf * idf
+		qNorm += idf * idf
 		if !ok || df == 0 {
 			continue
 		}
-		if df > errCap {
-			errCommon = append(errCommon, id)
+		if df > limit {
+			common = append(common, id)
 			continue
 		}
 		for _, ps := range ix.errs.postings[id] {
 			if ix.entries[ps.doc] != nil {
-				touch(ps.doc).err += float32(idf * idf)
+				sc.touch(ps.doc).err += float32(idf * idf)
 			}
 		}
 	}
-	errQNorm = math.Sqrt(errQNorm)
+	return math.Sqrt(qNorm), common
+}
 
-	// Code symbols.
-	var symQNorm float64
-	for _, s := range p.syms {
+// collectSymbols adds the idf² of the code symbols a record shares with
+// the query and returns the query's norm for the cosine.
+func (ix *Index) collectSymbols(sc *scratch, syms []string) (qNorm float64) {
+	for _, s := range syms {
 		id, ok := ix.syms.ids[s]
 		df := 0
 		if ok {
 			df = int(ix.syms.df[id])
 		}
 		idf := bm25IDF(ix.symDocs, df)
-		symQNorm += idf * idf
+		qNorm += idf * idf
 		if !ok || df == 0 {
 			continue
 		}
 		for _, ps := range ix.syms.postings[id] {
 			if ix.entries[ps.doc] != nil {
-				touch(ps.doc).sym += float32(idf * idf)
+				sc.touch(ps.doc).sym += float32(idf * idf)
 			}
 		}
 	}
-	symQNorm = math.Sqrt(symQNorm)
+	return math.Sqrt(qNorm)
+}
 
-	// The query's terms as lex ids, for key agreement.
-	qIDs := make([]int32, 0, len(p.lexTerms))
-	var unknownTerm bool
-	for _, t := range p.lexTerms {
+// lexIDs returns the query's terms as sorted lex ids, for key agreement,
+// and whether some term is held by no record: often the name of
+// something the memory has never seen.
+func (ix *Index) lexIDs(terms []string) (ids []int32, unknown bool) {
+	ids = make([]int32, 0, len(terms))
+	for _, t := range terms {
 		if id, ok := ix.lex.ids[t]; ok && ix.lex.df[id] > 0 {
-			qIDs = append(qIDs, id)
+			ids = append(ids, id)
 		} else {
-			unknownTerm = true
+			unknown = true
 		}
 	}
-	slices.Sort(qIDs)
+	slices.Sort(ids)
+	return ids, unknown
+}
 
-	qSyms := make([]int32, 0, len(p.syms))
-	for _, s := range p.syms {
+// symbolIDs returns the query's symbols as symbol ids, -1 for one no
+// record has, so foreignSymbol still sees it.
+func (ix *Index) symbolIDs(syms []string) []int32 {
+	ids := make([]int32, 0, len(syms))
+	for _, s := range syms {
 		id, ok := ix.syms.ids[s]
 		if !ok {
 			id = -1
 		}
-		qSyms = append(qSyms, id)
+		ids = append(ids, id)
 	}
-
-	offered := contentOffer{
-		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
-		lex: len(p.lexTerms) > 0,
-		sym: len(p.syms) > 0,
-	}
-	scale := offered.scale(w)
-	if scale == 0 {
-		return nil
-	}
-
-	// Preselect by a cheap content estimate, then score the best fully
-	// (see maxPool).
-	top := &candHeap{}
-	for _, d := range sc.touched {
-		a := sc.acc[d]
-		est := 0.0
-		if offered.lex && lexMax > 0 {
-			est += w.Lexical * float64(a.lex) / lexMax
-		}
-		if a.sig {
-			est += w.ErrorSignature
-		} else if errQNorm > 0 {
-			est += w.ErrorSignature * errOverlapShare * float64(a.err) / (errQNorm * errQNorm)
-		}
-		// est over-rates exact signatures on purpose: they are few and
-		// must all reach the full pass.
-		if symQNorm > 0 {
-			est += w.CodeSymbol * float64(a.sym) / (symQNorm * symQNorm)
-		}
-		if top.Len() < maxPool {
-			heap.Push(top, cand{d, est})
-		} else if est > (*top)[0].est {
-			(*top)[0] = cand{d, est}
-			heap.Fix(top, 0)
-		}
-	}
-
-	pool := *top
-	slices.SortFunc(pool, func(a, b cand) int {
-		if a.est != b.est {
-			if a.est > b.est {
-				return -1
-			}
-			return 1
-		}
-		return int(a.doc - b.doc)
-	})
-	in := ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], scoreInputs{
-		avgLen: avgLen, lexMax: lexMax, lexCommon: lexCommon,
-		errQNorm: errQNorm, errCommon: errCommon, symQNorm: symQNorm,
-		offered: offered, scale: scale, qIDs: qIDs, qSyms: qSyms,
-		unknownTerm: unknownTerm,
-	})
-	var hits []Hit
-	// The best and second best below the floor, for the lead rule.
-	var lead, runnerUp Hit
-	scored := 0
-	for _, c := range pool {
-		if scored >= maxCandidates {
-			break
-		}
-		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in)
-		if v != silent {
-			scored++
-		}
-		if v != matched {
-			continue
-		}
-		if h.Score >= w.MinScore {
-			hits = append(hits, h)
-			continue
-		}
-		if h.Score > lead.Score {
-			lead, runnerUp = h, lead
-		} else if h.Score > runnerUp.Score {
-			runnerUp = h
-		}
-	}
-	if len(hits) == 0 && offered.err && leads(w, lead, runnerUp) {
-		hits = append(hits, lead)
-	}
-	sort.Slice(hits, func(i, j int) bool {
-		if hits[i].Score != hits[j].Score {
-			return hits[i].Score > hits[j].Score
-		}
-		return hits[i].ID < hits[j].ID
-	})
-	if len(hits) > limit {
-		hits = hits[:limit]
-	}
-	return hits
-}
-
-// queryInputs adds to in what the query's output shape and words say
-// about it: its shape, kind and key, or, for a query without output, the
-// kinds its words name among the candidates cands.
-func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scoreInputs {
-	in.qShape = ix.findShape(p.stoks)
-	in.qKind = ix.kindTerms(in.qShape)
-	in.qKey = ix.queryKey(in.qShape, p.stoks)
-	if len(in.qKind) == 0 && !in.offered.err {
-		in.named = ix.namedKinds(cands, in.qIDs)
-	}
-	return in
-}
-
-// leads reports whether a hit below the floor is still the answer to a
-// failing tool result: it scores at least w.LeadFloor, w.Lead times the
-// next record, its output overlaps the query's, and neither the key nor
-// the kind check took anything from it. A failure stored once and printed
-// in other words by another tool version finds its record this way: the
-// output shares little with it, but with nothing else at all. A
-// never-stored failure whose output resembles a stored one loosely
-// resembles many, or is about another object or kind.
-func leads(w Weights, h, next Hit) bool {
-	if w.Lead <= 0 || h.ID == "" || h.Score < w.LeadFloor || h.Score < w.Lead*next.Score {
-		return false
-	}
-	var output bool
-	for _, r := range h.Reasons {
-		switch {
-		case r.Signal == SignalErrorSignature && r.Contribution > 0:
-			output = true
-		case r.Signal == SignalCodeSymbol && r.Contribution < 0:
-			return false
-		}
-	}
-	return output
+	return ids
 }
 
 // contentOffer records which content signals a query can feed.
@@ -386,6 +310,131 @@ func (o contentOffer) scale(w Weights) float64 {
 	return total / used
 }
 
+// preselect keeps the maxPool records with the best cheap content
+// estimate, best first: the full score is too dear for every touched
+// record (see maxPool). Ties go by doc number, so the pool does not
+// depend on the heap's order.
+func preselect(sc *scratch, w Weights, in scoreInputs) []cand {
+	top := &candHeap{}
+	for _, d := range sc.touched {
+		a := sc.acc[d]
+		est := 0.0
+		if in.offered.lex && in.lexMax > 0 {
+			est += w.Lexical * float64(a.lex) / in.lexMax
+		}
+		if a.sig {
+			est += w.ErrorSignature
+		} else if in.errQNorm > 0 {
+			est += w.ErrorSignature * errOverlapShare * float64(a.err) / (in.errQNorm * in.errQNorm)
+		}
+		// est over-rates exact signatures on purpose: they are few and
+		// must all reach the full pass.
+		if in.symQNorm > 0 {
+			est += w.CodeSymbol * float64(a.sym) / (in.symQNorm * in.symQNorm)
+		}
+		if top.Len() < maxPool {
+			heap.Push(top, cand{d, est})
+		} else if est > (*top)[0].est {
+			(*top)[0] = cand{d, est}
+			heap.Fix(top, 0)
+		}
+	}
+	pool := *top
+	slices.SortFunc(pool, func(a, b cand) int {
+		if a.est != b.est {
+			if a.est > b.est {
+				return -1
+			}
+			return 1
+		}
+		return int(a.doc - b.doc)
+	})
+	return pool
+}
+
+// queryInputs adds to in what the query's output shape and words say
+// about it: its shape, kind and key, or, for a query without output, the
+// kinds its words name among the candidates cands.
+func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scoreInputs {
+	in.qShape = ix.findShape(p.stoks)
+	in.qKind = ix.kindTerms(in.qShape)
+	in.qKey = ix.queryKey(in.qShape, p.stoks)
+	if len(in.qKind) == 0 && !in.offered.err {
+		in.named = ix.namedKinds(cands, in.qIDs)
+	}
+	return in
+}
+
+// scorePool scores the pool in order until maxCandidates records have
+// been scored. Silenced records do not count, so the many records about
+// other objects that the estimate rates high cannot crowd out the answer.
+// It returns the hits that reach the floor, and the best and second best
+// below it, for the lead rule.
+func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand, in scoreInputs) (hits []Hit, lead, runnerUp Hit) {
+	scored := 0
+	for _, c := range pool {
+		if scored >= maxCandidates {
+			break
+		}
+		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in)
+		if v != silent {
+			scored++
+		}
+		if v != matched {
+			continue
+		}
+		if h.Score >= w.MinScore {
+			hits = append(hits, h)
+			continue
+		}
+		if h.Score > lead.Score {
+			lead, runnerUp = h, lead
+		} else if h.Score > runnerUp.Score {
+			runnerUp = h
+		}
+	}
+	return hits, lead, runnerUp
+}
+
+// leads reports whether a hit below the floor is still the answer to a
+// failing tool result: it scores at least w.LeadFloor, w.Lead times the
+// next record, its output overlaps the query's, and neither the key nor
+// the kind check took anything from it. A failure stored once and printed
+// in other words by another tool version finds its record this way: the
+// output shares little with it, but with nothing else at all. A
+// never-stored failure whose output resembles a stored one loosely
+// resembles many, or is about another object or kind.
+func leads(w Weights, h, next Hit) bool {
+	if w.Lead <= 0 || h.ID == "" || h.Score < w.LeadFloor || h.Score < w.Lead*next.Score {
+		return false
+	}
+	var output bool
+	for _, r := range h.Reasons {
+		switch {
+		case r.Signal == SignalErrorSignature && r.Contribution > 0:
+			output = true
+		case r.Signal == SignalCodeSymbol && r.Contribution < 0:
+			return false
+		}
+	}
+	return output
+}
+
+// rank orders hits best first and keeps limit of them; equal scores go
+// by id, so the same query always gets the same answer.
+func rank(hits []Hit, limit int) []Hit {
+	sort.Slice(hits, func(i, j int) bool {
+		if hits[i].Score != hits[j].Score {
+			return hits[i].Score > hits[j].Score
+		}
+		return hits[i].ID < hits[j].ID
+	})
+	if len(hits) > limit {
+		hits = hits[:limit]
+	}
+	return hits
+}
+
 func (ix *Index) getScratch() *scratch {
 	sc, _ := ix.scratch.Get().(*scratch)
 	if sc == nil {
@@ -395,6 +444,16 @@ func (ix *Index) getScratch() *scratch {
 		sc.acc = make([]accum, len(ix.entries)+len(ix.entries)/4)
 	}
 	return sc
+}
+
+// touch returns d's accumulator and notes d, so putScratch clears it.
+func (sc *scratch) touch(d int32) *accum {
+	a := &sc.acc[d]
+	if !a.seen {
+		a.seen = true
+		sc.touched = append(sc.touched, d)
+	}
+	return a
 }
 
 // putScratch clears only the touched accumulators, so a search costs what
