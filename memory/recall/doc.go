@@ -1,9 +1,12 @@
 // Package recall is the recall engine of Agora memory: given what a coding
 // agent is doing (a failing tool result, a prompt, a search), it finds the
 // past memory records that help, says why, and says nothing when nothing
-// fits. Hits and reasons map one to one onto the hit and match_reason
-// objects of the memory-agent-ingress/v1 contract
-// (memory/memory-agent-ingress-v1.schema.json).
+// fits. Its vocabulary is that of the memory-agent-ingress/v1 contract,
+// whose schema is memory/memory-agent-ingress-v1.schema.json in this
+// repository: a Reason is the schema's match_reason ($defs/match_reason)
+// and a Signal one of its signal_name values; a Hit is the schema's hit
+// ($defs/hit) without provenance_label, summary and excerpt, which the
+// caller renders from the record.
 //
 // # Normalization
 //
@@ -26,8 +29,8 @@
 //
 //   - error_signature: 1 for the same normalized key lines, discounted when
 //     the signature is shared by many records (then it names a kind of
-//     failure, not a cause); otherwise idf-weighted cosine overlap of the
-//     normalized output tokens, capped at 0.8.
+//     failure, not a cause), or the idf-weighted cosine overlap of the
+//     normalized output tokens, capped at 0.8, when that is more.
 //   - lexical: BM25 over title (boosted), content and the recorded output,
 //     divided by its bound for the query so scores compare across queries.
 //   - code_symbol: idf-weighted cosine of symbols (pkg.Func, 'module',
@@ -47,10 +50,15 @@
 //     names its tool to say which tool failed; git is not what "git push
 //     rejected" is about). When the query lacks part of the key, a negative
 //     code_symbol reason takes back Weights.KeyMiss of the content score
-//     in proportion; all of it when the query lacks the whole key, when it
-//     prints the record's shape with another value in a key slot, or when
-//     it names an object of its own: the same message about another
-//     module, test or crate is another root cause.
+//     in proportion; all of Weights.KeyMiss when the query lacks the whole
+//     key, when it prints the record's shape with another value in a key
+//     slot, or when it names an object of its own: the same message about
+//     another module, test or crate is another root cause. With the
+//     default KeyMiss of 1 that is the whole score, and the record is
+//     silenced (see below).
+//   - masked numbers: a number the record's title names and its output
+//     prints but normalization masked (a key id of digits only) is part of
+//     its key: a query that does not print it lacks that part.
 //   - kind agreement (reported as code_symbol): when the query's output
 //     has a shape whose records all name their kind the same way in
 //     their titles (TS2307, node, EADDRINUSE), a record of another shape
@@ -82,9 +90,6 @@
 // number: at 100k records a kind of failure has hundreds of records about
 // other objects whose wording matches a query better than that of the
 // record about its own object, printed by another tool version, does.
-//   - masked numbers: a number the record's title names and its output
-//     prints but normalization masked (a key id of digits only) is part of
-//     its key; the query must print it.
 //
 // The weight of content signals a query cannot feed (a prompt has no
 // output) is spread over those it can, so a prompt and a failing tool
@@ -114,7 +119,23 @@
 // beats noise. The key and kind checks are what make the floor meaningful:
 // a never-stored failure usually shares its wording with stored records
 // about other things, or its object with records of another kind, and
-// without them those score like answers. Evaluate measures recall@1, recall@3, MRR, the share of
-// never-stored queries that still get a hit (false injection) and latency;
-// package gen builds the corpus it runs on.
+// without them those score like answers.
+//
+// # Evaluation
+//
+// Evaluate measures recall@1, recall@3, MRR (over the first 10 hits), the
+// share of never-stored queries that still get a hit (false injection)
+// and per-query latency, overall and for tool results and prompts apart.
+// Package memory/recall/internal/gen builds the corpora it runs on; the
+// tests hold the engine to its goals on a corpus the weights were not
+// tuned on.
+//
+// # Files
+//
+// types.go holds the public types and the weights; normalize.go reads
+// tool output (normalization, signatures, symbols, tokens); index.go
+// builds the index; shape.go groups outputs into shapes; search.go finds
+// and pools the candidates and applies the floor and the lead rule;
+// score.go scores one record, content and context; silence.go holds the
+// key and kind checks; eval.go is Evaluate.
 package recall

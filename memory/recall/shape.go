@@ -232,9 +232,8 @@ func (ix *Index) inTitle(e *entry, term string) bool {
 }
 
 // queryKey returns what a query's output says it is about, read through
-// the shape qShape it has: for each key slot of the shape, the lex ids of
-// the terms the query prints there. A
-// slot is a key slot when at least half the members print there a title
+// the shape qShape it has: for each key slot of the shape, the terms the
+// query prints there. A slot is a key slot when at least half the members print there a title
 // term of their own (one that fewer than half the members' titles hold,
 // so not the kind's wording). Terms that many members print in the slot
 // (github, com, acme: the key's frame) are left out; what remains is the
