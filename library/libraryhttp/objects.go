@@ -257,10 +257,16 @@ func (s *Server) getActivity(r *http.Request) (any, int, error) {
 // getScores answers GET /api/scores: the host's projection of the current
 // votes on every root voted on (store.LibraryObjects.VoteTotals), and with
 // author (64 hex digits, or an operator ID with "op:"), that author's
-// current vote on each root.
+// current vote on each root. Any other parameter, or author twice, is 400,
+// as on the catalogue and the changes feed.
 func (s *Server) getScores(r *http.Request) (any, int, error) {
-	author := strings.TrimPrefix(r.URL.Query().Get("author"), "op:")
-	if r.URL.Query().Has("author") && !library.IsRevisionID(author) {
+	p, err := queryParams(r, "author")
+	if err != nil {
+		return nil, 0, err
+	}
+	given, asked := p["author"]
+	author := strings.TrimPrefix(given, "op:")
+	if asked && !library.IsRevisionID(author) {
 		return nil, 0, httpapi.BadRequest("bad_request", "author must be an operator ID: 64 lowercase hex digits, with or without \"op:\"")
 	}
 	totals, err := s.store.VoteTotals(r.Context(), nil)
