@@ -346,8 +346,9 @@ const (
 	// (space, discussion, claim, document and relationship do).
 	CodeProposalBase = "proposal_base"
 	// CodeStaleBase: a proposal against a base that is not its lineage's
-	// head, or a merge of such a proposal: a new proposal is needed (a
-	// conflict).
+	// head, or a merge of a proposal whose base is no longer the head,
+	// whichever revision of the base's lineage the merge's previous names:
+	// a new proposal is needed (a conflict).
 	CodeStaleBase = "stale_base"
 	// CodeMergeNotRevision: merges on a new root; a merge revises the base.
 	CodeMergeNotRevision = "merge_not_revision"
@@ -355,7 +356,10 @@ const (
 	// the kind this lineage takes (research-proposal for maps, proposal
 	// for the rest).
 	CodeMergeTarget = "merge_target"
-	// CodeMergePrevious: a merge whose previous is not the proposal's base.
+	// CodeMergePrevious: a merge whose previous is not a revision of the
+	// proposal's base's lineage at all. (A previous of that lineage other
+	// than the base is stale: stale_base while the base is not the head,
+	// else stale_head.)
 	CodeMergePrevious = "merge_previous"
 	// CodeMergeContent: a merge whose content is not the proposal's: a
 	// map's body must be the snapshot; another kind's title, body and
