@@ -50,11 +50,12 @@
 // # Errors
 //
 // Errors wrap sentinels so the HTTP boundary chooses a status in one place:
-// ErrTooLarge (413), ErrMalformed (400), ErrBadSignature (401 or 403),
-// ErrInvalid (422; a *ContentError with JSON Pointer issues, or a *RuleError
-// with a stable code), ErrConflict (409; a *RuleError whose code is
-// stale_head, stale_base or duplicate_vote: reload and try again). The codes
-// are the Code constants; each one names one rule of the contract.
+// ErrTooLarge (413), ErrMalformed (400), ErrBadSignature (403, in an
+// envelope or a bundle alike), ErrInvalid (422; a *ContentError with JSON
+// Pointer issues, or a *RuleError with a stable code), ErrConflict (409; a
+// *RuleError whose code is stale_head, stale_base or duplicate_vote: reload
+// and try again). The codes are the Code constants; each one names one rule
+// of the contract.
 //
 // The contract this package implements is alexandria.agent-read-contract/1
 // of https://library.somewhere.sh, kept in contract.json (Contract); both of
