@@ -87,7 +87,7 @@ func ValidateContent(r *Record) []Issue {
 	case !IsTextKind(r.Kind) && knownKind(r.Kind):
 		if c, err := canonical.Marshal(body); err == nil && string(c) != r.Body {
 			issues = append(issues, Issue{Path: "/body", Code: IssueBodyCanonical, Message: fmt.Sprintf(
-				"a %s's body must be its body object's canonical JSON (RFC 8785): no whitespace, members sorted", r.Kind)})
+				"a %s's body must be its body object's canonical JSON (RFC 8785)%s", r.Kind, canonicalHint(r.Body, string(c)))})
 		}
 	}
 	schemaIssues := checkSchema(contentValue(r, body, err == nil))
@@ -101,6 +101,122 @@ func ValidateContent(r *Record) []Issue {
 		issues = append(issues, sourceIssues(r.Kind, body)...)
 	}
 	return tidy(issues)
+}
+
+// canonicalHint says how text, JSON that canonical.Parse reads, differs
+// from canon, its canonical form: in whitespace, member order, number form
+// or string escaping, each with what to write instead. A client whose JSON
+// encoder sorts members and writes no whitespace can still escape strings
+// as RFC 8785 does not ("\u00e9" for "é", "\/" for "/", uppercase hex),
+// and is told that is the difference, with the first such escape.
+func canonicalHint(text, canon string) string {
+	var norm strings.Builder // text with no whitespace and canonical scalars
+	var whitespace, numbers, escaping bool
+	var example string
+	for i := 0; i < len(text); {
+		switch c := text[i]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			whitespace = true
+			i++
+		case c == '"':
+			j := i + 1
+			for text[j] != '"' {
+				if text[j] == '\\' {
+					j++
+				}
+				j++
+			}
+			j++
+			raw, want := text[i:j], canonicalScalar(text[i:j])
+			if raw != want {
+				escaping = true
+				if example == "" {
+					example = firstLooseEscape(raw)
+				}
+			}
+			norm.WriteString(want)
+			i = j
+		case c == '-' || '0' <= c && c <= '9':
+			j := i
+			for j < len(text) && strings.IndexByte("+-.eE0123456789", text[j]) >= 0 {
+				j++
+			}
+			want := canonicalScalar(text[i:j])
+			numbers = numbers || want != text[i:j]
+			norm.WriteString(want)
+			i = j
+		default:
+			norm.WriteByte(c)
+			i++
+		}
+	}
+	var found, fixes []string
+	if whitespace {
+		found, fixes = append(found, "whitespace"), append(fixes, "write no whitespace between tokens")
+	}
+	if norm.String() != canon {
+		found, fixes = append(found, "member order"), append(fixes, "sort each object's members by name, comparing UTF-16 code units")
+	}
+	if numbers {
+		found, fixes = append(found, "number form"), append(fixes, "write each number as ECMAScript's Number.prototype.toString does (1, not 1.0 or 1e0)")
+	}
+	if escaping {
+		fix := `escape within strings only " and \ (as \" and \\) and the control characters below U+0020 ` +
+			`(as \b, \f, \n, \r and \t, the others as \u00xx in lowercase hex), and write every other character as itself, in UTF-8`
+		if example != "" {
+			fix += " (here " + example + ")"
+		}
+		found, fixes = append(found, "string escaping"), append(fixes, fix)
+	}
+	if found == nil {
+		return ": no whitespace, members sorted, numbers and strings written as RFC 8785 writes them"
+	}
+	return "; this body differs from it in " + orAnd(found, "and") + ": " + strings.Join(fixes, "; ")
+}
+
+// canonicalScalar is the canonical form of one JSON string or number.
+func canonicalScalar(raw string) string {
+	v, err := canonical.Parse([]byte(raw))
+	if err != nil {
+		return raw
+	}
+	b, err := canonical.Marshal(v)
+	if err != nil {
+		return raw
+	}
+	return string(b)
+}
+
+// firstLooseEscape finds the first escape in raw, a JSON string token, that
+// RFC 8785 writes otherwise, and says how it writes it: "\u00e9 is
+// written é". A surrogate pair's two escapes are one character.
+func firstLooseEscape(raw string) string {
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		n := 2
+		if raw[i+1] == 'u' {
+			n = 6
+			if r, _ := strconv.ParseUint(raw[i+2:i+6], 16, 16); 0xd800 <= r && r < 0xdc00 && strings.HasPrefix(raw[i+6:], `\u`) {
+				n = 12
+			}
+		}
+		escape := raw[i : i+n]
+		if want := canonicalScalar(`"` + escape + `"`); want != `"`+escape+`"` {
+			return escape + " is written " + strings.TrimSuffix(strings.TrimPrefix(want, `"`), `"`)
+		}
+		i += n - 1
+	}
+	return ""
+}
+
+// orAnd joins words as a list in prose: "a", "a and b", "a, b and c".
+func orAnd(words []string, last string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " " + last + " " + words[len(words)-1]
 }
 
 // contentValue is r's content as a generic JSON object; the raw body stands

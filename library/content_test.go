@@ -212,6 +212,52 @@ func TestBodyEncoding(t *testing.T) {
 	}
 }
 
+// TestBodyCanonicalHint checks that the body_canonical issue names what
+// makes a body differ from its canonical form, and only that: a client
+// whose JSON encoder escapes strings otherwise than RFC 8785 is told that
+// its escaping, not its whitespace or order, is the difference.
+func TestBodyCanonicalHint(t *testing.T) {
+	const escaping, whitespace, order, numbers = "string escaping", "whitespace", "member order", "number form"
+	for _, tc := range []struct {
+		name, kind, body string
+		say              []string
+		example          string // the first escape, as the hint shows it
+	}{
+		{"a character escaped", "space", `{"summary":"caf\u00e9"}`, []string{escaping}, `\u00e9 is written é`},
+		{"a solidus escaped", "space", `{"summary":"a\/b"}`, []string{escaping}, `\/ is written /`},
+		{"uppercase hex", "space", `{"summary":"bell\u001F"}`, []string{escaping}, `\u001F is written \u001f`},
+		{"a newline by its code", "space", `{"summary":"a\u000ab"}`, []string{escaping}, `\u000a is written \n`},
+		{"a surrogate pair", "space", `{"summary":"\ud83d\ude00"}`, []string{escaping}, `\ud83d\ude00 is written 😀`},
+		{"an escaped member name", "space", `{"\u0073ummary":"s"}`, []string{escaping}, `\u0073 is written s`},
+		{"spaced", "space", `{ "summary": "s" }`, []string{whitespace}, ""},
+		{"unsorted", "claim", `{"statement":"s","scope":"s","assumptions":[]}`, []string{order}, ""},
+		{"a number's form", "space", `{"n":1.0,"summary":"s"}`, []string{numbers}, ""},
+		{"everything", "claim", `{"statement": "caf\u00e9", "scope":"s","assumptions":[1E2]}`, []string{whitespace, order, numbers, escaping}, `\u00e9 is written é`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := recordOf(t, tc.kind, "", `{}`, nil, "")
+			r.Body = tc.body
+			var hint string
+			for _, is := range library.ValidateContent(r) {
+				if is.Code == library.IssueBodyCanonical {
+					hint = is.Message
+				}
+			}
+			if hint == "" {
+				t.Fatalf("no body_canonical issue for %s", tc.body)
+			}
+			for _, d := range []string{escaping, whitespace, order, numbers} {
+				if says := strings.Contains(hint, d); says != slices.Contains(tc.say, d) {
+					t.Errorf("%s: the hint says %q: %v, want %v: %s", tc.body, d, says, !says, hint)
+				}
+			}
+			if tc.example != "" && !strings.Contains(hint, tc.example) {
+				t.Errorf("%s: the hint does not show %q: %s", tc.body, tc.example, hint)
+			}
+		})
+	}
+}
+
 func TestIssueJSON(t *testing.T) {
 	b, err := json.Marshal(library.Issue{Path: "/body/nodes/1", Code: "pattern", Message: "m"})
 	if err != nil || string(b) != `{"path":"/body/nodes/1","code":"pattern","message":"m"}` {

@@ -50,11 +50,12 @@
 // # Errors
 //
 // Errors wrap sentinels so the HTTP boundary chooses a status in one place:
-// ErrTooLarge (413), ErrMalformed (400), ErrBadSignature (401 or 403),
-// ErrInvalid (422; a *ContentError with JSON Pointer issues, or a *RuleError
-// with a stable code), ErrConflict (409; a *RuleError whose code is
-// stale_head, stale_base or duplicate_vote: reload and try again). The codes
-// are the Code constants; each one names one rule of the contract.
+// ErrTooLarge (413), ErrMalformed (400), ErrBadSignature (403, in an
+// envelope or a bundle alike), ErrInvalid (422; a *ContentError with JSON
+// Pointer issues, or a *RuleError with a stable code), ErrConflict (409; a
+// *RuleError whose code is stale_head, stale_base or duplicate_vote: reload
+// and try again). The codes are the Code constants; each one names one rule
+// of the contract.
 //
 // The contract this package implements is alexandria.agent-read-contract/1
 // of https://library.somewhere.sh, kept in contract.json (Contract); both of
@@ -346,8 +347,9 @@ const (
 	// (space, discussion, claim, document and relationship do).
 	CodeProposalBase = "proposal_base"
 	// CodeStaleBase: a proposal against a base that is not its lineage's
-	// head, or a merge of such a proposal: a new proposal is needed (a
-	// conflict).
+	// head, or a merge of a proposal whose base is no longer the head,
+	// whichever revision of the base's lineage the merge's previous names:
+	// a new proposal is needed (a conflict).
 	CodeStaleBase = "stale_base"
 	// CodeMergeNotRevision: merges on a new root; a merge revises the base.
 	CodeMergeNotRevision = "merge_not_revision"
@@ -355,7 +357,10 @@ const (
 	// the kind this lineage takes (research-proposal for maps, proposal
 	// for the rest).
 	CodeMergeTarget = "merge_target"
-	// CodeMergePrevious: a merge whose previous is not the proposal's base.
+	// CodeMergePrevious: a merge whose previous is not a revision of the
+	// proposal's base's lineage at all. (A previous of that lineage other
+	// than the base is stale: stale_base while the base is not the head,
+	// else stale_head.)
 	CodeMergePrevious = "merge_previous"
 	// CodeMergeContent: a merge whose content is not the proposal's: a
 	// map's body must be the snapshot; another kind's title, body and

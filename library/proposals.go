@@ -100,7 +100,16 @@ func (k *checker) proposal() error {
 	return err
 }
 
-// merge checks a merge against the proposal it merges.
+// proposalKind is the kind of proposal a lineage of kind takes.
+func proposalKind(kind string) string {
+	if kind == kindResearchMap {
+		return kindResearchProposal
+	}
+	return kindProposal
+}
+
+// merge checks a merge against the proposal it merges; lineage has checked
+// that its base is the head and previous a revision of it.
 func (k *checker) merge() error {
 	r := k.r
 	i := slices.IndexFunc(r.Links, func(l Link) bool { return l.Relation == "merges" })
@@ -109,10 +118,7 @@ func (k *checker) merge() error {
 	if err != nil {
 		return err
 	}
-	want := kindProposal
-	if r.Kind == kindResearchMap {
-		want = kindResearchProposal
-	}
+	want := proposalKind(r.Kind)
 	if p.Record.Kind != want {
 		return k.fail(CodeMergeTarget, path, "%s merges %s, not %s", an(r.Kind), an(want), an(p.Record.Kind))
 	}

@@ -178,7 +178,9 @@ func (f *fields) subject(kind string) string {
 //     assesses a research node (research kinds) or a claim.
 //   - Revisions: not of evidence, assessments or proposals; by the
 //     lineage root's author; of the lineage's kind; against its head
-//     (stale_head, or stale_base for a merge of a stale proposal); authored
+//     (stale_head; for a merge, stale_base when its proposal's base is no
+//     longer the head, and merge_previous for a previous of another
+//     lineage than the base's); authored
 //     no earlier than the previous; keeping contained_in, the discussion
 //     parent, the vote target and the fork origin.
 //   - Votes: one vote lineage per author and target.
@@ -401,6 +403,15 @@ func (k *checker) lineage() error {
 	if err != nil {
 		return err
 	}
+	// A merge revises the base of the proposal it merges: a previous of
+	// another lineage is no revision of it at all.
+	base, err := k.mergedBase()
+	if err != nil {
+		return err
+	}
+	if base != nil && base.Root != prev.Root {
+		return k.fail(CodeMergePrevious, "/previous", "a merge's previous is the proposal's base, %s; %s is a revision of another lineage (%s)", base.ID, prev.ID, prev.Root)
+	}
 	root := prev
 	if prev.Root != prev.ID {
 		if root, err = k.get(prev.Root, "/previous", "the root of previous"); err != nil {
@@ -417,12 +428,13 @@ func (k *checker) lineage() error {
 	if err != nil {
 		return fmt.Errorf("library: check: reading the head of %s: %w", prev.Root, err)
 	}
+	// A merge is stale when its proposal's base is no longer the head,
+	// whichever revision of the lineage previous names: only a new
+	// proposal against the head can be merged.
+	if base != nil && head != base.ID {
+		return k.fail(CodeStaleBase, "/previous", "the proposal's base %s is no longer the head (%s): a new proposal against the head is needed", base.ID, head)
+	}
 	if head != prev.ID {
-		if base, err := k.mergedBase(); err != nil {
-			return err
-		} else if base == r.Previous {
-			return k.fail(CodeStaleBase, "/previous", "the proposal's base %s is no longer the head (%s): a new proposal against the head is needed", base, head)
-		}
 		return k.fail(CodeStaleHead, "/previous", "previous %s is no longer the head of its lineage; the head is %s", r.Previous, head)
 	}
 	t, err := r.Time()
@@ -441,19 +453,25 @@ func (k *checker) lineage() error {
 	return nil
 }
 
-// mergedBase is the base of the proposal the record merges, or "".
-func (k *checker) mergedBase() (string, error) {
-	for i, l := range k.r.Links {
-		if l.Relation == "merges" {
-			p, err := k.get(l.Target, fmt.Sprintf("/links/%d/target", i), "merged proposal")
-			if err != nil {
-				return "", err
-			}
-			f, err := k.fieldsOf(p)
-			return f.Base, err
-		}
+// mergedBase is the base of the proposal the record merges, or nil when it
+// merges none of the kind its lineage takes (merge says what is wrong with
+// any other merges target).
+func (k *checker) mergedBase() (*Stored, error) {
+	i := slices.IndexFunc(k.r.Links, func(l Link) bool { return l.Relation == "merges" })
+	if i < 0 {
+		return nil, nil
 	}
-	return "", nil
+	path := fmt.Sprintf("/links/%d/target", i)
+	p, err := k.get(k.r.Links[i].Target, path, "merged proposal")
+	if err != nil || p.Record.Kind != proposalKind(k.r.Kind) {
+		return nil, err
+	}
+	f, err := k.fieldsOf(p)
+	if err != nil {
+		return nil, err
+	}
+	// The base was stored when the proposal was admitted.
+	return k.get(f.Base, path, "the merged proposal's base")
 }
 
 // linksOf are the links of the given relations, sorted.

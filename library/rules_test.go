@@ -183,11 +183,40 @@ var ruleCases = []ruleCase{
 		text: `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$evidence"}],"previous":"$merge"}`},
 	{name: "map merges an object proposal", actor: "owner", code: library.CodeMergeTarget, path: "/links/0/target",
 		text: `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$o.proposal"}],"previous":"$merge"}`},
-	{name: "merge onto another revision than the base", actor: "owner", code: library.CodeMergePrevious, path: "/previous",
+	// A merge is stale when the base of the proposal it merges is no longer
+	// its lineage's head: stale_base, whichever revision of that lineage
+	// previous names. Only a previous of another lineage altogether is
+	// merge_previous.
+	{name: "merge onto the head past a stale base", actor: "owner", code: library.CodeStaleBase, path: "/previous",
 		setup: [][3]string{
 			{"p2", "peer", `{"kind":"research-proposal","title":"P","body":{"base":"$merge","snapshot":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"rationale":"r"},"links":[{"relation":"proposes_for","target":"$merge"}],"previous":""}`},
 			{"m3", "owner", `{"kind":"research-map","title":"Edited","body":{"summary":"e","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[],"previous":"$merge"}`}},
 		text: `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$p2"}],"previous":"$m3"}`},
+	{name: "merge onto an older revision past a stale base", actor: "owner", code: library.CodeStaleBase, path: "/previous",
+		setup: [][3]string{
+			{"p2", "peer", `{"kind":"research-proposal","title":"P","body":{"base":"$merge","snapshot":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"rationale":"r"},"links":[{"relation":"proposes_for","target":"$merge"}],"previous":""}`},
+			{"m3", "owner", `{"kind":"research-map","title":"Edited","body":{"summary":"e","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[],"previous":"$merge"}`}},
+		text: `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$p2"}],"previous":"$map"}`},
+	{name: "merge onto an older revision while the base is the head", actor: "owner", code: library.CodeStaleHead, path: "/previous",
+		setup: [][3]string{{"p2", "peer", `{"kind":"research-proposal","title":"P","body":{"base":"$merge","snapshot":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"rationale":"r"},"links":[{"relation":"proposes_for","target":"$merge"}],"previous":""}`}},
+		text:  `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$p2"}],"previous":"$map"}`},
+	{name: "merge onto another map", actor: "owner", code: library.CodeMergePrevious, path: "/previous",
+		setup: [][3]string{
+			{"p2", "peer", `{"kind":"research-proposal","title":"P","body":{"base":"$merge","snapshot":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"rationale":"r"},"links":[{"relation":"proposes_for","target":"$merge"}],"previous":""}`},
+			{"other", "owner", `{"kind":"research-map","title":"Another map","body":{"summary":"o","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[],"previous":""}`}},
+		text: `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$p2"}],"previous":"$other"}`},
+	{name: "merge onto an older revision of another map", actor: "owner", code: library.CodeMergePrevious, path: "/previous",
+		setup: [][3]string{
+			{"p2", "peer", `{"kind":"research-proposal","title":"P","body":{"base":"$merge","snapshot":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"rationale":"r"},"links":[{"relation":"proposes_for","target":"$merge"}],"previous":""}`},
+			{"other", "owner", `{"kind":"research-map","title":"Another map","body":{"summary":"o","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[],"previous":""}`},
+			{"other2", "owner", `{"kind":"research-map","title":"Another map, edited","body":{"summary":"o2","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[],"previous":"$other"}`}},
+		text: `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$p2"}],"previous":"$other"}`},
+	{name: "merge onto another map past a stale base", actor: "owner", code: library.CodeMergePrevious, path: "/previous",
+		setup: [][3]string{
+			{"p2", "peer", `{"kind":"research-proposal","title":"P","body":{"base":"$merge","snapshot":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"rationale":"r"},"links":[{"relation":"proposes_for","target":"$merge"}],"previous":""}`},
+			{"m3", "owner", `{"kind":"research-map","title":"Edited","body":{"summary":"e","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[],"previous":"$merge"}`},
+			{"other", "owner", `{"kind":"research-map","title":"Another map","body":{"summary":"o","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[],"previous":""}`}},
+		text: `{"kind":"research-map","title":"M","body":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$p2"}],"previous":"$other"}`},
 	{name: "merge that is not the snapshot", actor: "owner", code: library.CodeMergeContent, path: "/body",
 		setup: [][3]string{{"p2", "peer", `{"kind":"research-proposal","title":"P","body":{"base":"$merge","snapshot":{"summary":"s","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"rationale":"r"},"links":[{"relation":"proposes_for","target":"$merge"}],"previous":""}`}},
 		text:  `{"kind":"research-map","title":"M","body":{"summary":"other","question":"$question","nodes":["$question"],"edges":[],"assessments":[],"message":"m"},"links":[{"relation":"merges","target":"$p2"}],"previous":"$merge"}`},

@@ -248,18 +248,23 @@ func TestLibraryBundleRefused(t *testing.T) {
 			b := fresh()
 			record(b, ev)["record"].(map[string]any)["title"] = "Not what the peer wrote"
 			return redigest(t, b)
-		}(), 422, "bad_signature", ids["evidence"]},
+		}(), 403, "bad_signature", ids["evidence"]},
 		{"swapped key", func() []byte {
 			b := fresh()
 			peer := actors["peer"].id[len("op:"):]
 			b["authors"].(map[string]any)[peer].(map[string]any)["key"] = stranger.Public().String()
 			return redigest(t, b)
-		}(), 422, "bad_signature", ""},
+		}(), 403, "bad_signature", ""},
 		{"wrong signature", func() []byte {
 			b := fresh()
 			record(b, ev)["signature"] = record(b, ev+1)["signature"]
 			return redigest(t, b)
-		}(), 422, "bad_signature", ids["evidence"]},
+		}(), 403, "bad_signature", ids["evidence"]},
+		{"altered after its digest", func() []byte {
+			b := fresh()
+			b["origin"] = "elsewhere.example/log"
+			return mustJSON(t, b)
+		}(), 403, "bad_signature", ""},
 		{"missing dependency", func() []byte {
 			b := fresh()
 			b["records"] = slices.Delete(b["records"].([]any), ev, ev+1)
@@ -279,6 +284,16 @@ func TestLibraryBundleRefused(t *testing.T) {
 				t.Errorf("%s: issues %v do not name %s", tc.name, issues, tc.record)
 			}
 		}
+	}
+	// A record whose signature does not verify is one answer, sent alone
+	// to POST /api/entries (where its author is registered) or in a bundle.
+	withForgery := fresh()
+	forged := record(withForgery, ev)
+	forged["record"].(map[string]any)["title"] = "Not what the peer wrote"
+	entryStatus, entryAnswer := call(t, "POST", baseA+"/api/entries", mustJSON(t, map[string]any{"record": forged["record"], "signature": forged["signature"]}))
+	importStatus, importAnswer := call(t, "POST", baseC+"/api/bundles/import", redigest(t, withForgery), "Authorization", adminToken(t, c))
+	if entryStatus != importStatus || entryAnswer.(map[string]any)["code"] != importAnswer.(map[string]any)["code"] {
+		t.Errorf("a bad signature: POST /api/entries %d %v, but an import %d %v", entryStatus, entryAnswer, importStatus, importAnswer)
 	}
 	nothingWritten := func(what string) {
 		t.Helper()

@@ -267,6 +267,40 @@ func TestLibraryChangesResync(t *testing.T) {
 	}
 }
 
+// TestLibraryChangesNoVotes checks the contract's "No votes" in every
+// feed: the library's, a voted-on root's, and a vote's own, when the vote
+// is the root watched.
+func TestLibraryChangesNoVotes(t *testing.T) {
+	n, srv := testNode(t)
+	base := srv.URL
+	a := newAuthor(t, n, base)
+	now := time.Now().Add(-time.Minute)
+	root := publish(t, base, a, content("thread", "Root", "Body", ""), now)
+	vote := publish(t, base, a, content("vote", "Vote", "1", "", "votes_on", root), now.Add(time.Second))
+	voteRev := publish(t, base, a, content("vote", "Vote", "-1", vote, "votes_on", root), now.Add(2*time.Second))
+
+	for _, c := range []struct {
+		name, query string
+		want        []string
+	}{
+		{"the library's feed", "", []string{root}},
+		{"the voted-on root's feed", "root=" + root, []string{root}},
+		{"the vote's feed", "root=" + vote, []string{}},
+	} {
+		status, v := call(t, "GET", base+"/api/changes?"+c.query, nil)
+		if status != http.StatusOK {
+			t.Fatalf("%s: %d %v", c.name, status, v)
+		}
+		got := itemIDs(v.(map[string]any))
+		if got == nil {
+			got = []string{}
+		}
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%s: %v, want %v: the feed carries no votes (vote %s, revised %s)", c.name, got, c.want, vote, voteRev)
+		}
+	}
+}
+
 // catalogue GETs /api/catalogue?query and returns the page.
 func catalogue(t *testing.T, base, query string) map[string]any {
 	t.Helper()

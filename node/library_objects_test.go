@@ -285,6 +285,8 @@ func TestLibraryObjects(t *testing.T) {
 			{"/api/research/" + ids["claim"] + "/activity?challenges=maybe", 400},
 			{"/api/research/" + ids["map"] + "/activity?challenges=true", 400},
 			{"/api/scores?author=someone", 400},
+			{"/api/scores?colour=red", 400},
+			{"/api/scores?author=" + strings.Repeat("0", 64) + "&author=" + strings.Repeat("1", 64), 400},
 			{"/api/entries/" + unknown + "/connections", 404},
 			{"/api/entries/" + unknown + "/discussion", 404},
 			{"/api/maps/" + unknown, 404},

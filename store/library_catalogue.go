@@ -94,20 +94,22 @@ const MaxChangesScan = 10000
 
 // ChangesQuery names a page of a changes feed.
 //
-// A feed is Root's, or, with Root empty, the whole library's: every
-// revision but votes. Root's feed is the revisions of the lineages it
-// watches, as of the snapshot's end: Root's own; every lineage contained
-// in a watched lineage (contained_in), or included by Root's lineage
-// (includes), and for a research map every node lineage any of its
-// revisions names (a map watches the node lineages ever contained in the
-// snapshot); the discussions under a watched lineage, recursively
-// (replies, threads and discussions linking by replies_to, answers,
-// branches_from, about or contained_in); and the evidence, assessments and
-// proposals about a watched lineage (evidence_for, assesses,
-// proposes_for), whose own links are not followed. Votes, relationships
-// and other citations are not followed. A lineage that begins being
-// watched in a later snapshot is listed from that snapshot on; its
-// earlier revisions are found through the revision that watches it.
+// A feed is Root's, or, with Root empty, the whole library's. No feed
+// holds a vote: the library's is every revision but votes, and Root's is
+// the revisions, votes aside, of the lineages it watches as of the
+// snapshot's end, so a vote's own feed (Root a vote) is empty. Root
+// watches its own lineage; every lineage contained in a watched lineage
+// (contained_in), or included by Root's lineage (includes), and for a
+// research map every node lineage any of its revisions names (a map
+// watches the node lineages ever contained in the snapshot); the
+// discussions under a watched lineage, recursively (replies, threads and
+// discussions linking by replies_to, answers, branches_from, about or
+// contained_in); and the evidence, assessments and proposals about a
+// watched lineage (evidence_for, assesses, proposes_for), whose own links
+// are not followed. Votes, relationships and other citations are not
+// followed. A lineage that begins being watched in a later snapshot is
+// listed from that snapshot on; its earlier revisions are found through
+// the revision that watches it.
 //
 // A snapshot is the feed's revisions with After < Seq <= End. With End
 // zero a new snapshot begins: it ends at the feed's newest revision and

@@ -428,8 +428,9 @@ func importedAdmission(c store.Contribution) map[string]any {
 }
 
 // bundleError maps a bundle ParseBundle refused to its answer, naming the
-// record refused: a forged or altered record is 422, as is a bundle that
-// is not the closure it claims to be.
+// record refused: a forged or altered record, key binding or bundle is 403
+// bad_signature, the answer POST /api/entries gives a signature that does
+// not verify; a bundle that is not the closure it claims to be is 422.
 func bundleError(err error) error {
 	var be *library.BundleError
 	if !errors.As(err, &be) {
@@ -442,7 +443,8 @@ func bundleError(err error) error {
 	case errors.Is(err, library.ErrMalformed):
 		status, code = http.StatusBadRequest, "malformed"
 	case errors.Is(err, library.ErrBadSignature):
-		code = "bad_signature"
+		// libraryError's answer, so the two cannot drift apart again.
+		status, code = badSignatureStatus, badSignatureCode
 	case errors.Is(err, library.ErrIncomplete):
 		code = "incomplete_bundle"
 	}

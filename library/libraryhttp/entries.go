@@ -397,6 +397,14 @@ func mustCanonical(r *library.Record) []byte {
 	return b
 }
 
+// A signature that does not verify is one answer wherever the library
+// meets it: in an envelope (POST /api/entries, POST /api/personal) and in a
+// bundle (POST /api/bundles/import).
+const (
+	badSignatureStatus = http.StatusForbidden
+	badSignatureCode   = "bad_signature"
+)
+
 // libraryError maps the library's and the store's refusals to answers:
 // each state rule keeps its own code, and the issues list every finding
 // with its JSON Pointer.
@@ -422,7 +430,7 @@ func libraryError(err error) error {
 	case errors.Is(err, library.ErrMalformed):
 		return &httpapi.Error{Status: http.StatusBadRequest, Code: "malformed", Message: err.Error(), Err: err}
 	case errors.Is(err, library.ErrBadSignature):
-		return &httpapi.Error{Status: http.StatusForbidden, Code: "bad_signature", Message: err.Error(), Err: err}
+		return &httpapi.Error{Status: badSignatureStatus, Code: badSignatureCode, Message: err.Error(), Err: err}
 	case errors.Is(err, store.ErrConflict):
 		return &httpapi.Error{Status: http.StatusConflict, Code: "stale_head", Message: "The lineage moved on while this revision was checked: reload its head and revise that", Err: err}
 	}

@@ -327,6 +327,8 @@ func (s *Store) Changes(ctx context.Context, q store.ChangesQuery) (store.Change
 		if end == 0 {
 			end = newest
 		}
+		// No feed carries votes: not even a vote's own, when the root
+		// watched is a vote.
 		member, memberArgs := `c.kind <> 'vote'`, []any(nil)
 		if q.Root != "" {
 			roots, err := changesLineages(ctx, tx, q.Root, end)
@@ -334,7 +336,7 @@ func (s *Store) Changes(ctx context.Context, q store.ChangesQuery) (store.Change
 				return err
 			}
 			list, _ := json.Marshal(roots)
-			member, memberArgs = `c.root IN (SELECT value FROM json_each(?))`, []any{string(list)}
+			member, memberArgs = `c.kind <> 'vote' AND c.root IN (SELECT value FROM json_each(?))`, []any{string(list)}
 		}
 		after := q.After
 		if q.End == 0 {

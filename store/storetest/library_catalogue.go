@@ -205,7 +205,7 @@ func testChanges(f *fixture, book *catalogueBook) {
 	root := book.add(a, thread("Root", "Follow me", ""))
 	reply := book.add(b, catContent("reply", "Re", "A reply", "", [2]string{"replies_to", root.ID}))
 	other := book.add(b, thread("Elsewhere", "Not followed", ""))
-	book.add(a, catContent("vote", "Vote", "1", "", [2]string{"votes_on", root.ID}))
+	vote := book.add(a, catContent("vote", "Vote", "1", "", [2]string{"votes_on", root.ID}))
 	deeper := book.add(a, catContent("reply", "Re: re", "A reply to the reply", "", [2]string{"replies_to", reply.ID}))
 	rootRev := book.add(a, thread("Root, revised", "Follow me still", root.ID))
 	sub := book.add(b, catContent("thread", "Subthread", "Contained", "", [2]string{"contained_in", root.ID}))
@@ -223,6 +223,12 @@ func testChanges(f *fixture, book *catalogueBook) {
 	}
 	if p := changes(next); len(p.Items) != 0 || p.More || p.End != next.After {
 		f.t.Errorf("a new snapshot with nothing new: %v, more %v, end %d", catIDs(p.Items), p.More, p.End)
+	}
+	// No feed carries votes, not even a vote's own when the vote is the
+	// watched root.
+	voteRev := book.add(a, catContent("vote", "Vote", "-1", vote.ID, [2]string{"votes_on", root.ID}))
+	if got, _ := follow(store.ChangesQuery{Root: vote.ID, Limit: 50}); len(got) != 0 {
+		f.t.Errorf("a vote's feed: %v, want nothing: feeds carry no votes (%s, %s)", catIDs(got), vote.ID, voteRev.ID)
 	}
 
 	// A snapshot is fixed: what is admitted while it is read waits for
