@@ -300,6 +300,12 @@ func TestMemoryProfiles(t *testing.T) {
 	if status, _ := call(t, "POST", srv.URL+"/api/v1/admin/memory/profiles", doc, "Authorization", "Bearer "+admin); status != http.StatusOK {
 		t.Errorf("same profile again: %d, want 200", status)
 	}
+	// A profile over the bound is refused as a profile, not an envelope.
+	big := bytes.Repeat([]byte(" "), memory.MaxProfileBytes+1)
+	if status, v := call(t, "POST", srv.URL+"/api/v1/admin/memory/profiles", big, "Authorization", "Bearer "+admin); status != http.StatusRequestEntityTooLarge ||
+		!strings.HasPrefix(v.(map[string]any)["error"].(string), "The profile is larger than") {
+		t.Errorf("an oversized profile: %d %v", status, v)
+	}
 
 	fb := a.must("session.start", map[string]any{"project": "foo", "capabilities": []any{}, "profile_ref": "team@9"})
 	if fb["profile"].(map[string]any)["id"] != "default" || fb["profile_fallback"] == nil {
