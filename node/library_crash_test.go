@@ -24,12 +24,12 @@ type contributionFaultStore struct {
 	failAdd atomic.Bool
 }
 
-func (f *contributionFaultStore) AddContribution(ctx context.Context, c store.NewContribution, check func(context.Context, library.Graph) error) (store.Contribution, error) {
+func (f *contributionFaultStore) AddContribution(ctx context.Context, c library.NewContribution, check func(context.Context, library.Graph) error) (library.Contribution, error) {
 	stored, err := f.faultStore.AddContribution(ctx, c, check)
 	if err != nil || !f.failAdd.Load() {
 		return stored, err
 	}
-	return store.Contribution{}, fmt.Errorf("add contribution %s: %w", c.ID, errInjected)
+	return library.Contribution{}, fmt.Errorf("add contribution %s: %w", c.ID, errInjected)
 }
 
 // TestRecoverContribution makes the state a crash leaves when a library
@@ -41,8 +41,8 @@ func TestRecoverContribution(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()
 	var faults *contributionFaultStore
-	n := openNodeWith(t, dir, io.Discard, func(st store.Store) store.Store {
-		faults = &contributionFaultStore{faultStore: &faultStore{Store: st}}
+	n := openNodeWith(t, dir, io.Discard, func(st nodeStore) nodeStore {
+		faults = &contributionFaultStore{faultStore: &faultStore{nodeStore: st}}
 		return faults
 	})
 	srv := httptest.NewServer(n.Handler())

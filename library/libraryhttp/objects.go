@@ -10,7 +10,6 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
-	"github.com/agora-node/agora/store"
 )
 
 // The library's reads of one object, as the read contract's routes give
@@ -29,7 +28,7 @@ import (
 // page (PageSize), with next_offset the offset of the next page or null at
 // the end; a bad offset, sort, section or boolean is 400. Records are the
 // contract's signed records (signedRecord). What each listing holds is
-// defined once, on store.LibraryObjects; each answer is read from one
+// defined once, on library.ObjectStore; each answer is read from one
 // snapshot per listing, not across listings.
 
 // PageSize is the contract's limits.page_size.
@@ -52,7 +51,7 @@ func (s *Server) routeLibraryObjects() {
 
 // getConnections answers GET /api/entries/{revision}/connections: the
 // revision's own links (outgoing), the backlinks to its lineage
-// (store.LibraryObjects.Incoming) and its lineage's revision IDs, oldest
+// (library.ObjectStore.Incoming) and its lineage's revision IDs, oldest
 // first (history). One offset pages incoming and history together, since
 // the contract gives one next_offset: it is set while either has more.
 func (s *Server) getConnections(r *http.Request) (any, int, error) {
@@ -99,7 +98,7 @@ func (s *Server) getConnections(r *http.Request) (any, int, error) {
 }
 
 // getDiscussion answers GET /api/entries/{revision}/discussion: the
-// discussion under the revision's lineage (store.LibraryObjects.Discussion),
+// discussion under the revision's lineage (library.ObjectStore.Discussion),
 // sorted new (the default), old or top.
 func (s *Server) getDiscussion(r *http.Request) (any, int, error) {
 	c, err := s.pathRevision(r)
@@ -110,11 +109,11 @@ func (s *Server) getDiscussion(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	sort := store.DiscussionSort(r.URL.Query().Get("sort"))
+	sort := library.DiscussionSort(r.URL.Query().Get("sort"))
 	switch sort {
 	case "":
-		sort = store.SortNew
-	case store.SortNew, store.SortOld, store.SortTop:
+		sort = library.SortNew
+	case library.SortNew, library.SortOld, library.SortTop:
 	default:
 		return nil, 0, httpapi.BadRequest("bad_request", "sort must be new, old or top, not %q", sort)
 	}
@@ -232,7 +231,7 @@ func (s *Server) getActivity(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	q := store.ActivityQuery{Subject: c.ID, Challenges: challenges, Offset: offset, Limit: PageSize}
+	q := library.ActivityQuery{Subject: c.ID, Challenges: challenges, Offset: offset, Limit: PageSize}
 	switch c.Record.Kind {
 	case "research-node":
 		q.Kinds = []string{"research-evidence", "research-assessment"}
@@ -255,7 +254,7 @@ func (s *Server) getActivity(r *http.Request) (any, int, error) {
 }
 
 // getScores answers GET /api/scores: the host's projection of the current
-// votes on every root voted on (store.LibraryObjects.VoteTotals), and with
+// votes on every root voted on (library.ObjectStore.VoteTotals), and with
 // author (64 hex digits, or an operator ID with "op:"), that author's
 // current vote on each root.
 func (s *Server) getScores(r *http.Request) (any, int, error) {
@@ -291,7 +290,7 @@ func (s *Server) getScores(r *http.Request) (any, int, error) {
 // current head, or the revision asked for with exact=true), its head's ID,
 // its original (the root), its ancestors (the current heads of the
 // lineages it is contained in, following contained_in, root first), one
-// page of a section (store.ObjectSection says what each holds; all by
+// page of a section (library.ObjectSection says what each holds; all by
 // default), and how many revisions its lineage has.
 func (s *Server) getObject(r *http.Request) (any, int, error) {
 	c, err := s.pathRevision(r)
@@ -306,12 +305,12 @@ func (s *Server) getObject(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	section := store.ObjectSection(r.URL.Query().Get("section"))
+	section := library.ObjectSection(r.URL.Query().Get("section"))
 	if section == "" {
-		section = store.SectionAll
+		section = library.SectionAll
 	}
-	if !slices.Contains(store.ObjectSections, section) {
-		return nil, 0, httpapi.BadRequest("bad_request", "section must be one of %v, not %q", store.ObjectSections, section)
+	if !slices.Contains(library.ObjectSections, section) {
+		return nil, 0, httpapi.BadRequest("bad_request", "section must be one of %v, not %q", library.ObjectSections, section)
 	}
 	ctx := r.Context()
 	head, err := s.store.ContributionHead(ctx, c.Root)
@@ -332,7 +331,7 @@ func (s *Server) getObject(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	p, err := s.store.Section(ctx, store.SectionQuery{Root: c.Root, Item: item.ID, Section: section, Offset: offset, Limit: PageSize})
+	p, err := s.store.Section(ctx, library.SectionQuery{Root: c.Root, Item: item.ID, Section: section, Offset: offset, Limit: PageSize})
 	if err != nil {
 		return nil, 0, err
 	}
@@ -356,7 +355,7 @@ func (s *Server) getObject(r *http.Request) (any, int, error) {
 // ancestors returns the signed current heads of the lineages c is
 // contained in, root first. Containment is fixed on the root, so any
 // revision's contained_in is the lineage's.
-func (s *Server) ancestors(r *http.Request, c store.Contribution) ([]any, error) {
+func (s *Server) ancestors(r *http.Request, c library.Contribution) ([]any, error) {
 	var chain []any
 	for parent := c.Facets.ContainedIn; parent != ""; {
 		if len(chain) == maxAncestors {
@@ -427,10 +426,10 @@ func readContract() (map[string]any, error) {
 }
 
 // pathRevision reads the {revision} of the path and returns it as stored.
-func (s *Server) pathRevision(r *http.Request) (store.Contribution, error) {
+func (s *Server) pathRevision(r *http.Request) (library.Contribution, error) {
 	id := r.PathValue("revision")
 	if !library.IsRevisionID(id) {
-		return store.Contribution{}, httpapi.BadRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
+		return library.Contribution{}, httpapi.BadRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
 	}
 	return s.store.Contribution(r.Context(), id)
 }
@@ -466,7 +465,7 @@ func nextOffset(offset, n, total int) any {
 
 // pageAnswer is a page of signed records as the contract's listings give
 // one: items, total and next_offset.
-func pageAnswer(p store.ContributionPage, offset int) map[string]any {
+func pageAnswer(p library.ContributionPage, offset int) map[string]any {
 	return map[string]any{
 		"items":       signedRecords(p.Items),
 		"total":       p.Total,
@@ -475,7 +474,7 @@ func pageAnswer(p store.ContributionPage, offset int) map[string]any {
 }
 
 // signedRecords is signedRecord of each.
-func signedRecords(cs []store.Contribution) []any {
+func signedRecords(cs []library.Contribution) []any {
 	out := make([]any, len(cs))
 	for i, c := range cs {
 		out[i] = signedRecord(c)

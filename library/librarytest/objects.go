@@ -1,4 +1,4 @@
-package storetest
+package librarytest
 
 import (
 	"errors"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
 )
 
@@ -23,7 +24,7 @@ func object(kind, title string, body map[string]any, previous string, links ...a
 }
 
 // ids are the IDs of contributions, in their order.
-func ids(cs []store.Contribution) []string {
+func ids(cs []library.Contribution) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.ID
@@ -39,7 +40,7 @@ func testLibraryObjects(f *fixture) {
 	a, b := newLibrarian(f), newLibrarian(f)
 	at := f.now
 	next := func() time.Time { at = at.Add(time.Second); return at }
-	add := func(l librarian, content map[string]any) store.Contribution {
+	add := func(l librarian, content map[string]any) library.Contribution {
 		f.t.Helper()
 		return f.add(f.contribution(l, content, next()))
 	}
@@ -73,7 +74,7 @@ func testLibraryObjects(f *fixture) {
 	// A citation the author takes back by revising: not a backlink.
 	cite := add(a, thread("Cites", "See the claim", "", link("cites", claim.ID)))
 	add(a, thread("Cites", "No longer cites", cite.ID))
-	vote := func(l librarian, target, value, previous string) store.Contribution {
+	vote := func(l librarian, target, value, previous string) library.Contribution {
 		return add(l, map[string]any{"kind": "vote", "title": "Vote", "body": value, "links": []any{link("votes_on", target)}, "previous": previous})
 	}
 	voteClaim := vote(b, claim.ID, "1", "")
@@ -148,24 +149,24 @@ func testLibraryObjects(f *fixture) {
 	for _, c := range []struct {
 		name string
 		root string
-		sort store.DiscussionSort
+		sort library.DiscussionSort
 		want []string
 	}{
-		{"discussion new", discussion.ID, store.SortNew, []string{inBranch.ID, branch.ID, nested.ID, reply.ID}},
-		{"discussion old", discussion.ID, store.SortOld, []string{reply.ID, nested.ID, branch.ID, inBranch.ID}},
+		{"discussion new", discussion.ID, library.SortNew, []string{inBranch.ID, branch.ID, nested.ID, reply.ID}},
+		{"discussion old", discussion.ID, library.SortOld, []string{reply.ID, nested.ID, branch.ID, inBranch.ID}},
 		// reply has two votes, branch and the rest none: ties newest first.
-		{"discussion top", discussion.ID, store.SortTop, []string{reply.ID, inBranch.ID, branch.ID, nested.ID}},
-		{"claim", claim.ID, store.SortOld, []string{discussion.ID, reply.ID, nested.ID, branch.ID, inBranch.ID}},
-		{"subspace", sub.ID, store.SortOld, []string{discussion.ID, reply.ID, nested.ID, branch.ID, inBranch.ID}},
-		{"space", space.ID, store.SortOld, nil},
-		{"reply", reply.ID, store.SortOld, []string{nested.ID, branch.ID, inBranch.ID}},
+		{"discussion top", discussion.ID, library.SortTop, []string{reply.ID, inBranch.ID, branch.ID, nested.ID}},
+		{"claim", claim.ID, library.SortOld, []string{discussion.ID, reply.ID, nested.ID, branch.ID, inBranch.ID}},
+		{"subspace", sub.ID, library.SortOld, []string{discussion.ID, reply.ID, nested.ID, branch.ID, inBranch.ID}},
+		{"space", space.ID, library.SortOld, nil},
+		{"reply", reply.ID, library.SortOld, []string{nested.ID, branch.ID, inBranch.ID}},
 	} {
 		p, err := f.s.Discussion(f.ctx, c.root, c.sort, 0, 50)
 		if err != nil || !slices.Equal(ids(p.Items), c.want) || p.Total != len(c.want) {
 			f.t.Errorf("Discussion %s: %v total %d, %v; want %v", c.name, ids(p.Items), p.Total, err, c.want)
 		}
 	}
-	if p, _ := f.s.Discussion(f.ctx, discussion.ID, store.SortOld, 1, 2); p.Total != 4 || !slices.Equal(ids(p.Items), []string{nested.ID, branch.ID}) {
+	if p, _ := f.s.Discussion(f.ctx, discussion.ID, library.SortOld, 1, 2); p.Total != 4 || !slices.Equal(ids(p.Items), []string{nested.ID, branch.ID}) {
 		f.t.Errorf("Discussion page from 1: %v total %d", ids(p.Items), p.Total)
 	}
 	if _, err := f.s.Discussion(f.ctx, discussion.ID, "best", 0, 50); !errors.Is(err, store.ErrInvalid) {
@@ -175,16 +176,16 @@ func testLibraryObjects(f *fixture) {
 	// Activity: exact revision; challenges only; a lineage's proposals.
 	for _, c := range []struct {
 		name string
-		q    store.ActivityQuery
+		q    library.ActivityQuery
 		want []string
 	}{
-		{"claim2 all", store.ActivityQuery{Subject: claim2.ID}, []string{supported.ID, disputed.ID, example.ID, counter.ID, proposal2.ID}},
-		{"claim2 evidence and assessments", store.ActivityQuery{Subject: claim2.ID, Kinds: []string{"evidence", "assessment"}}, []string{supported.ID, disputed.ID, example.ID, counter.ID}},
-		{"claim2 challenges", store.ActivityQuery{Subject: claim2.ID, Challenges: true}, []string{disputed.ID, counter.ID}},
-		{"claim exact", store.ActivityQuery{Subject: claim.ID, Kinds: []string{"evidence", "assessment"}}, []string{early.ID}},
-		{"claim challenges", store.ActivityQuery{Subject: claim.ID, Challenges: true}, nil},
-		{"claim lineage proposals", store.ActivityQuery{Subject: claim.ID, Lineage: true, Kinds: []string{"proposal"}}, []string{proposal2.ID, proposal1.ID}},
-		{"no kinds", store.ActivityQuery{Subject: claim2.ID, Kinds: []string{}}, nil},
+		{"claim2 all", library.ActivityQuery{Subject: claim2.ID}, []string{supported.ID, disputed.ID, example.ID, counter.ID, proposal2.ID}},
+		{"claim2 evidence and assessments", library.ActivityQuery{Subject: claim2.ID, Kinds: []string{"evidence", "assessment"}}, []string{supported.ID, disputed.ID, example.ID, counter.ID}},
+		{"claim2 challenges", library.ActivityQuery{Subject: claim2.ID, Challenges: true}, []string{disputed.ID, counter.ID}},
+		{"claim exact", library.ActivityQuery{Subject: claim.ID, Kinds: []string{"evidence", "assessment"}}, []string{early.ID}},
+		{"claim challenges", library.ActivityQuery{Subject: claim.ID, Challenges: true}, nil},
+		{"claim lineage proposals", library.ActivityQuery{Subject: claim.ID, Lineage: true, Kinds: []string{"proposal"}}, []string{proposal2.ID, proposal1.ID}},
+		{"no kinds", library.ActivityQuery{Subject: claim2.ID, Kinds: []string{}}, nil},
 	} {
 		c.q.Limit = 50
 		p, err := f.s.Activity(f.ctx, c.q)
@@ -192,7 +193,7 @@ func testLibraryObjects(f *fixture) {
 			f.t.Errorf("Activity %s: %v total %d, %v; want %v", c.name, ids(p.Items), p.Total, err, c.want)
 		}
 	}
-	if p, _ := f.s.Activity(f.ctx, store.ActivityQuery{Subject: claim2.ID, Offset: 4, Limit: 50}); p.Total != 5 || !slices.Equal(ids(p.Items), []string{proposal2.ID}) {
+	if p, _ := f.s.Activity(f.ctx, library.ActivityQuery{Subject: claim2.ID, Offset: 4, Limit: 50}); p.Total != 5 || !slices.Equal(ids(p.Items), []string{proposal2.ID}) {
 		f.t.Errorf("Activity from 4: %v total %d", ids(p.Items), p.Total)
 	}
 
@@ -201,41 +202,41 @@ func testLibraryObjects(f *fixture) {
 		name    string
 		root    string
 		item    string
-		section store.ObjectSection
+		section library.ObjectSection
 		want    []string
 	}{
-		{"space children", space.ID, space.ID, store.SectionChildren, []string{doc.ID, sub.ID}},
-		{"subspace children", sub.ID, sub.ID, store.SectionChildren, []string{discussion.ID, claim2.ID}},
-		{"claim related", claim.ID, claim2.ID, store.SectionRelated, []string{rel.ID}},
-		{"document related", doc.ID, doc.ID, store.SectionRelated, []string{rel.ID}},
-		{"claim history", claim.ID, claim2.ID, store.SectionHistory, []string{claim.ID, claim2.ID}},
+		{"space children", space.ID, space.ID, library.SectionChildren, []string{doc.ID, sub.ID}},
+		{"subspace children", sub.ID, sub.ID, library.SectionChildren, []string{discussion.ID, claim2.ID}},
+		{"claim related", claim.ID, claim2.ID, library.SectionRelated, []string{rel.ID}},
+		{"document related", doc.ID, doc.ID, library.SectionRelated, []string{rel.ID}},
+		{"claim history", claim.ID, claim2.ID, library.SectionHistory, []string{claim.ID, claim2.ID}},
 		// The space's child is the document, so the relationship touching
 		// it is in the space's graph; the shared space's included claim
 		// brings it into that graph too; the subspace's child is the claim.
-		{"space graph", space.ID, space.ID, store.SectionGraph, []string{rel.ID}},
-		{"shared graph", shared.ID, shared.ID, store.SectionGraph, []string{rel.ID}},
-		{"subspace graph", sub.ID, sub.ID, store.SectionGraph, []string{rel.ID}},
-		{"reply graph", reply.ID, reply.ID, store.SectionGraph, nil},
-		{"claim discussions", claim.ID, claim2.ID, store.SectionDiscussions, []string{discussion.ID}},
-		{"subspace discussions", sub.ID, sub.ID, store.SectionDiscussions, []string{discussion.ID}},
-		{"reply discussions", reply.ID, reply.ID, store.SectionDiscussions, []string{branch.ID}},
-		{"subspace knowledge", sub.ID, sub.ID, store.SectionKnowledge, []string{claim2.ID}},
+		{"space graph", space.ID, space.ID, library.SectionGraph, []string{rel.ID}},
+		{"shared graph", shared.ID, shared.ID, library.SectionGraph, []string{rel.ID}},
+		{"subspace graph", sub.ID, sub.ID, library.SectionGraph, []string{rel.ID}},
+		{"reply graph", reply.ID, reply.ID, library.SectionGraph, nil},
+		{"claim discussions", claim.ID, claim2.ID, library.SectionDiscussions, []string{discussion.ID}},
+		{"subspace discussions", sub.ID, sub.ID, library.SectionDiscussions, []string{discussion.ID}},
+		{"reply discussions", reply.ID, reply.ID, library.SectionDiscussions, []string{branch.ID}},
+		{"subspace knowledge", sub.ID, sub.ID, library.SectionKnowledge, []string{claim2.ID}},
 		// The shared space includes the claim's first revision, exactly.
-		{"shared knowledge", shared.ID, shared.ID, store.SectionKnowledge, []string{claim.ID}},
-		{"space knowledge", space.ID, space.ID, store.SectionKnowledge, []string{doc.ID}},
-		{"subspace all", sub.ID, sub.ID, store.SectionAll, []string{discussion.ID, claim2.ID}},
-		{"claim all", claim.ID, claim2.ID, store.SectionAll, []string{discussion.ID, rel.ID}},
-		{"shared all", shared.ID, shared.ID, store.SectionAll, []string{claim.ID}},
+		{"shared knowledge", shared.ID, shared.ID, library.SectionKnowledge, []string{claim.ID}},
+		{"space knowledge", space.ID, space.ID, library.SectionKnowledge, []string{doc.ID}},
+		{"subspace all", sub.ID, sub.ID, library.SectionAll, []string{discussion.ID, claim2.ID}},
+		{"claim all", claim.ID, claim2.ID, library.SectionAll, []string{discussion.ID, rel.ID}},
+		{"shared all", shared.ID, shared.ID, library.SectionAll, []string{claim.ID}},
 	} {
-		p, err := f.s.Section(f.ctx, store.SectionQuery{Root: c.root, Item: c.item, Section: c.section, Limit: 50})
+		p, err := f.s.Section(f.ctx, library.SectionQuery{Root: c.root, Item: c.item, Section: c.section, Limit: 50})
 		if err != nil || !slices.Equal(ids(p.Items), c.want) || p.Total != len(c.want) {
 			f.t.Errorf("Section %s: %v total %d, %v; want %v", c.name, ids(p.Items), p.Total, err, c.want)
 		}
 	}
-	if p, _ := f.s.Section(f.ctx, store.SectionQuery{Root: space.ID, Item: space.ID, Section: store.SectionChildren, Offset: 1, Limit: 1}); p.Total != 2 || !slices.Equal(ids(p.Items), []string{sub.ID}) {
+	if p, _ := f.s.Section(f.ctx, library.SectionQuery{Root: space.ID, Item: space.ID, Section: library.SectionChildren, Offset: 1, Limit: 1}); p.Total != 2 || !slices.Equal(ids(p.Items), []string{sub.ID}) {
 		f.t.Errorf("Section children from 1: %v total %d", ids(p.Items), p.Total)
 	}
-	if _, err := f.s.Section(f.ctx, store.SectionQuery{Root: space.ID, Item: space.ID, Section: "everything", Limit: 50}); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.s.Section(f.ctx, library.SectionQuery{Root: space.ID, Item: space.ID, Section: "everything", Limit: 50}); !errors.Is(err, store.ErrInvalid) {
 		f.t.Errorf("an unknown section: %v, want ErrInvalid", err)
 	}
 
@@ -244,31 +245,31 @@ func testLibraryObjects(f *fixture) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	want := []store.VoteTotal{
+	want := []library.VoteTotal{
 		{Target: claim.ID, Score: 1, Up: 1},
 		{Target: reply.ID, Score: 2, Up: 2},
 		{Target: discussion.ID, Score: -1, Down: 1},
 	}
-	slices.SortFunc(want, func(x, y store.VoteTotal) int { return strings.Compare(x.Target, y.Target) })
+	slices.SortFunc(want, func(x, y library.VoteTotal) int { return strings.Compare(x.Target, y.Target) })
 	if !slices.Equal(totals, want) {
 		f.t.Errorf("VoteTotals:\n got %+v\nwant %+v", totals, want)
 	}
-	if totals, _ := f.s.VoteTotals(f.ctx, []string{discussion.ID, space.ID}); !slices.Equal(totals, []store.VoteTotal{{Target: discussion.ID, Score: -1, Down: 1}}) {
+	if totals, _ := f.s.VoteTotals(f.ctx, []string{discussion.ID, space.ID}); !slices.Equal(totals, []library.VoteTotal{{Target: discussion.ID, Score: -1, Down: 1}}) {
 		f.t.Errorf("VoteTotals of two roots: %+v", totals)
 	}
 	if totals, err := f.s.VoteTotals(f.ctx, []string{}); err != nil || len(totals) != 0 {
 		f.t.Errorf("VoteTotals of no roots: %+v, %v", totals, err)
 	}
 	votes, err := f.s.VotesBy(f.ctx, a.author)
-	wantVotes := []store.Vote{{Target: discussion.ID, Root: down.ID, ID: downNow.ID, Value: -1}}
-	byA := map[string]store.Vote{}
+	wantVotes := []library.Vote{{Target: discussion.ID, Root: down.ID, ID: downNow.ID, Value: -1}}
+	byA := map[string]library.Vote{}
 	for _, v := range votes {
 		byA[v.Target] = v
 	}
-	if err != nil || len(votes) != 2 || byA[discussion.ID] != wantVotes[0] || byA[reply.ID].Value != 1 || !slices.IsSortedFunc(votes, func(x, y store.Vote) int { return strings.Compare(x.Target, y.Target) }) {
+	if err != nil || len(votes) != 2 || byA[discussion.ID] != wantVotes[0] || byA[reply.ID].Value != 1 || !slices.IsSortedFunc(votes, func(x, y library.Vote) int { return strings.Compare(x.Target, y.Target) }) {
 		f.t.Errorf("VotesBy a: %+v, %v", votes, err)
 	}
-	if votes, _ := f.s.VotesBy(f.ctx, b.author); len(votes) != 2 || !slices.ContainsFunc(votes, func(v store.Vote) bool { return v.Target == claim.ID && v.ID == voteClaim.ID && v.Value == 1 }) {
+	if votes, _ := f.s.VotesBy(f.ctx, b.author); len(votes) != 2 || !slices.ContainsFunc(votes, func(v library.Vote) bool { return v.Target == claim.ID && v.ID == voteClaim.ID && v.Value == 1 }) {
 		f.t.Errorf("VotesBy b: %+v", votes)
 	}
 }
