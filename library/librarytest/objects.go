@@ -32,12 +32,50 @@ func ids(cs []library.Contribution) []string {
 	return out
 }
 
-// testLibraryObjects checks the reads of one object against a small
-// library: spaces with a claim revised once, a document, a discussion with
-// nested replies and a branch, a relationship, evidence, assessments,
-// proposals, an inclusion and votes.
+// objectLibrary is the small library testLibraryObjects reads: spaces
+// with a claim revised once, a document, a discussion with nested replies
+// and a branch, a relationship, evidence, assessments, proposals, an
+// inclusion and votes, by a and b.
+type objectLibrary struct {
+	a, b       librarian
+	space      library.Contribution
+	sub        library.Contribution
+	claim      library.Contribution
+	doc        library.Contribution
+	early      library.Contribution
+	proposal1  library.Contribution
+	claim2     library.Contribution
+	proposal2  library.Contribution
+	counter    library.Contribution
+	example    library.Contribution
+	disputed   library.Contribution
+	supported  library.Contribution
+	rel        library.Contribution
+	shared     library.Contribution
+	discussion library.Contribution
+	reply      library.Contribution
+	nested     library.Contribution
+	branch     library.Contribution
+	inBranch   library.Contribution
+	voteClaim  library.Contribution
+	down       library.Contribution
+	downNow    library.Contribution
+}
+
+// testLibraryObjects checks the reads of one object against an
+// objectLibrary.
 func testLibraryObjects(f *fixture) {
+	o := newObjectLibrary(f)
+	testObjectLineages(f, o)
+	testObjectDiscussions(f, o)
+	testObjectSections(f, o)
+	testObjectVotes(f, o)
+}
+
+// newObjectLibrary admits an objectLibrary.
+func newObjectLibrary(f *fixture) *objectLibrary {
 	a, b := newLibrarian(f), newLibrarian(f)
+	o := &objectLibrary{a: a, b: b}
 	at := f.now
 	next := func() time.Time { at = at.Add(time.Second); return at }
 	add := func(l librarian, content map[string]any) library.Contribution {
@@ -48,60 +86,65 @@ func testLibraryObjects(f *fixture) {
 		return map[string]any{"statement": "One plus one is two", "scope": scope, "assumptions": []any{}}
 	}
 
-	space := add(a, object("space", "Space", map[string]any{"summary": "Arithmetic"}, ""))
-	sub := add(a, object("space", "Subspace", map[string]any{"summary": "Definitions"}, "", link("contained_in", space.ID)))
-	claim := add(a, object("claim", "Claim", claimBody("Naturals"), "", link("contained_in", sub.ID)))
-	doc := add(a, object("document", "Document", map[string]any{"text": "A synthesis"}, "", link("contained_in", space.ID)))
-	early := add(b, object("evidence", "Early evidence", map[string]any{"claim": claim.ID, "method": "example", "content": "1+1=2", "sources": []any{}}, "", link("evidence_for", claim.ID)))
-	proposal1 := add(b, object("proposal", "Name the axioms", map[string]any{"base": claim.ID, "title": "Claim", "body": claimBody("Peano"),
-		"links": []any{link("contained_in", sub.ID)}, "rationale": "Explicit"}, "", link("proposes_for", claim.ID)))
-	claim2 := add(a, object("claim", "Claim", claimBody("Natural numbers"), claim.ID, link("contained_in", sub.ID)))
-	proposal2 := add(b, object("proposal", "Name the axioms again", map[string]any{"base": claim2.ID, "title": "Claim", "body": claimBody("Peano"),
-		"links": []any{link("contained_in", sub.ID)}, "rationale": "Explicit"}, "", link("proposes_for", claim2.ID)))
-	counter := add(b, object("evidence", "Counterexample", map[string]any{"claim": claim2.ID, "method": "counterexample", "content": "In Z/2, 1+1=0", "sources": []any{}}, "", link("evidence_for", claim2.ID)))
-	example := add(b, object("evidence", "Example", map[string]any{"claim": claim2.ID, "method": "example", "content": "Count two apples", "sources": []any{}}, "", link("evidence_for", claim2.ID)))
-	disputed := add(b, object("assessment", "Disputed", map[string]any{"claim": claim2.ID, "verdict": "disputed", "rationale": "Domain", "evidence": []any{counter.ID}}, "", link("assesses", claim2.ID)))
-	supported := add(a, object("assessment", "Supported", map[string]any{"claim": claim2.ID, "verdict": "supported", "rationale": "Naturals", "evidence": []any{example.ID}}, "", link("assesses", claim2.ID)))
-	rel := add(a, object("relationship", "Supports", map[string]any{"from": claim2.ID, "to": doc.ID, "relation": "supports", "rationale": "It does"}, "",
-		link("relates_from", claim2.ID), link("relates_to", doc.ID)))
-	shared := add(b, object("space", "Shared", map[string]any{"summary": "Borrows the claim"}, "", link("includes", claim.ID)))
+	o.space = add(a, object("space", "Space", map[string]any{"summary": "Arithmetic"}, ""))
+	o.sub = add(a, object("space", "Subspace", map[string]any{"summary": "Definitions"}, "", link("contained_in", o.space.ID)))
+	o.claim = add(a, object("claim", "Claim", claimBody("Naturals"), "", link("contained_in", o.sub.ID)))
+	o.doc = add(a, object("document", "Document", map[string]any{"text": "A synthesis"}, "", link("contained_in", o.space.ID)))
+	o.early = add(b, object("evidence", "Early evidence", map[string]any{"claim": o.claim.ID, "method": "example", "content": "1+1=2", "sources": []any{}}, "", link("evidence_for", o.claim.ID)))
+	o.proposal1 = add(b, object("proposal", "Name the axioms", map[string]any{"base": o.claim.ID, "title": "Claim", "body": claimBody("Peano"),
+		"links": []any{link("contained_in", o.sub.ID)}, "rationale": "Explicit"}, "", link("proposes_for", o.claim.ID)))
+	o.claim2 = add(a, object("claim", "Claim", claimBody("Natural numbers"), o.claim.ID, link("contained_in", o.sub.ID)))
+	o.proposal2 = add(b, object("proposal", "Name the axioms again", map[string]any{"base": o.claim2.ID, "title": "Claim", "body": claimBody("Peano"),
+		"links": []any{link("contained_in", o.sub.ID)}, "rationale": "Explicit"}, "", link("proposes_for", o.claim2.ID)))
+	o.counter = add(b, object("evidence", "Counterexample", map[string]any{"claim": o.claim2.ID, "method": "counterexample", "content": "In Z/2, 1+1=0", "sources": []any{}}, "", link("evidence_for", o.claim2.ID)))
+	o.example = add(b, object("evidence", "Example", map[string]any{"claim": o.claim2.ID, "method": "example", "content": "Count two apples", "sources": []any{}}, "", link("evidence_for", o.claim2.ID)))
+	o.disputed = add(b, object("assessment", "Disputed", map[string]any{"claim": o.claim2.ID, "verdict": "disputed", "rationale": "Domain", "evidence": []any{o.counter.ID}}, "", link("assesses", o.claim2.ID)))
+	o.supported = add(a, object("assessment", "Supported", map[string]any{"claim": o.claim2.ID, "verdict": "supported", "rationale": "Naturals", "evidence": []any{o.example.ID}}, "", link("assesses", o.claim2.ID)))
+	o.rel = add(a, object("relationship", "Supports", map[string]any{"from": o.claim2.ID, "to": o.doc.ID, "relation": "supports", "rationale": "It does"}, "",
+		link("relates_from", o.claim2.ID), link("relates_to", o.doc.ID)))
+	o.shared = add(b, object("space", "Shared", map[string]any{"summary": "Borrows the claim"}, "", link("includes", o.claim.ID)))
 
-	discussion := add(b, object("discussion", "Domain?", map[string]any{"text": "Does it depend on the domain?"}, "", link("contained_in", sub.ID), link("about", claim.ID)))
-	reply := f.add(f.contribution(a, map[string]any{"kind": "reply", "title": "Yes", "body": "Say which addition", "links": []any{link("replies_to", discussion.ID)}, "previous": ""}, next()))
-	nested := f.add(f.contribution(b, map[string]any{"kind": "reply", "title": "Agreed", "body": "Naturals", "links": []any{link("replies_to", reply.ID)}, "previous": ""}, next()))
-	branch := add(b, object("discussion", "Branch", map[string]any{"text": "Other domains"}, "", link("branches_from", reply.ID)))
-	inBranch := f.add(f.contribution(a, map[string]any{"kind": "reply", "title": "Z/2", "body": "Characteristic two", "links": []any{link("answers", branch.ID)}, "previous": ""}, next()))
+	o.discussion = add(b, object("discussion", "Domain?", map[string]any{"text": "Does it depend on the domain?"}, "", link("contained_in", o.sub.ID), link("about", o.claim.ID)))
+	o.reply = f.add(f.contribution(a, map[string]any{"kind": "reply", "title": "Yes", "body": "Say which addition", "links": []any{link("replies_to", o.discussion.ID)}, "previous": ""}, next()))
+	o.nested = f.add(f.contribution(b, map[string]any{"kind": "reply", "title": "Agreed", "body": "Naturals", "links": []any{link("replies_to", o.reply.ID)}, "previous": ""}, next()))
+	o.branch = add(b, object("discussion", "Branch", map[string]any{"text": "Other domains"}, "", link("branches_from", o.reply.ID)))
+	o.inBranch = f.add(f.contribution(a, map[string]any{"kind": "reply", "title": "Z/2", "body": "Characteristic two", "links": []any{link("answers", o.branch.ID)}, "previous": ""}, next()))
 	// A citation the author takes back by revising: not a backlink.
-	cite := add(a, thread("Cites", "See the claim", "", link("cites", claim.ID)))
+	cite := add(a, thread("Cites", "See the claim", "", link("cites", o.claim.ID)))
 	add(a, thread("Cites", "No longer cites", cite.ID))
 	vote := func(l librarian, target, value, previous string) library.Contribution {
 		return add(l, map[string]any{"kind": "vote", "title": "Vote", "body": value, "links": []any{link("votes_on", target)}, "previous": previous})
 	}
-	voteClaim := vote(b, claim.ID, "1", "")
-	vote(a, reply.ID, "1", "")
-	vote(b, reply.ID, "1", "")
-	down := vote(a, discussion.ID, "1", "")
-	downNow := vote(a, discussion.ID, "-1", down.ID) // a changes their mind
+	o.voteClaim = vote(b, o.claim.ID, "1", "")
+	vote(a, o.reply.ID, "1", "")
+	vote(b, o.reply.ID, "1", "")
+	o.down = vote(a, o.discussion.ID, "1", "")
+	o.downNow = vote(a, o.discussion.ID, "-1", o.down.ID) // a changes their mind
 
+	return o
+}
+
+// testObjectLineages checks Contributions, Revisions and Incoming.
+func testObjectLineages(f *fixture, o *objectLibrary) {
 	// Contributions: in the order asked, repeats kept; a missing one is
 	// not found.
-	got, err := f.s.Contributions(f.ctx, []string{claim2.ID, claim.ID, claim2.ID})
-	if err != nil || !slices.Equal(ids(got), []string{claim2.ID, claim.ID, claim2.ID}) || !got[0].Head || got[1].Head {
+	got, err := f.s.Contributions(f.ctx, []string{o.claim2.ID, o.claim.ID, o.claim2.ID})
+	if err != nil || !slices.Equal(ids(got), []string{o.claim2.ID, o.claim.ID, o.claim2.ID}) || !got[0].Head || got[1].Head {
 		f.t.Errorf("Contributions: %v, %v", ids(got), err)
 	}
-	if _, err := f.s.Contributions(f.ctx, []string{claim.ID, missingID}); !errors.Is(err, store.ErrNotFound) {
+	if _, err := f.s.Contributions(f.ctx, []string{o.claim.ID, missingID}); !errors.Is(err, store.ErrNotFound) {
 		f.t.Errorf("Contributions with a missing ID: %v, want ErrNotFound", err)
 	}
 
 	// Revisions: oldest first, paged, with the total.
-	p, err := f.s.Revisions(f.ctx, claim.ID, 0, 50)
-	if err != nil || p.Total != 2 || !slices.Equal(ids(p.Items), []string{claim.ID, claim2.ID}) {
+	p, err := f.s.Revisions(f.ctx, o.claim.ID, 0, 50)
+	if err != nil || p.Total != 2 || !slices.Equal(ids(p.Items), []string{o.claim.ID, o.claim2.ID}) {
 		f.t.Errorf("Revisions: %v total %d, %v", ids(p.Items), p.Total, err)
 	}
-	if p, _ := f.s.Revisions(f.ctx, claim.ID, 1, 1); p.Total != 2 || !slices.Equal(ids(p.Items), []string{claim2.ID}) {
+	if p, _ := f.s.Revisions(f.ctx, o.claim.ID, 1, 1); p.Total != 2 || !slices.Equal(ids(p.Items), []string{o.claim2.ID}) {
 		f.t.Errorf("Revisions from 1: %v total %d", ids(p.Items), p.Total)
 	}
-	if p, _ := f.s.Revisions(f.ctx, claim.ID, 2, 50); p.Total != 2 || len(p.Items) != 0 {
+	if p, _ := f.s.Revisions(f.ctx, o.claim.ID, 2, 50); p.Total != 2 || len(p.Items) != 0 {
 		f.t.Errorf("Revisions past the end: %v total %d", ids(p.Items), p.Total)
 	}
 	if p, err := f.s.Revisions(f.ctx, missingID, 0, 50); err != nil || p.Total != 0 || len(p.Items) != 0 {
@@ -111,7 +154,7 @@ func testLibraryObjects(f *fixture) {
 	// Incoming: the current heads linking to any revision of the claim,
 	// newest first, exact targets kept; no votes, no own revisions, no
 	// superseded citation.
-	in, err := f.s.Incoming(f.ctx, claim.ID, 0, 50)
+	in, err := f.s.Incoming(f.ctx, o.claim.ID, 0, 50)
 	if err != nil {
 		f.t.Fatal(err)
 	}
@@ -121,16 +164,16 @@ func testLibraryObjects(f *fixture) {
 		gotLinks = append(gotLinks, backlink{l.Source, l.Relation, l.Target})
 	}
 	wantLinks := []backlink{
-		{discussion.ID, "about", claim.ID},
-		{shared.ID, "includes", claim.ID},
-		{rel.ID, "relates_from", claim2.ID},
-		{supported.ID, "assesses", claim2.ID},
-		{disputed.ID, "assesses", claim2.ID},
-		{example.ID, "evidence_for", claim2.ID},
-		{counter.ID, "evidence_for", claim2.ID},
-		{proposal2.ID, "proposes_for", claim2.ID},
-		{proposal1.ID, "proposes_for", claim.ID},
-		{early.ID, "evidence_for", claim.ID},
+		{o.discussion.ID, "about", o.claim.ID},
+		{o.shared.ID, "includes", o.claim.ID},
+		{o.rel.ID, "relates_from", o.claim2.ID},
+		{o.supported.ID, "assesses", o.claim2.ID},
+		{o.disputed.ID, "assesses", o.claim2.ID},
+		{o.example.ID, "evidence_for", o.claim2.ID},
+		{o.counter.ID, "evidence_for", o.claim2.ID},
+		{o.proposal2.ID, "proposes_for", o.claim2.ID},
+		{o.proposal1.ID, "proposes_for", o.claim.ID},
+		{o.early.ID, "evidence_for", o.claim.ID},
 	}
 	if !slices.Equal(gotLinks, wantLinks) || in.Total != len(wantLinks) {
 		f.t.Errorf("Incoming:\n got %v (total %d)\nwant %v", gotLinks, in.Total, wantLinks)
@@ -138,10 +181,13 @@ func testLibraryObjects(f *fixture) {
 	if len(in.Items) > 0 && (in.Items[0].SourceTitle != "Domain?" || in.Items[0].SourceKind != "discussion") {
 		f.t.Errorf("Incoming's first: %+v", in.Items[0])
 	}
-	if in, _ := f.s.Incoming(f.ctx, claim.ID, 9, 5); in.Total != len(wantLinks) || len(in.Items) != 1 || in.Items[0].Source != early.ID {
+	if in, _ := f.s.Incoming(f.ctx, o.claim.ID, 9, 5); in.Total != len(wantLinks) || len(in.Items) != 1 || in.Items[0].Source != o.early.ID {
 		f.t.Errorf("Incoming from 9: %+v", in)
 	}
+}
 
+// testObjectDiscussions checks Discussion and Activity.
+func testObjectDiscussions(f *fixture, o *objectLibrary) {
 	// Discussion: everything under the discussion, through replies and
 	// the branch, as current heads; under the claim, the discussion
 	// about it too; under the subspace, the discussion in it, but not
@@ -152,24 +198,24 @@ func testLibraryObjects(f *fixture) {
 		sort library.DiscussionSort
 		want []string
 	}{
-		{"discussion new", discussion.ID, library.SortNew, []string{inBranch.ID, branch.ID, nested.ID, reply.ID}},
-		{"discussion old", discussion.ID, library.SortOld, []string{reply.ID, nested.ID, branch.ID, inBranch.ID}},
+		{"discussion new", o.discussion.ID, library.SortNew, []string{o.inBranch.ID, o.branch.ID, o.nested.ID, o.reply.ID}},
+		{"discussion old", o.discussion.ID, library.SortOld, []string{o.reply.ID, o.nested.ID, o.branch.ID, o.inBranch.ID}},
 		// reply has two votes, branch and the rest none: ties newest first.
-		{"discussion top", discussion.ID, library.SortTop, []string{reply.ID, inBranch.ID, branch.ID, nested.ID}},
-		{"claim", claim.ID, library.SortOld, []string{discussion.ID, reply.ID, nested.ID, branch.ID, inBranch.ID}},
-		{"subspace", sub.ID, library.SortOld, []string{discussion.ID, reply.ID, nested.ID, branch.ID, inBranch.ID}},
-		{"space", space.ID, library.SortOld, nil},
-		{"reply", reply.ID, library.SortOld, []string{nested.ID, branch.ID, inBranch.ID}},
+		{"discussion top", o.discussion.ID, library.SortTop, []string{o.reply.ID, o.inBranch.ID, o.branch.ID, o.nested.ID}},
+		{"claim", o.claim.ID, library.SortOld, []string{o.discussion.ID, o.reply.ID, o.nested.ID, o.branch.ID, o.inBranch.ID}},
+		{"subspace", o.sub.ID, library.SortOld, []string{o.discussion.ID, o.reply.ID, o.nested.ID, o.branch.ID, o.inBranch.ID}},
+		{"space", o.space.ID, library.SortOld, nil},
+		{"reply", o.reply.ID, library.SortOld, []string{o.nested.ID, o.branch.ID, o.inBranch.ID}},
 	} {
 		p, err := f.s.Discussion(f.ctx, c.root, c.sort, 0, 50)
 		if err != nil || !slices.Equal(ids(p.Items), c.want) || p.Total != len(c.want) {
 			f.t.Errorf("Discussion %s: %v total %d, %v; want %v", c.name, ids(p.Items), p.Total, err, c.want)
 		}
 	}
-	if p, _ := f.s.Discussion(f.ctx, discussion.ID, library.SortOld, 1, 2); p.Total != 4 || !slices.Equal(ids(p.Items), []string{nested.ID, branch.ID}) {
+	if p, _ := f.s.Discussion(f.ctx, o.discussion.ID, library.SortOld, 1, 2); p.Total != 4 || !slices.Equal(ids(p.Items), []string{o.nested.ID, o.branch.ID}) {
 		f.t.Errorf("Discussion page from 1: %v total %d", ids(p.Items), p.Total)
 	}
-	if _, err := f.s.Discussion(f.ctx, discussion.ID, "best", 0, 50); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.s.Discussion(f.ctx, o.discussion.ID, "best", 0, 50); !errors.Is(err, store.ErrInvalid) {
 		f.t.Errorf("Discussion sorted best: %v, want ErrInvalid", err)
 	}
 
@@ -179,13 +225,13 @@ func testLibraryObjects(f *fixture) {
 		q    library.ActivityQuery
 		want []string
 	}{
-		{"claim2 all", library.ActivityQuery{Subject: claim2.ID}, []string{supported.ID, disputed.ID, example.ID, counter.ID, proposal2.ID}},
-		{"claim2 evidence and assessments", library.ActivityQuery{Subject: claim2.ID, Kinds: []string{"evidence", "assessment"}}, []string{supported.ID, disputed.ID, example.ID, counter.ID}},
-		{"claim2 challenges", library.ActivityQuery{Subject: claim2.ID, Challenges: true}, []string{disputed.ID, counter.ID}},
-		{"claim exact", library.ActivityQuery{Subject: claim.ID, Kinds: []string{"evidence", "assessment"}}, []string{early.ID}},
-		{"claim challenges", library.ActivityQuery{Subject: claim.ID, Challenges: true}, nil},
-		{"claim lineage proposals", library.ActivityQuery{Subject: claim.ID, Lineage: true, Kinds: []string{"proposal"}}, []string{proposal2.ID, proposal1.ID}},
-		{"no kinds", library.ActivityQuery{Subject: claim2.ID, Kinds: []string{}}, nil},
+		{"claim2 all", library.ActivityQuery{Subject: o.claim2.ID}, []string{o.supported.ID, o.disputed.ID, o.example.ID, o.counter.ID, o.proposal2.ID}},
+		{"claim2 evidence and assessments", library.ActivityQuery{Subject: o.claim2.ID, Kinds: []string{"evidence", "assessment"}}, []string{o.supported.ID, o.disputed.ID, o.example.ID, o.counter.ID}},
+		{"claim2 challenges", library.ActivityQuery{Subject: o.claim2.ID, Challenges: true}, []string{o.disputed.ID, o.counter.ID}},
+		{"claim exact", library.ActivityQuery{Subject: o.claim.ID, Kinds: []string{"evidence", "assessment"}}, []string{o.early.ID}},
+		{"claim challenges", library.ActivityQuery{Subject: o.claim.ID, Challenges: true}, nil},
+		{"claim lineage proposals", library.ActivityQuery{Subject: o.claim.ID, Lineage: true, Kinds: []string{"proposal"}}, []string{o.proposal2.ID, o.proposal1.ID}},
+		{"no kinds", library.ActivityQuery{Subject: o.claim2.ID, Kinds: []string{}}, nil},
 	} {
 		c.q.Limit = 50
 		p, err := f.s.Activity(f.ctx, c.q)
@@ -193,10 +239,13 @@ func testLibraryObjects(f *fixture) {
 			f.t.Errorf("Activity %s: %v total %d, %v; want %v", c.name, ids(p.Items), p.Total, err, c.want)
 		}
 	}
-	if p, _ := f.s.Activity(f.ctx, library.ActivityQuery{Subject: claim2.ID, Offset: 4, Limit: 50}); p.Total != 5 || !slices.Equal(ids(p.Items), []string{proposal2.ID}) {
+	if p, _ := f.s.Activity(f.ctx, library.ActivityQuery{Subject: o.claim2.ID, Offset: 4, Limit: 50}); p.Total != 5 || !slices.Equal(ids(p.Items), []string{o.proposal2.ID}) {
 		f.t.Errorf("Activity from 4: %v total %d", ids(p.Items), p.Total)
 	}
+}
 
+// testObjectSections checks Section.
+func testObjectSections(f *fixture, o *objectLibrary) {
 	// Sections.
 	for _, c := range []struct {
 		name    string
@@ -205,71 +254,74 @@ func testLibraryObjects(f *fixture) {
 		section library.ObjectSection
 		want    []string
 	}{
-		{"space children", space.ID, space.ID, library.SectionChildren, []string{doc.ID, sub.ID}},
-		{"subspace children", sub.ID, sub.ID, library.SectionChildren, []string{discussion.ID, claim2.ID}},
-		{"claim related", claim.ID, claim2.ID, library.SectionRelated, []string{rel.ID}},
-		{"document related", doc.ID, doc.ID, library.SectionRelated, []string{rel.ID}},
-		{"claim history", claim.ID, claim2.ID, library.SectionHistory, []string{claim.ID, claim2.ID}},
+		{"space children", o.space.ID, o.space.ID, library.SectionChildren, []string{o.doc.ID, o.sub.ID}},
+		{"subspace children", o.sub.ID, o.sub.ID, library.SectionChildren, []string{o.discussion.ID, o.claim2.ID}},
+		{"claim related", o.claim.ID, o.claim2.ID, library.SectionRelated, []string{o.rel.ID}},
+		{"document related", o.doc.ID, o.doc.ID, library.SectionRelated, []string{o.rel.ID}},
+		{"claim history", o.claim.ID, o.claim2.ID, library.SectionHistory, []string{o.claim.ID, o.claim2.ID}},
 		// The space's child is the document, so the relationship touching
 		// it is in the space's graph; the shared space's included claim
 		// brings it into that graph too; the subspace's child is the claim.
-		{"space graph", space.ID, space.ID, library.SectionGraph, []string{rel.ID}},
-		{"shared graph", shared.ID, shared.ID, library.SectionGraph, []string{rel.ID}},
-		{"subspace graph", sub.ID, sub.ID, library.SectionGraph, []string{rel.ID}},
-		{"reply graph", reply.ID, reply.ID, library.SectionGraph, nil},
-		{"claim discussions", claim.ID, claim2.ID, library.SectionDiscussions, []string{discussion.ID}},
-		{"subspace discussions", sub.ID, sub.ID, library.SectionDiscussions, []string{discussion.ID}},
-		{"reply discussions", reply.ID, reply.ID, library.SectionDiscussions, []string{branch.ID}},
-		{"subspace knowledge", sub.ID, sub.ID, library.SectionKnowledge, []string{claim2.ID}},
+		{"space graph", o.space.ID, o.space.ID, library.SectionGraph, []string{o.rel.ID}},
+		{"shared graph", o.shared.ID, o.shared.ID, library.SectionGraph, []string{o.rel.ID}},
+		{"subspace graph", o.sub.ID, o.sub.ID, library.SectionGraph, []string{o.rel.ID}},
+		{"reply graph", o.reply.ID, o.reply.ID, library.SectionGraph, nil},
+		{"claim discussions", o.claim.ID, o.claim2.ID, library.SectionDiscussions, []string{o.discussion.ID}},
+		{"subspace discussions", o.sub.ID, o.sub.ID, library.SectionDiscussions, []string{o.discussion.ID}},
+		{"reply discussions", o.reply.ID, o.reply.ID, library.SectionDiscussions, []string{o.branch.ID}},
+		{"subspace knowledge", o.sub.ID, o.sub.ID, library.SectionKnowledge, []string{o.claim2.ID}},
 		// The shared space includes the claim's first revision, exactly.
-		{"shared knowledge", shared.ID, shared.ID, library.SectionKnowledge, []string{claim.ID}},
-		{"space knowledge", space.ID, space.ID, library.SectionKnowledge, []string{doc.ID}},
-		{"subspace all", sub.ID, sub.ID, library.SectionAll, []string{discussion.ID, claim2.ID}},
-		{"claim all", claim.ID, claim2.ID, library.SectionAll, []string{discussion.ID, rel.ID}},
-		{"shared all", shared.ID, shared.ID, library.SectionAll, []string{claim.ID}},
+		{"shared knowledge", o.shared.ID, o.shared.ID, library.SectionKnowledge, []string{o.claim.ID}},
+		{"space knowledge", o.space.ID, o.space.ID, library.SectionKnowledge, []string{o.doc.ID}},
+		{"subspace all", o.sub.ID, o.sub.ID, library.SectionAll, []string{o.discussion.ID, o.claim2.ID}},
+		{"claim all", o.claim.ID, o.claim2.ID, library.SectionAll, []string{o.discussion.ID, o.rel.ID}},
+		{"shared all", o.shared.ID, o.shared.ID, library.SectionAll, []string{o.claim.ID}},
 	} {
 		p, err := f.s.Section(f.ctx, library.SectionQuery{Root: c.root, Item: c.item, Section: c.section, Limit: 50})
 		if err != nil || !slices.Equal(ids(p.Items), c.want) || p.Total != len(c.want) {
 			f.t.Errorf("Section %s: %v total %d, %v; want %v", c.name, ids(p.Items), p.Total, err, c.want)
 		}
 	}
-	if p, _ := f.s.Section(f.ctx, library.SectionQuery{Root: space.ID, Item: space.ID, Section: library.SectionChildren, Offset: 1, Limit: 1}); p.Total != 2 || !slices.Equal(ids(p.Items), []string{sub.ID}) {
+	if p, _ := f.s.Section(f.ctx, library.SectionQuery{Root: o.space.ID, Item: o.space.ID, Section: library.SectionChildren, Offset: 1, Limit: 1}); p.Total != 2 || !slices.Equal(ids(p.Items), []string{o.sub.ID}) {
 		f.t.Errorf("Section children from 1: %v total %d", ids(p.Items), p.Total)
 	}
-	if _, err := f.s.Section(f.ctx, library.SectionQuery{Root: space.ID, Item: space.ID, Section: "everything", Limit: 50}); !errors.Is(err, store.ErrInvalid) {
+	if _, err := f.s.Section(f.ctx, library.SectionQuery{Root: o.space.ID, Item: o.space.ID, Section: "everything", Limit: 50}); !errors.Is(err, store.ErrInvalid) {
 		f.t.Errorf("an unknown section: %v, want ErrInvalid", err)
 	}
+}
 
+// testObjectVotes checks VoteTotals and VotesBy.
+func testObjectVotes(f *fixture, o *objectLibrary) {
 	// Votes: totals of current values, up and down; each author's own.
 	totals, err := f.s.VoteTotals(f.ctx, nil)
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	want := []library.VoteTotal{
-		{Target: claim.ID, Score: 1, Up: 1},
-		{Target: reply.ID, Score: 2, Up: 2},
-		{Target: discussion.ID, Score: -1, Down: 1},
+		{Target: o.claim.ID, Score: 1, Up: 1},
+		{Target: o.reply.ID, Score: 2, Up: 2},
+		{Target: o.discussion.ID, Score: -1, Down: 1},
 	}
 	slices.SortFunc(want, func(x, y library.VoteTotal) int { return strings.Compare(x.Target, y.Target) })
 	if !slices.Equal(totals, want) {
 		f.t.Errorf("VoteTotals:\n got %+v\nwant %+v", totals, want)
 	}
-	if totals, _ := f.s.VoteTotals(f.ctx, []string{discussion.ID, space.ID}); !slices.Equal(totals, []library.VoteTotal{{Target: discussion.ID, Score: -1, Down: 1}}) {
+	if totals, _ := f.s.VoteTotals(f.ctx, []string{o.discussion.ID, o.space.ID}); !slices.Equal(totals, []library.VoteTotal{{Target: o.discussion.ID, Score: -1, Down: 1}}) {
 		f.t.Errorf("VoteTotals of two roots: %+v", totals)
 	}
 	if totals, err := f.s.VoteTotals(f.ctx, []string{}); err != nil || len(totals) != 0 {
 		f.t.Errorf("VoteTotals of no roots: %+v, %v", totals, err)
 	}
-	votes, err := f.s.VotesBy(f.ctx, a.author)
-	wantVotes := []library.Vote{{Target: discussion.ID, Root: down.ID, ID: downNow.ID, Value: -1}}
+	votes, err := f.s.VotesBy(f.ctx, o.a.author)
+	wantVotes := []library.Vote{{Target: o.discussion.ID, Root: o.down.ID, ID: o.downNow.ID, Value: -1}}
 	byA := map[string]library.Vote{}
 	for _, v := range votes {
 		byA[v.Target] = v
 	}
-	if err != nil || len(votes) != 2 || byA[discussion.ID] != wantVotes[0] || byA[reply.ID].Value != 1 || !slices.IsSortedFunc(votes, func(x, y library.Vote) int { return strings.Compare(x.Target, y.Target) }) {
+	if err != nil || len(votes) != 2 || byA[o.discussion.ID] != wantVotes[0] || byA[o.reply.ID].Value != 1 || !slices.IsSortedFunc(votes, func(x, y library.Vote) int { return strings.Compare(x.Target, y.Target) }) {
 		f.t.Errorf("VotesBy a: %+v, %v", votes, err)
 	}
-	if votes, _ := f.s.VotesBy(f.ctx, b.author); len(votes) != 2 || !slices.ContainsFunc(votes, func(v library.Vote) bool { return v.Target == claim.ID && v.ID == voteClaim.ID && v.Value == 1 }) {
+	if votes, _ := f.s.VotesBy(f.ctx, o.b.author); len(votes) != 2 || !slices.ContainsFunc(votes, func(v library.Vote) bool { return v.Target == o.claim.ID && v.ID == o.voteClaim.ID && v.Value == 1 }) {
 		f.t.Errorf("VotesBy b: %+v", votes)
 	}
 }

@@ -24,9 +24,16 @@ func (f *fixture) memoryEvent(a string, n int, d string) engine.MemoryEvent {
 // at, a topic key names one record in its scope, concurrent senders of
 // one event see one of them win, and a record removed stays removed.
 func testMemory(f *fixture) {
-	ctx, s := f.ctx, f.s
+	testMemoryAdapters(f)
+	testMemoryProfiles(f)
+	rec := testMemoryEvents(f)
+	testMemorySenders(f)
+	testMemoryForget(f, rec)
+}
 
-	// Adapters: unknown, issued, rotated.
+// testMemoryAdapters checks an adapter unknown, issued and rotated.
+func testMemoryAdapters(f *fixture) {
+	ctx, s := f.ctx, f.s
 	if _, err := s.MemoryAdapter(ctx, "codex"); !errors.Is(err, store.ErrNotFound) {
 		f.t.Fatalf("MemoryAdapter before any: %v, want ErrNotFound", err)
 	}
@@ -38,8 +45,12 @@ func testMemory(f *fixture) {
 			f.t.Fatalf("MemoryAdapter after put %d: %+v, %v", i, a, err)
 		}
 	}
+}
 
-	// Profiles: a revision is kept once; "" reads the last stored.
+// testMemoryProfiles checks that a profile revision is kept once, and
+// that "" reads the last stored.
+func testMemoryProfiles(f *fixture) {
+	ctx, s := f.ctx, f.s
 	if _, err := s.MemoryProfile(ctx, "team", ""); !errors.Is(err, store.ErrNotFound) {
 		f.t.Fatalf("MemoryProfile before any: %v, want ErrNotFound", err)
 	}
@@ -60,6 +71,14 @@ func testMemory(f *fixture) {
 	if p, err := s.MemoryProfile(ctx, "team", "1"); err != nil || string(p.Document) != `{"r":"1"}` {
 		f.t.Fatalf("profile team@1: %+v, %v", p, err)
 	}
+}
+
+// testMemoryEvents checks that an event is applied once, whole, from the
+// versions it was computed at, with one record per topic key in its scope.
+// It returns the record it leaves, lr_a at revision 2, with receipts in
+// ms_one.
+func testMemoryEvents(f *fixture) engine.MemoryRecord {
+	ctx, s := f.ctx, f.s
 
 	// An event with a session, a record and receipts is applied whole.
 	sess := engine.MemorySession{Handle: "ms_one", AdapterID: "codex", Version: 1, State: []byte(`{"v":1}`), Started: f.now}
@@ -155,8 +174,13 @@ func testMemory(f *fixture) {
 	if err != nil || len(all) != 3 || all[0].Ref != "lr_a" || all[1].Ref != "lr_b" || all[2].Ref != "lr_c" {
 		f.t.Fatalf("MemoryRecords: %+v, %v", all, err)
 	}
+	return rec
+}
 
-	// Senders of one event at once: one applies it, the rest get it back.
+// testMemorySenders has senders of one event send it at once: one applies
+// it, the rest get it back.
+func testMemorySenders(f *fixture) {
+	ctx, s := f.ctx, f.s
 	const senders = 12
 	var wg sync.WaitGroup
 	errs := make([]error, senders)
@@ -192,12 +216,11 @@ func testMemory(f *fixture) {
 	if r, _ := s.MemoryReceipts(ctx, "ms_two"); len(r) != 1 {
 		f.t.Fatalf("one event applied by %d senders wrote %d receipts", senders, len(r))
 	}
-
-	testMemoryForget(f, rec)
 }
 
 // testMemoryForget checks a record's receipts across sessions and its
-// removal: rec (lr_a, revision 2 by now) has receipts in ms_one and ms_two.
+// removal: rec (lr_a, revision 2 by now) has receipts in ms_one and, from
+// testMemorySenders, ms_two.
 func testMemoryForget(f *fixture, rec engine.MemoryRecord) {
 	ctx, s := f.ctx, f.s
 	byRecord, err := s.MemoryRecordReceipts(ctx, rec.Ref)
