@@ -2,7 +2,7 @@
 // runs, beside storetest's for the core it embeds:
 //
 //	func TestConformance(t *testing.T) {
-//		librarytest.Run(t, func(t *testing.T) library.Store { ... })
+//		librarytest.Run(t, func(t *testing.T) library.Store { ... }, librarytest.WithReopen(...))
 //	}
 //
 // It checks the contract written on library.Store (library/store.go), whose
@@ -10,7 +10,9 @@
 // contribution admitted in one write under the library's state rules,
 // whatever the race; lineages, votes and reviews; the catalogue, the
 // changes feed and an object's reads; the personal lists' compare-and-set
-// and read nonces; and the scopes an admin set.
+// and read nonces; the scopes an admin set; and, across a close and
+// reopen, every contribution, its entry, the personal lists and the scopes
+// as they were.
 package librarytest
 
 import (
@@ -24,10 +26,29 @@ import (
 	"github.com/agora-node/agora/library"
 )
 
+// An Option changes how Run tests a driver.
+type Option func(*config)
+
+type config struct {
+	reopen func(t *testing.T, s library.Store) library.Store
+}
+
+// WithReopen gives Run a way to close a store and open its data again, for
+// the durability test; without it the test is skipped. reopen closes s and
+// returns a store over the same data, which it arranges to close at the
+// end of the test.
+func WithReopen(reopen func(t *testing.T, s library.Store) library.Store) Option {
+	return func(c *config) { c.reopen = reopen }
+}
+
 // Run runs the suite against the driver newStore makes: each call returns
 // a new, empty store that newStore arranges to close at the end of the test
 // (t.Cleanup).
-func Run(t *testing.T, newStore func(t *testing.T) library.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) library.Store, opts ...Option) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
 	tests := []struct {
 		name string
 		f    func(f *fixture)
@@ -44,6 +65,12 @@ func Run(t *testing.T, newStore func(t *testing.T) library.Store) {
 			tc.f(newFixture(t, newStore(t)))
 		})
 	}
+	t.Run("Durability", func(t *testing.T) {
+		if c.reopen == nil {
+			t.Skip("no librarytest.WithReopen for this driver")
+		}
+		testDurability(newFixture(t, newStore(t)), c.reopen)
+	})
 }
 
 // fixture is one test's store and clock.

@@ -2,6 +2,7 @@ package sqlite_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
@@ -37,6 +38,9 @@ func reopen(t *testing.T, s any) *sqlite.Store {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
+	if table := os.Getenv(forgetEnv); table != "" {
+		forget(t, path, table)
+	}
 	return open(t, path)
 }
 
@@ -50,13 +54,16 @@ func TestConformance(t *testing.T) {
 			storetest.WithReopen(func(t *testing.T, s store.Store) store.Store { return reopen(t, s) }))
 	})
 	t.Run("Ledger", func(t *testing.T) {
-		ledgertest.Run(t, func(t *testing.T) ledger.Store { return newStore(t) })
+		ledgertest.Run(t, func(t *testing.T) ledger.Store { return newStore(t) },
+			ledgertest.WithReopen(func(t *testing.T, s ledger.Store) ledger.Store { return reopen(t, s) }))
 	})
 	t.Run("Library", func(t *testing.T) {
-		librarytest.Run(t, func(t *testing.T) library.Store { return newStore(t) })
+		librarytest.Run(t, func(t *testing.T) library.Store { return newStore(t) },
+			librarytest.WithReopen(func(t *testing.T, s library.Store) library.Store { return reopen(t, s) }))
 	})
 	t.Run("Memory", func(t *testing.T) {
-		enginetest.Run(t, func(t *testing.T) engine.Store { return newStore(t) })
+		enginetest.Run(t, func(t *testing.T) engine.Store { return newStore(t) },
+			enginetest.WithReopen(func(t *testing.T, s engine.Store) engine.Store { return reopen(t, s) }))
 	})
 }
 

@@ -2,7 +2,7 @@
 // runs:
 //
 //	func TestConformance(t *testing.T) {
-//		enginetest.Run(t, func(t *testing.T) engine.Store { ... })
+//		enginetest.Run(t, func(t *testing.T) engine.Store { ... }, enginetest.WithReopen(...))
 //	}
 //
 // It checks the contract written on engine.Store (memory/engine/store.go),
@@ -10,8 +10,9 @@
 // (memory/memory-agent-ingress-v1.schema.json): adapters rotate, profile
 // revisions never change, an event is applied once with all its effects or
 // none, sessions and records change only from the version they were read
-// at, a topic key names one record in its scope, and a record removed stays
-// removed.
+// at, a topic key names one record in its scope, a record removed stays
+// removed, and, across a close and reopen, every adapter, profile, event,
+// session, record and receipt is as it was.
 package enginetest
 
 import (
@@ -23,12 +24,37 @@ import (
 	"github.com/agora-node/agora/memory/engine"
 )
 
+// An Option changes how Run tests a driver.
+type Option func(*config)
+
+type config struct {
+	reopen func(t *testing.T, s engine.Store) engine.Store
+}
+
+// WithReopen gives Run a way to close a store and open its data again, for
+// the durability test; without it the test is skipped. reopen closes s and
+// returns a store over the same data, which it arranges to close at the
+// end of the test.
+func WithReopen(reopen func(t *testing.T, s engine.Store) engine.Store) Option {
+	return func(c *config) { c.reopen = reopen }
+}
+
 // Run runs the suite against the driver newStore makes: each call returns
 // a new, empty store that newStore arranges to close at the end of the test
 // (t.Cleanup).
-func Run(t *testing.T, newStore func(t *testing.T) engine.Store) {
+func Run(t *testing.T, newStore func(t *testing.T) engine.Store, opts ...Option) {
+	var c config
+	for _, o := range opts {
+		o(&c)
+	}
 	t.Run("Memory", func(t *testing.T) {
 		testMemory(newFixture(t, newStore(t)))
+	})
+	t.Run("Durability", func(t *testing.T) {
+		if c.reopen == nil {
+			t.Skip("no enginetest.WithReopen for this driver")
+		}
+		testDurability(newFixture(t, newStore(t)), c.reopen)
 	})
 }
 
