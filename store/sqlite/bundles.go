@@ -287,8 +287,10 @@ func (s *Store) OpenBundle(ctx context.Context, hash, entry string) error {
 		case withdrawal.Valid:
 			return fmt.Errorf("sqlite: bundle %s was withdrawn: %w", hash, store.ErrConflict)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE bundles SET revealed = ? WHERE hash = ?`, entry, hash)
-		return err
+		if _, err := tx.ExecContext(ctx, `UPDATE bundles SET revealed = ? WHERE hash = ?`, entry, hash); err != nil {
+			return err
+		}
+		return markBind(ctx, tx, entry, bundleStepHook)
 	})
 }
 
@@ -317,6 +319,9 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 			w.Entry, w.Reason, nullString(w.Void), nanos(w.At), hash); err != nil {
 			return err
 		}
+		if err := markBind(ctx, tx, w.Entry, bundleStepHook); err != nil {
+			return err
+		}
 		out, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
 		return err
 	})
@@ -329,19 +334,15 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 	return out, nil
 }
 
-// onBound keeps the claims in step with the entry just bound at index:
-// claims become findable when the entry revealing their bundle is bound,
-// and unfindable when a withdrawal of it is.
-func onBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
-	// Most entries are no bundle's: one probe of the two unique indexes
-	// says so, rather than three updates that find nothing.
-	var step bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE revealed = ?1 OR withdrawal = ?1)`, b.Digest).Scan(&step); err != nil {
-		return err
-	}
-	if !step {
-		return nil
-	}
+// bundleStepHook is the binding hook of the entries that reveal or
+// withdraw a bundle, which OpenBundle and WithdrawBundle mark.
+const bundleStepHook = "bundle"
+
+// bundleStepBound keeps the claims in step with the entry just bound at
+// index, in the commit that binds it: claims become findable when the
+// entry revealing their bundle is bound, and unfindable when a withdrawal
+// of it is.
+func bundleStepBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE claims SET opened = ? WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Index, b.Digest); err != nil {
 		return err
 	}
@@ -352,6 +353,15 @@ func onBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	_, err := tx.ExecContext(ctx, `UPDATE claims SET withdrawn = 1 WHERE bundle = (SELECT hash FROM bundles WHERE withdrawal = ?)`, b.Digest)
 	return err
 }
+
+// bindHookMigration is migration 8: the binding hook an entry is marked
+// with (signed.go), and the mark of every bundle step recorded and not
+// bound yet, which bind found by probing the bundles before.
+const bindHookMigration = `
+ALTER TABLE signed ADD COLUMN on_bind TEXT;
+UPDATE signed SET on_bind = '` + bundleStepHook + `' WHERE idx IS NULL AND digest IN
+	(SELECT revealed FROM bundles WHERE revealed IS NOT NULL UNION SELECT withdrawal FROM bundles WHERE withdrawal IS NOT NULL);
+`
 
 // dropBundleRecords undoes what an unbound entry made of bundles: a sealed
 // entry takes its bundle with it; a revealing, void or withdrawal entry the

@@ -425,6 +425,8 @@ CREATE TABLE library_votes (
 	catalogueMigration,
 	// The library scopes an admin granted or denied (library.go).
 	scopesMigration,
+	// The binding hook an entry is marked with (signed.go, bundles.go).
+	bindHookMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
