@@ -1,9 +1,14 @@
 // Package library holds the research library's write side: the signed
 // contribution record alexandria.contribution/3, its envelope and
-// signature, the read contract itself (Contract, contract.json embedded
-// as published), the write contract's JSON Schema (its
+// signature, the read contract itself (Contract, library/contract.json
+// embedded as published), the write contract's JSON Schema (its
 // write_contract.content_schema) and every state rule the contract lists,
 // checked against a Graph the store implements.
+//
+// It also owns what the library keeps: Store (store.go), the contract on
+// the node's store for contributions, the catalogue, the changes feed,
+// objects, personal lists and scopes, whose conformance suite is
+// library/librarytest.
 //
 // # The record
 //

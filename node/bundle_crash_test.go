@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
@@ -492,7 +493,7 @@ func TestBundleCrash(t *testing.T) {
 	revealed := map[int64]*submission{}
 	for _, s := range subs {
 		status, v, err := c.do("GET", "/api/v1/sealed/"+itoa(uint64(s.sealed)), nil)
-		if err != nil || status != http.StatusOK || v.(map[string]any)["state"] != store.BundleOpen {
+		if err != nil || status != http.StatusOK || v.(map[string]any)["state"] != ledger.BundleOpen {
 			t.Errorf("sealed %d (bundle %s): %d %v %v, want it open", s.sealed, s.hash, status, v, err)
 			continue
 		}
@@ -559,7 +560,7 @@ func checkNoUnbound(t *testing.T, n *Node, when string) {
 // checkWhole checks that bundle b, as the store holds it, is s whole: its
 // sealed entry on the log, every file recorded with its digest and kept in
 // the blob store, every claim recorded.
-func checkWhole(t *testing.T, n *Node, c *client, s *submission, b store.Bundle) {
+func checkWhole(t *testing.T, n *Node, c *client, s *submission, b ledger.Bundle) {
 	t.Helper()
 	if b.SealedIndex == store.Unlogged {
 		t.Errorf("round %d: bundle %s is recorded with its sealed entry unlogged", s.round, s.hash)
@@ -627,7 +628,7 @@ func TestBundleCrashRecover(t *testing.T) {
 	dir := t.TempDir()
 	var faults *faultStore
 	cfg := Config{DataDir: dir, Logger: slog.New(slog.DiscardHandler), FreeBundles: FreeAll, OpenAfter: -1,
-		wrapStore: func(st store.Store) store.Store { faults = &faultStore{Store: st}; return faults }}
+		wrapStore: func(st nodeStore) nodeStore { faults = &faultStore{nodeStore: st}; return faults }}
 	n, err := New(ctx, cfg)
 	if err != nil {
 		t.Fatal(err)

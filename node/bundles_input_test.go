@@ -11,9 +11,9 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/ledgerhttp"
 	"github.com/agora-node/agora/protocol"
-	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -272,7 +272,7 @@ func TestBundleLimits(t *testing.T) {
 	}
 }
 
-func mustBundle(t *testing.T, n *Node, hash string) store.Bundle {
+func mustBundle(t *testing.T, n *Node, hash string) ledger.Bundle {
 	t.Helper()
 	b, err := n.store.Bundle(t.Context(), hash)
 	if err != nil {

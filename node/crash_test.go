@@ -32,7 +32,7 @@ import (
 // states a crash leaves between a logged entry's steps, made with a
 // fault-injecting store, and the whole node killed with SIGKILL mid-burst.
 
-// faultStore is a store.Store that fails, on demand, at the two points a
+// faultStore is the node's store failing, on demand, at the two points a
 // crash splits a logged entry's steps:
 //
 //   - failBind: BindIndex fails and writes nothing, as if the process died
@@ -40,7 +40,7 @@ import (
 //   - failLeafPut: PutSigned with a leaf writes, then fails, as if the
 //     process died after keeping the entry and before appending it.
 type faultStore struct {
-	store.Store
+	nodeStore
 	failBind    atomic.Bool
 	failLeafPut atomic.Bool
 }
@@ -51,11 +51,11 @@ func (f *faultStore) BindIndex(ctx context.Context, index int64, digest string) 
 	if f.failBind.Load() {
 		return fmt.Errorf("bind %d: %w", index, errInjected)
 	}
-	return f.Store.BindIndex(ctx, index, digest)
+	return f.nodeStore.BindIndex(ctx, index, digest)
 }
 
 func (f *faultStore) PutSigned(ctx context.Context, digest string, signed, leaf []byte) error {
-	if err := f.Store.PutSigned(ctx, digest, signed, leaf); err != nil || leaf == nil || !f.failLeafPut.Load() {
+	if err := f.nodeStore.PutSigned(ctx, digest, signed, leaf); err != nil || leaf == nil || !f.failLeafPut.Load() {
 		return err
 	}
 	return fmt.Errorf("put %s: %w", digest, errInjected)
@@ -183,7 +183,7 @@ func openNode(t *testing.T, dir string, buf io.Writer) *Node {
 }
 
 // openNodeWith is openNode with wrap between the node and its store.
-func openNodeWith(t *testing.T, dir string, buf io.Writer, wrap func(store.Store) store.Store) *Node {
+func openNodeWith(t *testing.T, dir string, buf io.Writer, wrap func(nodeStore) nodeStore) *Node {
 	t.Helper()
 	n, err := New(context.Background(), Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(buf, &slog.HandlerOptions{Level: slog.LevelDebug})), wrapStore: wrap})
 	if err != nil {
@@ -217,7 +217,7 @@ func identitiesOf(rec store.Operator) string {
 func TestRecover(t *testing.T) {
 	dir := t.TempDir()
 	var faults *faultStore
-	n := openNodeWith(t, dir, io.Discard, func(st store.Store) store.Store { faults = &faultStore{Store: st}; return faults })
+	n := openNodeWith(t, dir, io.Discard, func(st nodeStore) nodeStore { faults = &faultStore{nodeStore: st}; return faults })
 	srv := httptest.NewServer(n.Handler())
 	closed := false
 	t.Cleanup(func() {
@@ -507,7 +507,7 @@ func TestCrashChild(t *testing.T) {
 	}
 	// A slow disk: bindings lag the log by a little, so a kill soon
 	// after a tree head is published finds appends not yet bound.
-	cfg.wrapStore = func(st store.Store) store.Store { return slowBindStore{st} }
+	cfg.wrapStore = func(st nodeStore) nodeStore { return slowBindStore{st} }
 	n, err := New(context.Background(), cfg)
 	if err != nil {
 		fmt.Printf("error %v\n", err)
@@ -523,11 +523,11 @@ func TestCrashChild(t *testing.T) {
 }
 
 // slowBindStore is a store whose BindIndex takes 50 ms longer.
-type slowBindStore struct{ store.Store }
+type slowBindStore struct{ nodeStore }
 
 func (s slowBindStore) BindIndex(ctx context.Context, index int64, digest string) error {
 	time.Sleep(50 * time.Millisecond)
-	return s.Store.BindIndex(ctx, index, digest)
+	return s.nodeStore.BindIndex(ctx, index, digest)
 }
 
 // child is a node running in a child process.

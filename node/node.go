@@ -19,12 +19,13 @@ import (
 
 	"github.com/agora-node/agora/blobs"
 	"github.com/agora-node/agora/journal"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/ledgerhttp"
+	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/library/libraryhttp"
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/memory/memoryhttp"
 	"github.com/agora-node/agora/protocol"
-	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
 	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog"
@@ -89,7 +90,17 @@ type Config struct {
 
 	// wrapStore, when set, stands between the node and its store: tests
 	// inject faults with it.
-	wrapStore func(store.Store) store.Store
+	wrapStore func(nodeStore) nodeStore
+}
+
+// nodeStore is the node's one store as the faces take it: the core
+// (store.Store, which the journal and recovery use) with what each face
+// keeps beside it. store/sqlite implements it all; each face is handed
+// the interface it owns.
+type nodeStore interface {
+	ledger.Store
+	library.Store
+	engine.Store
 }
 
 // DefaultOpenAfter is how long a bundle stays sealed by default.
@@ -102,7 +113,7 @@ type Node struct {
 	keys    *nodeKeys
 	logID   string
 	log     *translog.Log
-	store   store.Store
+	store   nodeStore
 	journal *journal.Journal
 	files   *blobs.Store // bundle files and uploads, by digest
 	ledger  *ledgerhttp.Server

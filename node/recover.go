@@ -217,7 +217,7 @@ func (n *Node) settle(ctx context.Context, s store.Signed) (int, string, error) 
 	switch entry["type"] {
 	case library.ContributionType:
 		// A library contribution is visible from the moment it is stored
-		// (store.LibraryStore), so later ones may rest on it: it is
+		// (library.Store), so later ones may rest on it: it is
 		// logged late rather than dropped.
 		if s.Leaf != nil {
 			return appendEntry, "", nil

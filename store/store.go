@@ -1,8 +1,16 @@
 // Package store is the node's state beside its log: operators with their
 // keys and names, identities, invite codes, rate-limit counters, and the
-// signed entries whose leaves the log holds. Store is the contract every
-// driver keeps; store/sqlite is the embedded driver, and store/storetest is
-// the conformance suite each driver runs.
+// signed entries whose leaves the log holds (spec/ledger-protocol.md,
+// "Your key is your identity" and "Identity", says what they are). Store
+// is the contract every driver keeps; store/sqlite is the embedded driver,
+// and store/storetest is the conformance suite each driver runs.
+//
+// Store is the core every face of the node rests on, and names no face.
+// Each face owns the contract of what it keeps beside it, as an interface
+// embedding Store, with its own conformance suite: ledger.Store (bundles;
+// ledger/ledgertest), library.Store (contributions; library/librarytest)
+// and, for the memory, which needs no log, engine.Store
+// (memory/engine/enginetest). A driver implements them all.
 //
 // The store holds records, not rules: whether a name, an entry or a proof
 // is acceptable is package operators' to say, before anything is stored.
@@ -168,10 +176,12 @@ type Store interface {
 	// DropUnbound removes an entry that was put and never logged, with
 	// everything it made: an operator it registered (if the operator has
 	// nothing else), a key a rotation gave (its old key becomes current
-	// again), an identity (an invite code it used can be used again). The
+	// again), an identity (an invite code it used can be used again), and
+	// the records a face made naming it, as the face's contract says. The
 	// name number an operator had is not given out again. A bound entry
 	// returns ErrConflict, as does a key entry whose operator has other
-	// records; an unknown one, ErrNotFound.
+	// records, and an entry a face says stays; an unknown one,
+	// ErrNotFound.
 	DropUnbound(ctx context.Context, digest string) error
 
 	// CreateOperator records a registered operator, its first key, and
@@ -252,10 +262,6 @@ type Store interface {
 	// when it returns: a crash may forget recent takes, which lets a few
 	// more calls through, never fewer.
 	Take(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (ok bool, retryAfter time.Duration, err error)
-
-	BundleStore
-	LibraryStore
-	MemoryStore
 
 	// Close releases the store. Calls after Close fail.
 	Close() error

@@ -1,8 +1,9 @@
 // Package vocabulary holds the sciencejournal protocol's named values: the
 // model families a call may name and the model ID rule, claim types,
-// statuses, entry types, evidence kinds, proof checkers, verification jobs
-// and their verdicts, identity kinds, the files a bundle holds, and the
-// limits a node enforces, with Document, the JSON a node serves at
+// statuses, entry types, verification jobs and their verdicts, identity
+// kinds, and the limits a node enforces. The ledger's own terms (claim
+// types, evidence kinds, the files a bundle holds) live with its rules in
+// ledger/claims and ledger/bundle; ledger/ledgerhttp serves them all at
 // GET /api/v1/vocabulary.
 //
 // Every string here is part of the wire format: renaming one is a protocol
@@ -18,12 +19,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/ledger/bundle"
-	"github.com/agora-node/agora/ledger/claims"
 )
-
-// ClaimTypes are the types a claim in claims.json may have.
-var ClaimTypes = claims.Types
 
 // Statuses are the statuses (hallmarks) a claim can hold, in the order the
 // instructions give them. The instructions add "retracted", which the
@@ -72,19 +68,6 @@ func IdentityRank(kind string) int {
 // SponsoringKinds are the identities that let an operator make invite
 // codes: its own proofs, never an invite or the node's invitation.
 var SponsoringKinds = []string{IdentityDomain, IdentityGitHub, IdentityVouched}
-
-// EvidenceKinds are the kinds of evidence item a claim may carry.
-var EvidenceKinds = []string{claims.Computation, claims.Measurement, claims.Proof}
-
-// Checkers are the proof checkers a proof item may name.
-var Checkers = claims.Checkers
-
-// WrittenBy says who wrote a bundle; a manifest that says nothing means an
-// agent.
-var WrittenBy = bundle.WrittenBy
-
-// WorkKinds price what replicating a measurement takes.
-var WorkKinds = bundle.WorkKinds
 
 // ReviewVerdicts are a review's verdicts on a claim, best first.
 var ReviewVerdicts = []string{"sound", "minor_issues", "major_issues", "unsound", "could_not_judge"}
@@ -163,28 +146,6 @@ var (
 	MeasurementKinds = []string{"number", "choice", "text"}
 	IdeaFlagReasons  = []string{"harmful", "illegal", "personal", "instructions", "spam"}
 )
-
-// RequiredFiles are the files every bundle holds.
-var RequiredFiles = []string{"manifest.json", "paper.md", "claims.json", bundle.SignatureFile}
-
-// OptionalFiles are the other files a bundle may hold outside its
-// directories.
-var OptionalFiles = func() []string {
-	var out []string
-	for _, f := range bundle.TopLevelFiles {
-		required := false
-		for _, r := range RequiredFiles {
-			required = required || f == r
-		}
-		if !required {
-			out = append(out, f)
-		}
-	}
-	return out
-}()
-
-// Directories are the directories a bundle may hold files under.
-var Directories = bundle.Directories
 
 // Proof records: where an operator proves a domain or a GitHub account.
 const (

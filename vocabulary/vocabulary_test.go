@@ -8,8 +8,6 @@ import (
 	"slices"
 	"strings"
 	"testing"
-
-	"github.com/agora-node/agora/canonical"
 )
 
 // specFamilies is the FAMILIES list of the Python client in the
@@ -178,71 +176,5 @@ func TestIdentityRank(t *testing.T) {
 	}
 	if IdentityRank(IdentityDomain) >= IdentityRank(IdentityGitHub) || IdentityRank(IdentitySponsored) >= IdentityRank(IdentityInvited) {
 		t.Error("identities are not firmest first")
-	}
-}
-
-func TestFiles(t *testing.T) {
-	if !slices.Equal(RequiredFiles, []string{"manifest.json", "paper.md", "claims.json", "signature"}) {
-		t.Errorf("RequiredFiles = %v", RequiredFiles)
-	}
-	want := []string{"references.json", "materials.json", "deviations.json", "embeddings.json", "provenance.json"}
-	got := slices.Clone(OptionalFiles)
-	slices.Sort(got)
-	slices.Sort(want)
-	if !slices.Equal(got, want) {
-		t.Errorf("OptionalFiles = %v, want %v", got, want)
-	}
-}
-
-func TestDocument(t *testing.T) {
-	doc := Document()
-	// It is JSON the node can serve as canonical JSON.
-	b, err := canonical.Marshal(doc)
-	if err != nil {
-		t.Fatalf("canonical.Marshal(Document()): %v", err)
-	}
-	var back map[string]any
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	for _, key := range []string{
-		"claim_types", "statuses", "entry_types", "required_files", "limits", "model_families",
-		"identity_kinds", "evidence_kinds", "proof_checkers", "attestation_jobs", "hazard_verdicts",
-	} {
-		if _, ok := back[key]; !ok {
-			t.Errorf("the document lacks %q", key)
-		}
-	}
-	var names []string
-	for _, f := range back["model_families"].([]any) {
-		obj := f.(map[string]any)
-		names = append(names, obj["family"].(string))
-		if len(obj) != 3 || obj["maker"] == "" || obj["models"] == "" {
-			t.Errorf("model family %v is not {family, maker, models}", obj)
-		}
-	}
-	if !slices.Equal(names, specFamilies) {
-		t.Errorf("model_families = %v", names)
-	}
-	limits := back["limits"].(map[string]any)
-	for key, want := range map[string]float64{
-		"maxNameLength": 100, "renamesPerDay": 5, "maxModelLength": 64, "invitesPerOrganization": 3,
-		"inviteLifetimeDays": 30, "maxClaimsPerBundle": 30, "maxBundleFiles": 1000,
-		"clockSkewSeconds": 300, "registrationsPerAddress": 50, "proofAttemptsPerOperator": 30,
-	} {
-		if limits[key] != want {
-			t.Errorf("limits.%s = %v, want %v", key, limits[key], want)
-		}
-	}
-	if got := back["attestation_jobs"].(map[string]any)["proof_check"]; len(got.([]any)) != 3 {
-		t.Errorf("attestation_jobs.proof_check = %v", got)
-	}
-	if !slices.Contains(Statuses, "retracted") || !slices.Contains(EntryTypes, "identity") {
-		t.Error("statuses or entry types lack what the instructions name")
-	}
-	// A fresh value each call: changing one leaves the next alone.
-	doc["statuses"].([]any)[0] = "changed"
-	if Document()["statuses"].([]any)[0] != "published" {
-		t.Error("Document shares its lists between calls")
 	}
 }

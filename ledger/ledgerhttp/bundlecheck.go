@@ -14,6 +14,7 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/ledger/hazard"
@@ -390,7 +391,7 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 	}
 	if b, err := s.store.Bundle(ctx, c.digests.Bundle); err == nil {
 		c.sealedIndex = b.SealedIndex
-		if b.State == store.BundleOpen {
+		if b.State == ledger.BundleOpen {
 			c.publishedIdx = b.RevealedIndex
 		}
 	} else if !errors.Is(err, store.ErrNotFound) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -135,7 +136,7 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return map[string]any{"bundle": b.Hash, "sealed": b.SealedIndex, "state": store.BundleSealed, "entry": nil}, http.StatusAccepted, nil
+	return map[string]any{"bundle": b.Hash, "sealed": b.SealedIndex, "state": ledger.BundleSealed, "entry": nil}, http.StatusAccepted, nil
 }
 
 // StartSubmission marks operator as storing a submission; ok is false if
@@ -155,9 +156,9 @@ func (s *Server) StartSubmission(operator string) (release func(), ok bool) {
 }
 
 // bundleStanding is where a bundle stands, as a repeated submission hears.
-func bundleStanding(b store.Bundle) map[string]any {
+func bundleStanding(b ledger.Bundle) map[string]any {
 	var entry any
-	if b.State == store.BundleOpen {
+	if b.State == ledger.BundleOpen {
 		entry = b.RevealedIndex
 	}
 	return map[string]any{"bundle": b.Hash, "sealed": logIndex(b.SealedIndex), "state": b.State, "entry": entry}
@@ -172,43 +173,43 @@ func logIndex(i int64) any {
 }
 
 // seal stores a checked bundle's files and records it sealed on the log.
-func (s *Server) seal(ctx context.Context, c *checkedBundle) (store.Bundle, error) {
+func (s *Server) seal(ctx context.Context, c *checkedBundle) (ledger.Bundle, error) {
 	ctx = context.WithoutCancel(ctx)
 	for p, data := range c.req.files {
 		d, err := s.blobs.Put(data)
 		if err != nil {
-			return store.Bundle{}, fmt.Errorf("storing %s: %w", p, err)
+			return ledger.Bundle{}, fmt.Errorf("storing %s: %w", p, err)
 		}
 		if d != c.digests.Files[p] {
-			return store.Bundle{}, fmt.Errorf("storing %s: the store says %s, the check %s", p, d, c.digests.Files[p])
+			return ledger.Bundle{}, fmt.Errorf("storing %s: the store says %s, the check %s", p, d, c.digests.Files[p])
 		}
 	}
 	entry := map[string]any{"type": "bundle", "bundle": c.digests.Bundle, "sig": c.signature}
 	entryJSON, err := canonical.Marshal(entry)
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	salt, err := protocol.NewSalt()
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	commitment, err := protocol.SealSigned(entry, salt)
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	sealed := map[string]any{"type": protocol.SealedType, "commitment": commitment}
 	if err := protocol.Sign(sealed, s.logKey); err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	sealedJSON, err := canonical.Marshal(sealed)
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	sealedDigest := canonical.Digest(sealedJSON)
 	if err := s.store.PutSigned(ctx, sealedDigest, sealedJSON, nil); err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
-	nb := store.NewBundle{
+	nb := ledger.NewBundle{
 		Hash: c.digests.Bundle, Operator: c.operator.ID, KeyDigest: c.manifest.OperatorKeyDigest,
 		Entry: entryJSON, EntryDigest: canonical.Digest(entryJSON), Sealed: sealedDigest, Salt: salt,
 		Fields: c.manifest.Fields, Replaces: c.manifest.Replaces, WrittenBy: c.manifest.WrittenBy, At: s.now(),
@@ -217,15 +218,15 @@ func (s *Server) seal(ctx context.Context, c *checkedBundle) (store.Bundle, erro
 		nb.WrittenBy = "agent"
 	}
 	for _, p := range c.paths() {
-		nb.Files = append(nb.Files, store.File{Path: p, Digest: c.digests.Files[p], Size: c.req.sizes[p], Uploaded: c.req.uploaded[p] != ""})
+		nb.Files = append(nb.Files, ledger.File{Path: p, Digest: c.digests.Files[p], Size: c.req.sizes[p], Uploaded: c.req.uploaded[p] != ""})
 	}
 	cites := citedFor(c)
 	for i, cl := range c.claims {
 		raw, err := canonical.Marshal(claimJSON(c, i))
 		if err != nil {
-			return store.Bundle{}, err
+			return ledger.Bundle{}, err
 		}
-		nb.Claims = append(nb.Claims, store.Claim{
+		nb.Claims = append(nb.Claims, ledger.Claim{
 			ID: c.claimIDs[i], LocalID: cl.LocalID, Type: cl.Type, Statement: cl.Statement, Assertion: c.assertions[i],
 			DependsOn: globalDependencies(c, i), Cites: cites[cl.LocalID], JSON: raw,
 		})
@@ -237,14 +238,14 @@ func (s *Server) seal(ctx context.Context, c *checkedBundle) (store.Bundle, erro
 	}
 	if err != nil {
 		s.store.DropUnbound(ctx, sealedDigest)
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	index, err := s.journal.Append(ctx, sealedDigest, sealedJSON, sealed, nil)
 	if err != nil {
 		if appendedNothing(err) {
 			s.store.DropUnbound(ctx, sealedDigest)
 		}
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	b.SealedIndex = int64(index)
 	return b, nil
@@ -312,8 +313,8 @@ func citedFor(c *checkedBundle) map[string][]string {
 // bundle entry, its claim IDs in claims.json order, its fields in the
 // manifest's order, and the index and salt that open its commitment. It is
 // what the policy loop calls now, and what the verification round will.
-func (s *Server) OpenBundle(ctx context.Context, b store.Bundle) (uint64, error) {
-	if b.State != store.BundleSealed || b.SealedIndex == store.Unlogged {
+func (s *Server) OpenBundle(ctx context.Context, b ledger.Bundle) (uint64, error) {
+	if b.State != ledger.BundleSealed || b.SealedIndex == store.Unlogged {
 		return 0, fmt.Errorf("bundle %s is %s, not sealed on the log: %w", b.Hash, b.State, store.ErrConflict)
 	}
 	v, err := canonical.Parse(b.Entry)
@@ -419,17 +420,17 @@ func (s *Server) getSealed(r *http.Request) (any, int, error) {
 		if serr != nil || !isType(s.Entry, protocol.SealedType) {
 			return nil, 0, httpapi.NotFound("No sealed entry at index %d", index)
 		}
-		return map[string]any{"sealed": index, "state": store.BundleSealed}, http.StatusOK, nil
+		return map[string]any{"sealed": index, "state": ledger.BundleSealed}, http.StatusOK, nil
 	}
 	if err != nil {
 		return nil, 0, err
 	}
 	out := map[string]any{"sealed": index, "state": b.State}
 	switch b.State {
-	case store.BundleOpen:
+	case ledger.BundleOpen:
 		out["revealed_in"] = b.RevealedIndex
 		out["bundle"] = b.Hash
-	case store.BundleWithdrawn:
+	case ledger.BundleWithdrawn:
 		out["withdrawn_in"] = b.Withdrawal.Index
 		out["reason"] = b.Withdrawal.Reason
 	}
@@ -484,10 +485,10 @@ func (s *Server) voidSealed(r *http.Request) (any, int, error) {
 	if !protocol.Verify(entry, op.Key().Key) {
 		return nil, 0, &httpapi.Error{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The void entry's signature does not verify with the author's current key"}
 	}
-	if b.State == store.BundleWithdrawn {
+	if b.State == ledger.BundleWithdrawn {
 		return map[string]any{"sealed": index, "state": b.State, "withdrawn_in": b.Withdrawal.Index}, http.StatusOK, nil
 	}
-	if b.State != store.BundleSealed {
+	if b.State != ledger.BundleSealed {
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "not_sealed", Message: "The bundle opened; correct or retract it instead"}
 	}
 	voidJSON, err := canonical.Marshal(entry)
@@ -510,7 +511,7 @@ func (s *Server) voidSealed(r *http.Request) (any, int, error) {
 			return nil, 0, err
 		}
 	}
-	if _, err := s.store.WithdrawBundle(ctx, b.Hash, store.Withdrawal{Entry: wDigest, Reason: "voided", Void: voidDigest, At: s.now()}); err != nil && !errors.Is(err, store.ErrDuplicate) {
+	if _, err := s.store.WithdrawBundle(ctx, b.Hash, ledger.Withdrawal{Entry: wDigest, Reason: "voided", Void: voidDigest, At: s.now()}); err != nil && !errors.Is(err, store.ErrDuplicate) {
 		return nil, 0, err
 	}
 	if err := s.journal.PublishKey(r.Context(), op); err != nil {
@@ -524,7 +525,7 @@ func (s *Server) voidSealed(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return map[string]any{"sealed": index, "state": store.BundleWithdrawn, "void": voidIndex, "withdrawn_in": wIndex}, http.StatusOK, nil
+	return map[string]any{"sealed": index, "state": ledger.BundleWithdrawn, "void": voidIndex, "withdrawn_in": wIndex}, http.StatusOK, nil
 }
 
 // checkMembers checks a signed object's type and that it has exactly the
@@ -561,9 +562,9 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 		"replaces": nilIfEmpty(b.Replaces), "written_by": b.WrittenBy,
 	}
 	switch b.State {
-	case store.BundleSealed:
+	case ledger.BundleSealed:
 		return nil, 0, httpapi.NotFound("Bundle %s is sealed: it is readable once it opens (GET /api/v1/sealed/%d)", hash, b.SealedIndex)
-	case store.BundleWithdrawn:
+	case ledger.BundleWithdrawn:
 		out["tombstone"] = map[string]any{"reason": b.Withdrawal.Reason, "withdrawal": b.Withdrawal.Index}
 		out["files"] = nil
 		out["claims"] = nil

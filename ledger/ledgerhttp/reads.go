@@ -14,12 +14,12 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/ledger/hazard"
 	"github.com/agora-node/agora/ledger/price"
 	"github.com/agora-node/agora/ledger/schemas"
-	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -146,7 +146,7 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	cq := store.ClaimQuery{Words: words, Field: q.Get("field"), Type: q.Get("type"), Operator: q.Get("operator"),
+	cq := ledger.ClaimQuery{Words: words, Field: q.Get("field"), Type: q.Get("type"), Operator: q.Get("operator"),
 		DependsOn: q.Get("depends_on"), Cites: q.Get("cites"), Limit: limit}
 	if s := q.Get("status"); s != "" {
 		// Until verification runs here, every claim found is Published and
@@ -224,7 +224,7 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 
 // followClaims finds claims opened after cq.Since, waiting up to wait for
 // one to open.
-func (s *Server) followClaims(ctx context.Context, cq store.ClaimQuery, wait time.Duration) ([]store.FoundClaim, error) {
+func (s *Server) followClaims(ctx context.Context, cq ledger.ClaimQuery, wait time.Duration) ([]ledger.FoundClaim, error) {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	for {
@@ -334,7 +334,7 @@ func tokens(text string) []string {
 }
 
 // claimList is claims as a search answers them.
-func claimList(found []store.FoundClaim) []any {
+func claimList(found []ledger.FoundClaim) []any {
 	out := make([]any, len(found))
 	for i, c := range found {
 		out[i] = claimAnswer(c)
@@ -342,7 +342,7 @@ func claimList(found []store.FoundClaim) []any {
 	return out
 }
 
-func claimAnswer(c store.FoundClaim) map[string]any {
+func claimAnswer(c ledger.FoundClaim) map[string]any {
 	v, _ := canonical.Parse(c.JSON)
 	return map[string]any{
 		"claim_id": c.ID, "local_id": c.LocalID, "type": c.Type, "statement": c.Statement,

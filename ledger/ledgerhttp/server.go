@@ -17,7 +17,7 @@ import (
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/journal"
-	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/translog"
 )
 
@@ -40,7 +40,7 @@ type Config struct {
 
 // Deps are the node's parts the ledger's handlers use.
 type Deps struct {
-	Store   store.Store
+	Store   ledger.Store // the node's store, with what the ledger keeps
 	Journal *journal.Journal
 	Log     *translog.Log
 	Blobs   *blobs.Store // bundle files and uploads, by digest
@@ -61,7 +61,7 @@ type Deps struct {
 type Server struct {
 	cfg       Config
 	logger    *slog.Logger
-	store     store.Store
+	store     ledger.Store
 	journal   *journal.Journal
 	log       *translog.Log
 	blobs     *blobs.Store

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agora-node/agora/blobs"
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
@@ -94,7 +95,7 @@ func (s *Server) requestUploads(r *http.Request) (any, int, error) {
 			out = append(out, map[string]any{"digest": f.digest, "present": true})
 			continue
 		}
-		err := s.store.RequestUpload(r.Context(), store.Upload{Digest: f.digest, Size: f.size, Operator: op.ID, Organization: org, Requested: now},
+		err := s.store.RequestUpload(r.Context(), ledger.Upload{Digest: f.digest, Size: f.size, Operator: op.ID, Organization: org, Requested: now},
 			vocabulary.UploadsPerDay, vocabulary.UploadsPerOrgDay)
 		var le *store.LimitError
 		if errors.As(err, &le) {

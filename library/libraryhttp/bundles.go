@@ -92,17 +92,17 @@ func (s *Server) exportReviewBundle(r *http.Request) (any, int, error) {
 
 // bundleSubject reads the revision a bundle is asked of, which must be of
 // one of kinds.
-func (s *Server) bundleSubject(r *http.Request, kinds ...string) (store.Contribution, error) {
+func (s *Server) bundleSubject(r *http.Request, kinds ...string) (library.Contribution, error) {
 	id := r.PathValue("revision")
 	if !library.IsRevisionID(id) {
-		return store.Contribution{}, httpapi.BadRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
+		return library.Contribution{}, httpapi.BadRequest("bad_request", "%q is not a revision ID (64 lowercase hex digits)", id)
 	}
 	c, err := s.store.Contribution(r.Context(), id)
 	if err != nil {
-		return store.Contribution{}, err
+		return library.Contribution{}, err
 	}
 	if !slices.Contains(kinds, c.Record.Kind) {
-		return store.Contribution{}, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "wrong_kind",
+		return library.Contribution{}, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "wrong_kind",
 			Message: fmt.Sprintf("This bundle is of a %s revision, and %s is a %s", strings.Join(kinds, " or "), id, c.Record.Kind)}
 	}
 	return c, nil
@@ -113,7 +113,7 @@ func (s *Server) bundleSubject(r *http.Request, kinds ...string) (store.Contribu
 // with its authors' keys, and answers it as the bundle's bytes.
 func (s *Server) exportBundle(ctx context.Context, b *library.Bundle, start []string) (any, int, error) {
 	b.Origin = s.log.Origin()
-	var held []store.Contribution
+	var held []library.Contribution
 	seen := map[string]bool{}
 	size := 0
 	for len(start) > 0 {
@@ -139,7 +139,7 @@ func (s *Server) exportBundle(ctx context.Context, b *library.Bundle, start []st
 		}
 		start = append(start, deps...)
 	}
-	slices.SortFunc(held, func(a, b store.Contribution) int { return int(a.Seq - b.Seq) })
+	slices.SortFunc(held, func(a, b library.Contribution) int { return int(a.Seq - b.Seq) })
 	records := make([]library.BundleRecord, len(held))
 	for i, c := range held {
 		env, err := library.ParseEnvelope(c.Envelope)
@@ -181,7 +181,7 @@ func bundleTooLarge(size int) *httpapi.Error {
 // one author all start from the key that makes its ID, so the longest
 // holds the keys the others do, unless the author signed two rotations
 // from one key, which Marshal's verification then finds.
-func (s *Server) bundleAuthors(ctx context.Context, held []store.Contribution) (map[string]library.BundleAuthor, error) {
+func (s *Server) bundleAuthors(ctx context.Context, held []library.Contribution) (map[string]library.BundleAuthor, error) {
 	out := map[string]library.BundleAuthor{}
 	consider := func(author string, a library.BundleAuthor) {
 		if old, ok := out[author]; !ok || len(a.Rotations) > len(old.Rotations) {
@@ -321,7 +321,7 @@ func (s *Server) importBundle(r *http.Request) (any, int, error) {
 // in the bundle.
 type freshRecord struct {
 	at int
-	nc store.NewContribution
+	nc library.NewContribution
 }
 
 // errImportChecked ends checkImport's read of the write transaction: the
@@ -380,7 +380,7 @@ func authorValue(a library.BundleAuthor) map[string]any {
 
 // importedFrom returns the "imported" member of a contribution's entry, if
 // it came in a bundle.
-func importedFrom(c store.Contribution) (map[string]any, bool) {
+func importedFrom(c library.Contribution) (map[string]any, bool) {
 	// In canonical JSON a member name is the only place `"imported":`
 	// can appear unescaped: without it the entry has no such member, and
 	// nearly no entry has, so it is not parsed to find out.
@@ -419,7 +419,7 @@ func importedAuthor(imported map[string]any) (library.BundleAuthor, error) {
 // contribution that came in a bundle: {"imported_from": <exporter's
 // origin>, "bundle": <digest>, "key": <the key that verifies>}; nil for
 // one published here.
-func importedAdmission(c store.Contribution) map[string]any {
+func importedAdmission(c library.Contribution) map[string]any {
 	imported, ok := importedFrom(c)
 	if !ok {
 		return nil

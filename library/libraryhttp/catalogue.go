@@ -14,24 +14,23 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
-	"github.com/agora-node/agora/store"
 )
 
 // The library's catalogue and changes feed (the contract's routes).
 //
 // GET /api/catalogue lists lineage heads, the current revision of each
-// lineage (see store.LibraryCatalogue), 50 a page:
+// lineage (see library.CatalogueStore), 50 a page:
 //
 //	{"items": [signed record | summary, ...], "library": <namespace>,
 //	 "total": <int>, "next_offset": <int or null>}
 //
 // library is this node's namespace, its log's checkpoint origin, so a
 // client that reads several libraries can tell whose heads it was shown.
-// The relevance rule, and what a word is, are store.CatalogueRelevance's
-// and store.SearchWords'.
+// The relevance rule, and what a word is, are library.CatalogueRelevance's
+// and library.SearchWords'.
 //
 // GET /api/changes follows the library, or one lineage and what hangs
-// from it (store.ChangesQuery says what), in admission order:
+// from it (library.ChangesQuery says what), in admission order:
 //
 //	{"items": [signed record, ...], "cursor": <opaque>, "has_more": <bool>}
 //
@@ -94,7 +93,7 @@ func (s *Server) getCatalogue(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	q := store.CatalogueQuery{Kind: p["kind"], NodeType: p["node_type"], Method: p["method"], Verdict: p["verdict"], Author: p["author"], Limit: cataloguePage}
+	q := library.CatalogueQuery{Kind: p["kind"], NodeType: p["node_type"], Method: p["method"], Verdict: p["verdict"], Author: p["author"], Limit: cataloguePage}
 	if q.Kind != "" {
 		if _, ok := library.Scope(q.Kind); !ok {
 			return nil, 0, httpapi.BadRequest("bad_request", "kind %q is not a kind of the contract: send one of the content schema's kinds, such as thread, claim or research-node", q.Kind)
@@ -116,7 +115,7 @@ func (s *Server) getCatalogue(r *http.Request) (any, int, error) {
 		q.Offset = int(o)
 	}
 	if text, ok := p["q"]; ok && strings.TrimSpace(text) != "" {
-		q.Words = store.SearchWords(text)
+		q.Words = library.SearchWords(text)
 		if len(q.Words) == 0 {
 			return nil, 0, httpapi.BadRequest("bad_request", "q %q has no words: send letters or digits to search for", text)
 		}
@@ -126,17 +125,17 @@ func (s *Server) getCatalogue(r *http.Request) (any, int, error) {
 	}
 	switch s := p["sort"]; s {
 	case "":
-		q.Sort = store.CatalogueNew
+		q.Sort = library.CatalogueNew
 		if q.Words != nil {
-			q.Sort = store.CatalogueRelevance
+			q.Sort = library.CatalogueRelevance
 		}
-	case string(store.CatalogueNew), string(store.CatalogueTop):
-		q.Sort = store.CatalogueSort(s)
-	case string(store.CatalogueRelevance):
+	case string(library.CatalogueNew), string(library.CatalogueTop):
+		q.Sort = library.CatalogueSort(s)
+	case string(library.CatalogueRelevance):
 		if q.Words == nil {
 			return nil, 0, httpapi.BadRequest("bad_request", "sort=relevance ranks a search: send q too, or sort=new or top")
 		}
-		q.Sort = store.CatalogueRelevance
+		q.Sort = library.CatalogueRelevance
 	default:
 		return nil, 0, httpapi.BadRequest("bad_request", "sort %q is not an order of the catalogue: send new, top or relevance", s)
 	}
@@ -170,7 +169,7 @@ func (s *Server) getCatalogue(r *http.Request) (any, int, error) {
 
 // catalogueSummary is the contract's summary projection: unsigned
 // discovery hints, to be checked against the exact entry before use.
-func catalogueSummary(c store.Contribution) map[string]any {
+func catalogueSummary(c library.Contribution) map[string]any {
 	return map[string]any{
 		"id":          c.ID,
 		"root":        c.Root,
@@ -247,7 +246,7 @@ func (s *Server) getChanges(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	q := store.ChangesQuery{Root: p["root"], Limit: cataloguePage}
+	q := library.ChangesQuery{Root: p["root"], Limit: cataloguePage}
 	if s, ok := p["limit"]; ok {
 		l, err := strconv.Atoi(s)
 		if err != nil || l < 1 || l > cataloguePage {
@@ -278,7 +277,7 @@ func (s *Server) getChanges(r *http.Request) (any, int, error) {
 		q.After, q.End = c.after, c.end
 	}
 	page, err := s.store.Changes(r.Context(), q)
-	if errors.Is(err, store.ErrResync) {
+	if errors.Is(err, library.ErrResync) {
 		return resync("This node can no longer honour the cursor (%v): read the object again and follow a new history (omit cursor)", err)
 	}
 	if err != nil {

@@ -23,7 +23,7 @@ import (
 // A contribution is an author's signed record (library.Envelope). The node
 // checks it in the order that costs least first: size, form, the author's
 // key and signature, the content schema, then the state rules inside the
-// store's write (store.LibraryStore.AddContribution). An admitted
+// store's write (library.Store.AddContribution). An admitted
 // contribution goes on the node's one log as a "contribution" entry:
 //
 //	{"type": "contribution", "operator": "op:<author>", "revision": <id>,
@@ -188,7 +188,7 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 // awaitLogged returns contribution id once its entry is bound, which the
 // request that admitted it does within moments; a request that waits too
 // long is told to retry.
-func (s *Server) awaitLogged(ctx context.Context, id string) (store.Contribution, error) {
+func (s *Server) awaitLogged(ctx context.Context, id string) (library.Contribution, error) {
 	deadline := time.Now().Add(10 * time.Second)
 	for {
 		c, err := s.store.Contribution(ctx, id)
@@ -196,12 +196,12 @@ func (s *Server) awaitLogged(ctx context.Context, id string) (store.Contribution
 			return c, err
 		}
 		if time.Now().After(deadline) {
-			return store.Contribution{}, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: "in_progress", RetryAfter: 1,
+			return library.Contribution{}, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: "in_progress", RetryAfter: 1,
 				Message: "This revision is being logged; send the same envelope again"}
 		}
 		select {
 		case <-ctx.Done():
-			return store.Contribution{}, ctx.Err()
+			return library.Contribution{}, ctx.Err()
 		case <-time.After(20 * time.Millisecond):
 		}
 	}
@@ -283,16 +283,16 @@ func (s *Server) libraryScopes(ctx context.Context, op store.Operator) (map[stri
 // envelope as kept, its facets, and the log entry that holds it (with
 // imported as the entry's "imported" member, when not nil).
 // POST /api/entries and an import both admit through it.
-func (s *Server) newContribution(env *library.Envelope, id string, imported map[string]any) (store.NewContribution, error) {
+func (s *Server) newContribution(env *library.Envelope, id string, imported map[string]any) (library.NewContribution, error) {
 	envelope, err := env.Marshal()
 	if err != nil {
-		return store.NewContribution{}, err
+		return library.NewContribution{}, err
 	}
 	signed, digest, leaf, err := s.libraryEntry(env, id, imported)
 	if err != nil {
-		return store.NewContribution{}, err
+		return library.NewContribution{}, err
 	}
-	return store.NewContribution{
+	return library.NewContribution{
 		ID: id, Record: env.Record, Envelope: envelope, Facets: library.FacetsOf(env.Record), Admitted: s.now(),
 		Entry: digest, Signed: signed, Leaf: leaf,
 	}, nil
@@ -356,7 +356,7 @@ func (s *Server) getContributionHead(r *http.Request) (any, int, error) {
 // signedRecord is a contribution as the contract's signed_record shows it:
 // id, root, record, signature, and admission, the node's evidence of the
 // author's authority: the operator, the log entry and its index.
-func signedRecord(c store.Contribution) map[string]any {
+func signedRecord(c library.Contribution) map[string]any {
 	signature := ""
 	if env, _ := library.ParseEnvelope(c.Envelope); env != nil {
 		signature = env.Signature
@@ -366,7 +366,7 @@ func signedRecord(c store.Contribution) map[string]any {
 
 // signedRecordWith is signedRecord for a caller that holds the envelope's
 // signature, so the envelope is not parsed again for it.
-func signedRecordWith(c store.Contribution, signature string) map[string]any {
+func signedRecordWith(c library.Contribution, signature string) map[string]any {
 	record, _ := canonical.Parse(mustCanonical(c.Record))
 	var index any
 	if c.Index != store.Unlogged {

@@ -9,7 +9,6 @@ import (
 	"github.com/agora-node/agora/journal"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/protocol"
-	"github.com/agora-node/agora/store"
 )
 
 // TestLibraryEntryDigest checks the digest libraryEntry gives a
@@ -58,7 +57,7 @@ func TestLibraryEntryDigest(t *testing.T) {
 		if digest != want {
 			t.Errorf("imported %v: digest %s, want %s", imported, digest, want)
 		}
-		if _, ok := importedFrom(store.Contribution{NewContribution: store.NewContribution{Signed: signed}}); ok != (imported != nil) {
+		if _, ok := importedFrom(library.Contribution{NewContribution: library.NewContribution{Signed: signed}}); ok != (imported != nil) {
 			t.Errorf("imported %v: importedFrom found one: %v", imported, ok)
 		}
 	}

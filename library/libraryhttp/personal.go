@@ -14,7 +14,7 @@ import (
 // Personal lists: POST /api/personal takes an author's signed personal-read
 // or personal-state (package library's personal kinds) and answers
 // {"state": <the author's latest signed state, or null>}. These records are
-// kept apart from the contributions (store.LibraryPersonal): they are not
+// kept apart from the contributions (library.PersonalStore): they are not
 // logged, and no read of the library serves them; a read answers only its
 // signer's own state.
 //
@@ -66,10 +66,10 @@ func (s *Server) personal(r *http.Request) (any, int, error) {
 		if authored.After(now) {
 			expires = authored.Add(library.PersonalWindow + library.MaxClockSkew)
 		}
-		st, err := s.store.ReadPersonal(r.Context(), store.PersonalRead{
+		st, err := s.store.ReadPersonal(r.Context(), library.PersonalRead{
 			Author: rec.Author, Nonce: nonce, Request: id, Expires: expires, Now: now})
 		switch {
-		case errors.Is(err, store.ErrNonceUsed):
+		case errors.Is(err, library.ErrNonceUsed):
 			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "nonce_used", Err: err,
 				Message: "This read's nonce was used by another request: sign a new read with a fresh random nonce"}
 		case err != nil && !errors.Is(err, store.ErrDuplicate):
@@ -92,7 +92,7 @@ func (s *Server) personal(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	st, err := s.store.SetPersonalState(r.Context(), store.PersonalState{ID: id, Record: rec, Envelope: envelope, Stored: now})
+	st, err := s.store.SetPersonalState(r.Context(), library.PersonalState{ID: id, Record: rec, Envelope: envelope, Stored: now})
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		return personalAnswer(&st), http.StatusOK, nil
@@ -107,7 +107,7 @@ func (s *Server) personal(r *http.Request) (any, int, error) {
 
 // personalAnswer is the contract's {"state": signed state or null}: a
 // state is {id, record, signature}, the record as its author signed it.
-func personalAnswer(st *store.PersonalState) map[string]any {
+func personalAnswer(st *library.PersonalState) map[string]any {
 	if st == nil {
 		return map[string]any{"state": nil}
 	}

@@ -13,7 +13,7 @@ import (
 
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/journal"
-	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/translog"
 )
 
@@ -30,7 +30,7 @@ type Config struct {
 
 // Deps are the node's parts the library's handlers use.
 type Deps struct {
-	Store   store.Store
+	Store   library.Store // the node's store, with what the library keeps
 	Journal *journal.Journal
 	Log     *translog.Log
 	Logger  *slog.Logger
@@ -41,7 +41,7 @@ type Deps struct {
 type Server struct {
 	cfg     Config
 	logger  *slog.Logger
-	store   store.Store
+	store   library.Store
 	journal *journal.Journal
 	log     *translog.Log
 	now     func() time.Time

@@ -1,6 +1,7 @@
 // Package engine is a node's memory: it answers the events of
-// memory-agent-ingress/v1 (package memory is the contract) over a
-// store.MemoryStore, ranking records with package recall.
+// memory-agent-ingress/v1 (package memory is the contract,
+// memory/memory-agent-ingress-v1.schema.json) over a Store (store.go),
+// ranking records with package recall.
 //
 // One event is handled in this order: the adapter's bearer token, then
 // memory.ParseEvent, then the event's history (the same event_id with the
@@ -8,9 +9,8 @@
 // idempotency_conflict), then the session it names, then the kind. What an
 // event does (a session made or changed, a record written or marked,
 // receipts) is computed in memory and written by one
-// store.MemoryStore.ApplyMemoryEvent together with the answer, so an event
-// is applied once and its answer survives with its effects, also across a
-// restart. The engine's own state (the recall index, the sessions it has
+// Store.ApplyMemoryEvent together with the answer, so an event is applied
+// once and its answer survives with its effects, also across a restart. The engine's own state (the recall index, the sessions it has
 // read) changes only after that write succeeded.
 //
 // Concurrency: events of one session run one at a time (a session is a
@@ -62,7 +62,7 @@ type Config struct {
 
 // Engine is a node's memory. It is safe for concurrent use.
 type Engine struct {
-	st    store.MemoryStore
+	st    Store
 	index *recall.Index
 
 	clockMu sync.Mutex
@@ -91,7 +91,7 @@ type slot struct {
 }
 
 // New returns an engine over st, with every record of st indexed.
-func New(ctx context.Context, st store.MemoryStore, cfg Config) (*Engine, error) {
+func New(ctx context.Context, st Store, cfg Config) (*Engine, error) {
 	e := &Engine{st: st, index: recall.NewIndex(), now: cfg.Now, sessions: map[string]*slot{},
 		records: map[string]*record{}, topics: map[topicID]string{}}
 	if e.now == nil {
@@ -142,7 +142,7 @@ func (e *Engine) IssueToken(ctx context.Context, adapterID string) (string, erro
 	var b [32]byte
 	rand.Read(b[:])
 	token := "agm_" + base64.RawURLEncoding.EncodeToString(b[:])
-	err := e.st.PutMemoryAdapter(ctx, store.MemoryAdapter{ID: adapterID, TokenHash: sha256.Sum256([]byte(token)), Issued: e.now()})
+	err := e.st.PutMemoryAdapter(ctx, MemoryAdapter{ID: adapterID, TokenHash: sha256.Sum256([]byte(token)), Issued: e.now()})
 	if err != nil {
 		return "", fmt.Errorf("engine: issuing a token for %s: %w", adapterID, err)
 	}
@@ -158,7 +158,7 @@ func (e *Engine) PutProfile(ctx context.Context, doc []byte) (memory.PinnedProfi
 	if err != nil {
 		return memory.PinnedProfile{}, false, err
 	}
-	err = e.st.PutMemoryProfile(ctx, store.MemoryProfile{ID: p.ID, Revision: p.Revision, Document: bytes.Clone(doc), Stored: e.now()})
+	err = e.st.PutMemoryProfile(ctx, MemoryProfile{ID: p.ID, Revision: p.Revision, Document: bytes.Clone(doc), Stored: e.now()})
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		return p.Pin(), false, nil
@@ -229,7 +229,7 @@ func (e *Engine) authenticate(ctx context.Context, adapterID, token string) erro
 
 // replay answers an event seen before: the first answer when the body is
 // the same, idempotency_conflict when it is not.
-func replay(prior store.MemoryEvent, ev *memory.Event) ([]byte, int, error) {
+func replay(prior MemoryEvent, ev *memory.Event) ([]byte, int, error) {
 	if prior.BodyDigest != ev.BodyDigest {
 		return nil, 0, memory.NewError(memory.CodeIdempotencyConflict,
 			"event %s was applied with another body; a changed event needs a new event_id", ev.EventID)
@@ -253,8 +253,8 @@ func answer(kind string, result any) ([]byte, error) {
 // commit stores what an event did with its answer. It returns the answer
 // to send, which is the first one's if the event was applied meanwhile;
 // applied says whether this call applied it.
-func (e *Engine) commit(ctx context.Context, ev *memory.Event, handle string, body []byte, c store.MemoryChange) (out []byte, status int, applied bool, err error) {
-	c.Event = store.MemoryEvent{AdapterID: ev.AdapterID, EventID: ev.EventID, BodyDigest: ev.BodyDigest, Kind: ev.Kind,
+func (e *Engine) commit(ctx context.Context, ev *memory.Event, handle string, body []byte, c MemoryChange) (out []byte, status int, applied bool, err error) {
+	c.Event = MemoryEvent{AdapterID: ev.AdapterID, EventID: ev.EventID, BodyDigest: ev.BodyDigest, Kind: ev.Kind,
 		Session: handle, Result: body, Status: http.StatusOK, At: e.now()}
 	// Once the write is on its way, a client hanging up must not leave the
 	// caller unsure whether it happened.

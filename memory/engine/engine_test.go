@@ -21,21 +21,21 @@ import (
 // faultStore fails ApplyMemoryEvent on demand: before writing (nothing
 // kept) or after (kept, but the caller is told it failed).
 type faultStore struct {
-	store.MemoryStore
+	engine.Store
 	failBefore, failAfter bool
 }
 
 var errDisk = errors.New("disk said no")
 
-func (f *faultStore) ApplyMemoryEvent(ctx context.Context, c store.MemoryChange) (store.MemoryEvent, error) {
+func (f *faultStore) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (engine.MemoryEvent, error) {
 	if f.failBefore {
 		f.failBefore = false
-		return store.MemoryEvent{}, errDisk
+		return engine.MemoryEvent{}, errDisk
 	}
-	ev, err := f.MemoryStore.ApplyMemoryEvent(ctx, c)
+	ev, err := f.Store.ApplyMemoryEvent(ctx, c)
 	if err == nil && f.failAfter {
 		f.failAfter = false
-		return store.MemoryEvent{}, errDisk
+		return engine.MemoryEvent{}, errDisk
 	}
 	return ev, err
 }
@@ -75,7 +75,7 @@ func TestWriteFaults(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	fs := &faultStore{MemoryStore: st}
+	fs := &faultStore{Store: st}
 	e, err := engine.New(t.Context(), fs, engine.Config{})
 	if err != nil {
 		t.Fatal(err)

@@ -95,7 +95,7 @@ func (t *turn) receipt(ref, kind string, payload map[string]any) {
 		// leaves the receipt with what it can say.
 		b = []byte(`{}`)
 	}
-	t.receipts = append(t.receipts, store.MemoryReceipt{Session: t.s.Handle, RecordRef: ref, Kind: kind, Payload: b, At: t.at})
+	t.receipts = append(t.receipts, MemoryReceipt{Session: t.s.Handle, RecordRef: ref, Kind: kind, Payload: b, At: t.at})
 }
 
 // expose records that the session met a record in one of the exposure
@@ -316,7 +316,7 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 	}
 	key, derived := p.EffectiveTopicKey()
 	tid := topicID{p.Scope, s.Project, key}
-	if p.Scope == store.MemoryScopeGlobal {
+	if p.Scope == MemoryScopeGlobal {
 		tid.project = ""
 	}
 	t.e.recMu.RLock()
@@ -453,7 +453,7 @@ func (e *Engine) Receipts(ctx context.Context, handle string) ([]Receipt, error)
 	return receipts(rs), nil
 }
 
-func receipts(rs []store.MemoryReceipt) []Receipt {
+func receipts(rs []MemoryReceipt) []Receipt {
 	out := make([]Receipt, 0, len(rs))
 	for _, r := range rs {
 		out = append(out, Receipt{Kind: r.Kind, Session: r.Session, RecordRef: r.RecordRef, Payload: json.RawMessage(r.Payload), At: r.At})

@@ -10,7 +10,6 @@ import (
 	"github.com/agora-node/agora/internal/runes"
 	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/memory/recall"
-	"github.com/agora-node/agora/store"
 )
 
 // record is a memory record: the store's row with its body decoded. A
@@ -55,13 +54,13 @@ type recordBody struct {
 type topicID struct{ scope, project, key string }
 
 func (r *record) topic() topicID {
-	if r.Scope == store.MemoryScopeGlobal {
+	if r.Scope == MemoryScopeGlobal {
 		return topicID{r.Scope, "", r.TopicKey}
 	}
 	return topicID{r.Scope, r.Project, r.TopicKey}
 }
 
-func decodeRecord(row store.MemoryRecord) (*record, error) {
+func decodeRecord(row MemoryRecord) (*record, error) {
 	r := &record{Ref: row.Ref, Version: row.Version, Scope: row.Scope, Project: row.Project, TopicKey: row.TopicKey,
 		Revision: row.Revision, Session: row.Session, Created: row.Created, Updated: row.Updated}
 	if err := json.Unmarshal(row.Body, &r.recordBody); err != nil {
@@ -70,12 +69,12 @@ func decodeRecord(row store.MemoryRecord) (*record, error) {
 	return r, nil
 }
 
-func (r *record) row() (store.MemoryRecord, error) {
+func (r *record) row() (MemoryRecord, error) {
 	body, err := json.Marshal(r.recordBody)
 	if err != nil {
-		return store.MemoryRecord{}, fmt.Errorf("engine: encoding record %s: %w", r.Ref, err)
+		return MemoryRecord{}, fmt.Errorf("engine: encoding record %s: %w", r.Ref, err)
 	}
-	return store.MemoryRecord{Ref: r.Ref, Version: r.Version, Scope: r.Scope, Project: r.Project, TopicKey: r.TopicKey,
+	return MemoryRecord{Ref: r.Ref, Version: r.Version, Scope: r.Scope, Project: r.Project, TopicKey: r.TopicKey,
 		Revision: r.Revision, Session: r.Session, Created: r.Created, Updated: r.Updated, Body: body}, nil
 }
 

@@ -16,7 +16,7 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-// session is a session's state as stored (store.MemorySession.State).
+// session is a session's state as stored (MemorySession.State).
 type session struct {
 	Handle       string                     `json:"handle"`
 	AdapterID    string                     `json:"adapter_id"`
@@ -146,8 +146,8 @@ func (e *Engine) startSession(ctx context.Context, ev *memory.Event) ([]byte, in
 	if err != nil {
 		return nil, 0, fmt.Errorf("engine: encoding session %s: %w", s.Handle, err)
 	}
-	ms := &store.MemorySession{Handle: s.Handle, AdapterID: ev.AdapterID, Version: 1, State: state, Started: s.Started}
-	out, status, applied, err := e.commit(ctx, ev, s.Handle, body, store.MemoryChange{Session: ms})
+	ms := &MemorySession{Handle: s.Handle, AdapterID: ev.AdapterID, Version: 1, State: state, Started: s.Started}
+	out, status, applied, err := e.commit(ctx, ev, s.Handle, body, MemoryChange{Session: ms})
 	if applied {
 		e.sessMu.Lock()
 		e.sessions[s.Handle] = &slot{version: 1, state: state, profile: prof}
@@ -286,8 +286,8 @@ func (e *Engine) sessionEvent(ctx context.Context, ev *memory.Event, handle stri
 	if err != nil {
 		return nil, 0, fmt.Errorf("engine: encoding session %s: %w", handle, err)
 	}
-	ms := &store.MemorySession{Handle: handle, AdapterID: s.AdapterID, Version: sl.version + 1, State: state, Started: s.Started, Ended: s.Ended}
-	c := store.MemoryChange{Session: ms, Receipts: t.receipts}
+	ms := &MemorySession{Handle: handle, AdapterID: s.AdapterID, Version: sl.version + 1, State: state, Started: s.Started, Ended: s.Ended}
+	c := MemoryChange{Session: ms, Receipts: t.receipts}
 	for _, r := range t.changed {
 		row, err := r.row()
 		if err != nil {
@@ -343,7 +343,7 @@ type turn struct {
 	prof     *memory.Profile
 	at       time.Time
 	changed  []*record // records changed, each once, in order
-	receipts []store.MemoryReceipt
+	receipts []MemoryReceipt
 }
 
 // changesRecords says whether the event may change records, and so must

@@ -10,19 +10,20 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
 )
 
-// CreateBundle implements store.BundleStore.
-func (s *Store) CreateBundle(ctx context.Context, b store.NewBundle) (store.Bundle, error) {
+// CreateBundle implements ledger.Store.
+func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bundle, error) {
 	if b.Hash == "" || b.Operator == "" || b.Sealed == "" || b.Salt == "" || len(b.Entry) == 0 || len(b.Files) == 0 {
-		return store.Bundle{}, fmt.Errorf("sqlite: create bundle %s: %w", b.Hash, store.ErrInvalid)
+		return ledger.Bundle{}, fmt.Errorf("sqlite: create bundle %s: %w", b.Hash, store.ErrInvalid)
 	}
 	fields, err := json.Marshal(b.Fields)
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
-	var out store.Bundle
+	var out ledger.Bundle
 	duplicate := false
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		existing, err := loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
@@ -89,7 +90,7 @@ func (s *Store) CreateBundle(ctx context.Context, b store.NewBundle) (store.Bund
 		return err
 	})
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	if duplicate {
 		return out, fmt.Errorf("sqlite: bundle %s is recorded: %w", b.Hash, store.ErrDuplicate)
@@ -105,63 +106,63 @@ const bundleJoins = `FROM bundles b
 	LEFT JOIN signed re ON re.digest = b.revealed
 	LEFT JOIN signed we ON we.digest = b.withdrawal`
 
-func scanBundle(row interface{ Scan(...any) error }) (store.Bundle, error) {
-	var b store.Bundle
+func scanBundle(row interface{ Scan(...any) error }) (ledger.Bundle, error) {
+	var b ledger.Bundle
 	var fields string
 	var replaces, revealed, withdrawal, reason, void sql.NullString
 	var at int64
 	var sealedIdx, revealedIdx, withdrawnIdx, withdrawnAt sql.NullInt64
 	if err := row.Scan(&b.Hash, &b.Operator, &b.KeyDigest, &b.Entry, &b.EntryDigest, &b.Sealed, &b.Salt, &fields,
 		&replaces, &b.WrittenBy, &at, &sealedIdx, &revealed, &revealedIdx, &withdrawal, &withdrawnIdx, &reason, &void, &withdrawnAt); err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	if err := json.Unmarshal([]byte(fields), &b.Fields); err != nil {
-		return store.Bundle{}, fmt.Errorf("sqlite: bundle %s fields: %w", b.Hash, err)
+		return ledger.Bundle{}, fmt.Errorf("sqlite: bundle %s fields: %w", b.Hash, err)
 	}
 	b.Replaces, b.At = replaces.String, fromNanos(at)
 	b.SealedIndex = index(sealedIdx)
 	b.Revealed, b.RevealedIndex = revealed.String, index(revealedIdx)
-	b.Withdrawal = store.Withdrawal{Entry: withdrawal.String, Index: index(withdrawnIdx), Reason: reason.String, Void: void.String, At: fromNullNanos(withdrawnAt)}
+	b.Withdrawal = ledger.Withdrawal{Entry: withdrawal.String, Index: index(withdrawnIdx), Reason: reason.String, Void: void.String, At: fromNullNanos(withdrawnAt)}
 	switch {
 	case b.Withdrawal.Entry != "" && b.Withdrawal.Index != store.Unlogged:
-		b.State = store.BundleWithdrawn
+		b.State = ledger.BundleWithdrawn
 	case b.Revealed != "" && b.RevealedIndex != store.Unlogged:
-		b.State = store.BundleOpen
+		b.State = ledger.BundleOpen
 	default:
-		b.State = store.BundleSealed
+		b.State = ledger.BundleSealed
 	}
 	return b, nil
 }
 
 // loadBundle loads the one bundle where matches, with its files, claims
 // and versions.
-func loadBundle(ctx context.Context, q querier, where string, args ...any) (store.Bundle, error) {
+func loadBundle(ctx context.Context, q querier, where string, args ...any) (ledger.Bundle, error) {
 	b, err := scanBundle(q.QueryRowContext(ctx, `SELECT `+bundleColumns+` `+bundleJoins+` WHERE `+where, args...))
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Bundle{}, notFound("sqlite: no bundle where %s %v", where, args)
+		return ledger.Bundle{}, notFound("sqlite: no bundle where %s %v", where, args)
 	}
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	rows, err := q.QueryContext(ctx, `SELECT path, digest, size, uploaded FROM bundle_files WHERE bundle = ? ORDER BY path`, b.Hash)
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	for rows.Next() {
-		var f store.File
+		var f ledger.File
 		if err := rows.Scan(&f.Path, &f.Digest, &f.Size, &f.Uploaded); err != nil {
 			rows.Close()
-			return store.Bundle{}, err
+			return ledger.Bundle{}, err
 		}
 		b.Files = append(b.Files, f)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	found, err := queryClaims(ctx, q, `c.bundle = ? ORDER BY c.position`, b.Hash)
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	for _, c := range found {
 		b.Claims = append(b.Claims, c.Claim)
@@ -172,7 +173,7 @@ func loadBundle(ctx context.Context, q querier, where string, args ...any) (stor
 
 // versions follows a bundle's Replaces back to the first version and
 // forward to the latest: the whole lineage, oldest first.
-func versions(ctx context.Context, q querier, b store.Bundle) ([]string, error) {
+func versions(ctx context.Context, q querier, b ledger.Bundle) ([]string, error) {
 	lineage := []string{b.Hash}
 	seen := map[string]bool{b.Hash: true}
 	for at := b.Replaces; at != "" && !seen[at]; {
@@ -204,8 +205,8 @@ func versions(ctx context.Context, q querier, b store.Bundle) ([]string, error) 
 	return lineage, nil
 }
 
-// Bundle implements store.BundleStore.
-func (s *Store) Bundle(ctx context.Context, hash string) (b store.Bundle, err error) {
+// Bundle implements ledger.Store.
+func (s *Store) Bundle(ctx context.Context, hash string) (b ledger.Bundle, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		b, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
 		return err
@@ -213,8 +214,8 @@ func (s *Store) Bundle(ctx context.Context, hash string) (b store.Bundle, err er
 	return b, err
 }
 
-// BundleBySealed implements store.BundleStore.
-func (s *Store) BundleBySealed(ctx context.Context, index int64) (b store.Bundle, err error) {
+// BundleBySealed implements ledger.Store.
+func (s *Store) BundleBySealed(ctx context.Context, index int64) (b ledger.Bundle, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
 		b, err = loadBundle(ctx, tx, `se.idx = ?`, index)
 		return err
@@ -222,15 +223,15 @@ func (s *Store) BundleBySealed(ctx context.Context, index int64) (b store.Bundle
 	return b, err
 }
 
-// SealedBundles implements store.BundleStore.
-func (s *Store) SealedBundles(ctx context.Context, before time.Time, limit int) ([]store.Bundle, error) {
+// SealedBundles implements ledger.Store.
+func (s *Store) SealedBundles(ctx context.Context, before time.Time, limit int) ([]ledger.Bundle, error) {
 	return s.loadBundles(ctx, `b.revealed IS NULL AND b.withdrawal IS NULL AND b.at <= ? AND se.idx IS NOT NULL
 		ORDER BY b.at LIMIT ?`, nanos(before), limit)
 }
 
 // loadBundles loads every bundle where matches, in one read transaction.
-func (s *Store) loadBundles(ctx context.Context, where string, args ...any) ([]store.Bundle, error) {
-	var out []store.Bundle
+func (s *Store) loadBundles(ctx context.Context, where string, args ...any) ([]ledger.Bundle, error) {
+	var out []ledger.Bundle
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT b.hash `+bundleJoins+` WHERE `+where, args...)
 		if err != nil {
@@ -265,7 +266,7 @@ func strings1(rows *sql.Rows) ([]string, error) {
 	return out, rows.Err()
 }
 
-// OpenBundle implements store.BundleStore.
+// OpenBundle implements ledger.Store.
 func (s *Store) OpenBundle(ctx context.Context, hash, entry string) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		if err := mustBeSigned(ctx, tx, entry); err != nil {
@@ -286,14 +287,16 @@ func (s *Store) OpenBundle(ctx context.Context, hash, entry string) error {
 		case withdrawal.Valid:
 			return fmt.Errorf("sqlite: bundle %s was withdrawn: %w", hash, store.ErrConflict)
 		}
-		_, err = tx.ExecContext(ctx, `UPDATE bundles SET revealed = ? WHERE hash = ?`, entry, hash)
-		return err
+		if _, err := tx.ExecContext(ctx, `UPDATE bundles SET revealed = ? WHERE hash = ?`, entry, hash); err != nil {
+			return err
+		}
+		return markBind(ctx, tx, entry, bundleStepHook)
 	})
 }
 
-// WithdrawBundle implements store.BundleStore.
-func (s *Store) WithdrawBundle(ctx context.Context, hash string, w store.Withdrawal) (store.Bundle, error) {
-	var out store.Bundle
+// WithdrawBundle implements ledger.Store.
+func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdrawal) (ledger.Bundle, error) {
+	var out ledger.Bundle
 	duplicate := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if err := mustBeSigned(ctx, tx, w.Entry); err != nil {
@@ -316,11 +319,14 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w store.Withdra
 			w.Entry, w.Reason, nullString(w.Void), nanos(w.At), hash); err != nil {
 			return err
 		}
+		if err := markBind(ctx, tx, w.Entry, bundleStepHook); err != nil {
+			return err
+		}
 		out, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
 		return err
 	})
 	if err != nil {
-		return store.Bundle{}, err
+		return ledger.Bundle{}, err
 	}
 	if duplicate {
 		return out, fmt.Errorf("sqlite: bundle %s is withdrawn: %w", hash, store.ErrDuplicate)
@@ -328,19 +334,15 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w store.Withdra
 	return out, nil
 }
 
-// onBound keeps the claims in step with the entry just bound at index:
-// claims become findable when the entry revealing their bundle is bound,
-// and unfindable when a withdrawal of it is.
-func onBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
-	// Most entries are no bundle's: one probe of the two unique indexes
-	// says so, rather than three updates that find nothing.
-	var step bool
-	if err := tx.QueryRowContext(ctx, `SELECT EXISTS (SELECT 1 FROM bundles WHERE revealed = ?1 OR withdrawal = ?1)`, b.Digest).Scan(&step); err != nil {
-		return err
-	}
-	if !step {
-		return nil
-	}
+// bundleStepHook is the binding hook of the entries that reveal or
+// withdraw a bundle, which OpenBundle and WithdrawBundle mark.
+const bundleStepHook = "bundle"
+
+// bundleStepBound keeps the claims in step with the entry just bound at
+// index, in the commit that binds it: claims become findable when the
+// entry revealing their bundle is bound, and unfindable when a withdrawal
+// of it is.
+func bundleStepBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE claims SET opened = ? WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Index, b.Digest); err != nil {
 		return err
 	}
@@ -351,6 +353,15 @@ func onBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	_, err := tx.ExecContext(ctx, `UPDATE claims SET withdrawn = 1 WHERE bundle = (SELECT hash FROM bundles WHERE withdrawal = ?)`, b.Digest)
 	return err
 }
+
+// bindHookMigration is migration 8: the binding hook an entry is marked
+// with (signed.go), and the mark of every bundle step recorded and not
+// bound yet, which bind found by probing the bundles before.
+const bindHookMigration = `
+ALTER TABLE signed ADD COLUMN on_bind TEXT;
+UPDATE signed SET on_bind = '` + bundleStepHook + `' WHERE idx IS NULL AND digest IN
+	(SELECT revealed FROM bundles WHERE revealed IS NOT NULL UNION SELECT withdrawal FROM bundles WHERE withdrawal IS NOT NULL);
+`
 
 // dropBundleRecords undoes what an unbound entry made of bundles: a sealed
 // entry takes its bundle with it; a revealing, void or withdrawal entry the
@@ -385,7 +396,7 @@ func dropBundleRecords(ctx context.Context, tx *sql.Tx, digest string) error {
 	return nil
 }
 
-// OperatorBundles implements store.BundleStore.
+// OperatorBundles implements ledger.Store.
 func (s *Store) OperatorBundles(ctx context.Context, operator string, since time.Time) (int, error) {
 	var n int
 	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM bundles WHERE (?1 = '' OR operator = ?1) AND at > ?2`, operator, nanos(since)).Scan(&n)
@@ -399,15 +410,15 @@ const claimColumns = `c.id, c.local_id, c.type, c.statement, c.assertion, c.clai
 
 const claimJoins = `FROM claims c JOIN bundles b ON b.hash = c.bundle LEFT JOIN signed re ON re.digest = b.revealed`
 
-func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]store.FoundClaim, error) {
+func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]ledger.FoundClaim, error) {
 	rows, err := q.QueryContext(ctx, `SELECT `+claimColumns+` `+claimJoins+` WHERE `+where, args...)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	var out []store.FoundClaim
+	var out []ledger.FoundClaim
 	for rows.Next() {
-		var c store.FoundClaim
+		var c ledger.FoundClaim
 		var opened, stored sql.NullInt64
 		var fields, depends, cites string
 		if err := rows.Scan(&c.ID, &c.LocalID, &c.Type, &c.Statement, &c.Assertion, &c.JSON, &c.Position, &c.Bundle, &c.Operator,
@@ -431,7 +442,7 @@ func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]s
 	return out, rows.Err()
 }
 
-// SearchClaims implements store.BundleStore. The words are matched by the
+// SearchClaims implements ledger.Store. The words are matched by the
 // FTS5 index, every word as a prefix; the other filters by claim_tags and
 // the claims' own columns. A page that ends partway through a bundle is
 // completed with the rest of that bundle's claims.
@@ -441,7 +452,7 @@ func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]s
 // from an index that holds them so (claim_tags_opened when a tag filter is
 // given, else the claims' own (opened, position) indexes) and stops at the
 // page's end; queryClaims then reads the columns of those claims alone.
-func (s *Store) SearchClaims(ctx context.Context, q store.ClaimQuery) ([]store.FoundClaim, error) {
+func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger.FoundClaim, error) {
 	from, opened := `claims c`, `c.opened`
 	var where []string
 	var args []any
@@ -489,7 +500,7 @@ func (s *Store) SearchClaims(ctx context.Context, q store.ClaimQuery) ([]store.F
 	}
 	page := pageQuery{from: from, opened: opened, where: where, args: args, desc: desc}
 	limit := max(q.Limit, 1)
-	var out []store.FoundClaim
+	var out []ledger.FoundClaim
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		seqs, err := page.claims(ctx, tx, limit)
 		if err != nil || len(seqs) == 0 {
@@ -581,8 +592,8 @@ func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
-// Claim implements store.BundleStore.
-func (s *Store) Claim(ctx context.Context, id string) ([]store.FoundClaim, error) {
+// Claim implements ledger.Store.
+func (s *Store) Claim(ctx context.Context, id string) ([]ledger.FoundClaim, error) {
 	found, err := queryClaims(ctx, s.r, `c.id = ? AND c.opened IS NOT NULL ORDER BY c.opened`, id)
 	if err != nil {
 		return nil, err
@@ -593,32 +604,32 @@ func (s *Store) Claim(ctx context.Context, id string) ([]store.FoundClaim, error
 	return found, nil
 }
 
-// Restatements implements store.BundleStore.
-func (s *Store) Restatements(ctx context.Context, assertion, id string) ([]store.FoundClaim, error) {
+// Restatements implements ledger.Store.
+func (s *Store) Restatements(ctx context.Context, assertion, id string) ([]ledger.FoundClaim, error) {
 	return queryClaims(ctx, s.r, `c.assertion = ? AND c.id != ? AND c.opened IS NOT NULL AND c.withdrawn = 0 ORDER BY c.opened, c.position`, assertion, id)
 }
 
-// DependedOnBy implements store.BundleStore.
-func (s *Store) DependedOnBy(ctx context.Context, id string) ([]store.FoundClaim, error) {
+// DependedOnBy implements ledger.Store.
+func (s *Store) DependedOnBy(ctx context.Context, id string) ([]ledger.FoundClaim, error) {
 	return queryClaims(ctx, s.r, `c.seq IN (SELECT claim FROM claim_tags WHERE kind = 'depends_on' AND value = ?)
 		AND c.opened IS NOT NULL AND c.withdrawn = 0 ORDER BY c.opened, c.position`, id)
 }
 
-// ServedFile implements store.BundleStore.
-func (s *Store) ServedFile(ctx context.Context, digest string) (store.File, error) {
-	f := store.File{Digest: digest}
+// ServedFile implements ledger.Store.
+func (s *Store) ServedFile(ctx context.Context, digest string) (ledger.File, error) {
+	f := ledger.File{Digest: digest}
 	err := s.r.QueryRowContext(ctx, `SELECT f.path, f.size, f.uploaded FROM bundle_files f
 		JOIN bundles b ON b.hash = f.bundle
 		JOIN signed re ON re.digest = b.revealed AND re.idx IS NOT NULL
 		LEFT JOIN signed we ON we.digest = b.withdrawal
 		WHERE f.digest = ? AND we.idx IS NULL LIMIT 1`, digest).Scan(&f.Path, &f.Size, &f.Uploaded)
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.File{}, notFound("sqlite: no served file %s", digest)
+		return ledger.File{}, notFound("sqlite: no served file %s", digest)
 	}
 	return f, err
 }
 
-// HoldsFile implements store.BundleStore.
+// HoldsFile implements ledger.Store.
 func (s *Store) HoldsFile(ctx context.Context, digest string) (bool, error) {
 	var one int
 	err := s.r.QueryRowContext(ctx, `SELECT 1 FROM bundle_files WHERE digest = ? LIMIT 1`, digest).Scan(&one)
@@ -628,7 +639,7 @@ func (s *Store) HoldsFile(ctx context.Context, digest string) (bool, error) {
 	return err == nil, err
 }
 
-// RepeatedBy implements store.BundleStore.
+// RepeatedBy implements ledger.Store.
 func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []string) (string, error) {
 	if len(assertions) == 0 {
 		return "", notFound("sqlite: no assertions")
@@ -647,13 +658,13 @@ func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []st
 	return hash, err
 }
 
-// OpenedBetween implements store.BundleStore.
-func (s *Store) OpenedBetween(ctx context.Context, start, end int64) ([]store.Bundle, error) {
+// OpenedBetween implements ledger.Store.
+func (s *Store) OpenedBetween(ctx context.Context, start, end int64) ([]ledger.Bundle, error) {
 	return s.loadBundles(ctx, `re.idx >= ? AND re.idx < ? AND we.idx IS NULL ORDER BY re.idx`, start, end)
 }
 
-// RequestUpload implements store.BundleStore.
-func (s *Store) RequestUpload(ctx context.Context, u store.Upload, limit, orgLimit int64) error {
+// RequestUpload implements ledger.Store.
+func (s *Store) RequestUpload(ctx context.Context, u ledger.Upload, limit, orgLimit int64) error {
 	if u.Digest == "" || u.Operator == "" || u.Size <= 0 {
 		return fmt.Errorf("sqlite: request upload %s: %w", u.Digest, store.ErrInvalid)
 	}
@@ -686,25 +697,25 @@ func (s *Store) RequestUpload(ctx context.Context, u store.Upload, limit, orgLim
 	})
 }
 
-// Upload implements store.BundleStore.
-func (s *Store) Upload(ctx context.Context, digest string) (store.Upload, error) {
-	u := store.Upload{Digest: digest}
+// Upload implements ledger.Store.
+func (s *Store) Upload(ctx context.Context, digest string) (ledger.Upload, error) {
+	u := ledger.Upload{Digest: digest}
 	var requested int64
 	var completed sql.NullInt64
 	err := s.r.QueryRowContext(ctx, `SELECT operator, organization, size, requested,
 		(SELECT MAX(completed) FROM uploads WHERE digest = ?1) FROM uploads WHERE digest = ?1 ORDER BY requested DESC LIMIT 1`, digest).
 		Scan(&u.Operator, &u.Organization, &u.Size, &requested, &completed)
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Upload{}, notFound("sqlite: no upload %s", digest)
+		return ledger.Upload{}, notFound("sqlite: no upload %s", digest)
 	}
 	if err != nil {
-		return store.Upload{}, err
+		return ledger.Upload{}, err
 	}
 	u.Requested, u.Completed = fromNanos(requested), fromNullNanos(completed)
 	return u, nil
 }
 
-// CompleteUpload implements store.BundleStore.
+// CompleteUpload implements ledger.Store.
 func (s *Store) CompleteUpload(ctx context.Context, digest string, at time.Time) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		res, err := tx.ExecContext(ctx, `UPDATE uploads SET completed = ? WHERE digest = ? AND completed IS NULL`, nanos(at), digest)

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
@@ -92,7 +93,7 @@ func hexOf(parts ...any) string {
 
 // benchBundle is one bundle of the fixture, ready to store.
 type benchBundle struct {
-	nb     store.NewBundle
+	nb     ledger.NewBundle
 	sealed []byte // the sealed entry's JSON
 }
 
@@ -181,16 +182,16 @@ func buildSearchFixture() (*searchFixture, error) {
 			}
 		}
 		sealed := []byte(fmt.Sprintf(`{"commitment":"sha256:%s","sig":"x","type":"sealed"}`, hexOf("commitment", i)))
-		nb := store.NewBundle{
+		nb := ledger.NewBundle{
 			Hash: hash, Operator: op.ID, KeyDigest: op.Key().Digest,
 			Entry: []byte(`{"bundle":"` + hash + `","sig":"x","type":"bundle"}`), EntryDigest: "sha256:" + hexOf("entry", i),
 			Sealed: "sha256:" + hexOf("sealed", i), Salt: hexOf("salt", i), Fields: fields, WrittenBy: "agent",
 			At: at.Add(time.Duration(i) * time.Minute),
 		}
 		for _, p := range []string{"manifest.json", "paper.md", "claims.json", "signature", "code/run.py", "data/measure.csv"} {
-			nb.Files = append(nb.Files, store.File{Path: p, Digest: "sha256:" + hexOf("file", i, p), Size: int64(100 + r.IntN(20000))})
+			nb.Files = append(nb.Files, ledger.File{Path: p, Digest: "sha256:" + hexOf("file", i, p), Size: int64(100 + r.IntN(20000))})
 		}
-		slices.SortFunc(nb.Files, func(a, b store.File) int { return strings.Compare(a.Path, b.Path) })
+		slices.SortFunc(nb.Files, func(a, b ledger.File) int { return strings.Compare(a.Path, b.Path) })
 		var cites []string
 		for range r.IntN(6) {
 			cites = append(cites, fmt.Sprintf("doi:10.%d/%d", 1000+r.IntN(50), r.IntN(2000)))
@@ -224,7 +225,7 @@ func buildSearchFixture() (*searchFixture, error) {
 			if err != nil {
 				return nil, err
 			}
-			nb.Claims = append(nb.Claims, store.Claim{ID: id, LocalID: fmt.Sprintf("C%d", j+1), Type: typ, Statement: st,
+			nb.Claims = append(nb.Claims, ledger.Claim{ID: id, LocalID: fmt.Sprintf("C%d", j+1), Type: typ, Statement: st,
 				Assertion: "sha256:" + hexOf("assertion", i, j), DependsOn: deps, Cites: cites, JSON: raw})
 			local = append(local, id)
 		}
@@ -349,22 +350,22 @@ func BenchmarkSearchClaims(b *testing.B) {
 	prefix := func(s string) string { return `"` + s + `"*` }
 	kinds := []struct {
 		name string
-		q    func(i int) store.ClaimQuery
+		q    func(i int) ledger.ClaimQuery
 	}{
-		{"prefix", func(i int) store.ClaimQuery {
-			return store.ClaimQuery{Words: prefix(f.prefixes[i%64])}
+		{"prefix", func(i int) ledger.ClaimQuery {
+			return ledger.ClaimQuery{Words: prefix(f.prefixes[i%64])}
 		}},
-		{"short-prefix", func(i int) store.ClaimQuery {
-			return store.ClaimQuery{Words: prefix(f.prefixes[i%64][:2])}
+		{"short-prefix", func(i int) ledger.ClaimQuery {
+			return ledger.ClaimQuery{Words: prefix(f.prefixes[i%64][:2])}
 		}},
-		{"two-words", func(i int) store.ClaimQuery {
+		{"two-words", func(i int) ledger.ClaimQuery {
 			p := f.pairs[i%64]
-			return store.ClaimQuery{Words: prefix(p[0]) + " AND " + prefix(p[1])}
+			return ledger.ClaimQuery{Words: prefix(p[0]) + " AND " + prefix(p[1])}
 		}},
-		{"field", func(i int) store.ClaimQuery { return store.ClaimQuery{Field: f.fields[i%64]} }},
-		{"depends-on", func(i int) store.ClaimQuery { return store.ClaimQuery{DependsOn: f.dependedOn[i%64]} }},
-		{"newest", func(i int) store.ClaimQuery { return store.ClaimQuery{} }},
-		{"follow", func(i int) store.ClaimQuery { return store.ClaimQuery{Follow: true, Since: f.since[i%64]} }},
+		{"field", func(i int) ledger.ClaimQuery { return ledger.ClaimQuery{Field: f.fields[i%64]} }},
+		{"depends-on", func(i int) ledger.ClaimQuery { return ledger.ClaimQuery{DependsOn: f.dependedOn[i%64]} }},
+		{"newest", func(i int) ledger.ClaimQuery { return ledger.ClaimQuery{} }},
+		{"follow", func(i int) ledger.ClaimQuery { return ledger.ClaimQuery{Follow: true, Since: f.since[i%64]} }},
 	}
 	for _, k := range kinds {
 		b.Run(k.name, func(b *testing.B) {

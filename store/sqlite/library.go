@@ -10,16 +10,16 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-// AddContribution implements store.Store.
-func (s *Store) AddContribution(ctx context.Context, c store.NewContribution, check func(context.Context, library.Graph) error) (store.Contribution, error) {
+// AddContribution implements library.Store.
+func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, check func(context.Context, library.Graph) error) (library.Contribution, error) {
 	if c.Record == nil || c.ID == "" || c.Entry == "" || len(c.Signed) == 0 || len(c.Envelope) == 0 {
-		return store.Contribution{}, fmt.Errorf("sqlite: add contribution: incomplete: %w", store.ErrInvalid)
+		return library.Contribution{}, fmt.Errorf("sqlite: add contribution: incomplete: %w", store.ErrInvalid)
 	}
 	authored, err := c.Record.Time()
 	if err != nil {
-		return store.Contribution{}, fmt.Errorf("sqlite: add contribution %s: %w: %w", c.ID, store.ErrInvalid, err)
+		return library.Contribution{}, fmt.Errorf("sqlite: add contribution %s: %w: %w", c.ID, store.ErrInvalid, err)
 	}
-	var out store.Contribution
+	var out library.Contribution
 	var duplicate bool
 	err = s.write(ctx, func(tx *sql.Tx) error {
 		stored, err := scanContribution(tx.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE c.id = ?`, c.ID))
@@ -86,11 +86,11 @@ func (s *Store) AddContribution(ctx context.Context, c store.NewContribution, ch
 				return err
 			}
 		}
-		out = store.Contribution{NewContribution: c, Seq: seq, Index: store.Unlogged, Head: true}
+		out = library.Contribution{NewContribution: c, Seq: seq, Index: store.Unlogged, Head: true}
 		return nil
 	})
 	if err != nil {
-		return store.Contribution{}, err
+		return library.Contribution{}, err
 	}
 	if duplicate {
 		return out, fmt.Errorf("sqlite: contribution %s: %w", c.ID, store.ErrDuplicate)
@@ -98,28 +98,28 @@ func (s *Store) AddContribution(ctx context.Context, c store.NewContribution, ch
 	return out, nil
 }
 
-// Contribution implements store.Store.
-func (s *Store) Contribution(ctx context.Context, id string) (store.Contribution, error) {
+// Contribution implements library.Store.
+func (s *Store) Contribution(ctx context.Context, id string) (library.Contribution, error) {
 	return s.contributionWhere(ctx, `c.id = ?`, id)
 }
 
-// ContributionHead implements store.Store.
-func (s *Store) ContributionHead(ctx context.Context, root string) (store.Contribution, error) {
+// ContributionHead implements library.Store.
+func (s *Store) ContributionHead(ctx context.Context, root string) (library.Contribution, error) {
 	return s.contributionWhere(ctx, `c.root = ? AND c.is_head = 1`, root)
 }
 
-// ContributionByEntry implements store.Store.
-func (s *Store) ContributionByEntry(ctx context.Context, digest string) (store.Contribution, error) {
+// ContributionByEntry implements library.Store.
+func (s *Store) ContributionByEntry(ctx context.Context, digest string) (library.Contribution, error) {
 	return s.contributionWhere(ctx, `c.entry = ?`, digest)
 }
 
-func (s *Store) contributionWhere(ctx context.Context, where string, arg any) (store.Contribution, error) {
+func (s *Store) contributionWhere(ctx context.Context, where string, arg any) (library.Contribution, error) {
 	c, err := scanContribution(s.r.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE `+where, arg))
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.Contribution{}, notFound("sqlite: no contribution where %s (%v)", where, arg)
+		return library.Contribution{}, notFound("sqlite: no contribution where %s (%v)", where, arg)
 	}
 	if err != nil {
-		return store.Contribution{}, err
+		return library.Contribution{}, err
 	}
 	return c, nil
 }
@@ -131,21 +131,21 @@ const contributionColumns = `c.seq, c.id, c.root, c.envelope, c.admitted, c.entr
 
 // scanContribution reads a contribution, its record parsed back from the
 // envelope the node kept.
-func scanContribution(row interface{ Scan(...any) error }) (store.Contribution, error) {
-	var c store.Contribution
+func scanContribution(row interface{ Scan(...any) error }) (library.Contribution, error) {
+	var c library.Contribution
 	var admitted int64
 	var idx sql.NullInt64
 	var nodeType, method, verdict, subject, contained sql.NullString
 	if err := row.Scan(&c.Seq, &c.ID, &c.Root, &c.Envelope, &admitted, &c.Entry, &c.Signed, &c.Leaf, &idx, &c.Head,
 		&c.Facets.Text, &c.Facets.Snippet, &nodeType, &method, &verdict, &c.Facets.Vote, &subject, &contained); err != nil {
-		return store.Contribution{}, err
+		return library.Contribution{}, err
 	}
 	c.Admitted, c.Index = fromNanos(admitted), index(idx)
 	c.Facets.NodeType, c.Facets.Method, c.Facets.Verdict = nodeType.String, method.String, verdict.String
 	c.Facets.Subject, c.Facets.ContainedIn = subject.String, contained.String
 	env, err := library.ParseEnvelope(c.Envelope)
 	if err != nil {
-		return store.Contribution{}, fmt.Errorf("sqlite: contribution %s as kept: %w", c.ID, err)
+		return library.Contribution{}, fmt.Errorf("sqlite: contribution %s as kept: %w", c.ID, err)
 	}
 	c.Record = env.Record
 	return c, nil
@@ -220,7 +220,7 @@ CREATE TABLE library_scopes (
 ) WITHOUT ROWID;
 `
 
-// SetLibraryScopes implements store.Store.
+// SetLibraryScopes implements library.Store.
 func (s *Store) SetLibraryScopes(ctx context.Context, operator string, scopes map[string]*bool) error {
 	if operator == "" {
 		return fmt.Errorf("sqlite: set library scopes: no operator: %w", store.ErrInvalid)
@@ -242,7 +242,7 @@ func (s *Store) SetLibraryScopes(ctx context.Context, operator string, scopes ma
 	})
 }
 
-// LibraryScopes implements store.Store.
+// LibraryScopes implements library.Store.
 func (s *Store) LibraryScopes(ctx context.Context, operator string) (map[string]bool, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT scope, granted FROM library_scopes WHERE operator = ?`, operator)
 	if err != nil {

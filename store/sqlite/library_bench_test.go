@@ -16,7 +16,6 @@ import (
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/protocol"
-	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
 )
 
@@ -88,7 +87,7 @@ func corpusText(z *rand.Zipf, vocab []string, n int) string {
 // contribution carries one author's real signature over another record:
 // the store never checks signatures, and a hundred thousand of them would
 // be most of the build.
-func buildCorpus(tb testing.TB, s store.Store, n int) (titles []string) {
+func buildCorpus(tb testing.TB, s library.Store, n int) (titles []string) {
 	ctx := context.Background()
 	key, err := hybrid.GenerateKey()
 	if err != nil {
@@ -105,7 +104,7 @@ func buildCorpus(tb testing.TB, s store.Store, n int) (titles []string) {
 	}
 	vocab := vocabulary(30000)
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	newContribution := func(r *rand.Rand, z *rand.Zipf, i int, previous string) store.NewContribution {
+	newContribution := func(r *rand.Rand, z *rand.Zipf, i int, previous string) library.NewContribution {
 		title := corpusText(z, vocab, 3+r.Intn(8))
 		c := library.Content{Title: title, Previous: previous, Links: []library.Link{}}
 		switch i % 10 {
@@ -130,7 +129,7 @@ func buildCorpus(tb testing.TB, s store.Store, n int) (titles []string) {
 		id, _ := rec.RevisionID()
 		canon, _ := rec.Canonical()
 		signed := []byte(fmt.Sprintf(`{"record":%s,"revision":%q,"sig":%q,"type":"contribution"}`, canon, id, env.Signature))
-		return store.NewContribution{ID: id, Record: rec, Envelope: wire, Facets: library.FacetsOf(rec), Admitted: at,
+		return library.NewContribution{ID: id, Record: rec, Envelope: wire, Facets: library.FacetsOf(rec), Admitted: at,
 			Entry: canonical.Digest(signed), Signed: signed, Leaf: []byte(`{"entry":"` + id + `"}`)}
 	}
 	noCheck := func(context.Context, library.Graph) error { return nil }
@@ -202,7 +201,7 @@ func BenchmarkCatalogueSearch(b *testing.B) {
 	var titles []string
 	if keep && statErr == nil {
 		for offset := 0; ; offset += 1000 {
-			p, err := s.Catalogue(b.Context(), store.CatalogueQuery{Offset: offset, Limit: 1000})
+			p, err := s.Catalogue(b.Context(), library.CatalogueQuery{Offset: offset, Limit: 1000})
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -224,7 +223,7 @@ func BenchmarkCatalogueSearch(b *testing.B) {
 	r := rand.New(rand.NewSource(1))
 	var searches, common [][]string
 	for len(searches) < 1000 {
-		words := slices.DeleteFunc(store.SearchWords(titles[r.Intn(len(titles))]), func(w string) bool { return stop[w] })
+		words := slices.DeleteFunc(library.SearchWords(titles[r.Intn(len(titles))]), func(w string) bool { return stop[w] })
 		if len(words) == 0 {
 			continue
 		}
@@ -242,7 +241,7 @@ func BenchmarkCatalogueSearch(b *testing.B) {
 			var took []time.Duration
 			i := 0
 			for b.Loop() {
-				q := store.CatalogueQuery{Words: c.queries[i%len(c.queries)], Sort: store.CatalogueRelevance, Limit: 50}
+				q := library.CatalogueQuery{Words: c.queries[i%len(c.queries)], Sort: library.CatalogueRelevance, Limit: 50}
 				i++
 				began := time.Now()
 				if _, err := s.Catalogue(b.Context(), q); err != nil {

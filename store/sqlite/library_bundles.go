@@ -5,7 +5,7 @@ import (
 	"fmt"
 )
 
-// ReviewsOf implements store.LibraryBundleReads. The subject column is the
+// ReviewsOf implements library.BundleReads. The subject column is the
 // facet library.FacetsOf gives evidence, assessments and proposals, so the
 // kinds leave proposals out; contributions_subject serves the read.
 func (s *Store) ReviewsOf(ctx context.Context, revision string) ([]string, error) {

@@ -12,7 +12,6 @@ import (
 	"modernc.org/sqlite"
 
 	"github.com/agora-node/agora/library"
-	"github.com/agora-node/agora/store"
 )
 
 // The catalogue and the changes feed.
@@ -26,7 +25,7 @@ import (
 // postings of its rarest word and probes the others', and a one-word
 // search ordered by weight reads only its page.
 //
-// The words are made by catalogue_words, a Go function (store.SearchWords)
+// The words are made by catalogue_words, a Go function (library.SearchWords)
 // registered with the driver, so the SQL triggers and the queries split
 // text the same way. A database with this migration can only be written
 // by a program that registers it.
@@ -128,7 +127,7 @@ func catalogueWords(_ *sqlite.FunctionContext, args []driver.Value) (driver.Valu
 		default:
 			return nil, fmt.Errorf("catalogue_words: argument %d is %T, not text", i+1, v)
 		}
-		for _, w := range store.SearchWords(text) {
+		for _, w := range library.SearchWords(text) {
 			weights[w] += weight
 		}
 	}
@@ -152,9 +151,9 @@ func catalogueWords(_ *sqlite.FunctionContext, args []driver.Value) (driver.Valu
 // its rarest word: past it, any word is as good a driver.
 const dfProbe = 20000
 
-// Catalogue implements store.Store.
-func (s *Store) Catalogue(ctx context.Context, q store.CatalogueQuery) (store.CataloguePage, error) {
-	var page store.CataloguePage
+// Catalogue implements library.Store.
+func (s *Store) Catalogue(ctx context.Context, q library.CatalogueQuery) (library.CataloguePage, error) {
+	var page library.CataloguePage
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		words, err := rarestFirst(ctx, tx, q.Words)
 		if err != nil || (len(q.Words) > 0 && words == nil) {
@@ -164,7 +163,7 @@ func (s *Store) Catalogue(ctx context.Context, q store.CatalogueQuery) (store.Ca
 		var fromArgs, whereArgs []any
 		var where []string
 		seq, score := "h.seq", "0"
-		heads := q.Kind != "" || q.NodeType != "" || q.Method != "" || q.Verdict != "" || q.Author != "" || q.Sort == store.CatalogueTop || len(words) == 0
+		heads := q.Kind != "" || q.NodeType != "" || q.Method != "" || q.Verdict != "" || q.Author != "" || q.Sort == library.CatalogueTop || len(words) == 0
 		if len(words) > 0 {
 			// The unary + and CROSS JOIN keep SQLite on the plan the
 			// words' order was chosen for: read the rarest word's
@@ -202,9 +201,9 @@ func (s *Store) Catalogue(ctx context.Context, q store.CatalogueQuery) (store.Ca
 		}
 		var order string
 		switch q.Sort {
-		case store.CatalogueTop:
+		case library.CatalogueTop:
 			order = `h.votes DESC, ` + seq + ` DESC`
-		case store.CatalogueRelevance:
+		case library.CatalogueRelevance:
 			order = `score DESC, ` + seq + ` DESC`
 		default:
 			order = seq + ` DESC`
@@ -238,7 +237,7 @@ func (s *Store) Catalogue(ctx context.Context, q store.CatalogueQuery) (store.Ca
 		return err
 	})
 	if err != nil {
-		return store.CataloguePage{}, fmt.Errorf("sqlite: catalogue: %w", err)
+		return library.CataloguePage{}, fmt.Errorf("sqlite: catalogue: %w", err)
 	}
 	return page, nil
 }
@@ -276,7 +275,7 @@ func rarestFirst(ctx context.Context, tx *sql.Tx, words []string) ([]string, err
 }
 
 // contributionsBySeq reads the contributions seqs names, in that order.
-func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]store.Contribution, error) {
+func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]library.Contribution, error) {
 	if len(seqs) == 0 {
 		return nil, nil
 	}
@@ -287,7 +286,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]store.
 		return nil, err
 	}
 	defer rows.Close()
-	bySeq := make(map[int64]store.Contribution, len(seqs))
+	bySeq := make(map[int64]library.Contribution, len(seqs))
 	for rows.Next() {
 		c, err := scanContribution(rows)
 		if err != nil {
@@ -298,7 +297,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]store.
 	if err := rows.Err(); err != nil {
 		return nil, err
 	}
-	out := make([]store.Contribution, 0, len(seqs))
+	out := make([]library.Contribution, 0, len(seqs))
 	for _, s := range seqs {
 		c, ok := bySeq[s]
 		if !ok {
@@ -309,9 +308,9 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]store.
 	return out, nil
 }
 
-// Changes implements store.Store.
-func (s *Store) Changes(ctx context.Context, q store.ChangesQuery) (store.ChangesPage, error) {
-	var page store.ChangesPage
+// Changes implements library.Store.
+func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.ChangesPage, error) {
+	var page library.ChangesPage
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		newest, err := changesNewest(ctx, tx)
 		if err != nil {
@@ -319,9 +318,9 @@ func (s *Store) Changes(ctx context.Context, q store.ChangesQuery) (store.Change
 		}
 		switch {
 		case q.After < 0 || q.End < 0 || (q.End > 0 && q.After > q.End):
-			return fmt.Errorf("changes position %d..%d is not a snapshot: %w", q.After, q.End, store.ErrResync)
+			return fmt.Errorf("changes position %d..%d is not a snapshot: %w", q.After, q.End, library.ErrResync)
 		case q.End > newest || q.After > newest:
-			return fmt.Errorf("changes position %d..%d is past the newest revision the feed holds, %d: %w", q.After, q.End, newest, store.ErrResync)
+			return fmt.Errorf("changes position %d..%d is past the newest revision the feed holds, %d: %w", q.After, q.End, newest, library.ErrResync)
 		}
 		end := q.End
 		if end == 0 {
@@ -344,16 +343,16 @@ func (s *Store) Changes(ctx context.Context, q store.ChangesQuery) (store.Change
 			// the scan reaches; never more than MaxChangesScan long.
 			var n int
 			err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM contributions c WHERE `+member+` AND c.seq > ? AND c.seq <= ? LIMIT ?)`,
-				append(slices.Clip(memberArgs), after, end, store.MaxChangesScan+1)...).Scan(&n)
+				append(slices.Clip(memberArgs), after, end, library.MaxChangesScan+1)...).Scan(&n)
 			if err != nil {
 				return err
 			}
-			if n > store.MaxChangesScan {
+			if n > library.MaxChangesScan {
 				if q.After > 0 {
-					return fmt.Errorf("more than %d revisions of the feed were admitted after %d: %w", store.MaxChangesScan, q.After, store.ErrResync)
+					return fmt.Errorf("more than %d revisions of the feed were admitted after %d: %w", library.MaxChangesScan, q.After, library.ErrResync)
 				}
 				err := tx.QueryRowContext(ctx, `SELECT c.seq FROM contributions c WHERE `+member+` AND c.seq <= ? ORDER BY c.seq DESC LIMIT 1 OFFSET ?`,
-					append(slices.Clip(memberArgs), end, store.MaxChangesScan)...).Scan(&after)
+					append(slices.Clip(memberArgs), end, library.MaxChangesScan)...).Scan(&after)
 				if err != nil {
 					return err
 				}
@@ -384,7 +383,7 @@ func (s *Store) Changes(ctx context.Context, q store.ChangesQuery) (store.Change
 		return nil
 	})
 	if err != nil {
-		return store.ChangesPage{}, fmt.Errorf("sqlite: changes: %w", err)
+		return library.ChangesPage{}, fmt.Errorf("sqlite: changes: %w", err)
 	}
 	return page, nil
 }
@@ -412,7 +411,7 @@ var (
 )
 
 // changesLineages returns the roots of the lineages root's feed lists, as
-// of the snapshot ending at end (store.ChangesQuery says which).
+// of the snapshot ending at end (library.ChangesQuery says which).
 func changesLineages(ctx context.Context, tx *sql.Tx, root string, end int64) ([]string, error) {
 	watched := map[string]bool{root: true}
 	frontier := []string{root}

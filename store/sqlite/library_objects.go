@@ -6,10 +6,11 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
 )
 
-// The reads of one object (store.LibraryObjects). Each listing is one
+// The reads of one object (library.ObjectStore). Each listing is one
 // read transaction that counts and pages the same FROM clause, so a page
 // and its total agree. "Current" is is_head = 1; links are followed to a
 // lineage through contribution_links.target_root, which the indexes of
@@ -19,12 +20,12 @@ import (
 // joined as contributionColumns expects.
 const contributionFrom = ` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry `
 
-// Contributions implements store.Store.
-func (s *Store) Contributions(ctx context.Context, ids []string) ([]store.Contribution, error) {
+// Contributions implements library.Store.
+func (s *Store) Contributions(ctx context.Context, ids []string) ([]library.Contribution, error) {
 	if len(ids) == 0 {
 		return nil, nil
 	}
-	byID := make(map[string]store.Contribution, len(ids))
+	byID := make(map[string]library.Contribution, len(ids))
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		args := make([]any, len(ids))
 		for i, id := range ids {
@@ -47,7 +48,7 @@ func (s *Store) Contributions(ctx context.Context, ids []string) ([]store.Contri
 	if err != nil {
 		return nil, fmt.Errorf("sqlite: contributions: %w", err)
 	}
-	out := make([]store.Contribution, len(ids))
+	out := make([]library.Contribution, len(ids))
 	for i, id := range ids {
 		c, ok := byID[id]
 		if !ok {
@@ -58,16 +59,16 @@ func (s *Store) Contributions(ctx context.Context, ids []string) ([]store.Contri
 	return out, nil
 }
 
-// Revisions implements store.Store.
-func (s *Store) Revisions(ctx context.Context, root string, offset, limit int) (store.ContributionPage, error) {
+// Revisions implements library.Store.
+func (s *Store) Revisions(ctx context.Context, root string, offset, limit int) (library.ContributionPage, error) {
 	return s.contributionPage(ctx, "", `WHERE c.root = ?1`, `c.seq`, offset, limit, root)
 }
 
-// Incoming implements store.Store.
-func (s *Store) Incoming(ctx context.Context, root string, offset, limit int) (store.BacklinkPage, error) {
+// Incoming implements library.Store.
+func (s *Store) Incoming(ctx context.Context, root string, offset, limit int) (library.BacklinkPage, error) {
 	const from = ` FROM contribution_links l JOIN contributions c ON c.seq = l.source
 		WHERE l.target_root = ?1 AND c.is_head = 1 AND c.root <> ?1 AND c.kind <> 'vote'`
-	var p store.BacklinkPage
+	var p library.BacklinkPage
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*)`+from, root).Scan(&p.Total); err != nil {
 			return err
@@ -82,7 +83,7 @@ func (s *Store) Incoming(ctx context.Context, root string, offset, limit int) (s
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var b store.Backlink
+			var b library.Backlink
 			if err := rows.Scan(&b.Source, &b.SourceKind, &b.SourceTitle, &b.Relation, &b.Target); err != nil {
 				return err
 			}
@@ -91,7 +92,7 @@ func (s *Store) Incoming(ctx context.Context, root string, offset, limit int) (s
 		return rows.Err()
 	})
 	if err != nil {
-		return store.BacklinkPage{}, fmt.Errorf("sqlite: links to %s: %w", root, err)
+		return library.BacklinkPage{}, fmt.Errorf("sqlite: links to %s: %w", root, err)
 	}
 	return p, nil
 }
@@ -111,18 +112,18 @@ const discussionUnder = `WITH RECURSIVE under(root) AS (
 const voteScore = `(SELECT COALESCE(SUM(v.vote), 0) FROM contribution_links vl JOIN contributions v ON v.seq = vl.source
 	WHERE vl.target = c.root AND vl.relation = 'votes_on' AND v.is_head = 1 AND v.kind = 'vote')`
 
-// Discussion implements store.Store.
-func (s *Store) Discussion(ctx context.Context, root string, sort store.DiscussionSort, offset, limit int) (store.ContributionPage, error) {
+// Discussion implements library.Store.
+func (s *Store) Discussion(ctx context.Context, root string, sort library.DiscussionSort, offset, limit int) (library.ContributionPage, error) {
 	var order string
 	switch sort {
-	case store.SortNew:
+	case library.SortNew:
 		order = `r.seq DESC`
-	case store.SortOld:
+	case library.SortOld:
 		order = `r.seq`
-	case store.SortTop:
+	case library.SortTop:
 		order = voteScore + ` DESC, r.seq DESC`
 	default:
-		return store.ContributionPage{}, fmt.Errorf("sqlite: discussion sort %q: %w", sort, store.ErrInvalid)
+		return library.ContributionPage{}, fmt.Errorf("sqlite: discussion sort %q: %w", sort, store.ErrInvalid)
 	}
 	return s.contributionPage(ctx, discussionUnder,
 		// IN, not a join with under: the join is planned as a scan of
@@ -131,8 +132,8 @@ func (s *Store) Discussion(ctx context.Context, root string, sort store.Discussi
 		order, offset, limit, root)
 }
 
-// Activity implements store.Store.
-func (s *Store) Activity(ctx context.Context, q store.ActivityQuery) (store.ContributionPage, error) {
+// Activity implements library.Store.
+func (s *Store) Activity(ctx context.Context, q library.ActivityQuery) (library.ContributionPage, error) {
 	// The links, not the subject facet: an exact link to the subject is
 	// what the rules guarantee every evidence, assessment and proposal
 	// carries (exact_links).
@@ -185,26 +186,26 @@ const (
 			UNION SELECT t.root FROM contributions t WHERE t.id IN (` + sectionIncluded + `))))`
 )
 
-// Section implements store.Store.
-func (s *Store) Section(ctx context.Context, q store.SectionQuery) (store.ContributionPage, error) {
+// Section implements library.Store.
+func (s *Store) Section(ctx context.Context, q library.SectionQuery) (library.ContributionPage, error) {
 	var cond string
 	switch q.Section {
-	case store.SectionHistory:
+	case library.SectionHistory:
 		return s.Revisions(ctx, q.Root, q.Offset, q.Limit)
-	case store.SectionAll:
+	case library.SectionAll:
 		cond = strings.Join([]string{sectionChildren, sectionRelated, sectionDiscussions, sectionKnowledge}, " OR ")
-	case store.SectionChildren:
+	case library.SectionChildren:
 		cond = sectionChildren
-	case store.SectionRelated:
+	case library.SectionRelated:
 		cond = sectionRelated
-	case store.SectionGraph:
+	case library.SectionGraph:
 		cond = sectionGraph
-	case store.SectionDiscussions:
+	case library.SectionDiscussions:
 		cond = sectionDiscussions
-	case store.SectionKnowledge:
+	case library.SectionKnowledge:
 		cond = sectionKnowledge
 	default:
-		return store.ContributionPage{}, fmt.Errorf("sqlite: object section %q: %w", q.Section, store.ErrInvalid)
+		return library.ContributionPage{}, fmt.Errorf("sqlite: object section %q: %w", q.Section, store.ErrInvalid)
 	}
 	// ?2 is bound by every query, used or not, and "AND ?2 = ?2" keeps
 	// the driver from seeing an argument the text never names.
@@ -215,8 +216,8 @@ func (s *Store) Section(ctx context.Context, q store.SectionQuery) (store.Contri
 // one read transaction: with is a WITH clause or "", where the rest of
 // the FROM clause after contributionFrom, order its ORDER BY. args are
 // bound as ?1, ?2, ...; the limit and offset follow them.
-func (s *Store) contributionPage(ctx context.Context, with, where, order string, offset, limit int, args ...any) (store.ContributionPage, error) {
-	var p store.ContributionPage
+func (s *Store) contributionPage(ctx context.Context, with, where, order string, offset, limit int, args ...any) (library.ContributionPage, error) {
+	var p library.ContributionPage
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		if err := tx.QueryRowContext(ctx, with+`SELECT COUNT(*)`+contributionFrom+where, args...).Scan(&p.Total); err != nil {
 			return err
@@ -241,13 +242,13 @@ func (s *Store) contributionPage(ctx context.Context, with, where, order string,
 		return rows.Err()
 	})
 	if err != nil {
-		return store.ContributionPage{}, fmt.Errorf("sqlite: library listing: %w", err)
+		return library.ContributionPage{}, fmt.Errorf("sqlite: library listing: %w", err)
 	}
 	return p, nil
 }
 
-// VoteTotals implements store.Store.
-func (s *Store) VoteTotals(ctx context.Context, targets []string) ([]store.VoteTotal, error) {
+// VoteTotals implements library.Store.
+func (s *Store) VoteTotals(ctx context.Context, targets []string) ([]library.VoteTotal, error) {
 	where := ``
 	var args []any
 	if targets != nil {
@@ -267,9 +268,9 @@ func (s *Store) VoteTotals(ctx context.Context, targets []string) ([]store.VoteT
 		return nil, fmt.Errorf("sqlite: vote totals: %w", err)
 	}
 	defer rows.Close()
-	var out []store.VoteTotal
+	var out []library.VoteTotal
 	for rows.Next() {
-		var t store.VoteTotal
+		var t library.VoteTotal
 		if err := rows.Scan(&t.Target, &t.Score, &t.Up, &t.Down); err != nil {
 			return nil, fmt.Errorf("sqlite: vote totals: %w", err)
 		}
@@ -281,8 +282,8 @@ func (s *Store) VoteTotals(ctx context.Context, targets []string) ([]store.VoteT
 	return out, nil
 }
 
-// VotesBy implements store.Store.
-func (s *Store) VotesBy(ctx context.Context, author string) ([]store.Vote, error) {
+// VotesBy implements library.Store.
+func (s *Store) VotesBy(ctx context.Context, author string) ([]library.Vote, error) {
 	rows, err := s.r.QueryContext(ctx, `SELECT v.target, v.vote, h.id, h.vote
 		FROM library_votes v JOIN contributions h ON h.root = v.vote AND h.is_head = 1
 		WHERE v.author = ? ORDER BY v.target`, author)
@@ -290,9 +291,9 @@ func (s *Store) VotesBy(ctx context.Context, author string) ([]store.Vote, error
 		return nil, fmt.Errorf("sqlite: votes by %s: %w", author, err)
 	}
 	defer rows.Close()
-	var out []store.Vote
+	var out []library.Vote
 	for rows.Next() {
-		var v store.Vote
+		var v library.Vote
 		if err := rows.Scan(&v.Target, &v.Root, &v.ID, &v.Value); err != nil {
 			return nil, fmt.Errorf("sqlite: votes by %s: %w", author, err)
 		}

@@ -40,13 +40,13 @@ CREATE TABLE personal_nonces (
 CREATE INDEX personal_nonces_expires ON personal_nonces (expires);
 `
 
-// SetPersonalState implements store.Store.
-func (s *Store) SetPersonalState(ctx context.Context, st store.PersonalState) (store.PersonalState, error) {
+// SetPersonalState implements library.Store.
+func (s *Store) SetPersonalState(ctx context.Context, st library.PersonalState) (library.PersonalState, error) {
 	if st.Record == nil || st.ID == "" || len(st.Envelope) == 0 {
-		return store.PersonalState{}, fmt.Errorf("sqlite: set personal state: incomplete: %w", store.ErrInvalid)
+		return library.PersonalState{}, fmt.Errorf("sqlite: set personal state: incomplete: %w", store.ErrInvalid)
 	}
 	author := st.Record.Author
-	var out store.PersonalState
+	var out library.PersonalState
 	var duplicate bool
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		var owner string
@@ -88,7 +88,7 @@ func (s *Store) SetPersonalState(ctx context.Context, st store.PersonalState) (s
 		return nil
 	})
 	if err != nil {
-		return store.PersonalState{}, err
+		return library.PersonalState{}, err
 	}
 	if duplicate {
 		return out, fmt.Errorf("sqlite: personal state %s: %w", st.ID, store.ErrDuplicate)
@@ -96,21 +96,21 @@ func (s *Store) SetPersonalState(ctx context.Context, st store.PersonalState) (s
 	return out, nil
 }
 
-// CurrentPersonalState implements store.Store.
-func (s *Store) CurrentPersonalState(ctx context.Context, author string) (store.PersonalState, error) {
+// CurrentPersonalState implements library.Store.
+func (s *Store) CurrentPersonalState(ctx context.Context, author string) (library.PersonalState, error) {
 	st, err := scanPersonalState(s.r.QueryRowContext(ctx, `SELECT `+personalColumns+` FROM personal_states WHERE author = ? AND is_current = 1`, author))
 	if errors.Is(err, sql.ErrNoRows) {
-		return store.PersonalState{}, notFound("sqlite: %s has no personal state", author)
+		return library.PersonalState{}, notFound("sqlite: %s has no personal state", author)
 	}
 	return st, err
 }
 
-// ReadPersonal implements store.Store.
-func (s *Store) ReadPersonal(ctx context.Context, r store.PersonalRead) (*store.PersonalState, error) {
+// ReadPersonal implements library.Store.
+func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*library.PersonalState, error) {
 	if r.Author == "" || r.Nonce == "" || r.Request == "" {
 		return nil, fmt.Errorf("sqlite: read personal: incomplete: %w", store.ErrInvalid)
 	}
-	var out *store.PersonalState
+	var out *library.PersonalState
 	var duplicate bool
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM personal_nonces WHERE expires < ?`, nanos(r.Now)); err != nil {
@@ -121,7 +121,7 @@ func (s *Store) ReadPersonal(ctx context.Context, r store.PersonalRead) (*store.
 		err := tx.QueryRowContext(ctx, `SELECT request, answer FROM personal_nonces WHERE author = ? AND nonce = ?`, r.Author, r.Nonce).Scan(&request, &answer)
 		switch {
 		case err == nil && request != r.Request:
-			return fmt.Errorf("sqlite: %s's nonce %s: %w", r.Author, r.Nonce, store.ErrNonceUsed)
+			return fmt.Errorf("sqlite: %s's nonce %s: %w", r.Author, r.Nonce, library.ErrNonceUsed)
 		case err == nil:
 			duplicate = true
 			if answer.Valid {
@@ -163,16 +163,16 @@ const personalColumns = `id, envelope, stored`
 
 // scanPersonalState reads a state, its record parsed back from the
 // envelope the node kept.
-func scanPersonalState(row interface{ Scan(...any) error }) (store.PersonalState, error) {
-	var st store.PersonalState
+func scanPersonalState(row interface{ Scan(...any) error }) (library.PersonalState, error) {
+	var st library.PersonalState
 	var stored int64
 	if err := row.Scan(&st.ID, &st.Envelope, &stored); err != nil {
-		return store.PersonalState{}, err
+		return library.PersonalState{}, err
 	}
 	st.Stored = fromNanos(stored)
 	env, err := library.ParseEnvelope(st.Envelope)
 	if err != nil {
-		return store.PersonalState{}, fmt.Errorf("sqlite: personal state %s as kept: %w", st.ID, err)
+		return library.PersonalState{}, fmt.Errorf("sqlite: personal state %s as kept: %w", st.ID, err)
 	}
 	st.Record = env.Record
 	return st, nil

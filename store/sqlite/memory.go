@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
 )
 
@@ -79,8 +80,8 @@ CREATE INDEX memory_receipts_session ON memory_receipts (session, seq);
 CREATE INDEX memory_receipts_record ON memory_receipts (record_ref, seq);
 `
 
-// PutMemoryAdapter implements store.Store.
-func (s *Store) PutMemoryAdapter(ctx context.Context, a store.MemoryAdapter) error {
+// PutMemoryAdapter implements engine.Store.
+func (s *Store) PutMemoryAdapter(ctx context.Context, a engine.MemoryAdapter) error {
 	if a.ID == "" {
 		return fmt.Errorf("sqlite: put memory adapter: no id: %w", store.ErrInvalid)
 	}
@@ -92,9 +93,9 @@ func (s *Store) PutMemoryAdapter(ctx context.Context, a store.MemoryAdapter) err
 	})
 }
 
-// MemoryAdapter implements store.Store.
-func (s *Store) MemoryAdapter(ctx context.Context, id string) (store.MemoryAdapter, error) {
-	var a store.MemoryAdapter
+// MemoryAdapter implements engine.Store.
+func (s *Store) MemoryAdapter(ctx context.Context, id string) (engine.MemoryAdapter, error) {
+	var a engine.MemoryAdapter
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var hash []byte
 		var issued int64
@@ -108,15 +109,15 @@ func (s *Store) MemoryAdapter(ctx context.Context, id string) (store.MemoryAdapt
 		if len(hash) != len(a.TokenHash) {
 			return fmt.Errorf("sqlite: memory adapter %q: token hash of %d bytes", id, len(hash))
 		}
-		a = store.MemoryAdapter{ID: id, Issued: fromNanos(issued)}
+		a = engine.MemoryAdapter{ID: id, Issued: fromNanos(issued)}
 		copy(a.TokenHash[:], hash)
 		return nil
 	})
 	return a, err
 }
 
-// PutMemoryProfile implements store.Store.
-func (s *Store) PutMemoryProfile(ctx context.Context, p store.MemoryProfile) error {
+// PutMemoryProfile implements engine.Store.
+func (s *Store) PutMemoryProfile(ctx context.Context, p engine.MemoryProfile) error {
 	if p.ID == "" || p.Revision == "" || len(p.Document) == 0 {
 		return fmt.Errorf("sqlite: put memory profile: incomplete: %w", store.ErrInvalid)
 	}
@@ -137,9 +138,9 @@ func (s *Store) PutMemoryProfile(ctx context.Context, p store.MemoryProfile) err
 	})
 }
 
-// MemoryProfile implements store.Store.
-func (s *Store) MemoryProfile(ctx context.Context, id, revision string) (store.MemoryProfile, error) {
-	p := store.MemoryProfile{ID: id}
+// MemoryProfile implements engine.Store.
+func (s *Store) MemoryProfile(ctx context.Context, id, revision string) (engine.MemoryProfile, error) {
+	p := engine.MemoryProfile{ID: id}
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var row *sql.Row
 		if revision == "" {
@@ -160,21 +161,21 @@ func (s *Store) MemoryProfile(ctx context.Context, id, revision string) (store.M
 
 const memoryEventColumns = `adapter_id, event_id, body_digest, kind, session, result, status, at`
 
-func scanMemoryEvent(row interface{ Scan(...any) error }) (store.MemoryEvent, error) {
-	var e store.MemoryEvent
+func scanMemoryEvent(row interface{ Scan(...any) error }) (engine.MemoryEvent, error) {
+	var e engine.MemoryEvent
 	var at int64
 	err := row.Scan(&e.AdapterID, &e.EventID, &e.BodyDigest, &e.Kind, &e.Session, &e.Result, &e.Status, &at)
 	e.At = fromNanos(at)
 	return e, err
 }
 
-// ApplyMemoryEvent implements store.Store.
-func (s *Store) ApplyMemoryEvent(ctx context.Context, c store.MemoryChange) (store.MemoryEvent, error) {
+// ApplyMemoryEvent implements engine.Store.
+func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (engine.MemoryEvent, error) {
 	ev := c.Event
 	if ev.AdapterID == "" || ev.EventID == "" || ev.BodyDigest == "" || len(ev.Result) == 0 {
-		return store.MemoryEvent{}, fmt.Errorf("sqlite: apply memory event: incomplete event: %w", store.ErrInvalid)
+		return engine.MemoryEvent{}, fmt.Errorf("sqlite: apply memory event: incomplete event: %w", store.ErrInvalid)
 	}
-	var out store.MemoryEvent
+	var out engine.MemoryEvent
 	var duplicate bool
 	err := s.write(ctx, func(tx *sql.Tx) error {
 		prior, err := scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, ev.AdapterID, ev.EventID))
@@ -209,7 +210,7 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c store.MemoryChange) (sto
 		return nil
 	})
 	if err != nil {
-		return store.MemoryEvent{}, fmt.Errorf("sqlite: apply memory event %s: %w", ev.EventID, err)
+		return engine.MemoryEvent{}, fmt.Errorf("sqlite: apply memory event %s: %w", ev.EventID, err)
 	}
 	if duplicate {
 		return out, fmt.Errorf("sqlite: memory event %s of %s: %w", ev.EventID, ev.AdapterID, store.ErrDuplicate)
@@ -218,7 +219,7 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c store.MemoryChange) (sto
 }
 
 // putMemorySession makes or replaces a session, comparing versions.
-func putMemorySession(ctx context.Context, tx *sql.Tx, m store.MemorySession) error {
+func putMemorySession(ctx context.Context, tx *sql.Tx, m engine.MemorySession) error {
 	if m.Handle == "" || m.Version < 1 {
 		return fmt.Errorf("session %q version %d: %w", m.Handle, m.Version, store.ErrInvalid)
 	}
@@ -240,12 +241,12 @@ func putMemorySession(ctx context.Context, tx *sql.Tx, m store.MemorySession) er
 
 // putMemoryRecord makes or replaces a record, comparing versions; the
 // topic key's uniqueness is the table's.
-func putMemoryRecord(ctx context.Context, tx *sql.Tx, r store.MemoryRecord) error {
-	if r.Ref == "" || r.Version < 1 || r.TopicKey == "" || (r.Scope != store.MemoryScopeProject && r.Scope != store.MemoryScopeGlobal) {
+func putMemoryRecord(ctx context.Context, tx *sql.Tx, r engine.MemoryRecord) error {
+	if r.Ref == "" || r.Version < 1 || r.TopicKey == "" || (r.Scope != engine.MemoryScopeProject && r.Scope != engine.MemoryScopeGlobal) {
 		return fmt.Errorf("record %q: incomplete: %w", r.Ref, store.ErrInvalid)
 	}
 	topicScope := ""
-	if r.Scope == store.MemoryScopeProject {
+	if r.Scope == engine.MemoryScopeProject {
 		topicScope = r.Project
 	}
 	var stored int64
@@ -288,9 +289,9 @@ func putMemoryRecord(ctx context.Context, tx *sql.Tx, r store.MemoryRecord) erro
 	return nil
 }
 
-// MemoryEvent implements store.Store.
-func (s *Store) MemoryEvent(ctx context.Context, adapterID, eventID string) (store.MemoryEvent, error) {
-	var e store.MemoryEvent
+// MemoryEvent implements engine.Store.
+func (s *Store) MemoryEvent(ctx context.Context, adapterID, eventID string) (engine.MemoryEvent, error) {
+	var e engine.MemoryEvent
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var err error
 		e, err = scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, adapterID, eventID))
@@ -302,9 +303,9 @@ func (s *Store) MemoryEvent(ctx context.Context, adapterID, eventID string) (sto
 	return e, err
 }
 
-// MemorySession implements store.Store.
-func (s *Store) MemorySession(ctx context.Context, handle string) (store.MemorySession, error) {
-	m := store.MemorySession{Handle: handle}
+// MemorySession implements engine.Store.
+func (s *Store) MemorySession(ctx context.Context, handle string) (engine.MemorySession, error) {
+	m := engine.MemorySession{Handle: handle}
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var started int64
 		err := tx.QueryRowContext(ctx, `SELECT adapter_id, version, state, started, ended FROM memory_sessions WHERE handle = ?`, handle).
@@ -320,17 +321,17 @@ func (s *Store) MemorySession(ctx context.Context, handle string) (store.MemoryS
 
 const memoryRecordColumns = `ref, version, scope, project, topic_key, revision, session, created, updated, body`
 
-func scanMemoryRecord(row interface{ Scan(...any) error }) (store.MemoryRecord, error) {
-	var r store.MemoryRecord
+func scanMemoryRecord(row interface{ Scan(...any) error }) (engine.MemoryRecord, error) {
+	var r engine.MemoryRecord
 	var created, updated int64
 	err := row.Scan(&r.Ref, &r.Version, &r.Scope, &r.Project, &r.TopicKey, &r.Revision, &r.Session, &created, &updated, &r.Body)
 	r.Created, r.Updated = fromNanos(created), fromNanos(updated)
 	return r, err
 }
 
-// MemoryRecord implements store.Store.
-func (s *Store) MemoryRecord(ctx context.Context, ref string) (store.MemoryRecord, error) {
-	var r store.MemoryRecord
+// MemoryRecord implements engine.Store.
+func (s *Store) MemoryRecord(ctx context.Context, ref string) (engine.MemoryRecord, error) {
+	var r engine.MemoryRecord
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var err error
 		r, err = scanMemoryRecord(tx.QueryRowContext(ctx, `SELECT `+memoryRecordColumns+` FROM memory_records WHERE ref = ?`, ref))
@@ -342,9 +343,9 @@ func (s *Store) MemoryRecord(ctx context.Context, ref string) (store.MemoryRecor
 	return r, err
 }
 
-// MemoryRecords implements store.Store.
-func (s *Store) MemoryRecords(ctx context.Context) ([]store.MemoryRecord, error) {
-	var out []store.MemoryRecord
+// MemoryRecords implements engine.Store.
+func (s *Store) MemoryRecords(ctx context.Context) ([]engine.MemoryRecord, error) {
+	var out []engine.MemoryRecord
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT `+memoryRecordColumns+` FROM memory_records ORDER BY ref`)
 		if err != nil {
@@ -363,20 +364,20 @@ func (s *Store) MemoryRecords(ctx context.Context) ([]store.MemoryRecord, error)
 	return out, err
 }
 
-// MemoryReceipts implements store.Store.
-func (s *Store) MemoryReceipts(ctx context.Context, session string) ([]store.MemoryReceipt, error) {
+// MemoryReceipts implements engine.Store.
+func (s *Store) MemoryReceipts(ctx context.Context, session string) ([]engine.MemoryReceipt, error) {
 	return s.memoryReceipts(ctx, "session", session)
 }
 
-// MemoryRecordReceipts implements store.Store.
-func (s *Store) MemoryRecordReceipts(ctx context.Context, ref string) ([]store.MemoryReceipt, error) {
+// MemoryRecordReceipts implements engine.Store.
+func (s *Store) MemoryRecordReceipts(ctx context.Context, ref string) ([]engine.MemoryReceipt, error) {
 	return s.memoryReceipts(ctx, "record_ref", ref)
 }
 
 // memoryReceipts reads the receipts whose column (session or record_ref,
 // both indexed with seq) holds value, in the order stored.
-func (s *Store) memoryReceipts(ctx context.Context, column, value string) ([]store.MemoryReceipt, error) {
-	out := []store.MemoryReceipt{}
+func (s *Store) memoryReceipts(ctx context.Context, column, value string) ([]engine.MemoryReceipt, error) {
+	out := []engine.MemoryReceipt{}
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		rows, err := tx.QueryContext(ctx, `SELECT seq, session, record_ref, kind, payload, at FROM memory_receipts WHERE `+column+` = ? ORDER BY seq`, value)
 		if err != nil {
@@ -384,7 +385,7 @@ func (s *Store) memoryReceipts(ctx context.Context, column, value string) ([]sto
 		}
 		defer rows.Close()
 		for rows.Next() {
-			var r store.MemoryReceipt
+			var r engine.MemoryReceipt
 			var at int64
 			if err := rows.Scan(&r.Seq, &r.Session, &r.RecordRef, &r.Kind, &r.Payload, &at); err != nil {
 				return err
@@ -397,7 +398,7 @@ func (s *Store) memoryReceipts(ctx context.Context, column, value string) ([]sto
 	return out, err
 }
 
-// DeleteMemoryRecord implements store.Store.
+// DeleteMemoryRecord implements engine.Store.
 func (s *Store) DeleteMemoryRecord(ctx context.Context, ref string) (int, error) {
 	var receipts int64
 	err := s.write(ctx, func(tx *sql.Tx) error {

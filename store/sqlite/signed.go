@@ -65,21 +65,59 @@ func (s *Store) BindIndexes(ctx context.Context, bindings []store.Binding) error
 	})
 }
 
+// Binding hooks.
+//
+// A face whose records must change in the commit that binds one of its
+// entries (the ledger: a bundle's claims open when its revealing entry is
+// bound) marks the entry, when it records them, with the name of a hook
+// (signed.on_bind, set by markBind); bind runs that hook, and only for an
+// entry so marked. Every other entry, nearly all of them, binds in one
+// statement that knows nothing of the faces.
+
+// A bindHook changes a face's records in the commit that binds b.
+type bindHook func(ctx context.Context, tx *sql.Tx, b store.Binding) error
+
+// bindHooks are the hooks faces mark entries with, by name.
+var bindHooks = map[string]bindHook{
+	bundleStepHook: bundleStepBound, // bundles.go
+}
+
+// markBind has bind run hook when it binds digest, if digest is not bound
+// yet: an entry bound already has had its binding.
+func markBind(ctx context.Context, tx *sql.Tx, digest, hook string) error {
+	if _, ok := bindHooks[hook]; !ok {
+		return fmt.Errorf("sqlite: no binding hook %q", hook)
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE signed SET on_bind = ? WHERE digest = ? AND idx IS NULL`, hook, digest)
+	return err
+}
+
+// bound runs the hook an entry just bound was marked with, if any.
+func bound(ctx context.Context, tx *sql.Tx, b store.Binding, hook sql.NullString) error {
+	if !hook.Valid {
+		return nil
+	}
+	h, ok := bindHooks[hook.String]
+	if !ok {
+		return fmt.Errorf("sqlite: signed entry %s is marked for binding hook %q, which this program does not have", b.Digest, hook.String)
+	}
+	return h(ctx, tx, b)
+}
+
 func bind(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	if b.Index < 0 {
 		return fmt.Errorf("sqlite: bind %s to index %d: %w", b.Digest, b.Index, store.ErrInvalid)
 	}
 	// The usual binding, of an unbound entry to a free index, is one
 	// statement; anything else is told apart below.
-	res, err := tx.ExecContext(ctx, `UPDATE signed SET idx = ?1 WHERE digest = ?2 AND idx IS NULL
-		AND NOT EXISTS (SELECT 1 FROM signed WHERE idx = ?1)`, b.Index, b.Digest)
-	if err != nil {
-		return err
+	var hook sql.NullString
+	err := tx.QueryRowContext(ctx, `UPDATE signed SET idx = ?1 WHERE digest = ?2 AND idx IS NULL
+		AND NOT EXISTS (SELECT 1 FROM signed WHERE idx = ?1) RETURNING on_bind`, b.Index, b.Digest).Scan(&hook)
+	if err == nil {
+		return bound(ctx, tx, b, hook)
 	}
-	if n, err := res.RowsAffected(); err != nil {
+	if !errors.Is(err, sql.ErrNoRows) {
 		return err
-	} else if n == 1 {
-		return onBound(ctx, tx, b)
 	}
 	var idx sql.NullInt64
 	err = tx.QueryRowContext(ctx, `SELECT idx FROM signed WHERE digest = ?`, b.Digest).Scan(&idx)
@@ -103,10 +141,10 @@ func bind(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 	if !errors.Is(err, sql.ErrNoRows) {
 		return err
 	}
-	if _, err = tx.ExecContext(ctx, `UPDATE signed SET idx = ? WHERE digest = ?`, b.Index, b.Digest); err != nil {
+	if err := tx.QueryRowContext(ctx, `UPDATE signed SET idx = ? WHERE digest = ? RETURNING on_bind`, b.Index, b.Digest).Scan(&hook); err != nil {
 		return err
 	}
-	return onBound(ctx, tx, b)
+	return bound(ctx, tx, b, hook)
 }
 
 const signedColumns = `digest, entry, leaf, idx, stored`

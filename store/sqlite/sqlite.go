@@ -1,6 +1,9 @@
-// Package sqlite is the embedded store driver: a store.Store in one SQLite
-// database file, through modernc.org/sqlite (pure Go, no cgo), so a node
-// needs no other service.
+// Package sqlite is the embedded store driver: a node's whole store in one
+// SQLite database file, through modernc.org/sqlite (pure Go, no cgo), so a
+// node needs no other service. Store implements the core contract,
+// store.Store (store/store.go), and each face's beside it: ledger.Store
+// (ledger/store.go), library.Store (library/store.go) and engine.Store
+// (memory/engine/store.go); its tests run every face's conformance suite.
 //
 // The database runs in WAL mode with synchronous=FULL, so every commit is
 // fsync'd before it returns, and foreign keys on. Writes go through one
@@ -33,6 +36,9 @@ import (
 
 	"modernc.org/sqlite"
 
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
 )
 
@@ -48,7 +54,8 @@ type Config struct {
 	Readers int
 }
 
-// Store is a store.Store in a SQLite database.
+// Store is a node's store in a SQLite database: a store.Store, a
+// ledger.Store, a library.Store and an engine.Store.
 type Store struct {
 	path string
 	w    *sql.DB // the one writer connection, used only by the writer goroutine
@@ -90,7 +97,12 @@ const walBackstop = 10000
 // copies a page written many times once.
 const checkpointPause = 100 * time.Millisecond
 
-var _ store.Store = (*Store)(nil)
+var (
+	_ store.Store   = (*Store)(nil)
+	_ ledger.Store  = (*Store)(nil)
+	_ library.Store = (*Store)(nil)
+	_ engine.Store  = (*Store)(nil)
+)
 
 // Open opens the store in the database at cfg.Path, making and migrating it
 // as needed.
@@ -416,6 +428,8 @@ CREATE TABLE library_votes (
 	catalogueMigration,
 	// The library scopes an admin granted or denied (library.go).
 	scopesMigration,
+	// The binding hook an entry is marked with (signed.go, bundles.go).
+	bindHookMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -2,11 +2,18 @@ package sqlite_test
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/ledgertest"
+	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/library/librarytest"
+	"github.com/agora-node/agora/memory/engine"
+	"github.com/agora-node/agora/memory/engine/enginetest"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/sqlite"
 	"github.com/agora-node/agora/store/storetest"
@@ -22,17 +29,42 @@ func open(t *testing.T, path string) *sqlite.Store {
 	return s
 }
 
+// reopen closes s, a *sqlite.Store as a suite holds it, and opens its
+// database again.
+func reopen(t *testing.T, s any) *sqlite.Store {
+	t.Helper()
+	st := s.(*sqlite.Store)
+	path := st.Path()
+	if err := st.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if table := os.Getenv(forgetEnv); table != "" {
+		forget(t, path, table)
+	}
+	return open(t, path)
+}
+
+func newStore(t *testing.T) *sqlite.Store { return open(t, filepath.Join(t.TempDir(), "agora.db")) }
+
+// TestConformance runs the core's suite and every face's against the
+// driver.
 func TestConformance(t *testing.T) {
-	storetest.Run(t,
-		func(t *testing.T) store.Store { return open(t, filepath.Join(t.TempDir(), "agora.db")) },
-		storetest.WithReopen(func(t *testing.T, s store.Store) store.Store {
-			path := s.(*sqlite.Store).Path()
-			if err := s.Close(); err != nil {
-				t.Fatal(err)
-			}
-			return open(t, path)
-		}),
-	)
+	t.Run("Core", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) store.Store { return newStore(t) },
+			storetest.WithReopen(func(t *testing.T, s store.Store) store.Store { return reopen(t, s) }))
+	})
+	t.Run("Ledger", func(t *testing.T) {
+		ledgertest.Run(t, func(t *testing.T) ledger.Store { return newStore(t) },
+			ledgertest.WithReopen(func(t *testing.T, s ledger.Store) ledger.Store { return reopen(t, s) }))
+	})
+	t.Run("Library", func(t *testing.T) {
+		librarytest.Run(t, func(t *testing.T) library.Store { return newStore(t) },
+			librarytest.WithReopen(func(t *testing.T, s library.Store) library.Store { return reopen(t, s) }))
+	})
+	t.Run("Memory", func(t *testing.T) {
+		enginetest.Run(t, func(t *testing.T) engine.Store { return newStore(t) },
+			enginetest.WithReopen(func(t *testing.T, s engine.Store) engine.Store { return reopen(t, s) }))
+	})
 }
 
 // BenchmarkPutAndBind is the store's share of one append: the signed entry

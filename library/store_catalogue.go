@@ -1,4 +1,4 @@
-package store
+package library
 
 import (
 	"context"
@@ -9,8 +9,8 @@ import (
 	"golang.org/x/text/unicode/norm"
 )
 
-// LibraryCatalogue is the part of a LibraryStore that answers the
-// catalogue and the changes feed. Its methods keep the Store's contract on
+// CatalogueStore is the part of a Store that answers the catalogue and
+// the changes feed. Its methods keep store.Store's contract on
 // concurrency, durability and errors.
 //
 // The catalogue lists lineage heads: each lineage once, as its current
@@ -26,7 +26,7 @@ import (
 // (so every revision the feed lists carries its admission evidence, and a
 // revision still being logged holds the feed back rather than being
 // skipped).
-type LibraryCatalogue interface {
+type CatalogueStore interface {
 	// Catalogue returns one page of the catalogue: the heads q selects,
 	// in q.Sort's order, from the q.Offset-th on, at most q.Limit of them,
 	// and how many heads q selects in all, read from one snapshot. An
@@ -58,7 +58,7 @@ const (
 	// first, ties newest first; it needs Words. A head's score is the sum,
 	// over the distinct query words, of 3 × the times the word occurs
 	// among its title's words plus 1 × the times it occurs among its
-	// body's words (library.Facets.Text), words as SearchWords makes them.
+	// body's words (Facets.Text), words as SearchWords makes them.
 	CatalogueRelevance CatalogueSort = "relevance"
 )
 
@@ -71,9 +71,9 @@ type CatalogueQuery struct {
 	Words []string
 	// Kind selects one kind; empty selects every kind but votes.
 	Kind string
-	// NodeType, Method and Verdict select by facet (library.Facets).
+	// NodeType, Method and Verdict select by facet (Facets).
 	NodeType, Method, Verdict string
-	// Author selects one author: 64 hex digits, as library.Record.Author.
+	// Author selects one author: 64 hex digits, as Record.Author.
 	Author string
 	// Sort orders the heads; empty is CatalogueNew.
 	Sort CatalogueSort

@@ -1,22 +1,9 @@
-package store
+package engine
 
 import (
 	"context"
 	"time"
 )
-
-// The memory: what a node keeps for memory-agent-ingress/v1 (package memory
-// and its engine, memory/engine). The store holds five things: the adapters
-// allowed to send events (by a hash of their token), the profiles sessions
-// may pin, every event applied with the answer it got, the sessions, and the
-// records with the receipts of how sessions met them.
-//
-// Sessions' state and records' bodies are the engine's JSON, opaque here:
-// the store keeps them whole and compares versions, so that what the engine
-// read is what it replaces. What the store decides itself is what must hold
-// however the engine is written: an event is applied once, a session and a
-// record change only from the version they were read at, and one topic key
-// names one record in its scope.
 
 // MemoryAdapter is an adapter allowed to send events, with the SHA-256 of
 // its bearer token. The token itself is never stored.
@@ -106,24 +93,41 @@ type MemoryChange struct {
 	Receipts []MemoryReceipt
 }
 
-// MemoryStore keeps the memory. Its methods keep the Store's contract on
-// concurrency, durability and errors.
-type MemoryStore interface {
+// Store keeps the memory: what a node keeps for memory-agent-ingress/v1
+// (memory/memory-agent-ingress-v1.schema.json). It holds five things: the
+// adapters allowed to send events (by a hash of their token), the profiles
+// sessions may pin, every event applied with the answer it got, the
+// sessions, and the records with the receipts of how sessions met them.
+// The memory logs nothing, so Store is not a store.Store; a driver keeps
+// both side by side. Every driver runs enginetest.Run.
+//
+// Sessions' state and records' bodies are the engine's JSON, opaque to the
+// store: it keeps them whole and compares versions, so that what the
+// engine read is what it replaces. What the store decides itself is what
+// must hold however the engine is written: an event is applied once, a
+// session and a record change only from the version they were read at,
+// and one topic key names one record in its scope.
+//
+// Its methods keep store.Store's contract on concurrency (safe for
+// concurrent use, each method atomic), durability (a write that returned
+// nil, or store.ErrDuplicate, is on stable storage; any other error wrote
+// nothing), errors (a missing record wraps store.ErrNotFound) and retries.
+type Store interface {
 	// PutMemoryAdapter allows an adapter, or, when it is allowed already,
 	// replaces its token hash: the old token stops working when this
 	// returns.
 	PutMemoryAdapter(ctx context.Context, a MemoryAdapter) error
 
-	// MemoryAdapter returns the adapter id, or ErrNotFound.
+	// MemoryAdapter returns the adapter id, or store.ErrNotFound.
 	MemoryAdapter(ctx context.Context, id string) (MemoryAdapter, error)
 
 	// PutMemoryProfile keeps a profile revision. The same revision again
-	// with the same document returns ErrDuplicate; with another document,
-	// ErrConflict: a revision, once pinned, never changes.
+	// with the same document returns store.ErrDuplicate; with another document,
+	// store.ErrConflict: a revision, once pinned, never changes.
 	PutMemoryProfile(ctx context.Context, p MemoryProfile) error
 
 	// MemoryProfile returns the profile id at revision, or, with revision
-	// "", the revision of id stored last; ErrNotFound if there is none.
+	// "", the revision of id stored last; store.ErrNotFound if there is none.
 	MemoryProfile(ctx context.Context, id, revision string) (MemoryProfile, error)
 
 	// ApplyMemoryEvent records c.Event and applies the rest of c in one
@@ -131,23 +135,23 @@ type MemoryStore interface {
 	// given for it are kept together or not at all.
 	//
 	// An event already recorded under (AdapterID, EventID) is returned as
-	// stored, with ErrDuplicate, and nothing of c is written, whatever its
+	// stored, with store.ErrDuplicate, and nothing of c is written, whatever its
 	// body digest: comparing digests is the caller's. A session or record
 	// whose Version is not one more than the stored one (or is 1 when one
 	// is stored, or more than 1 when none is), and a new record whose
 	// topic key another record holds in its scope (the same project for
-	// project records, all of them for global ones), return ErrConflict
+	// project records, all of them for global ones), return store.ErrConflict
 	// with nothing written. A receipt's Seq is ignored and given anew.
 	ApplyMemoryEvent(ctx context.Context, c MemoryChange) (MemoryEvent, error)
 
 	// MemoryEvent returns the event recorded under (adapterID, eventID), or
-	// ErrNotFound.
+	// store.ErrNotFound.
 	MemoryEvent(ctx context.Context, adapterID, eventID string) (MemoryEvent, error)
 
-	// MemorySession returns the session handle, or ErrNotFound.
+	// MemorySession returns the session handle, or store.ErrNotFound.
 	MemorySession(ctx context.Context, handle string) (MemorySession, error)
 
-	// MemoryRecord returns the record ref, or ErrNotFound.
+	// MemoryRecord returns the record ref, or store.ErrNotFound.
 	MemoryRecord(ctx context.Context, ref string) (MemoryRecord, error)
 
 	// MemoryRecords returns every record, by ref: what a node indexes when
@@ -165,12 +169,12 @@ type MemoryStore interface {
 
 	// DeleteMemoryRecord removes record ref and every receipt naming it in
 	// one atomic, durable write, and returns how many receipts went with
-	// it; ErrNotFound when there is no such record, with nothing written.
+	// it; store.ErrNotFound when there is no such record, with nothing written.
 	//
 	// What is removed stays removed: the record's topic key is free for a
 	// new record (Version 1) once this returns, and a change computed from
 	// the record as it was read before (Version more than 1) returns
-	// ErrConflict rather than bring it back. Events already applied keep
+	// store.ErrConflict rather than bring it back. Events already applied keep
 	// the answers stored with them, which may quote the record: an answer
 	// sent is not unsent, and the same event sent again must get it back.
 	DeleteMemoryRecord(ctx context.Context, ref string) (receipts int, err error)

@@ -1,11 +1,11 @@
-package store
+package library
 
 import "context"
 
-// LibraryObjects is the part of a LibraryStore that answers the reads of
-// one object: its connections, discussion, map, activity, scores and
-// sections. Its methods keep the Store's contract on concurrency,
-// durability and errors.
+// ObjectStore is the part of a Store that answers the reads of one
+// object: its connections, discussion, map, activity, scores and sections.
+// Its methods keep store.Store's contract on concurrency, durability and
+// errors.
 //
 // Words used below. A lineage is a root and its revisions; its current
 // head is the revision that is its head when the method reads. "Links to
@@ -19,9 +19,9 @@ import "context"
 // the end gives no items and the total; a limit of 0 or less gives no
 // items. A root that is not stored lists nothing: the methods do not
 // check that what they are asked about exists, the caller does.
-type LibraryObjects interface {
+type ObjectStore interface {
 	// Contributions returns the revisions ids names, in the order named,
-	// a repeated ID repeated. An ID not stored is ErrNotFound, naming it.
+	// a repeated ID repeated. An ID not stored is store.ErrNotFound, naming it.
 	Contributions(ctx context.Context, ids []string) ([]Contribution, error)
 
 	// Revisions lists the lineage whose root is root, oldest first: the
@@ -64,7 +64,7 @@ type LibraryObjects interface {
 	VoteTotals(ctx context.Context, targets []string) ([]VoteTotal, error)
 
 	// VotesBy returns the current vote of author (64 hex digits, as
-	// library.Record.Author) on each root they vote on, ordered by
+	// Record.Author) on each root they vote on, ordered by
 	// target.
 	VotesBy(ctx context.Context, author string) ([]Vote, error)
 }
@@ -164,7 +164,7 @@ var ObjectSections = []ObjectSection{SectionAll, SectionChildren, SectionRelated
 type SectionQuery struct {
 	Root    string        // the object's root
 	Item    string        // the revision shown, whose includes links count
-	Section ObjectSection // an unknown section is ErrInvalid
+	Section ObjectSection // an unknown section is store.ErrInvalid
 
 	Offset, Limit int
 }

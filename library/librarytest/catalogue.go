@@ -1,4 +1,4 @@
-package storetest
+package librarytest
 
 import (
 	"errors"
@@ -10,7 +10,6 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/library"
-	"github.com/agora-node/agora/store"
 )
 
 // catContent is the content of a contribution of kind with a body (text
@@ -31,7 +30,7 @@ type catalogueBook struct {
 	index int64
 }
 
-func (b *catalogueBook) add(l librarian, content map[string]any) store.Contribution {
+func (b *catalogueBook) add(l librarian, content map[string]any) library.Contribution {
 	b.f.t.Helper()
 	b.at = b.at.Add(time.Second)
 	c := b.f.add(b.f.contribution(l, content, b.at))
@@ -39,7 +38,7 @@ func (b *catalogueBook) add(l librarian, content map[string]any) store.Contribut
 	return c
 }
 
-func (b *catalogueBook) bind(c store.Contribution) {
+func (b *catalogueBook) bind(c library.Contribution) {
 	b.f.t.Helper()
 	if err := b.f.s.BindIndex(b.f.ctx, b.index, c.Entry); err != nil {
 		b.f.t.Fatal(err)
@@ -48,7 +47,7 @@ func (b *catalogueBook) bind(c store.Contribution) {
 }
 
 // catIDs lists the contributions' IDs, in order.
-func catIDs(cs []store.Contribution) []string {
+func catIDs(cs []library.Contribution) []string {
 	out := make([]string, len(cs))
 	for i, c := range cs {
 		out[i] = c.ID
@@ -59,7 +58,7 @@ func catIDs(cs []store.Contribution) []string {
 // testLibraryCatalogue checks the catalogue and the changes feed.
 func testLibraryCatalogue(f *fixture) {
 	book := &catalogueBook{f: f, at: f.now}
-	empty, err := f.s.Changes(f.ctx, store.ChangesQuery{Limit: 50})
+	empty, err := f.s.Changes(f.ctx, library.ChangesQuery{Limit: 50})
 	if err != nil || len(empty.Items) != 0 || empty.More || empty.End != 0 {
 		f.t.Errorf("the feed of an empty library: %v, more %v, end %d, %v", catIDs(empty.Items), empty.More, empty.End, err)
 	}
@@ -69,7 +68,7 @@ func testLibraryCatalogue(f *fixture) {
 
 func testCatalogue(f *fixture, book *catalogueBook) {
 	a, b, c := newLibrarian(f), newLibrarian(f), newLibrarian(f)
-	catalogue := func(q store.CatalogueQuery) store.CataloguePage {
+	catalogue := func(q library.CatalogueQuery) library.CataloguePage {
 		f.t.Helper()
 		if q.Limit == 0 {
 			q.Limit = 50
@@ -80,7 +79,7 @@ func testCatalogue(f *fixture, book *catalogueBook) {
 		}
 		return p
 	}
-	expect := func(what string, q store.CatalogueQuery, total int, want ...store.Contribution) {
+	expect := func(what string, q library.CatalogueQuery, total int, want ...library.Contribution) {
 		f.t.Helper()
 		p := catalogue(q)
 		if got := catIDs(p.Items); !slices.Equal(got, catIDs(want)) || p.Total != total {
@@ -98,24 +97,24 @@ func testCatalogue(f *fixture, book *catalogueBook) {
 	partial := book.add(c, thread("Locale", "Only one of the words", ""))
 	newer := book.add(c, thread("Other words", "LOCALE then sorting, locale and Sorting", ""))
 	revision := book.add(a, thread("Unrelated now", "Nothing to find", revised.ID))
-	words := store.SearchWords("  Locale\tsorting ")
-	expect("relevance", store.CatalogueQuery{Words: words, Sort: store.CatalogueRelevance}, 3, strong, newer, older)
-	expect("relevance, a word twice", store.CatalogueQuery{Words: append(words, "locale"), Sort: store.CatalogueRelevance}, 3, strong, newer, older)
-	expect("relevance, newest", store.CatalogueQuery{Words: words, Sort: store.CatalogueNew}, 3, newer, older, strong)
+	words := library.SearchWords("  Locale\tsorting ")
+	expect("relevance", library.CatalogueQuery{Words: words, Sort: library.CatalogueRelevance}, 3, strong, newer, older)
+	expect("relevance, a word twice", library.CatalogueQuery{Words: append(words, "locale"), Sort: library.CatalogueRelevance}, 3, strong, newer, older)
+	expect("relevance, newest", library.CatalogueQuery{Words: words, Sort: library.CatalogueNew}, 3, newer, older, strong)
 	// "locale" alone: strong 3+1, partial 3, newer 1+1, older 1.
-	expect("one word", store.CatalogueQuery{Words: []string{"locale"}, Sort: store.CatalogueRelevance}, 4, strong, partial, newer, older)
-	expect("no stemming", store.CatalogueQuery{Words: []string{"sort"}}, 0)
-	expect("a word no one wrote", store.CatalogueQuery{Words: []string{"locale", "zebra"}}, 0)
-	expect("a superseded revision's words", store.CatalogueQuery{Words: []string{"unrelated"}}, 1, revision)
-	if p := catalogue(store.CatalogueQuery{Words: words, Sort: store.CatalogueRelevance, Offset: 1, Limit: 1}); p.Total != 3 || !slices.Equal(catIDs(p.Items), []string{newer.ID}) {
+	expect("one word", library.CatalogueQuery{Words: []string{"locale"}, Sort: library.CatalogueRelevance}, 4, strong, partial, newer, older)
+	expect("no stemming", library.CatalogueQuery{Words: []string{"sort"}}, 0)
+	expect("a word no one wrote", library.CatalogueQuery{Words: []string{"locale", "zebra"}}, 0)
+	expect("a superseded revision's words", library.CatalogueQuery{Words: []string{"unrelated"}}, 1, revision)
+	if p := catalogue(library.CatalogueQuery{Words: words, Sort: library.CatalogueRelevance, Offset: 1, Limit: 1}); p.Total != 3 || !slices.Equal(catIDs(p.Items), []string{newer.ID}) {
 		f.t.Errorf("relevance, second page of one: %v, total %d", catIDs(p.Items), p.Total)
 	}
-	if p := catalogue(store.CatalogueQuery{Words: words, Offset: 3}); p.Total != 3 || len(p.Items) != 0 {
+	if p := catalogue(library.CatalogueQuery{Words: words, Offset: 3}); p.Total != 3 || len(p.Items) != 0 {
 		f.t.Errorf("offset at the end: %v, total %d", catIDs(p.Items), p.Total)
 	}
 
 	// Research objects and their facets.
-	node := func(l librarian, typ, statement string) store.Contribution {
+	node := func(l librarian, typ, statement string) library.Contribution {
 		return book.add(l, catContent("research-node", statement, map[string]any{"type": typ, "statement": statement,
 			"scope": "Here", "assumptions": []any{}, "sources": []any{}, "programs": []any{}}, ""))
 	}
@@ -127,19 +126,19 @@ func testCatalogue(f *fixture, book *catalogueBook) {
 		"content": "ASCII", "sources": []any{}, "programs": []any{}}, "", [2]string{"evidence_for", claim.ID}))
 	disputed := book.add(c, catContent("research-assessment", "Disputed", map[string]any{"node": claim.ID, "verdict": "disputed",
 		"rationale": "Locales differ", "scope": "This claim", "assumptions": []any{}, "evidence": []any{counter.ID}}, "", [2]string{"assesses", claim.ID}))
-	expect("kind", store.CatalogueQuery{Kind: "research-node"}, 2, claim, question)
-	expect("node_type", store.CatalogueQuery{Kind: "research-node", NodeType: "question"}, 1, question)
-	expect("method", store.CatalogueQuery{Method: "counterexample"}, 1, counter)
-	expect("method, another", store.CatalogueQuery{Kind: "research-evidence", Method: "example"}, 1, example)
-	expect("verdict", store.CatalogueQuery{Verdict: "disputed"}, 1, disputed)
-	expect("verdict no one gave", store.CatalogueQuery{Verdict: "refuted"}, 0)
-	expect("author", store.CatalogueQuery{Author: c.author}, 4, disputed, counter, newer, partial)
+	expect("kind", library.CatalogueQuery{Kind: "research-node"}, 2, claim, question)
+	expect("node_type", library.CatalogueQuery{Kind: "research-node", NodeType: "question"}, 1, question)
+	expect("method", library.CatalogueQuery{Method: "counterexample"}, 1, counter)
+	expect("method, another", library.CatalogueQuery{Kind: "research-evidence", Method: "example"}, 1, example)
+	expect("verdict", library.CatalogueQuery{Verdict: "disputed"}, 1, disputed)
+	expect("verdict no one gave", library.CatalogueQuery{Verdict: "refuted"}, 0)
+	expect("author", library.CatalogueQuery{Author: c.author}, 4, disputed, counter, newer, partial)
 	// counter's and partial's titles tie at 3, counter the newer.
-	expect("author and words", store.CatalogueQuery{Author: c.author, Words: []string{"locale"}, Sort: store.CatalogueRelevance}, 3, counter, partial, newer)
-	expect("kind thread, newest", store.CatalogueQuery{Kind: "thread", Offset: 1, Limit: 2}, 5, newer, partial)
+	expect("author and words", library.CatalogueQuery{Author: c.author, Words: []string{"locale"}, Sort: library.CatalogueRelevance}, 3, counter, partial, newer)
+	expect("kind thread, newest", library.CatalogueQuery{Kind: "thread", Offset: 1, Limit: 2}, 5, newer, partial)
 
 	// Votes: top sums each vote lineage's current value on the root.
-	vote := func(l librarian, target, value, previous string) store.Contribution {
+	vote := func(l librarian, target, value, previous string) library.Contribution {
 		return book.add(l, catContent("vote", "Vote", value, previous, [2]string{"votes_on", target}))
 	}
 	vote(a, older.ID, "1", "")
@@ -150,27 +149,27 @@ func testCatalogue(f *fixture, book *catalogueBook) {
 	vote(c, strong.ID, "-1", cv.ID) // strong: +1 then revised to -1
 	// older 2, partial 1, then the 0s newest first (revised's lineage, whose
 	// head is revision), then strong and newer at -1, newest first.
-	expect("top", store.CatalogueQuery{Kind: "thread", Sort: store.CatalogueTop}, 5, older, partial, revision, newer, strong)
+	expect("top", library.CatalogueQuery{Kind: "thread", Sort: library.CatalogueTop}, 5, older, partial, revision, newer, strong)
 	// A revision keeps its lineage's votes.
 	olderRev := book.add(b, thread("Sorting, revised", "Depends on the locale and the collation", older.ID))
-	expect("top after a revision", store.CatalogueQuery{Kind: "thread", Sort: store.CatalogueTop, Limit: 2}, 5, olderRev, partial)
-	expect("top with words", store.CatalogueQuery{Words: []string{"locale"}, Sort: store.CatalogueTop}, 5, olderRev, partial, counter, newer, strong)
+	expect("top after a revision", library.CatalogueQuery{Kind: "thread", Sort: library.CatalogueTop, Limit: 2}, 5, olderRev, partial)
+	expect("top with words", library.CatalogueQuery{Words: []string{"locale"}, Sort: library.CatalogueTop}, 5, olderRev, partial, counter, newer, strong)
 	// Votes are listed only when asked for, and never searched.
-	if p := catalogue(store.CatalogueQuery{}); slices.ContainsFunc(p.Items, func(c store.Contribution) bool { return c.Record.Kind == "vote" }) {
+	if p := catalogue(library.CatalogueQuery{}); slices.ContainsFunc(p.Items, func(c library.Contribution) bool { return c.Record.Kind == "vote" }) {
 		f.t.Error("the catalogue lists votes unasked")
 	}
-	if p := catalogue(store.CatalogueQuery{Kind: "vote"}); p.Total != 5 {
+	if p := catalogue(library.CatalogueQuery{Kind: "vote"}); p.Total != 5 {
 		f.t.Errorf("kind vote: %d vote lineages, want 5", p.Total)
 	}
-	expect("a vote's words", store.CatalogueQuery{Kind: "vote", Words: []string{"vote"}}, 0)
-	if p := catalogue(store.CatalogueQuery{}); p.Total != 10 || p.Items[0].ID != olderRev.ID || !p.Items[0].Head {
+	expect("a vote's words", library.CatalogueQuery{Kind: "vote", Words: []string{"vote"}}, 0)
+	if p := catalogue(library.CatalogueQuery{}); p.Total != 10 || p.Items[0].ID != olderRev.ID || !p.Items[0].Head {
 		f.t.Errorf("everything: total %d, first %v; want 10 heads, the newest first", p.Total, catIDs(p.Items))
 	}
 }
 
 func testChanges(f *fixture, book *catalogueBook) {
 	a, b := newLibrarian(f), newLibrarian(f)
-	changes := func(q store.ChangesQuery) store.ChangesPage {
+	changes := func(q library.ChangesQuery) library.ChangesPage {
 		f.t.Helper()
 		p, err := f.s.Changes(f.ctx, q)
 		if err != nil {
@@ -180,9 +179,9 @@ func testChanges(f *fixture, book *catalogueBook) {
 	}
 	// follow reads a feed from position q to the end of its snapshot, a
 	// page of limit at a time, as a cursor would.
-	follow := func(q store.ChangesQuery) ([]store.Contribution, store.ChangesQuery) {
+	follow := func(q library.ChangesQuery) ([]library.Contribution, library.ChangesQuery) {
 		f.t.Helper()
-		var all []store.Contribution
+		var all []library.Contribution
 		for range 100 {
 			p := changes(q)
 			all = append(all, p.Items...)
@@ -201,7 +200,7 @@ func testChanges(f *fixture, book *catalogueBook) {
 	}
 
 	// The library's feed from here on.
-	start := changes(store.ChangesQuery{Limit: 1}).End
+	start := changes(library.ChangesQuery{Limit: 1}).End
 	root := book.add(a, thread("Root", "Follow me", ""))
 	reply := book.add(b, catContent("reply", "Re", "A reply", "", [2]string{"replies_to", root.ID}))
 	other := book.add(b, thread("Elsewhere", "Not followed", ""))
@@ -210,14 +209,14 @@ func testChanges(f *fixture, book *catalogueBook) {
 	rootRev := book.add(a, thread("Root, revised", "Follow me still", root.ID))
 	sub := book.add(b, catContent("thread", "Subthread", "Contained", "", [2]string{"contained_in", root.ID}))
 	cite := book.add(b, catContent("thread", "Citing", "Only cites it", "", [2]string{"cites", root.ID}))
-	everything := []store.Contribution{root, reply, other, deeper, rootRev, sub, cite}
-	watched := []store.Contribution{root, reply, deeper, rootRev, sub}
+	everything := []library.Contribution{root, reply, other, deeper, rootRev, sub, cite}
+	watched := []library.Contribution{root, reply, deeper, rootRev, sub}
 
-	all, next := follow(store.ChangesQuery{After: start, Limit: 2})
+	all, next := follow(library.ChangesQuery{After: start, Limit: 2})
 	if !slices.Equal(catIDs(all), catIDs(everything)) {
 		f.t.Errorf("the library's feed: %v, want every revision but the vote, in order: %v", catIDs(all), catIDs(everything))
 	}
-	got, rootNext := follow(store.ChangesQuery{Root: root.ID, Limit: 3})
+	got, rootNext := follow(library.ChangesQuery{Root: root.ID, Limit: 3})
 	if !slices.Equal(catIDs(got), catIDs(watched)) {
 		f.t.Errorf("root's feed: %v, want %v", catIDs(got), catIDs(watched))
 	}
@@ -227,28 +226,28 @@ func testChanges(f *fixture, book *catalogueBook) {
 	// No feed carries votes, not even a vote's own when the vote is the
 	// watched root.
 	voteRev := book.add(a, catContent("vote", "Vote", "-1", vote.ID, [2]string{"votes_on", root.ID}))
-	if got, _ := follow(store.ChangesQuery{Root: vote.ID, Limit: 50}); len(got) != 0 {
+	if got, _ := follow(library.ChangesQuery{Root: vote.ID, Limit: 50}); len(got) != 0 {
 		f.t.Errorf("a vote's feed: %v, want nothing: feeds carry no votes (%s, %s)", catIDs(got), vote.ID, voteRev.ID)
 	}
 
 	// A snapshot is fixed: what is admitted while it is read waits for
 	// the next one.
-	first := changes(store.ChangesQuery{Root: root.ID, After: rootNext.After, Limit: 1})
+	first := changes(library.ChangesQuery{Root: root.ID, After: rootNext.After, Limit: 1})
 	if len(first.Items) != 0 {
 		f.t.Fatalf("nothing new, yet: %v", catIDs(first.Items))
 	}
 	r1 := book.add(b, catContent("reply", "Later", "One", "", [2]string{"replies_to", deeper.ID}))
 	r2 := book.add(a, catContent("reply", "Later still", "Two", "", [2]string{"replies_to", sub.ID}))
-	p := changes(store.ChangesQuery{Root: root.ID, After: rootNext.After, Limit: 1})
+	p := changes(library.ChangesQuery{Root: root.ID, After: rootNext.After, Limit: 1})
 	if !slices.Equal(catIDs(p.Items), []string{r1.ID}) || !p.More {
 		f.t.Fatalf("new snapshot, first page: %v more %v", catIDs(p.Items), p.More)
 	}
 	r3 := book.add(b, catContent("reply", "During", "Three", "", [2]string{"replies_to", root.ID}))
-	p = changes(store.ChangesQuery{Root: root.ID, After: r1.Seq, End: p.End, Limit: 5})
+	p = changes(library.ChangesQuery{Root: root.ID, After: r1.Seq, End: p.End, Limit: 5})
 	if !slices.Equal(catIDs(p.Items), []string{r2.ID}) || p.More {
 		f.t.Errorf("continuing the snapshot: %v more %v; want only %s", catIDs(p.Items), p.More, r2.ID)
 	}
-	p = changes(store.ChangesQuery{Root: root.ID, After: p.End, Limit: 5})
+	p = changes(library.ChangesQuery{Root: root.ID, After: p.End, Limit: 5})
 	if !slices.Equal(catIDs(p.Items), []string{r3.ID}) {
 		f.t.Errorf("the next snapshot: %v, want %s", catIDs(p.Items), r3.ID)
 	}
@@ -257,28 +256,28 @@ func testChanges(f *fixture, book *catalogueBook) {
 	pending := f.add(f.contribution(a, thread("Pending", "Not logged yet", ""), book.at.Add(time.Second)))
 	book.at = book.at.Add(time.Second)
 	after := book.add(a, thread("After it", "Logged", ""))
-	if p := changes(store.ChangesQuery{After: r3.Seq, Limit: 5}); len(p.Items) != 0 || p.End != r3.Seq {
+	if p := changes(library.ChangesQuery{After: r3.Seq, Limit: 5}); len(p.Items) != 0 || p.End != r3.Seq {
 		f.t.Errorf("behind an unbound entry: %v, end %d; want nothing, end %d", catIDs(p.Items), p.End, r3.Seq)
 	}
 	book.bind(pending)
-	if p := changes(store.ChangesQuery{After: r3.Seq, Limit: 5}); !slices.Equal(catIDs(p.Items), []string{pending.ID, after.ID}) {
+	if p := changes(library.ChangesQuery{After: r3.Seq, Limit: 5}); !slices.Equal(catIDs(p.Items), []string{pending.ID, after.ID}) {
 		f.t.Errorf("once bound: %v", catIDs(p.Items))
 	}
 
 	// Positions the store cannot honour.
-	for _, q := range []store.ChangesQuery{
+	for _, q := range []library.ChangesQuery{
 		{After: after.Seq + 1, Limit: 5},
 		{After: 1, End: after.Seq + 5, Limit: 5},
 		{After: 5, End: 3, Limit: 5},
 		{After: -1, Limit: 5},
 	} {
-		if _, err := f.s.Changes(f.ctx, q); !errors.Is(err, store.ErrResync) {
+		if _, err := f.s.Changes(f.ctx, q); !errors.Is(err, library.ErrResync) {
 			f.t.Errorf("Changes(%+v): %v, want ErrResync", q, err)
 		}
 	}
 
 	// A research map watches the node lineages it ever holds.
-	nodeAt := func(statement string) store.Contribution {
+	nodeAt := func(statement string) library.Contribution {
 		return book.add(a, catContent("research-node", statement, map[string]any{"type": "claim", "statement": statement,
 			"scope": "Here", "assumptions": []any{}, "sources": []any{}, "programs": []any{}}, ""))
 	}
@@ -300,8 +299,8 @@ func testChanges(f *fixture, book *catalogueBook) {
 	n1rev := book.add(a, catContent("research-node", "First claim, revised", map[string]any{"type": "claim", "statement": "First claim, revised",
 		"scope": "Here", "assumptions": []any{}, "sources": []any{}, "programs": []any{}}, n1.ID))
 	book.add(b, thread("Unrelated", "Not in the map", ""))
-	got, _ = follow(store.ChangesQuery{Root: m.ID, Limit: 50})
-	want := []store.Contribution{question, n1, n2, m, ev, m2, n1rev}
+	got, _ = follow(library.ChangesQuery{Root: m.ID, Limit: 50})
+	want := []library.Contribution{question, n1, n2, m, ev, m2, n1rev}
 	if !slices.Equal(catIDs(got), catIDs(want)) {
 		f.t.Errorf("map feed: %v, want %v", catIDs(got), catIDs(want))
 	}
@@ -318,16 +317,16 @@ func testChangesBound(f *fixture, book *catalogueBook) {
 		return
 	}
 	a := newLibrarian(f)
-	start, err := f.s.Changes(f.ctx, store.ChangesQuery{Limit: 1})
+	start, err := f.s.Changes(f.ctx, library.ChangesQuery{Limit: 1})
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	cursor := start.End
 	// Admitted concurrently, so the store batches their commits; bound
 	// in admission order afterwards.
-	const n = store.MaxChangesScan + 1
+	const n = library.MaxChangesScan + 1
 	proto := f.contribution(a, thread("Bulk", "Bulk", ""), book.at)
-	cs := make([]store.Contribution, n)
+	cs := make([]library.Contribution, n)
 	var wg sync.WaitGroup
 	work := make(chan int)
 	for range 64 {
@@ -350,7 +349,7 @@ func testChangesBound(f *fixture, book *catalogueBook) {
 	if f.t.Failed() {
 		return
 	}
-	slices.SortFunc(cs, func(x, y store.Contribution) int { return int(x.Seq - y.Seq) })
+	slices.SortFunc(cs, func(x, y library.Contribution) int { return int(x.Seq - y.Seq) })
 	// Bound at once, too: only the state they leave matters here.
 	binds := make(chan int)
 	for range 64 {
@@ -368,22 +367,22 @@ func testChangesBound(f *fixture, book *catalogueBook) {
 	close(binds)
 	wg.Wait()
 	book.index += int64(len(cs))
-	if _, err := f.s.Changes(f.ctx, store.ChangesQuery{After: cursor, Limit: 5}); !errors.Is(err, store.ErrResync) {
+	if _, err := f.s.Changes(f.ctx, library.ChangesQuery{After: cursor, Limit: 5}); !errors.Is(err, library.ErrResync) {
 		f.t.Errorf("a new snapshot %d revisions long: %v, want ErrResync", n, err)
 	}
-	p, err := f.s.Changes(f.ctx, store.ChangesQuery{Limit: 5})
+	p, err := f.s.Changes(f.ctx, library.ChangesQuery{Limit: 5})
 	if err != nil {
 		f.t.Fatal(err)
 	}
 	if len(p.Items) == 0 || p.Items[0].ID != cs[1].ID || p.After != cs[0].Seq || !p.More {
-		f.t.Errorf("history begins at %d with %v, want the last %d revisions, from %s", p.After, catIDs(p.Items), store.MaxChangesScan, cs[1].ID)
+		f.t.Errorf("history begins at %d with %v, want the last %d revisions, from %s", p.After, catIDs(p.Items), library.MaxChangesScan, cs[1].ID)
 	}
 }
 
 // resigned is f.contribution of content by proto's author, carrying
 // proto's signature instead of its own: the store never checks signatures,
 // and ten thousand hybrid signatures would be most of the test's time.
-func (f *fixture) resigned(proto store.NewContribution, content map[string]any, at time.Time) store.NewContribution {
+func (f *fixture) resigned(proto library.NewContribution, content map[string]any, at time.Time) library.NewContribution {
 	f.t.Helper()
 	text, err := canonical.Marshal(content)
 	if err != nil {
@@ -407,7 +406,7 @@ func (f *fixture) resigned(proto store.NewContribution, content map[string]any, 
 	}
 	id, _ := rec.RevisionID()
 	signed := []byte(fmt.Sprintf(`{"record":%s,"revision":%q,"sig":%q,"type":"contribution"}`, mustCanonical(f, rec), id, env.Signature))
-	return store.NewContribution{
+	return library.NewContribution{
 		ID: id, Record: rec, Envelope: envelope, Facets: library.FacetsOf(rec), Admitted: at,
 		Entry: canonical.Digest(signed), Signed: signed, Leaf: []byte(`{"entry":"` + id + `"}`),
 	}

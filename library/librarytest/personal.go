@@ -1,4 +1,4 @@
-package storetest
+package librarytest
 
 import (
 	"errors"
@@ -13,7 +13,7 @@ import (
 
 // personalState makes the state l writes replacing previous, listing
 // following, signed, authored at at.
-func (f *fixture) personalState(l librarian, previous string, at time.Time, following ...string) store.PersonalState {
+func (f *fixture) personalState(l librarian, previous string, at time.Time, following ...string) library.PersonalState {
 	f.t.Helper()
 	if following == nil {
 		following = []string{}
@@ -31,7 +31,7 @@ func (f *fixture) personalState(l librarian, previous string, at time.Time, foll
 		f.t.Fatal(err)
 	}
 	id, _ := rec.RevisionID()
-	return store.PersonalState{ID: id, Record: rec, Envelope: envelope, Stored: at}
+	return library.PersonalState{ID: id, Record: rec, Envelope: envelope, Stored: at}
 }
 
 // testLibraryPersonal checks the personal lists: states chain by
@@ -45,7 +45,7 @@ func testLibraryPersonal(f *fixture) {
 	}
 
 	// A read before any state answers none, and records the nonce.
-	read := store.PersonalRead{Author: a.author, Nonce: strings.Repeat("1", 64), Request: strings.Repeat("r1", 32),
+	read := library.PersonalRead{Author: a.author, Nonce: strings.Repeat("1", 64), Request: strings.Repeat("r1", 32),
 		Expires: f.now.Add(6 * time.Minute), Now: f.now}
 	if st, err := f.s.ReadPersonal(f.ctx, read); err != nil || st != nil {
 		f.t.Fatalf("first read: %+v, %v; want no state", st, err)
@@ -71,7 +71,7 @@ func testLibraryPersonal(f *fixture) {
 	}
 	replay := read
 	replay.Request = strings.Repeat("r2", 32)
-	if _, err := f.s.ReadPersonal(f.ctx, replay); !errors.Is(err, store.ErrNonceUsed) || !errors.Is(err, store.ErrConflict) {
+	if _, err := f.s.ReadPersonal(f.ctx, replay); !errors.Is(err, library.ErrNonceUsed) || !errors.Is(err, store.ErrConflict) {
 		f.t.Errorf("the nonce in another request: %v, want ErrNonceUsed", err)
 	}
 	// Nonces are the author's: another author may use the same one.
@@ -80,7 +80,7 @@ func testLibraryPersonal(f *fixture) {
 	if st, err := f.s.ReadPersonal(f.ctx, other); err != nil || st != nil {
 		f.t.Errorf("b's read with a's nonce: %+v, %v; want b's none", st, err)
 	}
-	fresh := store.PersonalRead{Author: a.author, Nonce: strings.Repeat("2", 64), Request: strings.Repeat("r3", 32),
+	fresh := library.PersonalRead{Author: a.author, Nonce: strings.Repeat("2", 64), Request: strings.Repeat("r3", 32),
 		Expires: f.now.Add(6 * time.Minute), Now: f.now}
 	if st, err := f.s.ReadPersonal(f.ctx, fresh); err != nil || st == nil || st.ID != first.ID {
 		f.t.Errorf("a fresh read: %+v, %v; want the first state", st, err)

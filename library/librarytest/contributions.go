@@ -1,4 +1,4 @@
-package storetest
+package librarytest
 
 import (
 	"context"
@@ -34,7 +34,7 @@ func newLibrarian(f *fixture) librarian {
 // contribution makes the NewContribution of content (the contract's content
 // object: kind, title, body, links, previous) by l at at, signed, with a
 // log entry and leaf as the node makes them.
-func (f *fixture) contribution(l librarian, content map[string]any, at time.Time) store.NewContribution {
+func (f *fixture) contribution(l librarian, content map[string]any, at time.Time) library.NewContribution {
 	f.t.Helper()
 	text, err := canonical.Marshal(content)
 	if err != nil {
@@ -58,7 +58,7 @@ func (f *fixture) contribution(l librarian, content map[string]any, at time.Time
 	}
 	id, _ := rec.RevisionID()
 	signed := []byte(fmt.Sprintf(`{"record":%s,"revision":%q,"sig":%q,"type":"contribution"}`, mustCanonical(f, rec), id, env.Signature))
-	return store.NewContribution{
+	return library.NewContribution{
 		ID: id, Record: rec, Envelope: envelope, Facets: library.FacetsOf(rec), Admitted: at,
 		Entry: canonical.Digest(signed), Signed: signed, Leaf: []byte(`{"entry":"` + id + `"}`),
 	}
@@ -79,7 +79,7 @@ func checked(rec *library.Record) func(context.Context, library.Graph) error {
 
 // add admits c with the library's rules and fails the test if it is
 // refused.
-func (f *fixture) add(c store.NewContribution) store.Contribution {
+func (f *fixture) add(c library.NewContribution) library.Contribution {
 	f.t.Helper()
 	got, err := f.s.AddContribution(f.ctx, c, checked(c.Record))
 	if err != nil {
@@ -206,13 +206,13 @@ func testContributionsConcurrent(f *fixture) {
 	a := newLibrarian(f)
 	root := f.add(f.contribution(a, thread("Race", "Who wins?", ""), f.now))
 	const racers = 8
-	var revisions, votes []store.NewContribution
+	var revisions, votes []library.NewContribution
 	for i := range racers {
 		revisions = append(revisions, f.contribution(a, thread("Race", fmt.Sprintf("Racer %d wins", i), root.ID), f.now.Add(time.Minute)))
 		votes = append(votes, f.contribution(a, map[string]any{"kind": "vote", "title": fmt.Sprintf("Vote %d", i), "body": "1",
 			"links": []any{map[string]any{"relation": "votes_on", "target": root.ID}}, "previous": ""}, f.now.Add(time.Minute)))
 	}
-	for _, batch := range [][]store.NewContribution{revisions, votes} {
+	for _, batch := range [][]library.NewContribution{revisions, votes} {
 		var wg sync.WaitGroup
 		var mu sync.Mutex
 		won := 0

@@ -1,4 +1,4 @@
-package storetest
+package ledgertest
 
 import (
 	"errors"
@@ -6,26 +6,27 @@ import (
 	"slices"
 	"time"
 
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
 )
 
 // sealBundle records a sealed bundle of op with the given claims and binds
 // its sealed entry, as sealing does.
-func (f *fixture) sealBundle(op store.Operator, fields []string, statements ...string) store.Bundle {
+func (f *fixture) sealBundle(op store.Operator, fields []string, statements ...string) ledger.Bundle {
 	f.t.Helper()
 	sealed := f.put("", map[string]any{"type": "sealed", "commitment": "sha256:" + nonce()})
 	hash := "sha256:" + nonce() + nonce()
-	nb := store.NewBundle{
+	nb := ledger.NewBundle{
 		Hash: hash, Operator: op.ID, KeyDigest: op.Key().Digest,
 		Entry: []byte(`{"type":"bundle","bundle":"` + hash + `","sig":"x"}`), EntryDigest: "sha256:" + nonce() + nonce(),
 		Sealed: sealed, Salt: nonce() + nonce(), Fields: fields, WrittenBy: "agent", At: f.now,
-		Files: []store.File{
+		Files: []ledger.File{
 			{Path: "claims.json", Digest: "sha256:" + nonce() + nonce(), Size: 10},
 			{Path: "data/big.csv", Digest: "sha256:" + nonce() + nonce(), Size: 9 << 20, Uploaded: true},
 		},
 	}
 	for i, s := range statements {
-		nb.Claims = append(nb.Claims, store.Claim{
+		nb.Claims = append(nb.Claims, ledger.Claim{
 			ID: "claim:" + nonce() + nonce(), LocalID: fmt.Sprintf("C%d", i+1), Type: "empirical", Statement: s,
 			Assertion: "sha256:" + nonce() + nonce(), JSON: []byte(`{}`),
 		})
@@ -39,14 +40,14 @@ func (f *fixture) sealBundle(op store.Operator, fields []string, statements ...s
 }
 
 // open reveals a sealed bundle and binds the revealing entry.
-func (f *fixture) open(b store.Bundle) int64 {
+func (f *fixture) open(b ledger.Bundle) int64 {
 	f.t.Helper()
 	f.ok(f.s.PutSigned(f.ctx, b.EntryDigest, b.Entry, nil), "PutSigned bundle entry")
 	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle")
 	return f.bind(b.EntryDigest)
 }
 
-func claimIDs(found []store.FoundClaim) []string {
+func claimIDs(found []ledger.FoundClaim) []string {
 	var out []string
 	for _, c := range found {
 		out = append(out, c.ID)
@@ -60,7 +61,7 @@ func claimIDs(found []store.FoundClaim) []string {
 func testBundles(f *fixture) {
 	op, _ := f.register("Author")
 	b := f.sealBundle(op, []string{"physics", "astronomy"}, "The Mandelbrot set has area 1.5", "Dark matter halos are cuspy")
-	if b.State != store.BundleSealed || b.SealedIndex == store.Unlogged || len(b.Files) != 2 || len(b.Claims) != 2 {
+	if b.State != ledger.BundleSealed || b.SealedIndex == store.Unlogged || len(b.Files) != 2 || len(b.Claims) != 2 {
 		f.t.Fatalf("sealed bundle = %+v", b)
 	}
 	if !slices.Equal(b.Fields, []string{"physics", "astronomy"}) || b.Versions[0] != b.Hash {
@@ -98,7 +99,7 @@ func testBundles(f *fixture) {
 	if n, err := f.s.OperatorBundles(f.ctx, op.ID, f.now.Add(-time.Hour)); err != nil || n != 1 {
 		f.t.Errorf("OperatorBundles = %d, %v", n, err)
 	}
-	if found, _ := f.s.SearchClaims(f.ctx, store.ClaimQuery{Limit: 10}); len(found) != 0 {
+	if found, _ := f.s.SearchClaims(f.ctx, ledger.ClaimQuery{Limit: 10}); len(found) != 0 {
 		f.t.Errorf("a sealed bundle's claims were found: %v", claimIDs(found))
 	}
 	if _, err := f.s.ServedFile(f.ctx, b.Files[0].Digest); !errors.Is(err, store.ErrNotFound) {
@@ -109,16 +110,16 @@ func testBundles(f *fixture) {
 	f.ok(f.s.PutSigned(f.ctx, b.EntryDigest, b.Entry, nil), "PutSigned bundle entry")
 	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle")
 	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle again")
-	if got, _ := f.s.Bundle(f.ctx, b.Hash); got.State != store.BundleSealed {
+	if got, _ := f.s.Bundle(f.ctx, b.Hash); got.State != ledger.BundleSealed {
 		f.t.Errorf("state before the revealing entry is bound = %s", got.State)
 	}
 	opened := f.bind(b.EntryDigest)
 	got, err := f.s.Bundle(f.ctx, b.Hash)
 	f.ok(err, "Bundle")
-	if got.State != store.BundleOpen || got.RevealedIndex != opened {
+	if got.State != ledger.BundleOpen || got.RevealedIndex != opened {
 		f.t.Errorf("opened bundle: state %s, revealed at %d, want %d", got.State, got.RevealedIndex, opened)
 	}
-	found, err := f.s.SearchClaims(f.ctx, store.ClaimQuery{Limit: 10})
+	found, err := f.s.SearchClaims(f.ctx, ledger.ClaimQuery{Limit: 10})
 	f.ok(err, "SearchClaims")
 	if !slices.Equal(claimIDs(found), []string{b.Claims[0].ID, b.Claims[1].ID}) || found[0].Opened != opened {
 		f.t.Errorf("claims found = %v", claimIDs(found))
@@ -144,17 +145,17 @@ func testBundles(f *fixture) {
 
 	// Withdrawal: never found again, served no more.
 	w := f.put("", map[string]any{"type": "withdrawal", "bundle": b.Hash, "reason": "hazard"})
-	wb, err := f.s.WithdrawBundle(f.ctx, b.Hash, store.Withdrawal{Entry: w, Reason: "hazard", At: f.now})
+	wb, err := f.s.WithdrawBundle(f.ctx, b.Hash, ledger.Withdrawal{Entry: w, Reason: "hazard", At: f.now})
 	f.ok(err, "WithdrawBundle")
-	if wb.State != store.BundleOpen {
+	if wb.State != ledger.BundleOpen {
 		f.t.Errorf("state before the withdrawal is bound = %s", wb.State)
 	}
 	f.bind(w)
 	got, _ = f.s.Bundle(f.ctx, b.Hash)
-	if got.State != store.BundleWithdrawn || got.Withdrawal.Reason != "hazard" {
+	if got.State != ledger.BundleWithdrawn || got.Withdrawal.Reason != "hazard" {
 		f.t.Errorf("withdrawn bundle = %s %+v", got.State, got.Withdrawal)
 	}
-	for _, q := range []store.ClaimQuery{{Limit: 10}, {Field: "physics", Limit: 10}} {
+	for _, q := range []ledger.ClaimQuery{{Limit: 10}, {Field: "physics", Limit: 10}} {
 		if found, _ := f.s.SearchClaims(f.ctx, q); len(found) != 0 {
 			f.t.Errorf("a withdrawn bundle's claims were found by %+v: %v", q, claimIDs(found))
 		}
@@ -165,7 +166,7 @@ func testBundles(f *fixture) {
 	if c, err := f.s.Claim(f.ctx, b.Claims[0].ID); err != nil || !c[0].Withdrawn {
 		f.t.Errorf("Claim of a withdrawn bundle = %+v, %v", c, err)
 	}
-	_, err = f.s.WithdrawBundle(f.ctx, b.Hash, store.Withdrawal{Entry: f.put("", map[string]any{"type": "withdrawal", "n": nonce()}), Reason: "banned"})
+	_, err = f.s.WithdrawBundle(f.ctx, b.Hash, ledger.Withdrawal{Entry: f.put("", map[string]any{"type": "withdrawal", "n": nonce()}), Reason: "banned"})
 	f.is(err, store.ErrDuplicate, "WithdrawBundle again")
 	f.is(f.s.OpenBundle(f.ctx, b.Hash, f.put("", map[string]any{"type": "bundle", "n": nonce()})), store.ErrConflict, "OpenBundle by another entry")
 }
@@ -179,37 +180,37 @@ func testClaimSearch(f *fixture) {
 	o1 := f.open(first)
 	second := f.sealBundle(bob, []string{"physics"}, "Neutrinos oscillate", "Muons decay", "Tau leptons decay faster")
 	o2 := f.open(second)
-	ids := func(q store.ClaimQuery) []string {
+	ids := func(q ledger.ClaimQuery) []string {
 		f.t.Helper()
 		found, err := f.s.SearchClaims(f.ctx, q)
 		f.ok(err, "SearchClaims")
 		return claimIDs(found)
 	}
-	c := func(b store.Bundle, i int) string { return b.Claims[i].ID }
+	c := func(b ledger.Bundle, i int) string { return b.Claims[i].ID }
 	all := []string{c(second, 0), c(second, 1), c(second, 2), c(first, 0), c(first, 1)}
-	if got := ids(store.ClaimQuery{Limit: 50}); !slices.Equal(got, all) {
+	if got := ids(ledger.ClaimQuery{Limit: 50}); !slices.Equal(got, all) {
 		f.t.Errorf("newest first = %v, want %v", got, all)
 	}
 	for _, tc := range []struct {
 		name string
-		q    store.ClaimQuery
+		q    ledger.ClaimQuery
 		want []string
 	}{
-		{"prefix", store.ClaimQuery{Words: `"mandel"*`, Limit: 10}, []string{c(first, 0)}},
-		{"every word", store.ClaimQuery{Words: `"decay"* AND "tau"*`, Limit: 10}, []string{c(second, 2)}},
-		{"field", store.ClaimQuery{Field: "mathematics", Limit: 10}, []string{c(first, 0), c(first, 1)}},
-		{"operator", store.ClaimQuery{Operator: bob.ID, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
-		{"type", store.ClaimQuery{Type: "theoretical", Limit: 10}, nil},
-		{"before", store.ClaimQuery{Before: o2, Limit: 10}, []string{c(first, 0), c(first, 1)}},
-		{"page not split", store.ClaimQuery{Limit: 1}, []string{c(second, 0), c(second, 1), c(second, 2)}},
-		{"field, page not split", store.ClaimQuery{Field: "physics", Limit: 1}, []string{c(second, 0), c(second, 1), c(second, 2)}},
-		{"field and words", store.ClaimQuery{Field: "physics", Words: `"decay"*`, Limit: 10}, []string{c(second, 1), c(second, 2)}},
-		{"field and operator", store.ClaimQuery{Field: "physics", Operator: alice.ID, Limit: 10}, nil},
-		{"field before", store.ClaimQuery{Field: "physics", Before: o2, Limit: 10}, nil},
-		{"field feed", store.ClaimQuery{Field: "mathematics", Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
-		{"feed", store.ClaimQuery{Follow: true, Since: o1, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
-		{"feed from the start", store.ClaimQuery{Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
-		{"feed caught up", store.ClaimQuery{Follow: true, Since: o2, Limit: 10}, nil},
+		{"prefix", ledger.ClaimQuery{Words: `"mandel"*`, Limit: 10}, []string{c(first, 0)}},
+		{"every word", ledger.ClaimQuery{Words: `"decay"* AND "tau"*`, Limit: 10}, []string{c(second, 2)}},
+		{"field", ledger.ClaimQuery{Field: "mathematics", Limit: 10}, []string{c(first, 0), c(first, 1)}},
+		{"operator", ledger.ClaimQuery{Operator: bob.ID, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"type", ledger.ClaimQuery{Type: "theoretical", Limit: 10}, nil},
+		{"before", ledger.ClaimQuery{Before: o2, Limit: 10}, []string{c(first, 0), c(first, 1)}},
+		{"page not split", ledger.ClaimQuery{Limit: 1}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"field, page not split", ledger.ClaimQuery{Field: "physics", Limit: 1}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"field and words", ledger.ClaimQuery{Field: "physics", Words: `"decay"*`, Limit: 10}, []string{c(second, 1), c(second, 2)}},
+		{"field and operator", ledger.ClaimQuery{Field: "physics", Operator: alice.ID, Limit: 10}, nil},
+		{"field before", ledger.ClaimQuery{Field: "physics", Before: o2, Limit: 10}, nil},
+		{"field feed", ledger.ClaimQuery{Field: "mathematics", Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
+		{"feed", ledger.ClaimQuery{Follow: true, Since: o1, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
+		{"feed from the start", ledger.ClaimQuery{Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
+		{"feed caught up", ledger.ClaimQuery{Follow: true, Since: o2, Limit: 10}, nil},
 	} {
 		if got := ids(tc.q); !slices.Equal(got, tc.want) {
 			f.t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)
@@ -223,7 +224,7 @@ func testClaimSearch(f *fixture) {
 	}
 	long := f.sealBundle(alice, []string{"mathematics"}, statements...)
 	f.open(long)
-	for _, q := range []store.ClaimQuery{{Limit: 1}, {Field: "mathematics", Limit: 1}, {Words: `"long"*`, Limit: 1}, {Follow: true, Since: o2, Limit: 1}} {
+	for _, q := range []ledger.ClaimQuery{{Limit: 1}, {Field: "mathematics", Limit: 1}, {Words: `"long"*`, Limit: 1}, {Follow: true, Since: o2, Limit: 1}} {
 		if got := ids(q); len(got) != len(statements) || got[0] != c(long, 0) || got[len(got)-1] != c(long, len(statements)-1) {
 			f.t.Errorf("%+v: %d claims, want the long bundle's %d in order", q, len(got), len(statements))
 		}
@@ -235,17 +236,17 @@ func testClaimSearch(f *fixture) {
 	nb.Sealed = f.put("", map[string]any{"type": "sealed", "n": nonce()})
 	nb.EntryDigest = "sha256:" + nonce() + nonce()
 	nb.Replaces = second.Hash
-	nb.Claims = []store.Claim{{ID: "claim:" + nonce() + nonce(), LocalID: "C1", Type: "replication", Statement: "Neutrinos oscillate again",
+	nb.Claims = []ledger.Claim{{ID: "claim:" + nonce() + nonce(), LocalID: "C1", Type: "replication", Statement: "Neutrinos oscillate again",
 		Assertion: second.Claims[0].Assertion, DependsOn: []string{c(second, 0)}, Cites: []string{"doi:10.1/x"}, JSON: []byte(`{}`)}}
 	third, err := f.s.CreateBundle(f.ctx, nb)
 	f.ok(err, "CreateBundle")
 	f.bind(nb.Sealed)
 	third, _ = f.s.Bundle(f.ctx, third.Hash)
 	f.open(third)
-	if got := ids(store.ClaimQuery{DependsOn: c(second, 0), Limit: 10}); !slices.Equal(got, []string{third.Claims[0].ID}) {
+	if got := ids(ledger.ClaimQuery{DependsOn: c(second, 0), Limit: 10}); !slices.Equal(got, []string{third.Claims[0].ID}) {
 		f.t.Errorf("depends_on = %v", got)
 	}
-	if got := ids(store.ClaimQuery{Cites: "doi:10.1/x", Limit: 10}); !slices.Equal(got, []string{third.Claims[0].ID}) {
+	if got := ids(ledger.ClaimQuery{Cites: "doi:10.1/x", Limit: 10}); !slices.Equal(got, []string{third.Claims[0].ID}) {
 		f.t.Errorf("cites = %v", got)
 	}
 	dependents, err := f.s.DependedOnBy(f.ctx, c(second, 0))
@@ -274,7 +275,7 @@ func testDropBundle(f *fixture) {
 	f.ok(f.s.DropUnbound(f.ctx, b.EntryDigest), "DropUnbound of the revealing entry")
 	got, err := f.s.Bundle(f.ctx, b.Hash)
 	f.ok(err, "Bundle")
-	if got.State != store.BundleSealed || got.Revealed != "" {
+	if got.State != ledger.BundleSealed || got.Revealed != "" {
 		f.t.Errorf("after dropping its revealing entry: %s, revealed by %q", got.State, got.Revealed)
 	}
 
@@ -295,17 +296,17 @@ func testUploads(f *fixture) {
 	d1, d2 := "sha256:"+nonce()+nonce(), "sha256:"+nonce()+nonce()
 	_, err := f.s.Upload(f.ctx, d1)
 	f.is(err, store.ErrNotFound, "Upload never asked for")
-	u := store.Upload{Digest: d1, Size: 600, Operator: "op:a", Organization: "example.org", Requested: f.now}
+	u := ledger.Upload{Digest: d1, Size: 600, Operator: "op:a", Organization: "example.org", Requested: f.now}
 	f.ok(f.s.RequestUpload(f.ctx, u, 1000, 1500), "RequestUpload")
 	f.ok(f.s.RequestUpload(f.ctx, u, 1000, 1500), "RequestUpload again (a refresh, not counted twice)")
 	var le *store.LimitError
-	err = f.s.RequestUpload(f.ctx, store.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now}, 1000, 1500)
+	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now}, 1000, 1500)
 	if !errors.As(err, &le) || le.RetryAfter <= 0 {
 		f.t.Errorf("past the operator's allowance: %v", err)
 	}
-	err = f.s.RequestUpload(f.ctx, store.Upload{Digest: d2, Size: 1000, Operator: "op:b", Organization: "example.org", Requested: f.now}, 1000, 1500)
+	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 1000, Operator: "op:b", Organization: "example.org", Requested: f.now}, 1000, 1500)
 	f.is(err, store.ErrLimit, "past the organization's allowance")
-	f.ok(f.s.RequestUpload(f.ctx, store.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now.Add(25 * time.Hour)}, 1000, 1500),
+	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now.Add(25 * time.Hour)}, 1000, 1500),
 		"RequestUpload a day later")
 	got, err := f.s.Upload(f.ctx, d1)
 	f.ok(err, "Upload")

@@ -1,22 +1,11 @@
-package store
+package ledger
 
 import (
 	"context"
 	"time"
-)
 
-// Bundles.
-//
-// A bundle is recorded when it is sealed: its sealed entry (the log's
-// commitment) is put first, then CreateBundle records the bundle with its
-// files, claims and the salt that opens the commitment, naming the sealed
-// entry by digest, and only then is the sealed entry appended. The bundle's
-// state follows from which of its entries are bound: sealed until the entry
-// that reveals it (OpenBundle) is bound, open from then on, withdrawn once
-// a withdrawal entry (WithdrawBundle) is bound. Claims are found by
-// SearchClaims from the moment their bundle's revealing entry is bound, and
-// never again once a withdrawal is bound. DropUnbound of a sealed entry
-// drops its bundle; of a revealing or withdrawal entry, the step it made.
+	"github.com/agora-node/agora/store"
+)
 
 // The states of a bundle.
 const (
@@ -25,14 +14,40 @@ const (
 	BundleWithdrawn = "withdrawn"
 )
 
-// BundleStore is the part of a Store that keeps bundles, their claims and
-// files, and large-data uploads. Its methods keep the Store's contract on
-// concurrency, durability and errors.
-type BundleStore interface {
+// Store is a node's store (store.Store) that also keeps the ledger:
+// bundles, their claims and files, and large-data uploads. Every driver
+// runs ledgertest.Run. Its methods keep store.Store's contract on
+// concurrency, durability, errors and retries.
+//
+// A bundle is recorded when it is sealed: its sealed entry (the log's
+// commitment) is put first (PutSigned), then CreateBundle records the
+// bundle with its files, claims and the salt that opens the commitment,
+// naming the sealed entry by digest, and only then is the sealed entry
+// appended and bound (BindIndex). The bundle's state follows from which of
+// its entries are bound: sealed until the entry that reveals it
+// (OpenBundle) is bound, open from then on, withdrawn once a withdrawal
+// entry (WithdrawBundle) is bound.
+//
+// Claims are found by SearchClaims from the moment their bundle's
+// revealing entry is bound, and never again once a withdrawal is bound: a
+// driver MUST open (or withdraw) the claims in the same commit as the
+// BindIndex or BindIndexes that binds the entry OpenBundle (or
+// WithdrawBundle) recorded, so that no reader sees the bundle open and its
+// claims not found, or the reverse, and a crash keeps both or neither. A
+// step MUST be recorded before its entry is bound: recorded for an entry
+// already bound, it opens or withdraws no claims.
+//
+// DropUnbound of a sealed entry drops its bundle with its files and
+// claims; of a revealing or withdrawal entry, the step it recorded; and an
+// operator with bundles keeps its key entry (store.ErrConflict).
+type Store interface {
+	store.Store
+
 	// CreateBundle records a sealed bundle. Its sealed entry (b.Sealed)
-	// MUST have been put, else ErrNotFound. A bundle already recorded
-	// under b.Hash returns the one that stands with ErrDuplicate; a sealed
-	// entry that already seals another bundle, ErrConflict.
+	// MUST have been put, else store.ErrNotFound. A bundle already
+	// recorded under b.Hash returns the one that stands with
+	// store.ErrDuplicate; a sealed entry that already seals another
+	// bundle, store.ErrConflict.
 	CreateBundle(ctx context.Context, b NewBundle) (Bundle, error)
 
 	// Bundle returns a bundle by its hash.
@@ -47,14 +62,14 @@ type BundleStore interface {
 	SealedBundles(ctx context.Context, before time.Time, limit int) ([]Bundle, error)
 
 	// OpenBundle records that entry (put before) reveals bundle hash. A
-	// bundle withdrawn, or revealed by another entry, returns ErrConflict;
-	// the same entry again, nil.
+	// bundle withdrawn, or revealed by another entry, returns
+	// store.ErrConflict; the same entry again, nil.
 	OpenBundle(ctx context.Context, hash, entry string) error
 
 	// WithdrawBundle records that the withdrawal entry (put before; with
 	// the void entry that asked for it, if any, put too) takes bundle
 	// hash down for reason. Withdrawn before by another entry: the
-	// bundle that stands with ErrDuplicate.
+	// bundle that stands with store.ErrDuplicate.
 	WithdrawBundle(ctx context.Context, hash string, w Withdrawal) (Bundle, error)
 
 	// OperatorBundles counts the bundles operator sealed since since:
@@ -65,8 +80,8 @@ type BundleStore interface {
 	SearchClaims(ctx context.Context, q ClaimQuery) ([]FoundClaim, error)
 
 	// Claim returns the claim with global ID id in every open or withdrawn
-	// bundle that holds it, oldest first; ErrNotFound if none is open or
-	// withdrawn.
+	// bundle that holds it, oldest first; store.ErrNotFound if none is
+	// open or withdrawn.
 	Claim(ctx context.Context, id string) ([]FoundClaim, error)
 
 	// Restatements returns the claims of open bundles other than id whose
@@ -77,7 +92,7 @@ type BundleStore interface {
 	DependedOnBy(ctx context.Context, id string) ([]FoundClaim, error)
 
 	// ServedFile returns the file with digest digest, as one open bundle
-	// holds it (the files a node serves), ErrNotFound if none does.
+	// holds it (the files a node serves), store.ErrNotFound if none does.
 	ServedFile(ctx context.Context, digest string) (File, error)
 
 	// HoldsFile reports whether any bundle, sealed, open or withdrawn,
@@ -86,7 +101,7 @@ type BundleStore interface {
 
 	// RepeatedBy returns the newest bundle of operator, sealed or open,
 	// holding a claim with one of the assertion digests: a study this one
-	// repeats. ErrNotFound if none.
+	// repeats. store.ErrNotFound if none.
 	RepeatedBy(ctx context.Context, operator string, assertions []string) (string, error)
 
 	// OpenedBetween returns the open bundles revealed at log indexes in
@@ -97,10 +112,11 @@ type BundleStore interface {
 	// a file, at time at; the same operator and digest again refreshes
 	// the request. It counts against the upload allowances: past limit
 	// bytes for the operator, or orgLimit for its organization, in the
-	// 24 hours before at, it returns a *LimitError.
+	// 24 hours before at, it returns a *store.LimitError.
 	RequestUpload(ctx context.Context, u Upload, limit, orgLimit int64) error
 
-	// Upload returns the upload of digest, ErrNotFound if none was asked for.
+	// Upload returns the upload of digest, store.ErrNotFound if none was
+	// asked for.
 	Upload(ctx context.Context, digest string) (Upload, error)
 
 	// CompleteUpload records that the upload of digest arrived whole.
@@ -130,7 +146,7 @@ type NewBundle struct {
 type Bundle struct {
 	NewBundle
 	State         string // BundleSealed, BundleOpen or BundleWithdrawn
-	SealedIndex   int64  // Unlogged until the sealed entry is bound
+	SealedIndex   int64  // store.Unlogged until the sealed entry is bound
 	Revealed      string // the digest of the entry that revealed it, "" while sealed
 	RevealedIndex int64
 	Withdrawal    Withdrawal

@@ -1,4 +1,4 @@
-package storetest
+package enginetest
 
 import (
 	"bytes"
@@ -6,12 +6,13 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
 )
 
 // memoryEvent makes an event of adapter a with id n and body digest d.
-func (f *fixture) memoryEvent(a string, n int, d string) store.MemoryEvent {
-	return store.MemoryEvent{
+func (f *fixture) memoryEvent(a string, n int, d string) engine.MemoryEvent {
+	return engine.MemoryEvent{
 		AdapterID: a, EventID: fmt.Sprintf("sha256:%064x", n), BodyDigest: fmt.Sprintf("sha256:%064s", d),
 		Kind: "note", Session: "ms_one", Result: []byte(fmt.Sprintf(`{"ok":true,"result":{"n":%d}}`, n)), Status: 200, At: f.now,
 	}
@@ -23,34 +24,45 @@ func (f *fixture) memoryEvent(a string, n int, d string) store.MemoryEvent {
 // at, a topic key names one record in its scope, concurrent senders of
 // one event see one of them win, and a record removed stays removed.
 func testMemory(f *fixture) {
-	ctx, s := f.ctx, f.s
+	testMemoryAdapters(f)
+	testMemoryProfiles(f)
+	rec := testMemoryEvents(f)
+	testMemorySenders(f)
+	testMemoryForget(f, rec)
+}
 
-	// Adapters: unknown, issued, rotated.
+// testMemoryAdapters checks an adapter unknown, issued and rotated.
+func testMemoryAdapters(f *fixture) {
+	ctx, s := f.ctx, f.s
 	if _, err := s.MemoryAdapter(ctx, "codex"); !errors.Is(err, store.ErrNotFound) {
 		f.t.Fatalf("MemoryAdapter before any: %v, want ErrNotFound", err)
 	}
 	for i, b := range []byte{1, 2} {
-		if err := s.PutMemoryAdapter(ctx, store.MemoryAdapter{ID: "codex", TokenHash: [32]byte{b}, Issued: f.now}); err != nil {
+		if err := s.PutMemoryAdapter(ctx, engine.MemoryAdapter{ID: "codex", TokenHash: [32]byte{b}, Issued: f.now}); err != nil {
 			f.t.Fatalf("PutMemoryAdapter %d: %v", i, err)
 		}
 		if a, err := s.MemoryAdapter(ctx, "codex"); err != nil || a.TokenHash != [32]byte{b} || !a.Issued.Equal(f.now) {
 			f.t.Fatalf("MemoryAdapter after put %d: %+v, %v", i, a, err)
 		}
 	}
+}
 
-	// Profiles: a revision is kept once; "" reads the last stored.
+// testMemoryProfiles checks that a profile revision is kept once, and
+// that "" reads the last stored.
+func testMemoryProfiles(f *fixture) {
+	ctx, s := f.ctx, f.s
 	if _, err := s.MemoryProfile(ctx, "team", ""); !errors.Is(err, store.ErrNotFound) {
 		f.t.Fatalf("MemoryProfile before any: %v, want ErrNotFound", err)
 	}
 	for _, rev := range []string{"1", "2"} {
-		if err := s.PutMemoryProfile(ctx, store.MemoryProfile{ID: "team", Revision: rev, Document: []byte(`{"r":"` + rev + `"}`), Stored: f.now}); err != nil {
+		if err := s.PutMemoryProfile(ctx, engine.MemoryProfile{ID: "team", Revision: rev, Document: []byte(`{"r":"` + rev + `"}`), Stored: f.now}); err != nil {
 			f.t.Fatalf("PutMemoryProfile %s: %v", rev, err)
 		}
 	}
-	if err := s.PutMemoryProfile(ctx, store.MemoryProfile{ID: "team", Revision: "1", Document: []byte(`{"r":"1"}`), Stored: f.now}); !errors.Is(err, store.ErrDuplicate) {
+	if err := s.PutMemoryProfile(ctx, engine.MemoryProfile{ID: "team", Revision: "1", Document: []byte(`{"r":"1"}`), Stored: f.now}); !errors.Is(err, store.ErrDuplicate) {
 		f.t.Fatalf("same revision again: %v, want ErrDuplicate", err)
 	}
-	if err := s.PutMemoryProfile(ctx, store.MemoryProfile{ID: "team", Revision: "1", Document: []byte(`{"r":"x"}`), Stored: f.now}); !errors.Is(err, store.ErrConflict) {
+	if err := s.PutMemoryProfile(ctx, engine.MemoryProfile{ID: "team", Revision: "1", Document: []byte(`{"r":"x"}`), Stored: f.now}); !errors.Is(err, store.ErrConflict) {
 		f.t.Fatalf("revision with another document: %v, want ErrConflict", err)
 	}
 	if p, err := s.MemoryProfile(ctx, "team", ""); err != nil || p.Revision != "2" {
@@ -59,14 +71,22 @@ func testMemory(f *fixture) {
 	if p, err := s.MemoryProfile(ctx, "team", "1"); err != nil || string(p.Document) != `{"r":"1"}` {
 		f.t.Fatalf("profile team@1: %+v, %v", p, err)
 	}
+}
+
+// testMemoryEvents checks that an event is applied once, whole, from the
+// versions it was computed at, with one record per topic key in its scope.
+// It returns the record it leaves, lr_a at revision 2, with receipts in
+// ms_one.
+func testMemoryEvents(f *fixture) engine.MemoryRecord {
+	ctx, s := f.ctx, f.s
 
 	// An event with a session, a record and receipts is applied whole.
-	sess := store.MemorySession{Handle: "ms_one", AdapterID: "codex", Version: 1, State: []byte(`{"v":1}`), Started: f.now}
-	rec := store.MemoryRecord{Ref: "lr_a", Version: 1, Scope: store.MemoryScopeProject, Project: "foo", TopicKey: "bugfix/a",
+	sess := engine.MemorySession{Handle: "ms_one", AdapterID: "codex", Version: 1, State: []byte(`{"v":1}`), Started: f.now}
+	rec := engine.MemoryRecord{Ref: "lr_a", Version: 1, Scope: engine.MemoryScopeProject, Project: "foo", TopicKey: "bugfix/a",
 		Revision: 1, Session: "ms_one", Created: f.now, Updated: f.now, Body: []byte(`{"title":"a"}`)}
 	ev1 := f.memoryEvent("codex", 1, "a")
-	got, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: ev1, Session: &sess, Records: []store.MemoryRecord{rec},
-		Receipts: []store.MemoryReceipt{
+	got, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: ev1, Session: &sess, Records: []engine.MemoryRecord{rec},
+		Receipts: []engine.MemoryReceipt{
 			{Session: "ms_one", RecordRef: "lr_a", Kind: "pushed", Payload: []byte(`{"k":1}`), At: f.now},
 			{Session: "ms_one", RecordRef: "lr_a", Kind: "read", Payload: []byte(`{"k":2}`), At: f.now},
 		}})
@@ -98,8 +118,8 @@ func testMemory(f *fixture) {
 	next := sess
 	next.Version, next.State = 2, []byte(`{"v":2}`)
 	again := f.memoryEvent("codex", 1, "b")
-	got, err = s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: again, Session: &next,
-		Receipts: []store.MemoryReceipt{{Session: "ms_one", RecordRef: "lr_a", Kind: "cited", Payload: []byte(`{}`), At: f.now}}})
+	got, err = s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: again, Session: &next,
+		Receipts: []engine.MemoryReceipt{{Session: "ms_one", RecordRef: "lr_a", Kind: "cited", Payload: []byte(`{}`), At: f.now}}})
 	if !errors.Is(err, store.ErrDuplicate) || got.BodyDigest != ev1.BodyDigest || !bytes.Equal(got.Result, ev1.Result) {
 		f.t.Fatalf("event again: %+v, %v; want the first with ErrDuplicate", got, err)
 	}
@@ -112,12 +132,12 @@ func testMemory(f *fixture) {
 
 	// A stale version writes nothing, the event included.
 	stale := f.memoryEvent("codex", 2, "c")
-	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Session: &sess}); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: stale, Session: &sess}); !errors.Is(err, store.ErrConflict) {
 		f.t.Fatalf("session made twice: %v, want ErrConflict", err)
 	}
 	recNext := rec
 	recNext.Version = 3
-	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Session: &next, Records: []store.MemoryRecord{recNext}}); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: stale, Session: &next, Records: []engine.MemoryRecord{recNext}}); !errors.Is(err, store.ErrConflict) {
 		f.t.Fatalf("record skipping a version: %v, want ErrConflict", err)
 	}
 	if _, err := s.MemoryEvent(ctx, "codex", stale.EventID); !errors.Is(err, store.ErrNotFound) {
@@ -131,40 +151,45 @@ func testMemory(f *fixture) {
 	// it, the same project may not, and a global record has its own.
 	clash := rec
 	clash.Ref = "lr_b"
-	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Records: []store.MemoryRecord{clash}}); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: stale, Records: []engine.MemoryRecord{clash}}); !errors.Is(err, store.ErrConflict) {
 		f.t.Fatalf("topic taken in the project: %v, want ErrConflict", err)
 	}
 	elsewhere := clash
 	elsewhere.Project = "bar"
 	global := clash
-	global.Ref, global.Scope = "lr_c", store.MemoryScopeGlobal
+	global.Ref, global.Scope = "lr_c", engine.MemoryScopeGlobal
 	recNext.Version, recNext.Revision, recNext.Body = 2, 2, []byte(`{"title":"a2"}`)
-	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: stale, Session: &next, Records: []store.MemoryRecord{elsewhere, global, recNext}}); err != nil {
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: stale, Session: &next, Records: []engine.MemoryRecord{elsewhere, global, recNext}}); err != nil {
 		f.t.Fatalf("other scopes and a new revision: %v", err)
 	}
 	if r, err := s.MemoryRecord(ctx, "lr_a"); err != nil || r.Version != 2 || r.Revision != 2 || string(r.Body) != `{"title":"a2"}` || !r.Created.Equal(f.now) {
 		f.t.Fatalf("record after its revision: %+v, %v", r, err)
 	}
 	moved := global
-	moved.Version, moved.Scope = 2, store.MemoryScopeProject
-	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: f.memoryEvent("codex", 3, "d"), Records: []store.MemoryRecord{moved}}); !errors.Is(err, store.ErrConflict) {
+	moved.Version, moved.Scope = 2, engine.MemoryScopeProject
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("codex", 3, "d"), Records: []engine.MemoryRecord{moved}}); !errors.Is(err, store.ErrConflict) {
 		f.t.Fatalf("a record changing scope: %v, want ErrConflict", err)
 	}
 	all, err := s.MemoryRecords(ctx)
 	if err != nil || len(all) != 3 || all[0].Ref != "lr_a" || all[1].Ref != "lr_b" || all[2].Ref != "lr_c" {
 		f.t.Fatalf("MemoryRecords: %+v, %v", all, err)
 	}
+	return rec
+}
 
-	// Senders of one event at once: one applies it, the rest get it back.
+// testMemorySenders has senders of one event send it at once: one applies
+// it, the rest get it back.
+func testMemorySenders(f *fixture) {
+	ctx, s := f.ctx, f.s
 	const senders = 12
 	var wg sync.WaitGroup
 	errs := make([]error, senders)
-	results := make([]store.MemoryEvent, senders)
+	results := make([]engine.MemoryEvent, senders)
 	for i := range senders {
 		wg.Go(func() {
 			ev := f.memoryEvent("claude", 9, fmt.Sprint(i))
-			r := store.MemoryReceipt{Session: "ms_two", RecordRef: "lr_a", Kind: "listed", Payload: []byte(`{}`), At: f.now}
-			results[i], errs[i] = s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: ev, Receipts: []store.MemoryReceipt{r}})
+			r := engine.MemoryReceipt{Session: "ms_two", RecordRef: "lr_a", Kind: "listed", Payload: []byte(`{}`), At: f.now}
+			results[i], errs[i] = s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: ev, Receipts: []engine.MemoryReceipt{r}})
 		})
 	}
 	wg.Wait()
@@ -191,13 +216,12 @@ func testMemory(f *fixture) {
 	if r, _ := s.MemoryReceipts(ctx, "ms_two"); len(r) != 1 {
 		f.t.Fatalf("one event applied by %d senders wrote %d receipts", senders, len(r))
 	}
-
-	testMemoryForget(f, rec)
 }
 
 // testMemoryForget checks a record's receipts across sessions and its
-// removal: rec (lr_a, revision 2 by now) has receipts in ms_one and ms_two.
-func testMemoryForget(f *fixture, rec store.MemoryRecord) {
+// removal: rec (lr_a, revision 2 by now) has receipts in ms_one and, from
+// testMemorySenders, ms_two.
+func testMemoryForget(f *fixture, rec engine.MemoryRecord) {
 	ctx, s := f.ctx, f.s
 	byRecord, err := s.MemoryRecordReceipts(ctx, rec.Ref)
 	if err != nil || len(byRecord) != 3 || byRecord[0].Session != "ms_one" || byRecord[0].Kind != "pushed" ||
@@ -238,7 +262,7 @@ func testMemoryForget(f *fixture, rec store.MemoryRecord) {
 	// topic key is free for a new record.
 	stale := rec
 	stale.Version, stale.Revision = 3, 3
-	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: f.memoryEvent("codex", 20, "f"), Records: []store.MemoryRecord{stale}}); !errors.Is(err, store.ErrConflict) {
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("codex", 20, "f"), Records: []engine.MemoryRecord{stale}}); !errors.Is(err, store.ErrConflict) {
 		f.t.Fatalf("a stale change to a removed record: %v, want ErrConflict", err)
 	}
 	if _, err := s.MemoryRecord(ctx, rec.Ref); !errors.Is(err, store.ErrNotFound) {
@@ -246,7 +270,7 @@ func testMemoryForget(f *fixture, rec store.MemoryRecord) {
 	}
 	fresh := rec
 	fresh.Ref, fresh.Version, fresh.Revision = "lr_d", 1, 1
-	if _, err := s.ApplyMemoryEvent(ctx, store.MemoryChange{Event: f.memoryEvent("codex", 21, "g"), Records: []store.MemoryRecord{fresh}}); err != nil {
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("codex", 21, "g"), Records: []engine.MemoryRecord{fresh}}); err != nil {
 		f.t.Fatalf("a new record on a removed record's topic: %v", err)
 	}
 }
