@@ -1,87 +1,24 @@
 package ledgertest
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"strings"
 
-	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
-	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/storetest"
 )
 
 // The core records a bundle rests on (its author, its entries), written
-// as storetest writes them: keys are real, so operator IDs are the ones
-// their keys make; the store never checks signatures, so entries carry a
-// random stand-in for theirs.
+// as storetest writes them.
 
-func nonce() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func nonce() string { return storetest.Nonce() }
 
-// entry returns a signed entry's JSON, its digest and its leaf.
-func (f *fixture) entry(operator string, fields map[string]any) (digest string, signed, leaf []byte) {
-	f.t.Helper()
-	e := map[string]any{"sig": "ed25519-ml-dsa-44:" + nonce()}
-	for k, v := range fields {
-		e[k] = v
-	}
-	digest, err := protocol.EntryDigest(e)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	detached, err := protocol.Detach(e)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	signed, err = canonical.Marshal(e)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	leaf, err = canonical.Marshal(map[string]any{"timestamp": "2026-10-02T12:00:00.000Z", "operator": operator, "entry": detached})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return digest, signed, leaf
-}
-
-// put puts an entry and returns its digest.
 func (f *fixture) put(operator string, fields map[string]any) string {
-	f.t.Helper()
-	digest, signed, leaf := f.entry(operator, fields)
-	if err := f.s.PutSigned(f.ctx, digest, signed, leaf); err != nil {
-		f.t.Fatalf("PutSigned: %v", err)
-	}
-	return digest
+	return storetest.Put(f.t, f.ctx, f.s, operator, fields)
 }
 
-// register registers a new operator under name, its key entry put.
 func (f *fixture) register(name string) (store.Operator, *hybrid.PrivateKey) {
-	f.t.Helper()
-	k, err := hybrid.GenerateKey()
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	pub := k.Public().String()
-	id := protocol.OperatorID(pub)
-	op, err := f.s.CreateOperator(f.ctx, store.NewOperator{
-		ID:          id,
-		Key:         pub,
-		Entry:       f.put(id, map[string]any{"type": "key", "key": pub, "model_families": []any{"claude"}, "model": "claude-opus-5-5"}),
-		Name:        name,
-		NameKey:     strings.ToLower(strings.ReplaceAll(name, " ", "")),
-		KeyFamilies: []string{"claude"},
-		Model:       "claude-opus-5-5",
-		At:          f.now,
-	})
-	if err != nil {
-		f.t.Fatalf("CreateOperator(%q): %v", name, err)
-	}
-	return op, k
+	return storetest.Register(f.t, f.ctx, f.s, name, f.now)
 }
 
 // is fails the test unless err wraps target.

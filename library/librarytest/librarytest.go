@@ -17,13 +17,12 @@ package librarytest
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"testing"
 	"time"
 
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store/storetest"
 )
 
 // An Option changes how Run tests a driver.
@@ -85,11 +84,7 @@ func newFixture(t *testing.T, s library.Store) *fixture {
 	return &fixture{t: t, s: s, ctx: t.Context(), now: time.Date(2026, 10, 2, 12, 0, 0, 123456789, time.UTC)}
 }
 
-func nonce() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func nonce() string { return storetest.Nonce() }
 
 func second[T any](_ T, err error) error { return err }
 

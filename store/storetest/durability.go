@@ -32,7 +32,7 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 		bindings = append(bindings, store.Binding{Index: int64(i), Digest: d})
 	}
 	f.ok(f.s.BindIndexes(f.ctx, bindings), "BindIndexes")
-	pendingDigest, pendingEntry, pendingLeaf := f.entry("op:x", map[string]any{"type": "key"})
+	pendingDigest, pendingEntry, pendingLeaf := Entry(f.t, "op:x", map[string]any{"type": "key"})
 	f.ok(f.s.PutSigned(f.ctx, pendingDigest, pendingEntry, pendingLeaf), "PutSigned")
 	before := map[string]store.Operator{}
 	for _, id := range []string{sponsor.ID, named.ID, user.ID} {

@@ -1,14 +1,10 @@
 package storetest
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -30,77 +26,18 @@ func pub(k *hybrid.PrivateKey) string { return k.Public().String() }
 
 func digestOf(k *hybrid.PrivateKey) string { return protocol.KeyDigest(pub(k)) }
 
-func nonce() string {
-	var b [16]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
-}
+func nonce() string { return Nonce() }
 
-// entry returns a signed entry's JSON, its digest and its leaf.
-func (f *fixture) entry(operator string, fields map[string]any) (digest string, signed, leaf []byte) {
-	f.t.Helper()
-	e := map[string]any{"sig": "ed25519-ml-dsa-44:" + nonce()}
-	for k, v := range fields {
-		e[k] = v
-	}
-	digest, err := protocol.EntryDigest(e)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	detached, err := protocol.Detach(e)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	signed, err = canonical.Marshal(e)
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	leaf, err = canonical.Marshal(map[string]any{"timestamp": "2026-10-02T12:00:00.000Z", "operator": operator, "entry": detached})
-	if err != nil {
-		f.t.Fatal(err)
-	}
-	return digest, signed, leaf
-}
-
-// put puts an entry and returns its digest.
 func (f *fixture) put(operator string, fields map[string]any) string {
-	f.t.Helper()
-	digest, signed, leaf := f.entry(operator, fields)
-	if err := f.s.PutSigned(f.ctx, digest, signed, leaf); err != nil {
-		f.t.Fatalf("PutSigned: %v", err)
-	}
-	return digest
+	return Put(f.t, f.ctx, f.s, operator, fields)
 }
 
-// nameKey stands in for operators.NameKey: the store treats keys as opaque.
-func nameKey(name string) string { return strings.ToLower(strings.ReplaceAll(name, " ", "")) }
-
-// newOperator returns what registering key under name records, its key
-// entry put.
 func (f *fixture) newOperator(k *hybrid.PrivateKey, name string) store.NewOperator {
-	f.t.Helper()
-	id := protocol.OperatorID(pub(k))
-	return store.NewOperator{
-		ID:          id,
-		Key:         pub(k),
-		Entry:       f.put(id, map[string]any{"type": "key", "key": pub(k), "model_families": []any{"claude"}, "model": "claude-opus-5-5"}),
-		Name:        name,
-		NameKey:     nameKey(name),
-		KeyFamilies: []string{"claude"},
-		Model:       "claude-opus-5-5",
-		At:          f.now,
-	}
+	return NewOperator(f.t, f.ctx, f.s, k, name, f.now)
 }
 
-// register registers a new operator under name.
 func (f *fixture) register(name string) (store.Operator, *hybrid.PrivateKey) {
-	f.t.Helper()
-	k := f.newKey()
-	op, err := f.s.CreateOperator(f.ctx, f.newOperator(k, name))
-	if err != nil {
-		f.t.Fatalf("CreateOperator(%q): %v", name, err)
-	}
-	return op, k
+	return Register(f.t, f.ctx, f.s, name, f.now)
 }
 
 // rotation puts a rotation of op from one key to another and returns what

@@ -48,7 +48,7 @@ func testNotFound(f *fixture) {
 func second[T any](_ T, err error) error { return err }
 
 func testSignedEntries(f *fixture) {
-	digest, signed, leaf := f.entry("op:x", map[string]any{"type": "key"})
+	digest, signed, leaf := Entry(f.t, "op:x", map[string]any{"type": "key"})
 	f.ok(f.s.PutSigned(f.ctx, digest, signed, nil), "PutSigned")
 
 	got, err := f.s.SignedByDigest(f.ctx, digest)
