@@ -109,6 +109,7 @@ type Node struct {
 	library *libraryhttp.Server
 	memory  *engine.Engine
 	mux     *http.ServeMux
+	handler http.Handler // mux, with what it does not route answered as the faces' errors
 	now     func() time.Time
 
 	stopLoops context.CancelFunc
@@ -238,6 +239,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
 	n.loops.Go(func() { n.ledger.Run(loops) })
+	n.handler = unrouted(n.mux, n.logger)
 	return n, nil
 }
 
@@ -252,5 +254,7 @@ func (n *Node) Close(ctx context.Context) error {
 // LogID is the ID of the node's log, "log:" and the hex SHA-256 of its key.
 func (n *Node) LogID() string { return n.logID }
 
-// Handler returns the node's HTTP API.
-func (n *Node) Handler() http.Handler { return n.mux }
+// Handler returns the node's HTTP API. What it has no route for is
+// answered in the error shape of the face the path belongs to (see
+// unrouted).
+func (n *Node) Handler() http.Handler { return n.handler }
