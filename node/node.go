@@ -80,6 +80,17 @@ type Config struct {
 	// means DefaultOpenAfter; negative, never.
 	OpenAfter time.Duration
 
+	// MinTransferRate, in bytes a second, and TransferGrace size the
+	// deadlines of the routes that move a file, an upload (PUT
+	// /api/v1/uploads/{digest}) and a download (GET /api/v1/files/{digest}):
+	// once the node knows the file's size, the request has TransferGrace
+	// plus that size at MinTransferRate to finish, whatever the HTTP
+	// server's own timeouts, which are sized for the JSON routes. Zero
+	// means DefaultMinTransferRate (1 MB/s) and DefaultTransferGrace (one
+	// minute); a negative value is refused.
+	MinTransferRate int64
+	TransferGrace   time.Duration
+
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
 	// CheckpointInterval is how often the log publishes a checkpoint, and
@@ -94,6 +105,13 @@ type Config struct {
 
 // DefaultOpenAfter is how long a bundle stays sealed by default.
 const DefaultOpenAfter = time.Hour
+
+// The deadlines of a file's transfer by default (see
+// Config.MinTransferRate).
+const (
+	DefaultMinTransferRate = ledgerhttp.DefaultMinTransferRate
+	DefaultTransferGrace   = ledgerhttp.DefaultTransferGrace
+)
 
 // Node is a running node. Use Handler to serve it and Close to stop it.
 type Node struct {
@@ -136,6 +154,12 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.MinTransferRate < 0 {
+		return fmt.Errorf("node: Config.MinTransferRate: %d is negative", cfg.MinTransferRate)
+	}
+	if cfg.TransferGrace < 0 {
+		return fmt.Errorf("node: Config.TransferGrace: %v is negative", cfg.TransferGrace)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -229,6 +253,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken,
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
+		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,
