@@ -81,6 +81,17 @@ type Config struct {
 	// means DefaultOpenAfter; negative, never.
 	OpenAfter time.Duration
 
+	// MinTransferRate, in bytes a second, and TransferGrace size the
+	// deadlines of the routes that move a file, an upload (PUT
+	// /api/v1/uploads/{digest}) and a download (GET /api/v1/files/{digest}):
+	// once the node knows the file's size, the request has TransferGrace
+	// plus that size at MinTransferRate to finish, whatever the HTTP
+	// server's own timeouts, which are sized for the JSON routes. Zero
+	// means DefaultMinTransferRate (1 MB/s) and DefaultTransferGrace (one
+	// minute); a negative value is refused.
+	MinTransferRate int64
+	TransferGrace   time.Duration
+
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
 	// CheckpointInterval is how often the log publishes a checkpoint, and
@@ -106,6 +117,13 @@ type nodeStore interface {
 // DefaultOpenAfter is how long a bundle stays sealed by default.
 const DefaultOpenAfter = time.Hour
 
+// The deadlines of a file's transfer by default (see
+// Config.MinTransferRate).
+const (
+	DefaultMinTransferRate = ledgerhttp.DefaultMinTransferRate
+	DefaultTransferGrace   = ledgerhttp.DefaultTransferGrace
+)
+
 // Node is a running node. Use Handler to serve it and Close to stop it.
 type Node struct {
 	cfg     Config
@@ -120,6 +138,7 @@ type Node struct {
 	library *libraryhttp.Server
 	memory  *engine.Engine
 	mux     *http.ServeMux
+	handler http.Handler // mux, with what it does not route answered as the faces' errors
 	now     func() time.Time
 
 	stopLoops context.CancelFunc
@@ -146,6 +165,12 @@ func (cfg *Config) validate() error {
 	}
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
+	}
+	if cfg.MinTransferRate < 0 {
+		return fmt.Errorf("node: Config.MinTransferRate: %d is negative", cfg.MinTransferRate)
+	}
+	if cfg.TransferGrace < 0 {
+		return fmt.Errorf("node: Config.TransferGrace: %v is negative", cfg.TransferGrace)
 	}
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
@@ -239,6 +264,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken,
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
+		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,
@@ -249,6 +275,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
 	n.loops.Go(func() { n.ledger.Run(loops) })
+	n.handler = unrouted(n.mux, n.logger)
 	return n, nil
 }
 
@@ -263,5 +290,7 @@ func (n *Node) Close(ctx context.Context) error {
 // LogID is the ID of the node's log, "log:" and the hex SHA-256 of its key.
 func (n *Node) LogID() string { return n.logID }
 
-// Handler returns the node's HTTP API.
-func (n *Node) Handler() http.Handler { return n.mux }
+// Handler returns the node's HTTP API. What it has no route for is
+// answered in the error shape of the face the path belongs to (see
+// unrouted).
+func (n *Node) Handler() http.Handler { return n.handler }

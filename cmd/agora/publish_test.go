@@ -16,12 +16,12 @@ import (
 )
 
 // writeBundleFolder writes a small valid study for the operator whose key
-// digest is keyDigest, with a data/ file over 8 MB that goes ahead as an
-// upload.
-func writeBundleFolder(t *testing.T, keyDigest string) (dir string, big []byte) {
+// digest is keyDigest, with a data/ file of bigMB megabytes (binary), over
+// 8 MB so that it goes ahead as an upload.
+func writeBundleFolder(t *testing.T, keyDigest string, bigMB int) (dir string, big []byte) {
 	t.Helper()
 	dir = filepath.Join(t.TempDir(), "study")
-	big = bytes.Repeat([]byte("0123456789abcdef"), (9<<20)/16)
+	big = bytes.Repeat([]byte("0123456789abcdef"), (bigMB<<20)/16)
 	files := map[string][]byte{
 		"manifest.json": []byte(`{"operator_key_digest": "` + keyDigest + `", "fields": ["astronomy"], "license": {"prose": "CC-BY-4.0", "code": "MIT"},
  "model_families": ["claude"], "models": ["claude-test-1"], "compute": {"minutes": 5, "gpu": false},
@@ -56,7 +56,7 @@ func TestPublishCommands(t *testing.T) {
 	agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
 	out, _ = agora(t, 0, "key", "show", id, "--keys", keys)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	dir, big := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]))
+	dir, big := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]), 9)
 
 	out, stderr := agora(t, 0, "bundle", "check", dir, "--keys", keys, "--url", url)
 	for _, want := range []string{"ready                yes", "free: seed", "integrity            nothing flagged"} {

@@ -97,7 +97,7 @@ func serveCommand() *command {
 		}
 		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
 			MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses,
-			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery})
+			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery}, serveTimeouts)
 	}
 	return c
 }
@@ -118,9 +118,26 @@ func serveAdminToken(e *env, path string) (string, int) {
 	return token, 0
 }
 
-// serve runs the node cfg describes on listen until ctx ends, then shuts
-// it down: requests in flight finish, then the log and the store close.
-func serve(ctx context.Context, e *env, listen string, cfg node.Config) int {
+// httpTimeouts are the HTTP server's deadlines for each request.
+type httpTimeouts struct {
+	readHeader, read, write, idle time.Duration
+}
+
+// serveTimeouts are agora serve's, sized for the JSON routes: the routes
+// that move a file (uploads and file downloads) set their own deadlines
+// by the file's size (node.Config.MinTransferRate), so even the spec's
+// largest finish.
+var serveTimeouts = httpTimeouts{
+	readHeader: 10 * time.Second,
+	read:       60 * time.Second,
+	write:      60 * time.Second, // entries may be held 25 s
+	idle:       2 * time.Minute,
+}
+
+// serve runs the node cfg describes on listen, with the server's timeouts
+// tm, until ctx ends, then shuts it down: requests in flight finish, then
+// the log and the store close.
+func serve(ctx context.Context, e *env, listen string, cfg node.Config, tm httpTimeouts) int {
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	tesseraLog.Store(logger.With("from", "tessera"))
 	cfg.Logger = logger
@@ -140,10 +157,10 @@ func serve(ctx context.Context, e *env, listen string, cfg node.Config) int {
 	ln = netutil.LimitListener(ln, maxConnections())
 	srv := &http.Server{
 		Handler:           n.Handler(),
-		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		WriteTimeout:      60 * time.Second, // entries may be held 25 s
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: tm.readHeader,
+		ReadTimeout:       tm.read,
+		WriteTimeout:      tm.write,
+		IdleTimeout:       tm.idle,
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()

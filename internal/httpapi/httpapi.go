@@ -20,6 +20,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/protocol"
+	"github.com/agora-node/agora/translog"
 )
 
 // Error is an error with the answer the client gets: the HTTP status and
@@ -100,14 +101,19 @@ func Serve(logger *slog.Logger, fn Func) http.Handler {
 }
 
 // WriteError answers err as the spec's error body. Errors that are not
-// *Error are answered as 404 when they wrap fs.ErrNotExist, else 500; their
-// cause goes only to the log.
+// *Error are answered as 404 when they wrap fs.ErrNotExist, as the spec's
+// 503 busy with Retry-After when the log pushes back (translog.ErrPushback:
+// too many appends in flight, nothing added), else 500; their cause goes
+// only to the log.
 func WriteError(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
 	var ae *Error
 	switch {
 	case errors.As(err, &ae):
 	case errors.Is(err, fs.ErrNotExist):
 		ae = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "Not found", Err: err}
+	case errors.Is(err, translog.ErrPushback):
+		ae = &Error{Status: http.StatusServiceUnavailable, Code: "busy", RetryAfter: 1, Err: err,
+			Message: "The node is busy; send the same request again after Retry-After seconds"}
 	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
 		// The client went away; nothing failed on our side.
 		logger.Debug("request canceled", "method", r.Method, "path", r.URL.Path)

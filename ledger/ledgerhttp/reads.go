@@ -55,6 +55,7 @@ func (s *Server) rates() price.Rates {
 
 // getFile answers GET /api/v1/files/{digest}: a file of an open bundle,
 // streamed, with ranges, and cached for good since its name is its hash.
+// The answer has as long as the file's size needs (allowTransfer).
 func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 	digest := r.PathValue("digest")
 	if !claims.IsDigest(digest) {
@@ -72,6 +73,12 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	defer file.Close()
+	info, err := file.Stat()
+	if err != nil {
+		httpapi.WriteError(s.logger, w, r, fmt.Errorf("file %s of an open bundle: %w", digest, err))
+		return
+	}
+	s.allowTransfer(w, r, info.Size())
 	ctype := mime.TypeByExtension(path.Ext(f.Path))
 	switch {
 	case path.Ext(f.Path) == ".md":

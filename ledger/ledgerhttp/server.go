@@ -36,6 +36,11 @@ type Config struct {
 	FreeBundles string
 	// OpenAfter is how long a sealed bundle stays sealed; negative, never.
 	OpenAfter time.Duration
+	// TransferGrace and MinTransferRate size the deadlines of the routes
+	// that move a file: see node.Config. Zero means
+	// DefaultTransferGrace and DefaultMinTransferRate.
+	TransferGrace   time.Duration
+	MinTransferRate int64
 }
 
 // Deps are the node's parts the ledger's handlers use.

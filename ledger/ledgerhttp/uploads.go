@@ -31,7 +31,38 @@ import (
 
 func (s *Server) routeUploads() {
 	s.mux.Handle("POST /api/v1/uploads", s.serve(s.requestUploads))
-	s.mux.Handle("PUT /api/v1/uploads/{digest}", s.serve(s.putUpload))
+	s.mux.HandleFunc("PUT /api/v1/uploads/{digest}", func(w http.ResponseWriter, r *http.Request) {
+		s.serve(func(r *http.Request) (any, int, error) { return s.putUpload(w, r) }).ServeHTTP(w, r)
+	})
+}
+
+// The deadlines of a file's transfer when Config leaves them zero: the
+// server's own timeouts are sized for JSON, and the spec's largest files
+// (an upload of up to 5 GB) could never move within them.
+const (
+	DefaultTransferGrace   = time.Minute
+	DefaultMinTransferRate = 1_000_000 // bytes a second
+)
+
+// allowTransfer gives a request that moves a file of size bytes, as its
+// body or its answer, until TransferGrace plus size at MinTransferRate
+// from now to read the one and write the other, in place of the server's
+// timeouts. It is called only once the node knows it serves the request
+// (a link it signed, a file it serves), so no one else holds a connection
+// that long.
+func (s *Server) allowTransfer(w http.ResponseWriter, r *http.Request, size int64) {
+	grace, rate := s.cfg.TransferGrace, s.cfg.MinTransferRate
+	if grace <= 0 {
+		grace = DefaultTransferGrace
+	}
+	if rate <= 0 {
+		rate = DefaultMinTransferRate
+	}
+	deadline := time.Now().Add(grace + time.Duration(float64(max(size, 0))/float64(rate)*float64(time.Second)))
+	rc := http.NewResponseController(w)
+	if err := errors.Join(rc.SetReadDeadline(deadline), rc.SetWriteDeadline(deadline)); err != nil {
+		s.logger.Warn("a file's transfer keeps the server's timeouts", "method", r.Method, "path", r.URL.Path, "bytes", size, "err", err)
+	}
 }
 
 func (s *Server) requestUploads(r *http.Request) (any, int, error) {
@@ -132,8 +163,9 @@ func (s *Server) uploadMAC(digest, operator string, size, expires int64) string 
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// putUpload answers the PUT an upload link names.
-func (s *Server) putUpload(r *http.Request) (any, int, error) {
+// putUpload answers the PUT an upload link names. Once the link checks
+// out, the body has as long as its size needs (allowTransfer).
+func (s *Server) putUpload(w http.ResponseWriter, r *http.Request) (any, int, error) {
 	digest := r.PathValue("digest")
 	q := r.URL.Query()
 	size, err1 := strconv.ParseInt(q.Get("bytes"), 10, 64)
@@ -152,6 +184,7 @@ func (s *Server) putUpload(r *http.Request) (any, int, error) {
 	if s.blobs.Has(digest) {
 		return map[string]any{"digest": digest, "bytes": size}, http.StatusOK, nil
 	}
+	s.allowTransfer(w, r, size)
 	err := s.blobs.PutStream(r.Body, digest, size)
 	switch {
 	case errors.Is(err, blobs.ErrSizeMismatch):

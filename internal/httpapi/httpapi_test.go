@@ -1,0 +1,52 @@
+package httpapi
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/translog"
+)
+
+// TestWriteErrorStatuses checks the statuses WriteError chooses for the
+// errors no handler classified: the log's pushback is the spec's 503 busy
+// with Retry-After (spec/ledger-protocol.md, "Common problems": "Only 503
+// with "code": "busy" asks for nothing but patience"), not a 500.
+func TestWriteErrorStatuses(t *testing.T) {
+	for _, c := range []struct {
+		name       string
+		err        error
+		status     int
+		code       string
+		retryAfter string
+	}{
+		{"pushback", fmt.Errorf("appending: %w", translog.ErrPushback), http.StatusServiceUnavailable, "busy", "1"},
+		{"not found", fmt.Errorf("reading: %w", translog.ErrNotFound), http.StatusNotFound, "not_found", ""},
+		{"anything else", errors.New("disk on fire"), http.StatusInternalServerError, "internal", ""},
+		{"classified", &Error{Status: http.StatusTeapot, Code: "teapot", Message: "short and stout", Err: translog.ErrPushback}, http.StatusTeapot, "teapot", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			w := httptest.NewRecorder()
+			WriteError(slog.New(slog.NewTextHandler(io.Discard, nil)), w, httptest.NewRequest("POST", "/api/entries", nil), c.err)
+			v, err := canonical.Parse(w.Body.Bytes())
+			if err != nil {
+				t.Fatalf("body %q: %v", w.Body, err)
+			}
+			body := v.(map[string]any)
+			if w.Code != c.status || body["code"] != c.code || w.Header().Get("Retry-After") != c.retryAfter {
+				t.Errorf("%d %v Retry-After %q, want %d %s %q", w.Code, body, w.Header().Get("Retry-After"), c.status, c.code, c.retryAfter)
+			}
+			if msg, _ := body["error"].(string); msg == "" {
+				t.Errorf("no message: %v", body)
+			}
+			if c.retryAfter != "" && body["retry_after_seconds"] != 1.0 {
+				t.Errorf("retry_after_seconds %v, want 1", body["retry_after_seconds"])
+			}
+		})
+	}
+}
