@@ -38,20 +38,6 @@ func (f *fixture) ok(err error, what string) {
 }
 
 // bind binds digest at a new index and returns the index.
-func (f *fixture) bind(digest string) int64 {
-	f.t.Helper()
-	i := f.nextIndex()
-	f.ok(f.s.BindIndex(f.ctx, i, digest), "BindIndex")
-	return i
-}
-
-// nextIndex returns an index no entry of this store has: the fixture's own
-// count, so every test's store starts at 0.
-func (f *fixture) nextIndex() int64 {
-	f.t.Helper()
-	latest, err := f.s.LatestIndex(f.ctx)
-	f.ok(err, "LatestIndex")
-	return latest + 1
-}
+func (f *fixture) bind(digest string) int64 { return storetest.Bind(f.t, f.ctx, f.s, digest) }
 
 func second[T any](_ T, err error) error { return err }

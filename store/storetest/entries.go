@@ -98,3 +98,17 @@ func Register(t testing.TB, ctx context.Context, s store.Store, name string, now
 	}
 	return op, k
 }
+
+// Bind binds digest in s at the index after the highest bound one, and
+// returns it.
+func Bind(t testing.TB, ctx context.Context, s store.Store, digest string) int64 {
+	t.Helper()
+	latest, err := s.LatestIndex(ctx)
+	if err != nil {
+		t.Fatalf("LatestIndex: %v", err)
+	}
+	if err := s.BindIndex(ctx, latest+1, digest); err != nil {
+		t.Fatalf("BindIndex: %v", err)
+	}
+	return latest + 1
+}
