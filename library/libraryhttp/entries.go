@@ -9,7 +9,7 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
@@ -132,7 +132,7 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 		return nil, 0, libraryError(err)
 	}
 	if c, err := s.store.Contribution(r.Context(), id); err == nil {
-		return s.answerKept(r.Context(), c)
+		return signedRecord(c), http.StatusOK, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
 	}
@@ -163,25 +163,13 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	}
 	// Once admitted, the contribution is logged whatever the client does.
 	ctx := context.WithoutCancel(r.Context())
-	// Only the request that holds the revision appends it, so a retry
-	// sent meanwhile waits for it rather than logging it twice.
-	release, ok := s.holdAppend(id)
-	if !ok {
-		c, err := s.loggedKept(r.Context(), id)
-		if err != nil {
-			return nil, 0, err
-		}
-		return signedRecord(c), http.StatusOK, nil
-	}
-	defer release()
 	// The content was validated above: inside the store's write, where
 	// every other write waits, only the state rules are checked.
 	c, err := s.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
-		// Admitted by an earlier request, whose append may have failed.
-		release()
-		c, err := s.loggedKept(r.Context(), id)
+		// The same envelope, sent twice at once: the first request logs it.
+		c, err := s.awaitLogged(r.Context(), id)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -197,69 +185,24 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	return signedRecordWith(c, env.Signature), http.StatusCreated, nil
 }
 
-// answerKept answers an envelope sent again: 200 with where its revision
-// stands, once it is logged. A 2xx means durable and provable, so a
-// revision stored but not logged yet is waited for, or appended here when
-// no request is appending it (its first append failed).
-func (s *Server) answerKept(ctx context.Context, c library.Contribution) (any, int, error) {
-	if c.Index == store.Unlogged {
-		var err error
-		if c, err = s.loggedKept(ctx, c.ID); err != nil {
-			return nil, 0, err
-		}
-	}
-	return signedRecord(c), http.StatusOK, nil
-}
-
-// holdAppend makes this request the one that appends revision id; ok is
-// false while another holds it.
-func (s *Server) holdAppend(id string) (release func(), ok bool) {
-	s.appendMu.Lock()
-	defer s.appendMu.Unlock()
-	if _, busy := s.appending[id]; busy {
-		return nil, false
-	}
-	done := make(chan struct{})
-	s.appending[id] = done
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			s.appendMu.Lock()
-			delete(s.appending, id)
-			s.appendMu.Unlock()
-			close(done)
-		})
-	}, true
-}
-
-// loggedKept returns stored revision id once its entry is bound: it waits
-// for the request appending it, or appends it itself when none is.
-func (s *Server) loggedKept(ctx context.Context, id string) (library.Contribution, error) {
+// awaitLogged returns contribution id once its entry is bound, which the
+// request that admitted it does within moments; a request that waits too
+// long is told to retry.
+func (s *Server) awaitLogged(ctx context.Context, id string) (library.Contribution, error) {
+	deadline := time.Now().Add(10 * time.Second)
 	for {
-		release, ok := s.holdAppend(id)
-		if ok {
-			defer release()
-			c, err := s.store.Contribution(ctx, id)
-			if err != nil || c.Index != store.Unlogged {
-				return c, err
-			}
-			index, err := s.journal.AppendKept(context.WithoutCancel(ctx), c.Entry, c.Signed, c.Leaf)
-			if err != nil {
-				return library.Contribution{}, err
-			}
-			c.Index = int64(index)
-			return c, nil
+		c, err := s.store.Contribution(ctx, id)
+		if err != nil || c.Index != store.Unlogged {
+			return c, err
 		}
-		s.appendMu.Lock()
-		busy := s.appending[id]
-		s.appendMu.Unlock()
-		if busy == nil {
-			continue
+		if time.Now().After(deadline) {
+			return library.Contribution{}, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: "in_progress", RetryAfter: 1,
+				Message: "This revision is being logged; send the same envelope again"}
 		}
 		select {
-		case <-busy:
 		case <-ctx.Done():
 			return library.Contribution{}, ctx.Err()
+		case <-time.After(20 * time.Millisecond):
 		}
 	}
 }

@@ -9,7 +9,6 @@ package libraryhttp
 import (
 	"log/slog"
 	"net/http"
-	"sync"
 	"time"
 
 	"github.com/agora-node/agora/internal/httpapi"
@@ -47,16 +46,11 @@ type Server struct {
 	log     *translog.Log
 	now     func() time.Time
 	mux     *http.ServeMux
-
-	// appending holds the revisions a request is appending to the log,
-	// each with a channel closed when it is done; appendMu guards it.
-	appendMu  sync.Mutex
-	appending map[string]chan struct{}
 }
 
 // New returns the library's handlers, mounted on mux.
 func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
-	s := &Server{cfg: cfg, logger: d.Logger, store: d.Store, journal: d.Journal, log: d.Log, now: d.Now, mux: mux, appending: map[string]chan struct{}{}}
+	s := &Server{cfg: cfg, logger: d.Logger, store: d.Store, journal: d.Journal, log: d.Log, now: d.Now, mux: mux}
 	s.routeLibrary()
 	s.routeLibraryCatalogue()
 	s.routeLibraryBundles()
