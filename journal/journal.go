@@ -76,39 +76,25 @@ func (j *Journal) append(ctx context.Context, digest string, signed []byte, entr
 	if err := j.store.PutSigned(ctx, digest, signed, leaf); err != nil {
 		return 0, err
 	}
-	return j.appendKept(ctx, digest, signed, leaf, published)
+	appendLeaf := j.log.Append
+	if !published {
+		appendLeaf = j.log.Sequence
+	}
+	index, err := appendLeaf(ctx, leaf)
+	if err != nil {
+		return 0, err
+	}
+	if err := j.store.BindIndex(ctx, int64(index), digest); err != nil {
+		return 0, err
+	}
+	return index, nil
 }
 
 // AppendKept appends the leaf of an entry the store already keeps (put
-// with its leaf, as a face's own write may do; signed is the entry as
-// kept), binds it, and returns once a published checkpoint covers it.
-func (j *Journal) AppendKept(ctx context.Context, digest string, signed, leaf []byte) (uint64, error) {
-	return j.appendKept(ctx, digest, signed, leaf, true)
-}
-
-// SequenceKept is AppendKept returning once the entry is durably sequenced
-// and bound, not yet in a published checkpoint: for entries that must
-// stand in the log in the order they are sequenced.
-func (j *Journal) SequenceKept(ctx context.Context, digest string, signed, leaf []byte) (uint64, error) {
-	return j.appendKept(ctx, digest, signed, leaf, false)
-}
-
-// appendKept appends and binds a kept entry's leaf. A leaf stamped before
-// the leaf the log sequenced ahead of it is stamped again with that time,
-// and kept so before it is sequenced, so the store's leaf is always the
-// log's (recovery finds an entry in the log by its kept leaf).
-func (j *Journal) appendKept(ctx context.Context, digest string, signed, leaf []byte, published bool) (uint64, error) {
-	restamp := func(at time.Time) ([]byte, error) {
-		again, err := tlog.Restamp(leaf, at)
-		if err != nil {
-			return nil, err
-		}
-		if err := j.store.PutSigned(ctx, digest, signed, again); err != nil {
-			return nil, fmt.Errorf("keeping the leaf of %s stamped again: %w", digest, err)
-		}
-		return again, nil
-	}
-	index, _, err := j.log.AppendStamped(ctx, leaf, restamp, published)
+// with its leaf, as a face's own write may do), binds it, and returns once a
+// published checkpoint covers it.
+func (j *Journal) AppendKept(ctx context.Context, digest string, leaf []byte) (uint64, error) {
+	index, err := j.log.Append(ctx, leaf)
 	if err != nil {
 		return 0, err
 	}

@@ -3,7 +3,6 @@ package tlog
 import (
 	"context"
 	"fmt"
-	"time"
 
 	"github.com/agora-node/agora/canonical"
 )
@@ -200,18 +199,3 @@ func (r *Receipt) Object() map[string]any {
 
 // MarshalJSON writes r as canonical JSON.
 func (r *Receipt) MarshalJSON() ([]byte, error) { return canonical.Marshal(r.Object()) }
-
-// Restamp returns leaf (canonical JSON) with its "timestamp" member set to
-// at.
-func Restamp(leaf []byte, at time.Time) ([]byte, error) {
-	v, err := canonical.Parse(leaf)
-	if err != nil {
-		return nil, malformed("leaf: %w", err)
-	}
-	obj, ok := v.(map[string]any)
-	if !ok {
-		return nil, malformed("leaf: not a JSON object")
-	}
-	obj["timestamp"] = FormatTimestamp(at)
-	return LeafBytes(obj)
-}

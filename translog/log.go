@@ -52,7 +52,6 @@ type Log struct {
 	// Tessera: its appender, its shutdown, and the context its
 	// goroutines run under, cancelled last in Close.
 	appender *tessera.Appender
-	clock    leafClock // keeps leaves in time order (stamped.go)
 	shutdown func(context.Context) error
 	bg       context.Context
 	cancel   context.CancelFunc
@@ -175,9 +174,6 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	}
 	if _, err := l.awaitSize(ctx, integrated, false); err != nil {
 		return nil, fmt.Errorf("translog: publishing the %d entries sequenced before the log last stopped: %w", integrated, err)
-	}
-	if err := l.startClock(ctx); err != nil {
-		return nil, err
 	}
 	l.startWitnessing()
 	opened = true
@@ -379,24 +375,18 @@ func (l *Log) Append(ctx context.Context, leaf []byte) (uint64, error) {
 	if err != nil {
 		return 0, err
 	}
-	return index, l.awaitProvable(ctx, index, leaf)
-}
-
-// awaitProvable returns once a published checkpoint covers the leaf at
-// index, and the leaf is proved in it.
-func (l *Log) awaitProvable(ctx context.Context, index uint64, leaf []byte) error {
 	head, err := l.awaitSize(ctx, index+1, false)
 	if err != nil {
-		return &kindError{[]error{ErrUnpublished}, fmt.Errorf("entry %d: %w", index, err)}
+		return index, &kindError{[]error{ErrUnpublished}, fmt.Errorf("entry %d: %w", index, err)}
 	}
 	proof, err := tlog.InclusionProof(ctx, l.tiles.at(head.Size), index, head.Size)
 	if err != nil {
-		return fmt.Errorf("translog: proving entry %d in the tree of %d: %w", index, head.Size, err)
+		return index, fmt.Errorf("translog: proving entry %d in the tree of %d: %w", index, head.Size, err)
 	}
 	if err := tlog.VerifyInclusion(index, head.Size, tlog.LeafHash(leaf), proof, head.Root); err != nil {
-		return corrupt("entry %d is not provable in the published tree of %d: %w", index, head.Size, err)
+		return index, corrupt("entry %d is not provable in the published tree of %d: %w", index, head.Size, err)
 	}
-	return nil
+	return index, nil
 }
 
 // Sequence adds leaf to the log and returns its index once Tessera has
@@ -420,11 +410,7 @@ func (l *Log) sequence(ctx context.Context, leaf []byte) (uint64, error) {
 	if err := checkLeaf(leaf); err != nil {
 		return 0, err
 	}
-	future, _, err := l.queueInOrder(ctx, leaf, nil)
-	if err != nil {
-		return 0, err
-	}
-	idx, err := future()
+	idx, err := l.appender.Add(ctx, tessera.NewEntry(leaf))()
 	if err != nil {
 		return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
 	}

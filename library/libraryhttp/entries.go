@@ -177,7 +177,7 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	case err != nil:
 		return nil, 0, libraryError(err)
 	}
-	index, err := s.journal.AppendKept(ctx, nc.Entry, nc.Signed, nc.Leaf)
+	index, err := s.journal.AppendKept(ctx, nc.Entry, nc.Leaf)
 	if err != nil {
 		return nil, 0, err
 	}
