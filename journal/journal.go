@@ -8,6 +8,7 @@ package journal
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -29,11 +30,29 @@ type Journal struct {
 	// logging, a channel closed when it is done; publishMu guards it.
 	publishMu  sync.Mutex
 	publishing map[string]chan struct{}
+
+	// appending holds the call of AppendKept logging each kept entry;
+	// onLog the index of each kept entry the log took but the store did
+	// not bind (the binding failed, or the publication was not
+	// confirmed), so that it is bound there rather than appended again.
+	// keptMu guards both.
+	keptMu    sync.Mutex
+	appending map[string]*keptCall
+	onLog     map[string]uint64
+}
+
+// keptCall is a call of AppendKept; done is closed once index and err
+// are set.
+type keptCall struct {
+	done  chan struct{}
+	index uint64
+	err   error
 }
 
 // New returns the journal writing to st and log, stamping leaves with now.
 func New(st store.Store, log *translog.Log, now func() time.Time) *Journal {
-	return &Journal{store: st, log: log, now: now, publishing: map[string]chan struct{}{}}
+	return &Journal{store: st, log: log, now: now, publishing: map[string]chan struct{}{},
+		appending: map[string]*keptCall{}, onLog: map[string]uint64{}}
 }
 
 // Leaf returns the leaf that holds entry: leafFields, the time, and the
@@ -90,18 +109,96 @@ func (j *Journal) append(ctx context.Context, digest string, signed []byte, entr
 	return index, nil
 }
 
-// AppendKept appends the leaf of an entry the store already keeps (put
-// with its leaf, as a face's own write may do), binds it, and returns once a
-// published checkpoint covers it.
-func (j *Journal) AppendKept(ctx context.Context, digest string, leaf []byte) (uint64, error) {
-	index, err := j.log.Append(ctx, leaf)
+// AppendKept logs an entry the store keeps with its leaf (put by a face's
+// own write, as a library contribution is) unless it is logged already,
+// binds it, and returns its index once a published checkpoint covers it.
+// However many calls ask for one entry at once, it is logged once: a call
+// made while another is logging it waits for that one (giving up when ctx
+// ends), and logs it itself if that one failed. An entry the log took but
+// the store did not bind is bound where the log holds it, not appended
+// again.
+func (j *Journal) AppendKept(ctx context.Context, digest string) (uint64, error) {
+	var call *keptCall
+	for {
+		j.keptMu.Lock()
+		var busy bool
+		call, busy = j.appending[digest]
+		if !busy {
+			call = &keptCall{done: make(chan struct{})}
+			j.appending[digest] = call
+		}
+		j.keptMu.Unlock()
+		if !busy {
+			break
+		}
+		select {
+		case <-call.done:
+			if call.err == nil {
+				return call.index, nil
+			}
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+	// Once the entry is on its way to the log, finish, whatever the caller
+	// does.
+	call.index, call.err = j.appendKept(context.WithoutCancel(ctx), digest)
+	j.keptMu.Lock()
+	delete(j.appending, digest)
+	j.keptMu.Unlock()
+	close(call.done)
+	return call.index, call.err
+}
+
+// appendKept is AppendKept for the one call logging digest.
+func (j *Journal) appendKept(ctx context.Context, digest string) (uint64, error) {
+	s, err := j.store.SignedByDigest(ctx, digest)
 	if err != nil {
 		return 0, err
 	}
-	if err := j.store.BindIndex(ctx, int64(index), digest); err != nil {
-		return 0, err
+	if s.Index != store.Unlogged {
+		// Bound meanwhile; wait for a checkpoint covering it, in case
+		// whoever bound it only had it sequenced.
+		if _, err := j.log.WaitForSize(ctx, uint64(s.Index)+1); err != nil {
+			return 0, err
+		}
+		return uint64(s.Index), nil
 	}
+	if s.Leaf == nil {
+		return 0, fmt.Errorf("journal: entry %s is kept without its leaf: %w", digest, store.ErrInvalid)
+	}
+	j.keptMu.Lock()
+	index, taken := j.onLog[digest]
+	j.keptMu.Unlock()
+	if taken {
+		if _, err := j.log.WaitForSize(ctx, index+1); err != nil {
+			return index, err
+		}
+	} else {
+		index, err = j.log.Append(ctx, s.Leaf)
+		switch {
+		case errors.Is(err, translog.ErrUnpublished):
+			j.tookKept(digest, index)
+			return index, err
+		case err != nil:
+			return 0, err // nothing was added
+		}
+	}
+	if err := j.store.BindIndex(ctx, int64(index), digest); err != nil {
+		j.tookKept(digest, index)
+		return index, err
+	}
+	j.keptMu.Lock()
+	delete(j.onLog, digest)
+	j.keptMu.Unlock()
 	return index, nil
+}
+
+// tookKept notes that the log holds kept entry digest at index, unbound.
+func (j *Journal) tookKept(digest string, index uint64) {
+	j.keptMu.Lock()
+	j.onLog[digest] = index
+	j.keptMu.Unlock()
 }
 
 // PublishKey logs the operator's key entry if it is not logged yet: an
