@@ -4,10 +4,27 @@
 // states the contract; spec/ledger-protocol.md, "The log", what a leaf holds). A face
 // writes its own records between the put and the append, naming the entry by
 // digest, so conflicting writes meet in the store before anything is logged.
+//
+// # Leaf times
+//
+// A leaf is never stamped before the leaf ahead of it in the log, as the
+// reference monitor checks. The log orders leaves as they are queued on it
+// (translog.Log.Queue), so the journal stamps and queues in one order: a
+// leaf is stamped with the latest of the clock and every stamp given
+// before (the log's last leaf, after a restart), kept in the store with
+// that stamp, and queued only once every leaf stamped before it is. The
+// store writes of many appends run at once, and so commit together; only
+// the queueing, which does not wait, takes turns. A kept leaf, made when
+// its entry was admitted, keeps its stamp unless a later one was given
+// meanwhile; then it is stamped again, and kept again, before it is queued,
+// so the leaf the store keeps is always the one the log holds, which crash
+// recovery matches.
 package journal
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -25,25 +42,61 @@ type Journal struct {
 	log   *translog.Log
 	now   func() time.Time
 
+	// orderMu guards the order of stamps (see queue): last, the latest
+	// stamp given, read from the log's last leaf first (resumed); and
+	// turn, closed once the leaf stamped last is queued on the log.
+	orderMu sync.Mutex
+	resumed bool
+	last    time.Time
+	turn    chan struct{}
+
 	// publishing holds, for each operator whose key entry PublishKey is
 	// logging, a channel closed when it is done; publishMu guards it.
 	publishMu  sync.Mutex
 	publishing map[string]chan struct{}
+
+	// appending holds the call logging each kept entry (AppendKept,
+	// SequenceKept); onLog the index of each kept entry the log took but
+	// the store did not bind (the binding failed, or the publication was
+	// not confirmed), so that it is bound there rather than appended
+	// again. keptMu guards both.
+	keptMu    sync.Mutex
+	appending map[string]*keptCall
+	onLog     map[string]uint64
+}
+
+// keptCall is a call logging a kept entry; done is closed once index and
+// err are set.
+type keptCall struct {
+	done  chan struct{}
+	index uint64
+	err   error
 }
 
 // New returns the journal writing to st and log, stamping leaves with now.
 func New(st store.Store, log *translog.Log, now func() time.Time) *Journal {
-	return &Journal{store: st, log: log, now: now, publishing: map[string]chan struct{}{}}
+	turn := make(chan struct{})
+	close(turn)
+	return &Journal{store: st, log: log, now: now, turn: turn, publishing: map[string]chan struct{}{},
+		appending: map[string]*keptCall{}, onLog: map[string]uint64{}}
 }
 
 // Leaf returns the leaf that holds entry: leafFields, the time, and the
-// entry with its signatures detached (protocol.Detach).
+// entry with its signatures detached (protocol.Detach). A face that keeps
+// the leaf before the entry is logged (a library contribution) logs it with
+// AppendKept or SequenceKept, which stamp it again if the log has a later
+// leaf by then.
 func (j *Journal) Leaf(entry, leafFields map[string]any) ([]byte, error) {
 	detached, err := protocol.Detach(entry)
 	if err != nil {
 		return nil, err
 	}
-	leaf := map[string]any{"timestamp": tlog.FormatTimestamp(j.now()), "entry": detached}
+	return leafAt(detached, leafFields, j.now())
+}
+
+// leafAt is the leaf holding the detached entry and leafFields, stamped at.
+func leafAt(detached, leafFields map[string]any, at time.Time) ([]byte, error) {
+	leaf := map[string]any{"timestamp": tlog.FormatTimestamp(at), "entry": detached}
 	for k, v := range leafFields {
 		leaf[k] = v
 	}
@@ -66,21 +119,20 @@ func (j *Journal) Sequence(ctx context.Context, digest string, signed []byte, en
 }
 
 func (j *Journal) append(ctx context.Context, digest string, signed []byte, entry, leafFields map[string]any, published bool) (uint64, error) {
-	leaf, err := j.Leaf(entry, leafFields)
+	detached, err := protocol.Detach(entry)
 	if err != nil {
 		return 0, err
 	}
 	// Once the entry is on its way to the log, a client hanging up must not
 	// leave it logged but unbound: finish the append and the binding.
 	ctx = context.WithoutCancel(ctx)
-	if err := j.store.PutSigned(ctx, digest, signed, leaf); err != nil {
+	wait, err := j.queue(ctx, j.now(), published,
+		func(at time.Time) ([]byte, error) { return leafAt(detached, leafFields, at) },
+		func(leaf []byte) error { return j.store.PutSigned(ctx, digest, signed, leaf) })
+	if err != nil {
 		return 0, err
 	}
-	appendLeaf := j.log.Append
-	if !published {
-		appendLeaf = j.log.Sequence
-	}
-	index, err := appendLeaf(ctx, leaf)
+	index, err := wait()
 	if err != nil {
 		return 0, err
 	}
@@ -90,18 +142,209 @@ func (j *Journal) append(ctx context.Context, digest string, signed []byte, entr
 	return index, nil
 }
 
-// AppendKept appends the leaf of an entry the store already keeps (put
-// with its leaf, as a face's own write may do), binds it, and returns once a
-// published checkpoint covers it.
-func (j *Journal) AppendKept(ctx context.Context, digest string, leaf []byte) (uint64, error) {
-	index, err := j.log.Append(ctx, leaf)
+// queue stamps a leaf and queues it on the log, in the order of the stamps
+// (see the package doc): the stamp is the latest of want and every stamp
+// given before, stamp makes the leaf stamped so, keep keeps it beside its
+// entry in the store, and only then, once every leaf stamped before is
+// queued, is it queued (translog.Log.Queue, published or only sequenced).
+// The caller calls the wait it returns.
+func (j *Journal) queue(ctx context.Context, want time.Time, published bool, stamp func(time.Time) ([]byte, error), keep func([]byte) error) (wait func() (uint64, error), err error) {
+	j.orderMu.Lock()
+	if !j.resumed {
+		if err := j.resume(ctx); err != nil {
+			j.orderMu.Unlock()
+			return nil, err
+		}
+	}
+	at := want
+	if at.Before(j.last) {
+		at = j.last
+	}
+	j.last = at
+	prev, mine := j.turn, make(chan struct{})
+	j.turn = mine
+	j.orderMu.Unlock()
+	defer close(mine)
+
+	leaf, err := stamp(at)
+	if err == nil {
+		err = keep(leaf)
+	}
+	<-prev
+	if err != nil {
+		return nil, err
+	}
+	return j.log.Queue(ctx, leaf, published)
+}
+
+// resume makes the stamps start no earlier than the log's last leaf: the
+// clock may have been set back since it was stamped. orderMu is held.
+func (j *Journal) resume(ctx context.Context) error {
+	if size := j.log.Size(); size > 0 {
+		leaf, err := j.log.Leaf(ctx, size-1)
+		if err != nil {
+			return fmt.Errorf("journal: reading the log's last leaf: %w", err)
+		}
+		if j.last, err = leafTime(leaf); err != nil {
+			return fmt.Errorf("journal: the log's last leaf: %w", err)
+		}
+	}
+	j.resumed = true
+	return nil
+}
+
+// leafTime reads a leaf's timestamp.
+func leafTime(leaf []byte) (time.Time, error) {
+	v, err := canonical.Parse(leaf)
+	if err != nil {
+		return time.Time{}, err
+	}
+	stamp, _ := v.(map[string]any)["timestamp"].(string)
+	return tlog.ParseTimestamp(stamp)
+}
+
+// restamp returns leaf stamped at instead: leaf itself if its stamp reads
+// the same.
+func restamp(leaf []byte, at time.Time) ([]byte, error) {
+	v, err := canonical.Parse(leaf)
+	if err != nil {
+		return nil, err
+	}
+	obj, _ := v.(map[string]any)
+	if obj == nil {
+		return nil, fmt.Errorf("journal: a kept leaf is not an object: %w", store.ErrInvalid)
+	}
+	stamp := tlog.FormatTimestamp(at)
+	if obj["timestamp"] == stamp {
+		return leaf, nil
+	}
+	obj["timestamp"] = stamp
+	return tlog.LeafBytes(obj)
+}
+
+// AppendKept logs an entry the store keeps with its leaf (put by a face's
+// own write, as a library contribution is) unless it is logged already,
+// binds it, and returns its index once a published checkpoint covers it.
+// However many calls ask for one entry at once, it is logged once: a call
+// made while another is logging it waits for that one (giving up when ctx
+// ends), and logs it itself if that one failed. An entry the log took but
+// the store did not bind is bound where the log holds it, not appended
+// again. The leaf is stamped again, and kept again, if the log has a later
+// leaf than its stamp.
+func (j *Journal) AppendKept(ctx context.Context, digest string) (uint64, error) {
+	return j.logKept(ctx, digest, true)
+}
+
+// SequenceKept is AppendKept returning once the entry is durably sequenced
+// and bound, not yet in a published checkpoint (as Sequence): for kept
+// entries that must be logged in an order of their own, such as an
+// imported bundle's.
+func (j *Journal) SequenceKept(ctx context.Context, digest string) (uint64, error) {
+	return j.logKept(ctx, digest, false)
+}
+
+func (j *Journal) logKept(ctx context.Context, digest string, published bool) (uint64, error) {
+	var call *keptCall
+	for {
+		j.keptMu.Lock()
+		var busy bool
+		call, busy = j.appending[digest]
+		if !busy {
+			call = &keptCall{done: make(chan struct{})}
+			j.appending[digest] = call
+		}
+		j.keptMu.Unlock()
+		if !busy {
+			break
+		}
+		select {
+		case <-call.done:
+			if call.err == nil {
+				return call.index, j.published(ctx, call.index, published)
+			}
+		case <-ctx.Done():
+			return 0, ctx.Err()
+		}
+	}
+	// Once the entry is on its way to the log, finish, whatever the caller
+	// does.
+	call.index, call.err = j.logKeptOnce(context.WithoutCancel(ctx), digest, published)
+	j.keptMu.Lock()
+	delete(j.appending, digest)
+	j.keptMu.Unlock()
+	close(call.done)
+	return call.index, call.err
+}
+
+// published waits, if published, until a checkpoint covers index.
+func (j *Journal) published(ctx context.Context, index uint64, published bool) error {
+	if !published {
+		return nil
+	}
+	_, err := j.log.WaitForSize(ctx, index+1)
+	return err
+}
+
+// logKeptOnce is logKept for the one call logging digest.
+func (j *Journal) logKeptOnce(ctx context.Context, digest string, published bool) (uint64, error) {
+	s, err := j.store.SignedByDigest(ctx, digest)
 	if err != nil {
 		return 0, err
 	}
-	if err := j.store.BindIndex(ctx, int64(index), digest); err != nil {
-		return 0, err
+	if s.Index != store.Unlogged {
+		// Bound meanwhile, perhaps only sequenced.
+		return uint64(s.Index), j.published(ctx, uint64(s.Index), published)
 	}
+	if s.Leaf == nil {
+		return 0, fmt.Errorf("journal: entry %s is kept without its leaf: %w", digest, store.ErrInvalid)
+	}
+	j.keptMu.Lock()
+	index, taken := j.onLog[digest]
+	j.keptMu.Unlock()
+	if taken {
+		if err := j.published(ctx, index, published); err != nil {
+			return index, err
+		}
+	} else {
+		stamped, err := leafTime(s.Leaf)
+		if err != nil {
+			return 0, fmt.Errorf("journal: the kept leaf of %s: %w", digest, err)
+		}
+		wait, err := j.queue(ctx, stamped, published,
+			func(at time.Time) ([]byte, error) { return restamp(s.Leaf, at) },
+			func(leaf []byte) error {
+				if bytes.Equal(leaf, s.Leaf) {
+					return nil
+				}
+				return j.store.PutSigned(ctx, digest, s.Entry, leaf)
+			})
+		if err != nil {
+			return 0, err // nothing was added
+		}
+		index, err = wait()
+		switch {
+		case errors.Is(err, translog.ErrUnpublished):
+			j.tookKept(digest, index)
+			return index, err
+		case err != nil:
+			return 0, err // nothing was added
+		}
+	}
+	if err := j.store.BindIndex(ctx, int64(index), digest); err != nil {
+		j.tookKept(digest, index)
+		return index, err
+	}
+	j.keptMu.Lock()
+	delete(j.onLog, digest)
+	j.keptMu.Unlock()
 	return index, nil
+}
+
+// tookKept notes that the log holds kept entry digest at index, unbound.
+func (j *Journal) tookKept(digest string, index uint64) {
+	j.keptMu.Lock()
+	j.onLog[digest] = index
+	j.keptMu.Unlock()
 }
 
 // PublishKey logs the operator's key entry if it is not logged yet: an

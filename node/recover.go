@@ -112,7 +112,7 @@ func (n *Node) recover(ctx context.Context) error {
 				blocked = append(blocked, s)
 				continue
 			case appendEntry:
-				index, err := n.journal.AppendKept(ctx, s.Digest, s.Leaf)
+				index, err := n.journal.AppendKept(ctx, s.Digest)
 				if err != nil {
 					return fmt.Errorf("appending entry %s, which the log never got: %w", s.Digest, err)
 				}

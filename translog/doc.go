@@ -97,6 +97,10 @@
 //   - Append is safe for concurrent use; Tessera batches concurrent appends.
 //     An error after the index was assigned wraps [ErrUnpublished] and comes
 //     with the index: the entry is in the log and will be published.
+//   - [Log.Queue] is Append or Sequence cut where the entry's place is
+//     fixed: a leaf queued after Queue returned gets a larger index, so a
+//     caller orders its leaves (by their timestamps) by queueing them in
+//     turn, and waits for them together.
 //   - [ErrNotFound] (which wraps fs.ErrNotExist) is the one not-found error:
 //     an index, size or tree head beyond the published tree. Map it to 404 in
 //     one place.

@@ -31,9 +31,11 @@ var (
 	ErrPushback = errors.New("translog: too many appends in flight")
 
 	// ErrUnpublished is wrapped by Append's error when the entry was
-	// durably sequenced, so Append returns its index, but the wait for a
-	// checkpoint covering it was cut short (ctx ended, or the log was
-	// closed mid-way). The entry stays in the log and will be published.
+	// durably sequenced, so Append returns its index, but its publication
+	// was not confirmed: the wait for a checkpoint covering it was cut
+	// short (ctx ended, or the log was closed mid-way), or its proof could
+	// not be read or did not verify (ErrCorrupt too). The entry stays in
+	// the log and will be published.
 	ErrUnpublished = errors.New("translog: entry sequenced but not confirmed published")
 
 	// ErrClosed is wrapped by errors from a log that is closing or closed.

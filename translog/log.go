@@ -360,33 +360,17 @@ func noteWithSignature(text []byte, s *tlog.CheckpointSigner, sig []byte) []byte
 //
 // Errors: ErrInvalidLeaf and ErrPushback before anything is added;
 // ErrClosed once Close has begun; ErrCorrupt once the log can no longer
-// publish. Once an index is assigned, Append
-// returns it even with an error: ErrUnpublished if ctx ended or the log
-// closed before the publication (the entry is in the log and will be
-// published), with ErrCorrupt too if the tree-head file broke; ErrCorrupt
-// if the published tree does not prove it.
+// publish. Once an index is assigned, Append returns it even with an
+// error, and the error wraps ErrUnpublished: the entry is in the log and
+// will be published, but ctx ended or the log closed before the
+// publication, the tree-head file broke (ErrCorrupt too), the proof could
+// not be read, or the published tree does not prove it (ErrCorrupt too).
 func (l *Log) Append(ctx context.Context, leaf []byte) (uint64, error) {
-	if err := l.enter(); err != nil {
-		return 0, err
-	}
-	// Counted in until published, so Close waits for it.
-	defer l.leave()
-	index, err := l.sequence(ctx, leaf)
+	wait, err := l.Queue(ctx, leaf, true)
 	if err != nil {
 		return 0, err
 	}
-	head, err := l.awaitSize(ctx, index+1, false)
-	if err != nil {
-		return index, &kindError{[]error{ErrUnpublished}, fmt.Errorf("entry %d: %w", index, err)}
-	}
-	proof, err := tlog.InclusionProof(ctx, l.tiles.at(head.Size), index, head.Size)
-	if err != nil {
-		return index, fmt.Errorf("translog: proving entry %d in the tree of %d: %w", index, head.Size, err)
-	}
-	if err := tlog.VerifyInclusion(index, head.Size, tlog.LeafHash(leaf), proof, head.Root); err != nil {
-		return index, corrupt("entry %d is not provable in the published tree of %d: %w", index, head.Size, err)
-	}
-	return index, nil
+	return wait()
 }
 
 // Sequence adds leaf to the log and returns its index once Tessera has
@@ -398,23 +382,59 @@ func (l *Log) Append(ctx context.Context, leaf []byte) (uint64, error) {
 // published even if the process dies first (Open publishes what was
 // sequenced). Errors are Append's, but for ErrUnpublished.
 func (l *Log) Sequence(ctx context.Context, leaf []byte) (uint64, error) {
-	if err := l.enter(); err != nil {
+	wait, err := l.Queue(ctx, leaf, false)
+	if err != nil {
 		return 0, err
 	}
-	defer l.leave()
-	return l.sequence(ctx, leaf)
+	return wait()
 }
 
-// sequence checks leaf and has Tessera sequence it; the caller has entered.
-func (l *Log) sequence(ctx context.Context, leaf []byte) (uint64, error) {
+// Queue is Append (published true) or Sequence (false) cut where the
+// entry's place in the log is fixed: it checks leaf and hands it to
+// Tessera's queue, and returns at once with the wait for the rest, which
+// returns what Append or Sequence would. Tessera sequences entries in the
+// order they were queued, so a leaf queued after Queue returned gets a
+// larger index: a caller that must order leaves by something of its own
+// (their timestamps) queues them one at a time in that order and waits
+// for them together. The caller must call wait exactly once; until it
+// returns the entry counts as in flight (Close waits for it, MaxPending
+// counts it). Queue's errors are Append's before anything is added.
+func (l *Log) Queue(ctx context.Context, leaf []byte, published bool) (wait func() (uint64, error), err error) {
 	if err := checkLeaf(leaf); err != nil {
-		return 0, err
+		return nil, err
 	}
-	idx, err := l.appender.Add(ctx, tessera.NewEntry(leaf))()
+	if err := l.enter(); err != nil {
+		return nil, err
+	}
+	future := l.appender.Add(ctx, tessera.NewEntry(leaf))
+	return func() (uint64, error) {
+		defer l.leave() // counted in until published, so Close waits for it
+		idx, err := future()
+		if err != nil {
+			return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
+		}
+		if !published {
+			return idx.Index, nil
+		}
+		return idx.Index, l.confirm(ctx, idx.Index, leaf)
+	}, nil
+}
+
+// confirm waits until the published tree covers entry index and proves
+// leaf there; its errors wrap ErrUnpublished.
+func (l *Log) confirm(ctx context.Context, index uint64, leaf []byte) error {
+	head, err := l.awaitSize(ctx, index+1, false)
 	if err != nil {
-		return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
+		return &kindError{[]error{ErrUnpublished}, fmt.Errorf("entry %d: %w", index, err)}
 	}
-	return idx.Index, nil
+	proof, err := tlog.InclusionProof(ctx, l.tiles.at(head.Size), index, head.Size)
+	if err != nil {
+		return &kindError{[]error{ErrUnpublished}, fmt.Errorf("proving entry %d in the tree of %d: %w", index, head.Size, err)}
+	}
+	if err := tlog.VerifyInclusion(index, head.Size, tlog.LeafHash(leaf), proof, head.Root); err != nil {
+		return &kindError{[]error{ErrCorrupt, ErrUnpublished}, fmt.Errorf("entry %d is not provable in the published tree of %d: %w", index, head.Size, err)}
+	}
+	return nil
 }
 
 // checkLeaf refuses what the log must never hold: anything but the

@@ -2,6 +2,7 @@ package translog
 
 import (
 	"context"
+	"errors"
 	"testing"
 )
 
@@ -34,5 +35,48 @@ func TestSequenceThenAppend(t *testing.T) {
 	}
 	if _, err := l.Sequence(ctx, []byte("not json")); err == nil {
 		t.Error("Sequence took a leaf that is not canonical JSON")
+	}
+}
+
+// TestQueueOrder checks what Queue promises: leaves queued one after
+// another, waited for together, get indices in the order they were
+// queued, across Tessera's batches; published waits return once the
+// entry is provable.
+func TestQueueOrder(t *testing.T) {
+	cfg := testConfig(t, t.TempDir())
+	cfg.BatchMaxSize = 7 // many batches
+	l := openLog(t, cfg)
+	defer closeLog(t, l)
+	ctx := context.Background()
+	const n = 200
+	waits := make([]func() (uint64, error), n)
+	for i := range n {
+		wait, err := l.Queue(ctx, testLeaf(t, "queued", i), i%3 == 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		waits[i] = wait
+	}
+	indices := make([]uint64, n)
+	errs := make(chan error, n)
+	for i, wait := range waits {
+		go func() {
+			index, err := wait()
+			indices[i] = index
+			errs <- err
+		}()
+	}
+	for range n {
+		if err := <-errs; err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i := 1; i < n; i++ {
+		if indices[i] <= indices[i-1] {
+			t.Fatalf("leaf %d queued after leaf %d got index %d, not after %d", i, i-1, indices[i], indices[i-1])
+		}
+	}
+	if _, err := l.Queue(ctx, []byte("not json"), true); !errors.Is(err, ErrInvalidLeaf) {
+		t.Errorf("Queue of a leaf that is not canonical JSON: %v", err)
 	}
 }

@@ -299,10 +299,7 @@ func (s *Server) importBundle(r *http.Request) (any, int, error) {
 		imported++
 		// Sequenced one by one, so the log holds them in the bundle's
 		// order; the answer waits for one checkpoint covering them all.
-		if last, err = s.log.Sequence(ctx, c.Leaf); err != nil {
-			return nil, 0, err
-		}
-		if err := s.store.BindIndex(ctx, int64(last), c.Entry); err != nil {
+		if last, err = s.journal.SequenceKept(ctx, c.Entry); err != nil {
 			return nil, 0, err
 		}
 	}

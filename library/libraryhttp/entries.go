@@ -9,7 +9,6 @@ import (
 	"net/http"
 	"slices"
 	"strings"
-	"time"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
@@ -120,7 +119,8 @@ func (s *Server) scopesAnswer(ctx context.Context, op store.Operator) (any, int,
 
 // publishContribution answers POST /api/entries: 201 with the signed record
 // as the contract shows it, or 200 with it for an envelope admitted before
-// (the contract's retry of an uncertain failure).
+// (the contract's retry of an uncertain failure). Either goes out only once
+// the contribution is logged, durable and provable.
 func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	env, err := readEnvelope(r)
 	if err != nil {
@@ -132,6 +132,9 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 		return nil, 0, libraryError(err)
 	}
 	if c, err := s.store.Contribution(r.Context(), id); err == nil {
+		if c, err = s.logged(r.Context(), c); err != nil {
+			return nil, 0, err
+		}
 		return signedRecord(c), http.StatusOK, nil
 	} else if !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
@@ -168,16 +171,16 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	c, err := s.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
-		// The same envelope, sent twice at once: the first request logs it.
-		c, err := s.awaitLogged(r.Context(), id)
-		if err != nil {
+		// The same envelope, sent twice at once: whichever request gets to
+		// logging it first does.
+		if c, err = s.logged(r.Context(), c); err != nil {
 			return nil, 0, err
 		}
 		return signedRecord(c), http.StatusOK, nil
 	case err != nil:
 		return nil, 0, libraryError(err)
 	}
-	index, err := s.journal.AppendKept(ctx, nc.Entry, nc.Leaf)
+	index, err := s.journal.AppendKept(ctx, nc.Entry)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -185,26 +188,19 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	return signedRecordWith(c, env.Signature), http.StatusCreated, nil
 }
 
-// awaitLogged returns contribution id once its entry is bound, which the
-// request that admitted it does within moments; a request that waits too
-// long is told to retry.
-func (s *Server) awaitLogged(ctx context.Context, id string) (library.Contribution, error) {
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		c, err := s.store.Contribution(ctx, id)
-		if err != nil || c.Index != store.Unlogged {
-			return c, err
-		}
-		if time.Now().After(deadline) {
-			return library.Contribution{}, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: "in_progress", RetryAfter: 1,
-				Message: "This revision is being logged; send the same envelope again"}
-		}
-		select {
-		case <-ctx.Done():
-			return library.Contribution{}, ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
+// logged returns c once its entry is logged: at once if it is bound, else
+// once the request logging it has logged it, or, when none is (its append
+// failed), once this one has (journal.AppendKept).
+func (s *Server) logged(ctx context.Context, c library.Contribution) (library.Contribution, error) {
+	if c.Index != store.Unlogged {
+		return c, nil
 	}
+	index, err := s.journal.AppendKept(ctx, c.Entry)
+	if err != nil {
+		return library.Contribution{}, err
+	}
+	c.Index = int64(index)
+	return c, nil
 }
 
 // readEnvelope reads a signed library envelope, its size checked before

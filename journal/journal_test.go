@@ -1,0 +1,196 @@
+package journal
+
+import (
+	"context"
+	"crypto/ed25519"
+	"io"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"k8s.io/klog/v2"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/protocol"
+	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlite"
+	"github.com/agora-node/agora/tlog"
+	"github.com/agora-node/agora/translog"
+)
+
+func init() {
+	klog.LogToStderr(false)
+	klog.SetOutput(io.Discard)
+}
+
+// backwards is a clock that goes back a millisecond each time it is read:
+// the worst a journal's clock can do between its leaves.
+type backwards struct {
+	start time.Time
+	reads atomic.Int64
+}
+
+func (c *backwards) now() time.Time {
+	return c.start.Add(-time.Duration(c.reads.Add(1)) * time.Millisecond)
+}
+
+// testJournal opens a store and a log in dir, and a journal over them
+// whose clock, like the log's, is clock.
+func testJournal(t *testing.T, dir string, logKey *hybrid.PrivateKey, cpKey ed25519.PrivateKey, clock func() time.Time) (*Journal, *translog.Log, func()) {
+	t.Helper()
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(dir, "state.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	origin, err := tlog.CheckpointOrigin(protocol.LogID(logKey.Public().String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	log, err := translog.Open(ctx, translog.Config{Dir: filepath.Join(dir, "log"), Origin: origin, LogKey: logKey, CheckpointKey: cpKey,
+		CheckpointInterval: translog.MinCheckpointInterval, BatchMaxAge: 5 * time.Millisecond, Now: clock, Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	closed := false
+	closeAll := func() {
+		if !closed {
+			closed = true
+			if err := log.Close(ctx); err != nil {
+				t.Errorf("closing the log: %v", err)
+			}
+			st.Close()
+		}
+	}
+	t.Cleanup(closeAll)
+	return New(st, log, clock), log, closeAll
+}
+
+// TestLeafTimesNeverGoBack appends from many goroutines at once, new
+// entries and kept ones (stamped when they were put, long before they are
+// appended, as a library contribution is), on a clock that goes back at
+// every read, then again after reopening on a clock set further back. No
+// leaf may be stamped before the leaf ahead of it in the log, nor any tree
+// head before the heads ahead of it; and every kept entry's leaf, as the
+// store holds it, is the leaf the log holds at its index, which crash
+// recovery relies on.
+func TestLeafTimesNeverGoBack(t *testing.T) {
+	dir := t.TempDir()
+	logKey, err := hybrid.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cpKey, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clock := &backwards{start: time.Now()}
+	j, log, closeAll := testJournal(t, dir, logKey, cpKey, clock.now)
+	ctx := context.Background()
+	var kept sync.Map // digest → true
+	appendAll := func(round int) {
+		t.Helper()
+		var wg sync.WaitGroup
+		for g := range 32 {
+			wg.Go(func() {
+				for i := range 4 {
+					entry := map[string]any{"type": "test", "round": round, "goroutine": g, "n": i}
+					signed, err := canonical.Marshal(entry)
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					digest := canonical.Digest(signed)
+					if i%2 == 0 {
+						if _, err := j.Append(ctx, digest, signed, entry, map[string]any{"operator": "op:test"}); err != nil {
+							t.Errorf("Append: %v", err)
+						}
+						continue
+					}
+					leaf, err := j.Leaf(entry, nil)
+					if err == nil {
+						err = j.store.PutSigned(ctx, digest, signed, leaf)
+					}
+					if err == nil {
+						time.Sleep(time.Millisecond)
+						_, err = j.AppendKept(ctx, digest)
+					}
+					if err != nil {
+						t.Errorf("AppendKept: %v", err)
+					}
+					kept.Store(digest, true)
+				}
+			})
+		}
+		wg.Wait()
+	}
+	appendAll(0)
+	closeAll()
+	clock = &backwards{start: clock.start.Add(-time.Hour)}
+	j, log, _ = testJournal(t, dir, logKey, cpKey, clock.now)
+	appendAll(1)
+	if t.Failed() {
+		return
+	}
+
+	leaves, err := log.Leaves(ctx, 0, log.Size())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(leaves) != 2*32*4 {
+		t.Fatalf("the log holds %d leaves, want %d", len(leaves), 2*32*4)
+	}
+	var last time.Time
+	for i, leaf := range leaves {
+		v, err := canonical.Parse(leaf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, err := tlog.ParseTimestamp(v.(map[string]any)["timestamp"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at.Before(last) {
+			t.Errorf("leaf %d is stamped %s, before leaf %d (%s)", i, tlog.FormatTimestamp(at), i-1, tlog.FormatTimestamp(last))
+		}
+		last = at
+	}
+	kept.Range(func(k, _ any) bool {
+		s, err := j.store.SignedByDigest(ctx, k.(string))
+		if err != nil || s.Index == store.Unlogged || string(s.Leaf) != string(leaves[s.Index]) {
+			t.Errorf("kept entry %s: index %d, leaf kept %s, logged %s (%v)", k, s.Index, s.Leaf, leaves[max(s.Index, 0)], err)
+		}
+		return true
+	})
+	checkHeads(t, log)
+}
+
+// checkHeads checks that no tree head of log is stamped before a smaller
+// one.
+func checkHeads(t *testing.T, log *translog.Log) {
+	t.Helper()
+	var last time.Time
+	heads := 0
+	for size := range log.Size() + 1 {
+		h, err := log.TreeHeadAt(size)
+		if err != nil {
+			continue
+		}
+		heads++
+		at, err := h.Time()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at.Before(last) {
+			t.Errorf("the tree head of %d entries is stamped %s, before a smaller one (%s)", size, h.Timestamp, tlog.FormatTimestamp(last))
+		}
+		last = at
+	}
+	if heads < 2 {
+		t.Errorf("only %d tree heads", heads)
+	}
+}
