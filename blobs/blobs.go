@@ -92,9 +92,11 @@ const (
 	tmpDir   = "tmp"
 	tmpName  = "put-*"
 
-	// fileMode is the mode of a stored file: nothing ever rewrites one.
-	fileMode fs.FileMode = 0o444
-	dirMode  fs.FileMode = 0o755
+	// fileMode is the mode of a stored file: nothing ever rewrites one,
+	// and only the node's user reads one (sealed files are secret until
+	// their bundle opens).
+	fileMode fs.FileMode = 0o400
+	dirMode  fs.FileMode = 0o700
 
 	copyBuffer = 256 << 10
 )

@@ -240,7 +240,7 @@ func TestBundleCrash(t *testing.T) {
 	// The child makes every bundle free (more are sealed here than the
 	// seeding rule's first ten) and opens each 300 ms after it is sealed.
 	t.Setenv(crashChildOpenAfterEnv, "300ms")
-	dir := t.TempDir()
+	dir := dataDir(t)
 	const rounds, perRound = 4, 4
 	var (
 		subs       []*submission
@@ -625,7 +625,7 @@ func readBack(t *testing.T, c *client, s *submission) {
 // sealed where the log holds it and answers where it stands.
 func TestBundleCrashRecover(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
+	dir := dataDir(t)
 	var faults *faultStore
 	cfg := Config{DataDir: dir, Logger: slog.New(slog.DiscardHandler), FreeBundles: FreeAll, OpenAfter: -1,
 		wrapStore: func(st nodeStore) nodeStore { faults = &faultStore{nodeStore: st}; return faults }}

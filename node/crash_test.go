@@ -215,7 +215,7 @@ func identitiesOf(rec store.Operator) string {
 // the records it made, kept registrations, and changes nothing when run
 // again.
 func TestRecover(t *testing.T) {
-	dir := t.TempDir()
+	dir := dataDir(t)
 	var faults *faultStore
 	n := openNodeWith(t, dir, io.Discard, func(st nodeStore) nodeStore { faults = &faultStore{nodeStore: st}; return faults })
 	srv := httptest.NewServer(n.Handler())
@@ -707,7 +707,7 @@ func TestCrash(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("binds client sockets to 127.0.0.x, which needs Linux's loopback")
 	}
-	dir := t.TempDir()
+	dir := dataDir(t)
 	ack := &acked{registered: map[string]bool{}, identities: map[string]int64{}, rotations: map[string][]int64{}, keys: map[string]string{}}
 	var pub, token string
 	var recovered []string

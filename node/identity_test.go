@@ -470,7 +470,7 @@ func TestIdentityProofLimit(t *testing.T) {
 	}
 	dead := pc.LocalAddr().String()
 	pc.Close()
-	n, err := New(context.Background(), Config{DataDir: t.TempDir(), DNSResolver: dead})
+	n, err := New(context.Background(), Config{DataDir: dataDir(t), DNSResolver: dead})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,7 +109,7 @@ func AdminTokenPath(dataDir string) string {
 // one: 32 random bytes in hex.
 func loadOrCreateAdminToken(dataDir string) (string, error) {
 	path := AdminTokenPath(dataDir)
-	data, err := os.ReadFile(path)
+	_, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		b := make([]byte, 32)
 		rand.Read(b)
@@ -119,5 +119,5 @@ func loadOrCreateAdminToken(dataDir string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return strings.TrimSpace(string(data)), nil
+	return ReadAdminTokenFile(path)
 }

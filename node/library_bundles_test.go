@@ -160,6 +160,24 @@ func TestLibraryBundleExportImport(t *testing.T) {
 	}
 }
 
+// TestLibraryImportOldRecords: a node refuses a new contribution authored
+// more than library.MaxAuthoredAge ago, but imports records that old from
+// another node's bundle, since they were admitted there.
+func TestLibraryImportOldRecords(t *testing.T) {
+	_, baseA, ids, actors := examplesNode(t)
+	later := func() time.Time { return time.Now().Add(library.MaxAuthoredAge + time.Hour) }
+	b, srvB := testNodeWith(t, Config{clock: later})
+	_, data := getBundle(t, baseA+"/api/bundles/"+ids["merge"])
+	if status, v := call(t, "POST", srvB.URL+"/api/bundles/import", data, "Authorization", adminToken(t, b)); status != http.StatusCreated {
+		t.Fatalf("import of records authored %s before the importer's clock: %d %v", library.MaxAuthoredAge+time.Hour, status, v)
+	}
+	registerAs(t, b, srvB.URL, actors["owner"])
+	old, _ := envelope(t, actors["owner"], map[string]any{"kind": "thread", "title": "Late", "body": "Signed a day ago by B's clock", "links": []any{}, "previous": ""}, time.Now())
+	if status, v := call(t, "POST", srvB.URL+"/api/entries", old); status != http.StatusUnprocessableEntity || v.(map[string]any)["code"] != library.CodeAuthoredTooLongAgo {
+		t.Errorf("a new contribution authored a day before the clock: %d %v; want 422 %s", status, v, library.CodeAuthoredTooLongAgo)
+	}
+}
+
 func toStrings(v any) []string {
 	var out []string
 	for _, s := range v.([]any) {

@@ -39,7 +39,7 @@ func (f *contributionFaultStore) AddContribution(ctx context.Context, c library.
 // revision of it is admitted against it as the head.
 func TestRecoverContribution(t *testing.T) {
 	ctx := context.Background()
-	dir := t.TempDir()
+	dir := dataDir(t)
 	var faults *contributionFaultStore
 	n := openNodeWith(t, dir, io.Discard, func(st nodeStore) nodeStore {
 		faults = &contributionFaultStore{faultStore: &faultStore{nodeStore: st}}

@@ -180,6 +180,7 @@ func TestLibraryWriteErrors(t *testing.T) {
 	missing, _ := envelope(t, owner, map[string]any{"kind": "reply", "title": "Re", "body": "Yes", "links": []any{map[string]any{"relation": "replies_to", "target": strings.Repeat("ab", 32)}}, "previous": ""}, now)
 	badContent, _ := envelope(t, owner, map[string]any{"kind": "claim", "title": "C", "body": map[string]any{"statement": "x", "scope": "y"}, "links": []any{}, "previous": ""}, now)
 	future, _ := envelope(t, owner, map[string]any{"kind": "thread", "title": "Later", "body": "From the future", "links": []any{}, "previous": ""}, now.Add(time.Hour))
+	backdated, _ := envelope(t, owner, map[string]any{"kind": "thread", "title": "Earlier", "body": "Dated a year back", "links": []any{}, "previous": ""}, now.AddDate(-1, 0, 0))
 	unknown, _ := envelope(t, strangerAuthor, thread, now)
 
 	for _, c := range []struct {
@@ -199,6 +200,7 @@ func TestLibraryWriteErrors(t *testing.T) {
 		{"missing target", missing, 422, library.CodeMissingTarget},
 		{"schema", badContent, 422, "invalid_content"},
 		{"in the future", future, 422, library.CodeAuthoredInFuture},
+		{"backdated a year", backdated, 422, library.CodeAuthoredTooLongAgo},
 	} {
 		status, v := call(t, "POST", base+"/api/entries", c.body)
 		got, _ := v.(map[string]any)

@@ -491,7 +491,7 @@ func TestMemoryConcurrent(t *testing.T) {
 // works, the records are indexed again, and an event sent before the
 // restart is answered as it was.
 func TestMemoryRestart(t *testing.T) {
-	dir := t.TempDir()
+	dir := dataDir(t)
 	open := func() (*Node, *httptest.Server) {
 		n, err := New(context.Background(), Config{DataDir: dir, CheckpointInterval: translog.MinCheckpointInterval})
 		if err != nil {

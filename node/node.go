@@ -12,7 +12,6 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
-	"os"
 	"path/filepath"
 	"sync"
 	"time"
@@ -48,8 +47,13 @@ type Config struct {
 
 	// AdminToken lets its bearer use the /api/v1/admin routes (agora
 	// admin ...). Empty means the token kept in <DataDir>/keys/admin.token,
-	// made on first start.
+	// made on first start. Either way it must carry MinAdminTokenBytes
+	// random bytes (CheckAdminToken).
 	AdminToken string
+
+	// AllowSharedData lets the node start on a data folder other local
+	// users can read (ErrSharedData otherwise).
+	AllowSharedData bool
 
 	// DNSResolver is the DNS server (host:port, port 53 if omitted) the
 	// node asks for the TXT records that prove domains. Empty means the
@@ -102,6 +106,9 @@ type Config struct {
 	// wrapStore, when set, stands between the node and its store: tests
 	// inject faults with it.
 	wrapStore func(nodeStore) nodeStore
+	// clock, when set, is the node's clock in place of time.Now: tests
+	// run a node whose time differs from its peers'.
+	clock func() time.Time
 }
 
 // nodeStore is the node's one store as the faces take it: the core
@@ -166,6 +173,11 @@ func (cfg *Config) validate() error {
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
+	if cfg.AdminToken != "" {
+		if err := CheckAdminToken(cfg.AdminToken); err != nil {
+			return fmt.Errorf("node: Config.AdminToken: %w", err)
+		}
+	}
 	if cfg.MinTransferRate < 0 {
 		return fmt.Errorf("node: Config.MinTransferRate: %d is negative", cfg.MinTransferRate)
 	}
@@ -194,8 +206,8 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	if err := cfg.validate(); err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
-		return nil, fmt.Errorf("node: data folder: %w", err)
+	if err := prepareDataDir(cfg.DataDir, cfg.AllowSharedData); err != nil {
+		return nil, err
 	}
 	keys, err := loadOrCreateKeys(cfg.DataDir)
 	if err != nil {
@@ -207,6 +219,9 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		}
 	}
 	n := &Node{cfg: cfg, logger: cfg.Logger, keys: keys, mux: http.NewServeMux(), now: time.Now}
+	if cfg.clock != nil {
+		n.now = cfg.clock
+	}
 	if n.files, err = blobs.Open(filepath.Join(cfg.DataDir, "files")); err != nil {
 		return nil, fmt.Errorf("node: file store: %w", err)
 	}
@@ -221,7 +236,11 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 			return nil, fmt.Errorf("node: %w", err)
 		}
 	}
-	st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(cfg.DataDir, "state.db")})
+	statePath := filepath.Join(cfg.DataDir, "state.db")
+	if err := createPrivate(statePath); err != nil {
+		return nil, fmt.Errorf("node: state: %w", err)
+	}
+	st, err := sqlite.Open(ctx, sqlite.Config{Path: statePath})
 	if err != nil {
 		return nil, fmt.Errorf("node: state: %w", err)
 	}

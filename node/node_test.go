@@ -30,7 +30,7 @@ func testNode(t *testing.T) (*Node, *httptest.Server) {
 // testNodeWith is testNode with more of the Config set.
 func testNodeWith(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 	t.Helper()
-	cfg.DataDir = t.TempDir()
+	cfg.DataDir = dataDir(t)
 	if cfg.CheckpointInterval == 0 {
 		// Tests wait for checkpoints far more than for anything else.
 		cfg.CheckpointInterval = translog.MinCheckpointInterval

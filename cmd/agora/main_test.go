@@ -3,10 +3,13 @@ package main
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"net"
 	"net/http"
+	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -52,6 +55,9 @@ func TestScripts(t *testing.T) {
 //	    wait until the node at URL answers GET /api/v1/log (default 120 s)
 //	capture NAME REGEXP
 //	    set $NAME to the first group of REGEXP in the last command's stdout
+//	private DIR
+//	    fail unless DIR and everything under it is its owner's alone (no
+//	    permission bit for group or others)
 //	ingress ADAPTER
 //	    send one session.start event to the node as ADAPTER, with the URL
 //	    and token 'agora memory adapter add' wrote in $AGORA_HOME
@@ -94,6 +100,29 @@ var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args [
 			ts.Fatalf("no %q in stdout", args[1])
 		}
 		ts.Setenv(args[0], m[1])
+	},
+	"private": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: private DIR")
+		}
+		var shared []string
+		err := filepath.WalkDir(ts.MkAbs(args[0]), func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			fi, err := d.Info()
+			if err != nil {
+				return err
+			}
+			if fi.Mode().Perm()&0o077 != 0 {
+				shared = append(shared, fmt.Sprintf("%s %04o", path, fi.Mode().Perm()))
+			}
+			return nil
+		})
+		ts.Check(err)
+		if len(shared) > 0 {
+			ts.Fatalf("readable by others:\n%s", strings.Join(shared, "\n"))
+		}
 	},
 	"ingress": func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 1 {

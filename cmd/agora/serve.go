@@ -7,7 +7,6 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"os"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -61,7 +60,7 @@ func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 // would outlive the logger it was made for.
 func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--checkpoint-interval 500ms] [--open-after 1h] [--free-bundles seed|all|none] [--admin-token-file FILE] [--witness VKEY@URL ...]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--checkpoint-interval 500ms] [--open-after 1h] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -78,6 +77,7 @@ func serveCommand() *command {
 	openAfter := c.flags.Duration("open-after", node.DefaultOpenAfter, "how long a sealed bundle stays sealed before the node opens it (its policy until verification rounds run here); negative: never")
 	freeBundles := c.flags.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
 	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
+	allowShared := c.flags.Bool("allow-shared-data", false, "start even when other local users can read --data (it holds the node's keys, state and sealed files)")
 	tokenFile := c.flags.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	var witnesses witnessFlag
 	c.flags.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
@@ -96,7 +96,7 @@ func serveCommand() *command {
 			return code
 		}
 		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
-			MaxBodyBytes: *maxBody, AdminToken: token, Witnesses: witnesses,
+			MaxBodyBytes: *maxBody, AdminToken: token, AllowSharedData: *allowShared, Witnesses: witnesses,
 			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery}, serveTimeouts)
 	}
 	return c
@@ -107,13 +107,9 @@ func serveAdminToken(e *env, path string) (string, int) {
 	if path == "" {
 		return "", 0
 	}
-	b, err := os.ReadFile(path)
+	token, err := node.ReadAdminTokenFile(path)
 	if err != nil {
-		return "", fail(e, 1, "", "reading the admin token: %v", err)
-	}
-	token := strings.TrimSpace(string(b))
-	if len(token) < 16 {
-		return "", fail(e, 1, "use at least 16 random characters", "the admin token in %s is too short", path)
+		return "", fail(e, 1, "make one with: (umask 077; openssl rand -hex 32 > FILE)", "reading the admin token: %v", err)
 	}
 	return token, 0
 }
@@ -138,6 +134,10 @@ var serveTimeouts = httpTimeouts{
 // tm, until ctx ends, then shuts it down: requests in flight finish, then
 // the log and the store close.
 func serve(ctx context.Context, e *env, listen string, cfg node.Config, tm httpTimeouts) int {
+	// Whatever the node creates is its own alone, also the files of
+	// libraries that choose their modes themselves (Tessera's tiles are
+	// 0644): the data folder holds keys and sealed files.
+	syscall.Umask(0o077)
 	logger := slog.New(slog.NewTextHandler(e.stderr, nil))
 	tesseraLog.Store(logger.With("from", "tessera"))
 	cfg.Logger = logger

@@ -9,6 +9,7 @@ import (
 	"context"
 	"net/http/httptest"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -20,7 +21,7 @@ import (
 // the node's data folder.
 func Start(t testing.TB, cfg node.Config) (*httptest.Server, string) {
 	t.Helper()
-	cfg.DataDir = t.TempDir()
+	cfg.DataDir = filepath.Join(t.TempDir(), "data") // New makes it 0700
 	n, err := node.New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
