@@ -94,6 +94,11 @@ const (
 	// be: the contract allows personal-list requests this much skew, and
 	// a contribution gets the same.
 	MaxClockSkew = 60 * time.Second
+
+	// MaxAuthoredAge is how far behind the node's clock a new
+	// contribution's authored_at may be, so a record cannot be backdated
+	// at will; the node's admitted_at beside it is the independent time.
+	MaxAuthoredAge = 24 * time.Hour
 )
 
 // notFound is ErrNotFound's type: it wraps fs.ErrNotExist, as the store's
@@ -290,6 +295,9 @@ const (
 	// CodeAuthoredInFuture: authored_at is more than MaxClockSkew ahead of
 	// the node's clock (CheckAuthoredAt).
 	CodeAuthoredInFuture = "authored_in_future"
+	// CodeAuthoredTooLongAgo: a new contribution's authored_at is more than
+	// MaxAuthoredAge behind the node's clock (CheckAuthoredAt).
+	CodeAuthoredTooLongAgo = "authored_too_long_ago"
 
 	// Votes.
 

@@ -226,12 +226,31 @@ func CheckValidated(ctx context.Context, r *Record, g Graph) error {
 	return nil
 }
 
-// CheckAuthoredAt checks r's authored_at against the node's clock: at most
-// MaxClockSkew ahead of now. It sets no lower bound, since the contract has
-// a client retry an envelope it could not confirm, unchanged, for as long as
-// it takes. It is the node's to call at admission, not Check's, so that
-// records admitted before stay admissible wherever they are checked again.
+// CheckAuthoredAt checks a new contribution's authored_at against the
+// node's clock: CheckNotAhead, and at most MaxAuthoredAge behind now. The
+// past bound is wide because the contract has a client retry an envelope
+// it could not confirm, unchanged: a retry of an envelope the node
+// admitted is answered before this check, so only one that never arrived
+// meets the bound, and its author signs it again. It is the node's to call
+// at admission, not Check's, so that records admitted before stay
+// admissible wherever they are checked again.
 func CheckAuthoredAt(r *Record, now time.Time) error {
+	if err := CheckNotAhead(r, now); err != nil {
+		return err
+	}
+	t, _ := r.Time()
+	if t.Before(now.Add(-MaxAuthoredAge)) {
+		return &RuleError{Code: CodeAuthoredTooLongAgo, Path: "", Message: fmt.Sprintf(
+			"authored_at %s is %s behind the node's clock; a new contribution may be at most %s old: sign it again with the current time",
+			r.AuthoredAt, now.Sub(t).Round(time.Second), MaxAuthoredAge)}
+	}
+	return nil
+}
+
+// CheckNotAhead checks r's authored_at is at most MaxClockSkew ahead of
+// now. It sets no lower bound: a record imported from another node's
+// bundle was admitted there, long ago perhaps.
+func CheckNotAhead(r *Record, now time.Time) error {
 	t, err := r.Time()
 	if err != nil {
 		return err

@@ -292,7 +292,7 @@ func TestEveryRuleTested(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tested := map[string]bool{library.CodeAuthoredInFuture: true}
+	tested := map[string]bool{library.CodeAuthoredInFuture: true, library.CodeAuthoredTooLongAgo: true}
 	for _, tc := range ruleCases {
 		tested[tc.code] = true
 	}
@@ -358,16 +358,23 @@ func TestAuthoredAt(t *testing.T) {
 	now := epoch
 	for _, tc := range []struct {
 		ahead time.Duration
-		ok    bool
-	}{{-24 * 365 * time.Hour, true}, {0, true}, {library.MaxClockSkew, true}, {library.MaxClockSkew + time.Second, false}} {
+		code  string
+	}{
+		{-24 * 365 * time.Hour, library.CodeAuthoredTooLongAgo},
+		{-library.MaxAuthoredAge - time.Second, library.CodeAuthoredTooLongAgo},
+		{-library.MaxAuthoredAge, ""},
+		{0, ""},
+		{library.MaxClockSkew, ""},
+		{library.MaxClockSkew + time.Second, library.CodeAuthoredInFuture},
+	} {
 		r, err := library.NewRecord(library.Content{Kind: "thread", Title: "T", Body: "b"}, zeros, now.Add(tc.ahead))
 		if err != nil {
 			t.Fatal(err)
 		}
 		err = library.CheckAuthoredAt(r, now)
 		var re *library.RuleError
-		if tc.ok != (err == nil) || (!tc.ok && (!errors.As(err, &re) || re.Code != library.CodeAuthoredInFuture)) {
-			t.Errorf("%s ahead: %v", tc.ahead, err)
+		if (tc.code == "") != (err == nil) || (tc.code != "" && (!errors.As(err, &re) || re.Code != tc.code)) {
+			t.Errorf("%s ahead: %v; want %q", tc.ahead, err, tc.code)
 		}
 	}
 }

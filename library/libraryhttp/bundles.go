@@ -253,7 +253,7 @@ func (s *Server) importBundle(r *http.Request) (any, int, error) {
 	var fresh []freshRecord
 	for i, br := range b.Records {
 		ids[i] = br.ID
-		if err := library.CheckAuthoredAt(br.Envelope.Record, now); err != nil {
+		if err := library.CheckNotAhead(br.Envelope.Record, now); err != nil {
 			return nil, 0, recordRefused(i, br.ID, libraryError(err))
 		}
 		if _, err := s.store.Contribution(ctx, br.ID); err == nil {

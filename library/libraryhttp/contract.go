@@ -420,7 +420,7 @@ const contractOverrides = `{
 			"members": {
 				"format": "\"alexandria.contribution/3\"",
 				"author": "the author's Agora operator ID without its \"op:\" prefix: 64 lowercase hex digits",
-				"authored_at": "RFC 3339 UTC time ending Z, as the author declares it; at most 60 seconds ahead of the node's clock",
+				"authored_at": "RFC 3339 UTC time ending Z, as the author declares it; at most 60 seconds ahead of the node's clock and, for a contribution the node has not admitted before, at most 24 hours behind it (the node's admitted_at is shown beside it)",
 				"kind": "one of the content schema's kinds",
 				"title": "the title",
 				"body": "a string: the text itself for thread, article, reply, collection, source and vote; the RFC 8785 canonical JSON of the body object for every other kind",
