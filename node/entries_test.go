@@ -1,8 +1,10 @@
 package node
 
 import (
+	"context"
 	"net/http"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -70,5 +72,43 @@ func TestEntriesWaitAndNames(t *testing.T) {
 	_, v = call(t, "GET", srv.URL+"/api/v1/log/entries?start=2", nil)
 	if got := v.(map[string]any)["entries"].([]any); len(got) != 0 || time.Since(start) > 2*time.Second {
 		t.Errorf("start past the end without wait: %v after %v", got, time.Since(start))
+	}
+}
+
+// TestEntriesWaitBounded checks that one address holds at most four long
+// polls open: a fifth is answered at once with what there is, so idle
+// waiters cannot take every connection the node serves; once one gives
+// its place back, the next request waits again.
+func TestEntriesWaitBounded(t *testing.T) {
+	_, srv := testNode(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	var held sync.WaitGroup
+	waiting := make([]context.CancelFunc, 4)
+	for i := range waiting {
+		rctx, stop := context.WithCancel(ctx)
+		waiting[i] = stop
+		req, _ := http.NewRequestWithContext(rctx, "GET", srv.URL+"/api/v1/log/entries?start=0&wait=25", nil)
+		held.Go(func() {
+			if resp, err := http.DefaultClient.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		})
+	}
+	t.Cleanup(func() { cancel(); held.Wait() })
+	time.Sleep(500 * time.Millisecond) // the four are waiting
+
+	start := time.Now()
+	status, v := call(t, "GET", srv.URL+"/api/v1/log/entries?start=0&wait=25", nil)
+	if got, _ := v.(map[string]any)["entries"].([]any); status != http.StatusOK || len(got) != 0 || time.Since(start) > 10*time.Second {
+		t.Fatalf("a fifth long poll from one address: %d %v after %v; want an empty answer at once", status, v, time.Since(start))
+	}
+
+	waiting[0]()
+	time.Sleep(300 * time.Millisecond) // its place is given back
+	start = time.Now()
+	call(t, "GET", srv.URL+"/api/v1/log/entries?start=0&wait=2", nil)
+	if elapsed := time.Since(start); elapsed < time.Second {
+		t.Errorf("with a place free, wait=2 was answered after %v; want it held", elapsed)
 	}
 }

@@ -78,9 +78,11 @@ func (s *Server) getEntries(r *http.Request) (any, int, error) {
 	}
 	_, size := s.head()
 	if hasStart && start >= size && wait > 0 {
-		ctx, cancel := context.WithTimeout(r.Context(), min(time.Duration(wait)*time.Second, maxWait))
+		hold, release := s.waits.hold(r, min(time.Duration(wait)*time.Second, maxWait))
+		ctx, cancel := context.WithTimeout(r.Context(), hold)
 		_, err := s.log.WaitForSize(ctx, start+1)
 		cancel()
+		release()
 		if err != nil && !errors.Is(err, context.DeadlineExceeded) {
 			return nil, 0, err
 		}

@@ -189,7 +189,9 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 		if err != nil {
 			return nil, 0, err
 		}
-		found, err := s.followClaims(r.Context(), cq, min(time.Duration(wait)*time.Second, maxWait))
+		hold, release := s.waits.hold(r, min(time.Duration(wait)*time.Second, maxWait))
+		found, err := s.followClaims(r.Context(), cq, hold)
+		release()
 		if err != nil {
 			return nil, 0, err
 		}

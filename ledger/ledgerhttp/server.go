@@ -82,13 +82,15 @@ type Server struct {
 	submitMu   sync.Mutex
 	submitting map[string]bool
 	seedMu     sync.Mutex // held while a free seed bundle is counted and sealed
+
+	waits *waiters // the long polls waiting
 }
 
 // New returns the ledger's handlers, mounted on mux.
 func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, logger: d.Logger, store: d.Store, journal: d.Journal, log: d.Log, blobs: d.Blobs,
 		logKey: d.LogKey, logID: d.LogID, ckeys: d.CheckpointKeys, uploadKey: d.UploadKey, now: d.Now,
-		mux: mux, submitting: map[string]bool{}}
+		mux: mux, submitting: map[string]bool{}, waits: newWaiters()}
 	s.routeLog()
 	s.routeOperators()
 	s.routeAdmin()
