@@ -134,7 +134,9 @@ func TestBundleGetHostileNode(t *testing.T) {
 		node func(t *testing.T) *hostileNode
 		want []string // in stderr
 	}{
-		{"parent", func(t *testing.T) *hostileNode { return honestly(t, with(map[string][]byte{"../escaped.txt": []byte("pwned")})) },
+		{"parent", func(t *testing.T) *hostileNode {
+			return honestly(t, with(map[string][]byte{"../escaped.txt": []byte("pwned")}))
+		},
 			[]string{`"../escaped.txt"`, "not a normalized relative path"}},
 		{"parent inside", func(t *testing.T) *hostileNode {
 			return honestly(t, with(map[string][]byte{"code/sub/../../../escaped2.txt": []byte("pwned")}))
@@ -142,7 +144,9 @@ func TestBundleGetHostileNode(t *testing.T) {
 		{"issue's path", func(t *testing.T) *hostileNode {
 			return honestly(t, with(map[string][]byte{"sub/../../escaped2.txt": []byte("pwned")}))
 		}, []string{`"sub/../../escaped2.txt"`}},
-		{"absolute", func(t *testing.T) *hostileNode { return honestly(t, with(map[string][]byte{"/tmp/abs.txt": []byte("pwned")})) },
+		{"absolute", func(t *testing.T) *hostileNode {
+			return honestly(t, with(map[string][]byte{"/tmp/abs.txt": []byte("pwned")}))
+		},
 			[]string{`"/tmp/abs.txt"`}},
 		{"backslash", func(t *testing.T) *hostileNode {
 			return honestly(t, with(map[string][]byte{`code\..\..\escaped.txt`: []byte("pwned")}))
@@ -233,4 +237,3 @@ func TestBundleGetRootHoldsAgainstALink(t *testing.T) {
 		t.Errorf("--out left behind: %v", err)
 	}
 }
-
