@@ -29,6 +29,13 @@ import (
 // operator and expiry) so it works for its holder only until it expires.
 // The PUT streams into the blob store, checking size and SHA-256 as it
 // goes; a failed PUT leaves nothing, and is retried by asking again.
+//
+// Files nobody submitted cost the node disk for nothing, so uploading takes
+// an identity, as submitting does, and what an operator (and its
+// organization) asked to upload in the last 7 days that no bundle holds is
+// bounded in bytes (uploadLimits). And a sealed bundle's files must stay
+// unknown until it opens, so "present" is told only to the file's own
+// uploader or for a file an open bundle serves (presentFor).
 
 func (s *Server) routeUploads() {
 	s.mux.Handle("POST /api/v1/uploads", s.serve(s.requestUploads))
