@@ -19,7 +19,7 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 	rotated, err := f.s.RotateKey(f.ctx, f.rotation(named.ID, namedKey, nk))
 	f.ok(err, "RotateKey")
 	f.ok(f.s.NoteModelFamily(f.ctx, named.ID, "gpt"), "NoteModelFamily")
-	renamed, _, err := f.s.Rename(f.ctx, sponsor.ID, "Pathfinder", "pathfinder", f.now)
+	renamed, _, err := f.rename(sponsor.ID, "Pathfinder", "pathfinder")
 	f.ok(err, "Rename")
 	inv := f.invite(sponsor.ID, sk, "example.org", f.now)
 	_, err = f.s.CreateInvite(f.ctx, inv, inviteLimit, inviteWindow)
