@@ -201,7 +201,12 @@ func uploadAhead(ctx context.Context, e *env, c *client.Client, dir, operator st
 		}
 		links, err := c.RequestUploads(ctx, req)
 		if err != nil {
-			return nodeFailure(e, err, "")
+			hint := ""
+			var ce *client.Error
+			if errors.As(err, &ce) && ce.Code == "no_identity" {
+				hint = "prove an identity first: 'agora identity --help' lists the ways"
+			}
+			return nodeFailure(e, err, hint)
 		}
 		byDigest := map[string]client.UploadLink{}
 		for _, l := range links {
