@@ -156,8 +156,15 @@ func (c *Client) Bundle(ctx context.Context, hash string) (map[string]any, error
 	return out, c.getJSON(ctx, "/api/v1/bundles/"+url.PathEscape(hash), &out)
 }
 
-// File streams GET /api/v1/files/{digest} into w.
-func (c *Client) File(ctx context.Context, digest string, w io.Writer) (int64, error) {
+// ErrTooLong is wrapped by File's error when the node sends more bytes
+// than the caller said the file holds.
+var ErrTooLong = errors.New("client: the node sent more bytes than the file holds")
+
+// File streams GET /api/v1/files/{digest} into w, reading at most limit
+// bytes: a file a node says holds limit bytes and sends more of is refused
+// (ErrTooLong) once limit+1 arrive, so a hostile node cannot make a client
+// read without end. What reached w before then is the caller's to discard.
+func (c *Client) File(ctx context.Context, digest string, limit int64, w io.Writer) (int64, error) {
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/api/v1/files/"+url.PathEscape(digest), nil)
 	if err != nil {
 		return 0, fmt.Errorf("client: %w", err)
@@ -171,7 +178,17 @@ func (c *Client) File(ctx context.Context, digest string, w io.Writer) (int64, e
 		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
 		return 0, apiError(resp, data)
 	}
-	return io.Copy(w, resp.Body)
+	if resp.ContentLength > limit {
+		return 0, fmt.Errorf("fetching %s: the node announces %d bytes, not %d: %w", digest, resp.ContentLength, limit, ErrTooLong)
+	}
+	n, err := io.Copy(w, io.LimitReader(resp.Body, limit+1))
+	if err != nil {
+		return n, fmt.Errorf("client: fetching %s: %w", digest, err)
+	}
+	if n > limit {
+		return n, fmt.Errorf("fetching %s: more than %d bytes: %w", digest, limit, ErrTooLong)
+	}
+	return n, nil
 }
 
 // Claims reads GET /api/v1/claims with the query q.

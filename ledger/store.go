@@ -109,18 +109,27 @@ type Store interface {
 	OpenedBetween(ctx context.Context, start, end int64) ([]Bundle, error)
 
 	// RequestUpload records that operator of organization asks to upload
-	// a file, at time at; the same operator and digest again refreshes
-	// the request. It counts against the upload allowances: past limit
-	// bytes for the operator, or orgLimit for its organization, in the
-	// 24 hours before at, it returns a *store.LimitError.
-	RequestUpload(ctx context.Context, u Upload, limit, orgLimit int64) error
+	// a file, at time u.Requested; the same operator and digest again
+	// refreshes the request, and is not counted twice. It counts against
+	// limits (UploadLimits), and past any of them it records nothing and
+	// returns a *store.LimitError saying which, with when to try again.
+	RequestUpload(ctx context.Context, u Upload, limits UploadLimits) error
 
-	// Upload returns the upload of digest, store.ErrNotFound if none was
-	// asked for.
+	// Upload returns the latest request to upload digest, whoever made
+	// it, with Completed the latest time any upload of it arrived whole;
+	// store.ErrNotFound if none was asked for.
 	Upload(ctx context.Context, digest string) (Upload, error)
 
-	// CompleteUpload records that the upload of digest arrived whole.
-	CompleteUpload(ctx context.Context, digest string, at time.Time) error
+	// OperatorUpload returns operator's own request to upload digest,
+	// with Completed set only once operator's upload of it arrived whole;
+	// store.ErrNotFound if operator never asked. What the node answers an
+	// operator about a file it does not serve rests on this alone, so no
+	// one learns whether another operator uploaded a file.
+	OperatorUpload(ctx context.Context, digest, operator string) (Upload, error)
+
+	// CompleteUpload records that operator's upload of digest arrived
+	// whole; store.ErrNotFound if operator never asked to upload it.
+	CompleteUpload(ctx context.Context, digest, operator string, at time.Time) error
 }
 
 // NewBundle is a bundle as sealing records it.
@@ -213,6 +222,20 @@ type ClaimQuery struct {
 	Follow bool
 	Since  int64
 	Limit  int
+}
+
+// UploadLimits are what RequestUpload lets an operator, and its
+// organization's operators together, ask to upload. A limit of zero or
+// less is no limit.
+type UploadLimits struct {
+	// Daily and OrgDaily bound the bytes asked for in the 24 hours before
+	// the request (the spec's 50 GB and 200 GB).
+	Daily, OrgDaily int64
+	// Unbound and OrgUnbound bound the bytes of uploads asked for within
+	// Keep before the request that no bundle holds: what the node keeps
+	// for nobody until its sweep removes them.
+	Unbound, OrgUnbound int64
+	Keep                time.Duration
 }
 
 // Upload is a large file an operator asked to send ahead of a bundle.

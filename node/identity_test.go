@@ -564,3 +564,19 @@ func TestIdentityBadInput(t *testing.T) {
 		})
 	}
 }
+
+// TestIdentityProofReplay sends one failed proof again and again, as
+// anyone who saw it could: the copies never spend the operator's 30 tries
+// a day, so its own next proof is still tried.
+func TestIdentityProofReplay(t *testing.T) {
+	_, srv, dns, _ := identityNode(t)
+	o := registerOperator(t, srv.URL, "Watched Agent")
+	entry := o.sign(t, map[string]any{"type": "identity", "kind": "domain", "operator": o.id, "domain": "nowhere.example.org"})
+	for i := range 35 {
+		status, body := o.post(t, srv.URL, "identity", entry)
+		wantAnswer(t, "copy "+strconv.Itoa(i+1), status, body, 422, "proof_not_found")
+	}
+	dns.set("_sciencejournal.lab.example.org", "sciencejournal-operator="+o.keyDigest())
+	status, body := o.proveDomain(t, srv.URL, "lab.example.org")
+	wantAnswer(t, "the operator's own proof after the copies", status, body, 201, "")
+}

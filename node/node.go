@@ -96,6 +96,15 @@ type Config struct {
 	MinTransferRate int64
 	TransferGrace   time.Duration
 
+	// UnboundUploadQuota and OrgUnboundUploadQuota bound, in bytes, the
+	// uploads no bundle holds that an operator, and its organization's
+	// operators together, may keep on the node until they lapse (seven
+	// days after they were asked for), so nobody fills the disk with files
+	// no one submits. Zero means 20 GiB and 80 GiB; negative, no quota.
+	// Uploading at all takes an identity.
+	UnboundUploadQuota    int64
+	OrgUnboundUploadQuota int64
+
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
 	// CheckpointInterval is how often the log publishes a checkpoint, and
@@ -284,6 +293,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
 		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
+		UnboundUploadQuota: cfg.UnboundUploadQuota, OrgUnboundUploadQuota: cfg.OrgUnboundUploadQuota,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

@@ -203,13 +203,28 @@ type Store interface {
 	// the key whose digest is keyDigest (protocol.KeyDigest).
 	OperatorByKey(ctx context.Context, keyDigest string) (Operator, error)
 
-	// Rename gives operator id the name name, whose key is nameKey, at
-	// time at. A name with the operator's current name key keeps its
-	// number (a change of case or spacing); another gets the next number
-	// under its key, as CreateOperator does. Numbers are never given out
-	// twice, so a name given up is not given to anyone else. changed
-	// reports whether the name as written changed.
-	Rename(ctx context.Context, id, name, nameKey string, at time.Time) (op Operator, changed bool, err error)
+	// Rename gives operator c.Operator the name c.Name, whose key is
+	// c.NameKey, as the signed entry c.Entry asks. A name with the
+	// operator's current name key keeps its number (a change of case or
+	// spacing); another gets the next number under its key, as
+	// CreateOperator does. Numbers are never given out twice, so a name
+	// given up is not given to anyone else. changed reports whether the
+	// name as written changed.
+	//
+	// A rename is idempotent by its entry, since a signed rename carries
+	// no nonce and anyone who saw it may send it again while its time is
+	// fresh. It MUST, in one commit:
+	//   - for an entry it recorded before, change and count nothing and
+	//     return the operator as it stands with ErrDuplicate;
+	//   - for an entry signed (c.Signed) before the latest one it applied
+	//     for the operator, change and count nothing and return
+	//     ErrConflict: a late or replayed rename never reverts a later one;
+	//   - past c.Limit renames recorded for the operator in the c.Window
+	//     before c.At (a Limit of zero or less is none), change nothing
+	//     and return a *LimitError;
+	//   - otherwise apply it and record the entry, keeping it at least
+	//     max(c.Window, 24 hours), and the operator's latest always.
+	Rename(ctx context.Context, c NameChange) (op Operator, changed bool, err error)
 
 	// RotateKey moves an operator to a new key: its current key, which
 	// MUST be r.From, is retired for good by the rotation entry r.Entry
@@ -372,6 +387,19 @@ type Key struct {
 
 // Current reports whether the key is the operator's current key.
 func (k Key) Current() bool { return k.RetiredBy == "" }
+
+// NameChange is a rename as Rename records it.
+type NameChange struct {
+	Operator, Name, NameKey string
+	// Entry is the digest of the signed operator_name entry asking for it,
+	// and Signed the time it was signed at.
+	Entry  string
+	Signed time.Time
+	At     time.Time // the node's clock
+	// Limit bounds the renames of the operator in the Window before At.
+	Limit  int
+	Window time.Duration
+}
 
 // Rotation is a key rotation as RotateKey records it.
 type Rotation struct {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -203,7 +201,12 @@ func uploadAhead(ctx context.Context, e *env, c *client.Client, dir, operator st
 		}
 		links, err := c.RequestUploads(ctx, req)
 		if err != nil {
-			return nodeFailure(e, err, "")
+			hint := ""
+			var ce *client.Error
+			if errors.As(err, &ce) && ce.Code == "no_identity" {
+				hint = "prove an identity first: 'agora identity --help' lists the ways"
+			}
+			return nodeFailure(e, err, hint)
 		}
 		byDigest := map[string]client.UploadLink{}
 		for _, l := range links {
@@ -374,101 +377,6 @@ func orDash(v any) any {
 		return "-"
 	}
 	return v
-}
-
-// bundleGetCommand is "agora bundle get <hash> [--out DIR]": an open
-// bundle's record, and with --out its files, each checked against its
-// digest.
-func bundleGetCommand() *command {
-	c := newCommand("get", "agora bundle get <bundle-hash> [--out DIR] [--url URL] [--json]",
-		"an open bundle's claims, and with --out its files, each checked against its digest")
-	out := c.flags.String("out", "", "write the bundle's files into this folder, which must not exist yet")
-	url := c.nodeURL()
-	asJSON := c.jsonFlag()
-	c.run = func(ctx context.Context, e *env, args []string) int {
-		if len(args) != 1 {
-			return c.usageError(e, "give one bundle hash (sha256:...)")
-		}
-		cl := newClient(*url)
-		b, err := cl.Bundle(ctx, args[0])
-		if err != nil {
-			return nodeFailure(e, err, "")
-		}
-		if *asJSON {
-			if code := printBundleJSON(e, b); code != 0 {
-				return code
-			}
-		} else {
-			printBundle(e, b)
-		}
-		if *out == "" {
-			return 0
-		}
-		return fetchBundleFiles(ctx, e, cl, args[0], b, *out)
-	}
-	return c
-}
-
-func printBundle(e *env, b map[string]any) {
-	fmt.Fprintf(e.stdout, "bundle    %v\nstate     %v\n", b["bundle"], b["state"])
-	if t, ok := b["tombstone"].(map[string]any); ok {
-		fmt.Fprintf(e.stdout, "withdrawn %v (entry %v)\n", t["reason"], t["withdrawal"])
-	}
-	claimsList, _ := b["claims"].([]any)
-	for _, item := range claimsList {
-		cl, _ := item.(map[string]any)
-		fmt.Fprintf(e.stdout, "  %v  %v  %v\n", cl["local_id"], cl["claim_id"], cl["statement"])
-	}
-}
-
-// fetchBundleFiles writes the files of bundle hash, as its record b lists
-// them, into out.
-func fetchBundleFiles(ctx context.Context, e *env, c *client.Client, hash string, b map[string]any, out string) int {
-	files, _ := b["files"].(map[string]any)
-	if files == nil {
-		return fail(e, 1, "", "the node serves no files of %s", hash)
-	}
-	if err := os.Mkdir(out, 0o755); err != nil {
-		return fail(e, 1, "give --out a folder that does not exist yet", "%v", err)
-	}
-	paths := make([]string, 0, len(files))
-	for p := range files {
-		paths = append(paths, p)
-	}
-	slices.Sort(paths)
-	for _, p := range paths {
-		digest, _ := files[p].(string)
-		if err := fetchFile(ctx, c, digest, filepath.Join(out, filepath.FromSlash(p))); err != nil {
-			return fail(e, 1, "", "%s: %v", p, err)
-		}
-	}
-	fmt.Fprintf(e.stderr, "agora: wrote %d files to %s, each matching its digest\n", len(paths), out)
-	return 0
-}
-
-// fetchFile downloads a file by digest into path, refusing bytes that do
-// not hash to it.
-func fetchFile(ctx context.Context, c *client.Client, digest, path string) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
-	if err != nil {
-		return err
-	}
-	h := sha256.New()
-	_, err = c.File(ctx, digest, io.MultiWriter(f, h))
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		return err
-	}
-	if got := "sha256:" + hex.EncodeToString(h.Sum(nil)); got != digest {
-		os.Remove(path)
-		return fmt.Errorf("the node sent bytes hashing to %s, not %s", got, digest)
-	}
-	return nil
 }
 
 // readBundleFolder reads a bundle folder and hashes it, reporting a failure

@@ -154,12 +154,27 @@ func (ids *identities) proveOwn(r *http.Request, entry map[string]any, e *operat
 		}
 		organization = org
 	}
-	// Each try makes the node ask DNS or GitHub, so each counts, worked or not.
+	// Each try makes the node ask DNS or GitHub, so each counts against the
+	// sender's address, worked or not. Against the operator's own limit an
+	// entry counts once a day: a proof carries no time or nonce, so anyone
+	// who saw it could send it again to spend the operator's tries, and
+	// the operator itself sends the same entry again while its record
+	// reaches DNS.
 	if err := s.takeLimit(r, "proof:ip:"+httpapi.ClientAddress(r), vocabulary.ProofsPerIP, time.Hour); err != nil {
 		return nil, 0, err
 	}
-	if err := s.takeLimit(r, "proof:op:"+op.ID, vocabulary.ProofsPerOperator, vocabulary.Day); err != nil {
+	signed, err := canonical.Marshal(entry)
+	if err != nil {
 		return nil, 0, err
+	}
+	first, _, err := s.store.Take(r.Context(), "proof:entry:"+canonical.Digest(signed), 1, vocabulary.Day, s.now())
+	if err != nil {
+		return nil, 0, err
+	}
+	if first {
+		if err := s.takeLimit(r, "proof:op:"+op.ID, vocabulary.ProofsPerOperator, vocabulary.Day); err != nil {
+			return nil, 0, err
+		}
 	}
 	switch e.Kind {
 	case vocabulary.IdentityDomain:

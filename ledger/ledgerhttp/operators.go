@@ -2,6 +2,7 @@ package ledgerhttp
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"time"
 
@@ -47,20 +48,45 @@ func (s *Server) signedCall(r *http.Request) (map[string]any, store.Operator, op
 
 // rename answers POST /api/v1/operators/{id}/name with a signed
 // operator_name entry. The node keeps names; the log holds none.
+//
+// A rename carries no nonce, and the spec's entry has no room for one, so
+// anyone who saw it may send it again while its time is fresh (5
+// minutes). The store makes it idempotent by its entry digest: the same
+// entry again answers 200 with the name as it stands, changing nothing
+// and counting nothing against the 5 a day; an entry signed before the
+// latest one applied is a replay or a late arrival and never reverts a
+// later name: 409 superseded, naming the name that stands.
 func (s *Server) rename(r *http.Request) (any, int, error) {
 	entry, op, signer, err := s.signedCall(r)
 	if err != nil {
 		return nil, 0, err
 	}
-	rn, err := operators.CheckRenameEntry(entry, signer, s.now())
+	now := s.now()
+	rn, err := operators.CheckRenameEntry(entry, signer, now)
 	if err != nil {
 		return nil, 0, ruleError(err)
 	}
-	if err := s.takeLimit(r, "rename:"+op.ID, vocabulary.RenamesPerDay, 24*time.Hour); err != nil {
+	signed, err := canonical.Marshal(entry)
+	if err != nil {
 		return nil, 0, err
 	}
-	op, changed, err := s.store.Rename(r.Context(), op.ID, rn.Name, operators.NameKey(rn.Name), s.now())
-	if err != nil {
+	op, changed, err := s.store.Rename(r.Context(), store.NameChange{
+		Operator: op.ID, Name: rn.Name, NameKey: operators.NameKey(rn.Name),
+		Entry: canonical.Digest(signed), Signed: rn.Time, At: now,
+		Limit: vocabulary.RenamesPerDay, Window: 24 * time.Hour,
+	})
+	var limit *store.LimitError
+	switch {
+	case errors.Is(err, store.ErrDuplicate):
+		return map[string]any{"operator": op.ID, "name": op.Name, "changed": false}, http.StatusOK, nil
+	case errors.Is(err, store.ErrConflict):
+		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "superseded", Err: err,
+			Message: fmt.Sprintf("A rename signed later than this one stands (the name is %q): sign a new one with the time now", op.Name)}
+	case errors.As(err, &limit):
+		return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Err: err,
+			Message:    fmt.Sprintf("You may change your name %d times in 24 hours", vocabulary.RenamesPerDay),
+			RetryAfter: max(1, int(limit.RetryAfter.Round(time.Second)/time.Second))}
+	case err != nil:
 		return nil, 0, err
 	}
 	if err := s.store.NoteModelFamily(r.Context(), op.ID, rn.ModelFamily); err != nil {
@@ -76,6 +102,13 @@ func (s *Server) rotateKey(r *http.Request) (any, int, error) {
 	entry, op, signer, err := s.signedCall(r)
 	if err != nil {
 		return nil, 0, err
+	}
+	// A rotation carries no time or nonce: the very entry that moved the
+	// operator to a key it holds or held answers where it stands, before
+	// its signature is checked, since the key that signed it is retired.
+	// Only a byte-for-byte copy of an entry the node verified matches.
+	if answer, ok := rotationStanding(op, entry); ok {
+		return answer, http.StatusOK, nil
 	}
 	newKey, err := operators.CheckRotationEntry(entry, signer)
 	if err != nil {
@@ -112,6 +145,22 @@ func (s *Server) rotateKey(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	return map[string]any{"operator": op.ID, "key_digest": protocol.KeyDigest(newKey), "index": index}, http.StatusOK, nil
+}
+
+// rotationStanding answers a rotation entry the operator already moved by,
+// once it is logged: which key it moved to, at which index.
+func rotationStanding(op store.Operator, entry map[string]any) (map[string]any, bool) {
+	signed, err := canonical.Marshal(entry)
+	if err != nil {
+		return nil, false
+	}
+	digest := canonical.Digest(signed)
+	for _, k := range op.Keys {
+		if k.Entry == digest && k.Since != store.Unlogged {
+			return map[string]any{"operator": op.ID, "key_digest": k.Digest, "index": k.Since}, true
+		}
+	}
+	return nil, false
 }
 
 // ruleError maps a refusal from package operators to the spec's answer:

@@ -41,6 +41,14 @@ type Config struct {
 	// DefaultTransferGrace and DefaultMinTransferRate.
 	TransferGrace   time.Duration
 	MinTransferRate int64
+	// UnboundUploadQuota and OrgUnboundUploadQuota bound the bytes of
+	// uploads no bundle holds that an operator, and its organization's
+	// operators together, may have asked for within vocabulary.UploadKeep:
+	// files the node keeps for nobody until the sweep removes them. Zero
+	// means DefaultUnboundUploadQuota and DefaultOrgUnboundUploadQuota;
+	// negative, no quota.
+	UnboundUploadQuota    int64
+	OrgUnboundUploadQuota int64
 }
 
 // Deps are the node's parts the ledger's handlers use.

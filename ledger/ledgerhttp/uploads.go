@@ -1,6 +1,7 @@
 package ledgerhttp
 
 import (
+	"context"
 	"crypto/hmac"
 	"crypto/sha256"
 	"encoding/hex"
@@ -28,6 +29,13 @@ import (
 // operator and expiry) so it works for its holder only until it expires.
 // The PUT streams into the blob store, checking size and SHA-256 as it
 // goes; a failed PUT leaves nothing, and is retried by asking again.
+//
+// Files nobody submitted cost the node disk for nothing, so uploading takes
+// an identity, as submitting does, and what an operator (and its
+// organization) asked to upload in the last 7 days that no bundle holds is
+// bounded in bytes (uploadLimits). And a sealed bundle's files must stay
+// unknown until it opens, so "present" is told only to the file's own
+// uploader or for a file an open bundle serves (presentFor).
 
 func (s *Server) routeUploads() {
 	s.mux.Handle("POST /api/v1/uploads", s.serve(s.requestUploads))
@@ -114,24 +122,33 @@ func (s *Server) requestUploads(r *http.Request) (any, int, error) {
 	if !protocol.Verify(req, op.Key().Key) {
 		return nil, 0, &httpapi.Error{Status: http.StatusUnauthorized, Code: "bad_signature", Message: "The request's signature does not verify with the operator's current key"}
 	}
-	org := op.ID
-	if identity, ok := op.Identity(); ok {
-		org = identity.Organization
+	// The spec gives operators without an identity no upload allowance of
+	// their own (its "Large data" names none, and submitting takes an
+	// identity), so they get none: keys are free, identities are not.
+	identity, ok := op.Identity()
+	if !ok {
+		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "no_identity",
+			Message: "Uploading takes an identity, as submitting does: prove a domain, a GitHub account or an invite code first (POST /api/v1/operators/{id}/identity)"}
 	}
+	limits := s.uploadLimits()
 	now := s.now()
 	expires := now.Add(vocabulary.UploadLinkLifetime)
 	out := make([]any, 0, len(files))
 	for _, f := range files {
-		if s.blobs.Has(f.digest) {
+		present, err := s.presentFor(r.Context(), f.digest, op.ID)
+		if err != nil {
+			return nil, 0, err
+		}
+		if present {
 			out = append(out, map[string]any{"digest": f.digest, "present": true})
 			continue
 		}
-		err := s.store.RequestUpload(r.Context(), ledger.Upload{Digest: f.digest, Size: f.size, Operator: op.ID, Organization: org, Requested: now},
-			vocabulary.UploadsPerDay, vocabulary.UploadsPerOrgDay)
+		err = s.store.RequestUpload(r.Context(), ledger.Upload{Digest: f.digest, Size: f.size, Operator: op.ID, Organization: identity.Organization, Requested: now}, limits)
 		var le *store.LimitError
 		if errors.As(err, &le) {
-			return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: int(le.RetryAfter.Seconds()) + 1,
-				Message: "You may upload 50 GB in 24 hours, and your organization's operators 200 GB together"}
+			return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: int(le.RetryAfter.Seconds()) + 1, Err: err,
+				Message: fmt.Sprintf("Past the %s: you may upload 50 GB in 24 hours (your organization's operators 200 GB together), and keep %d bytes (your organization %d) of uploads no submitted bundle uses",
+					le.What, limits.Unbound, limits.OrgUnbound)}
 		}
 		if err != nil {
 			return nil, 0, err
@@ -144,6 +161,50 @@ func (s *Server) requestUploads(r *http.Request) (any, int, error) {
 		}})
 	}
 	return map[string]any{"files": out}, http.StatusOK, nil
+}
+
+// The quotas of uploads no bundle holds when Config leaves them zero: an
+// operator keeps at most 20 GiB of files nobody submitted, and its
+// organization's operators 80 GiB together, until the sweep removes them
+// (vocabulary.UploadKeep after they were asked for).
+const (
+	DefaultUnboundUploadQuota    = 20 << 30
+	DefaultOrgUnboundUploadQuota = 80 << 30
+)
+
+func (s *Server) uploadLimits() ledger.UploadLimits {
+	l := ledger.UploadLimits{Daily: vocabulary.UploadsPerDay, OrgDaily: vocabulary.UploadsPerOrgDay,
+		Unbound: s.cfg.UnboundUploadQuota, OrgUnbound: s.cfg.OrgUnboundUploadQuota, Keep: vocabulary.UploadKeep}
+	if l.Unbound == 0 {
+		l.Unbound = DefaultUnboundUploadQuota
+	}
+	if l.OrgUnbound == 0 {
+		l.OrgUnbound = DefaultOrgUnboundUploadQuota
+	}
+	return l
+}
+
+// presentFor says whether the node answers operator "present: true" for
+// digest: only when the file is public (an open bundle serves it) or
+// operator itself uploaded it whole and the node still has it. For any
+// other file the node holds, a sealed bundle's or another operator's
+// upload, it answers as if it held nothing, so an upload request cannot
+// test guesses against files nobody may read yet; the upload then goes
+// ahead and the PUT stores nothing new.
+func (s *Server) presentFor(ctx context.Context, digest, operator string) (bool, error) {
+	if _, err := s.store.ServedFile(ctx, digest); err == nil {
+		return s.blobs.Has(digest), nil
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return false, err
+	}
+	u, err := s.store.OperatorUpload(ctx, digest, operator)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return false, nil
+	case err != nil:
+		return false, err
+	}
+	return !u.Completed.IsZero() && s.blobs.Has(digest), nil
 }
 
 // uploadURL is the link that lets operator PUT the file digest of size
@@ -181,11 +242,19 @@ func (s *Server) putUpload(w http.ResponseWriter, r *http.Request) (any, int, er
 	if r.ContentLength >= 0 && r.ContentLength != size {
 		return nil, 0, httpapi.BadRequest("size_mismatch", "The link is for %d bytes; the request says %d", size, r.ContentLength)
 	}
-	if s.blobs.Has(digest) {
+	// Only the uploader's own finished upload is answered without its
+	// bytes: for anyone else the node takes the whole body and checks it,
+	// whether it holds the file or not, so the answer tells nothing of
+	// what others sent.
+	mine, err := s.store.OperatorUpload(r.Context(), digest, operator)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, 0, err
+	}
+	if !mine.Completed.IsZero() && s.blobs.Has(digest) {
 		return map[string]any{"digest": digest, "bytes": size}, http.StatusOK, nil
 	}
 	s.allowTransfer(w, r, size)
-	err := s.blobs.PutStream(r.Body, digest, size)
+	err = s.blobs.PutStream(r.Body, digest, size)
 	switch {
 	case errors.Is(err, blobs.ErrSizeMismatch):
 		return nil, 0, httpapi.BadRequest("size_mismatch", "The file is not %d bytes: nothing was kept; PUT it again", size)
@@ -198,7 +267,7 @@ func (s *Server) putUpload(w http.ResponseWriter, r *http.Request) (any, int, er
 	case err != nil:
 		return nil, 0, err
 	}
-	if err := s.store.CompleteUpload(r.Context(), digest, s.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
+	if err := s.store.CompleteUpload(r.Context(), digest, operator, s.now()); err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
 	}
 	return map[string]any{"digest": digest, "bytes": size}, http.StatusCreated, nil

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agora-node/agora/ledger"
@@ -294,28 +295,87 @@ func testDropBundle(f *fixture) {
 // testUploads checks upload requests, their allowances and completion.
 func testUploads(f *fixture) {
 	d1, d2 := "sha256:"+nonce()+nonce(), "sha256:"+nonce()+nonce()
+	daily := ledger.UploadLimits{Daily: 1000, OrgDaily: 1500}
 	_, err := f.s.Upload(f.ctx, d1)
 	f.is(err, store.ErrNotFound, "Upload never asked for")
 	u := ledger.Upload{Digest: d1, Size: 600, Operator: "op:a", Organization: "example.org", Requested: f.now}
-	f.ok(f.s.RequestUpload(f.ctx, u, 1000, 1500), "RequestUpload")
-	f.ok(f.s.RequestUpload(f.ctx, u, 1000, 1500), "RequestUpload again (a refresh, not counted twice)")
+	f.ok(f.s.RequestUpload(f.ctx, u, daily), "RequestUpload")
+	f.ok(f.s.RequestUpload(f.ctx, u, daily), "RequestUpload again (a refresh, not counted twice)")
 	var le *store.LimitError
-	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now}, 1000, 1500)
+	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now}, daily)
 	if !errors.As(err, &le) || le.RetryAfter <= 0 {
 		f.t.Errorf("past the operator's allowance: %v", err)
 	}
-	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 1000, Operator: "op:b", Organization: "example.org", Requested: f.now}, 1000, 1500)
+	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 1000, Operator: "op:b", Organization: "example.org", Requested: f.now}, daily)
 	f.is(err, store.ErrLimit, "past the organization's allowance")
-	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now.Add(25 * time.Hour)}, 1000, 1500),
+	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d2, Size: 500, Operator: "op:a", Organization: "example.org", Requested: f.now.Add(25 * time.Hour)}, daily),
 		"RequestUpload a day later")
 	got, err := f.s.Upload(f.ctx, d1)
 	f.ok(err, "Upload")
 	if got.Size != 600 || !got.Completed.IsZero() {
 		f.t.Errorf("Upload = %+v", got)
 	}
-	f.ok(f.s.CompleteUpload(f.ctx, d1, f.now), "CompleteUpload")
+	f.ok(f.s.CompleteUpload(f.ctx, d1, "op:a", f.now), "CompleteUpload")
 	if got, _ := f.s.Upload(f.ctx, d1); got.Completed.IsZero() {
 		f.t.Error("CompleteUpload did not record the upload complete")
 	}
-	f.is(f.s.CompleteUpload(f.ctx, "sha256:"+nonce()+nonce(), f.now), store.ErrNotFound, "CompleteUpload never asked for")
+	f.is(f.s.CompleteUpload(f.ctx, "sha256:"+nonce()+nonce(), "op:a", f.now), store.ErrNotFound, "CompleteUpload never asked for")
+	f.is(f.s.CompleteUpload(f.ctx, d1, "op:b", f.now), store.ErrNotFound, "CompleteUpload by an operator that never asked")
+	testOperatorUploads(f)
+	testUnboundUploads(f)
+}
+
+// testOperatorUploads checks that an upload completes for its uploader
+// only: another operator that asked for the same file learns nothing of it.
+func testOperatorUploads(f *fixture) {
+	d := "sha256:" + nonce() + nonce()
+	for _, op := range []string{"op:first", "op:second"} {
+		f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: d, Size: 10, Operator: op, Organization: op, Requested: f.now}, ledger.UploadLimits{}), "RequestUpload")
+	}
+	_, err := f.s.OperatorUpload(f.ctx, d, "op:third")
+	f.is(err, store.ErrNotFound, "OperatorUpload by an operator that never asked")
+	f.ok(f.s.CompleteUpload(f.ctx, d, "op:first", f.now), "CompleteUpload")
+	if u, err := f.s.OperatorUpload(f.ctx, d, "op:first"); err != nil || u.Completed.IsZero() || u.Size != 10 || u.Organization != "op:first" {
+		f.t.Errorf("the uploader's own upload = %+v, %v", u, err)
+	}
+	if u, err := f.s.OperatorUpload(f.ctx, d, "op:second"); err != nil || !u.Completed.IsZero() {
+		f.t.Errorf("another operator's request completed with the uploader's: %+v, %v", u, err)
+	}
+}
+
+// testUnboundUploads checks the quota of uploads no bundle holds: it
+// counts requests within Keep, not those a bundle holds, and frees
+// itself as requests lapse.
+func testUnboundUploads(f *fixture) {
+	op, _ := f.register("Uploader")
+	limits := ledger.UploadLimits{Unbound: 1000, OrgUnbound: 1500, Keep: 7 * 24 * time.Hour}
+	org := "unbound-" + nonce() + ".example"
+	held, loose := "sha256:"+nonce()+nonce(), "sha256:"+nonce()+nonce()
+	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: held, Size: 900, Operator: op.ID, Organization: org, Requested: f.now}, limits), "RequestUpload")
+	var le *store.LimitError
+	err := f.s.RequestUpload(f.ctx, ledger.Upload{Digest: loose, Size: 200, Operator: op.ID, Organization: org, Requested: f.now.Add(time.Hour)}, limits)
+	if !errors.As(err, &le) || le.RetryAfter != 7*24*time.Hour-time.Hour || !strings.Contains(le.What, "no bundle holds") {
+		f.t.Errorf("past the unbound quota: %v (%+v), want a *store.LimitError to retry in 167h", err, le)
+	}
+	// A bundle that holds the first file takes it out of the quota.
+	b := f.sealBundle(op, []string{"physics"})
+	hash := "sha256:" + nonce() + nonce()
+	nb := b.NewBundle
+	nb.Hash, nb.Sealed = hash, f.put("", map[string]any{"type": "sealed", "commitment": "sha256:" + nonce()})
+	nb.Files = []ledger.File{{Path: "data/big.bin", Digest: held, Size: 900, Uploaded: true}}
+	_, err = f.s.CreateBundle(f.ctx, nb)
+	f.ok(err, "CreateBundle holding the upload")
+	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: loose, Size: 200, Operator: op.ID, Organization: org, Requested: f.now.Add(time.Hour)}, limits),
+		"RequestUpload once a bundle holds the earlier file")
+	// The organization's quota counts its operators together: 200 bytes
+	// of the first operator's, and 1000 of another's, are past 1100.
+	orgLimits := limits
+	orgLimits.OrgUnbound = 1100
+	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: "sha256:" + nonce() + nonce(), Size: 1000, Operator: "op:" + nonce(), Organization: org, Requested: f.now.Add(time.Hour)}, orgLimits)
+	if !errors.As(err, &le) || !strings.Contains(le.What, "organization") {
+		f.t.Errorf("past the organization's unbound quota: %v", err)
+	}
+	// Requests older than Keep lapsed: the sweep has removed their files.
+	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: "sha256:" + nonce() + nonce(), Size: 1000, Operator: op.ID, Organization: org, Requested: f.now.Add(8 * 24 * time.Hour)}, limits),
+		"RequestUpload once the earlier requests lapsed")
 }

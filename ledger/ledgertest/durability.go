@@ -40,9 +40,9 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	f.ok(f.s.PutSigned(f.ctx, nb.EntryDigest, nb.Entry, nil), "PutSigned the correction's entry")
 	f.ok(f.s.OpenBundle(f.ctx, nb.Hash, nb.EntryDigest), "OpenBundle of the correction")
 	done, pending := "sha256:"+nonce()+nonce(), "sha256:"+nonce()+nonce()
-	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: done, Size: 600, Operator: op.ID, Organization: "example.org", Requested: f.now}, 1000, 1500), "RequestUpload")
-	f.ok(f.s.CompleteUpload(f.ctx, done, f.now.Add(time.Minute)), "CompleteUpload")
-	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: pending, Size: 300, Operator: op.ID, Organization: "example.org", Requested: f.now}, 1000, 1500), "RequestUpload")
+	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: done, Size: 600, Operator: op.ID, Organization: "example.org", Requested: f.now}, ledger.UploadLimits{Daily: 1000, OrgDaily: 1500}), "RequestUpload")
+	f.ok(f.s.CompleteUpload(f.ctx, done, op.ID, f.now.Add(time.Minute)), "CompleteUpload")
+	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: pending, Size: 300, Operator: op.ID, Organization: "example.org", Requested: f.now}, ledger.UploadLimits{Daily: 1000, OrgDaily: 1500}), "RequestUpload")
 	before := map[string]ledger.Bundle{}
 	for _, h := range []string{sealed.Hash, opened.Hash, withdrawn.Hash, nb.Hash} {
 		before[h], err = f.s.Bundle(f.ctx, h)
@@ -107,7 +107,7 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	}
 	// The allowance goes on from where it stood: 900 of 1000 bytes spent.
 	var le *store.LimitError
-	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: "sha256:" + nonce() + nonce(), Size: 200, Operator: op.ID, Organization: "example.org", Requested: f.now}, 1000, 1500)
+	err = f.s.RequestUpload(f.ctx, ledger.Upload{Digest: "sha256:" + nonce() + nonce(), Size: 200, Operator: op.ID, Organization: "example.org", Requested: f.now}, ledger.UploadLimits{Daily: 1000, OrgDaily: 1500})
 	if !errors.As(err, &le) {
 		f.t.Errorf("past the operator's allowance after reopening: %v, want a *store.LimitError", err)
 	}

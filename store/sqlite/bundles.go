@@ -664,30 +664,43 @@ func (s *Store) OpenedBetween(ctx context.Context, start, end int64) ([]ledger.B
 }
 
 // RequestUpload implements ledger.Store.
-func (s *Store) RequestUpload(ctx context.Context, u ledger.Upload, limit, orgLimit int64) error {
+func (s *Store) RequestUpload(ctx context.Context, u ledger.Upload, limits ledger.UploadLimits) error {
 	if u.Digest == "" || u.Operator == "" || u.Size <= 0 {
 		return fmt.Errorf("sqlite: request upload %s: %w", u.Digest, store.ErrInvalid)
 	}
-	since := nanos(u.Requested.Add(-24 * time.Hour))
+	day := u.Requested.Add(-24 * time.Hour)
+	kept := u.Requested.Add(-limits.Keep)
 	return s.write(ctx, func(tx *sql.Tx) error {
 		for _, c := range []struct {
-			column, value string
-			limit         int64
-		}{{"operator", u.Operator, limit}, {"organization", u.Organization, orgLimit}} {
-			if c.value == "" || c.limit <= 0 {
+			what, column, value string
+			limit               int64
+			since               time.Time
+			unbound             bool
+			window              time.Duration
+		}{
+			{"daily upload allowance of the operator", "operator", u.Operator, limits.Daily, day, false, 24 * time.Hour},
+			{"daily upload allowance of the organization", "organization", u.Organization, limits.OrgDaily, day, false, 24 * time.Hour},
+			{"quota of the operator's uploads no bundle holds", "operator", u.Operator, limits.Unbound, kept, true, limits.Keep},
+			{"quota of the organization's uploads no bundle holds", "organization", u.Organization, limits.OrgUnbound, kept, true, limits.Keep},
+		} {
+			if c.value == "" || c.limit <= 0 || (c.unbound && limits.Keep <= 0) {
 				continue
+			}
+			unbound := ""
+			if c.unbound {
+				unbound = ` AND digest NOT IN (SELECT digest FROM bundle_files)`
 			}
 			var used, oldest sql.NullInt64
 			if err := tx.QueryRowContext(ctx, `SELECT SUM(size), MIN(requested) FROM uploads WHERE `+c.column+` = ? AND requested > ?
-				AND NOT (digest = ? AND operator = ?)`, c.value, since, u.Digest, u.Operator).Scan(&used, &oldest); err != nil {
+				AND NOT (digest = ? AND operator = ?)`+unbound, c.value, nanos(c.since), u.Digest, u.Operator).Scan(&used, &oldest); err != nil {
 				return err
 			}
 			if used.Int64+u.Size > c.limit {
 				retry := time.Hour
 				if oldest.Valid {
-					retry = fromNanos(oldest.Int64).Add(24 * time.Hour).Sub(u.Requested)
+					retry = fromNanos(oldest.Int64).Add(c.window).Sub(u.Requested)
 				}
-				return &store.LimitError{What: "upload allowance of the " + c.column, RetryAfter: retry}
+				return &store.LimitError{What: c.what, RetryAfter: retry}
 			}
 		}
 		_, err := tx.ExecContext(ctx, `INSERT INTO uploads (digest, operator, organization, size, requested) VALUES (?, ?, ?, ?, ?)
@@ -715,17 +728,34 @@ func (s *Store) Upload(ctx context.Context, digest string) (ledger.Upload, error
 	return u, nil
 }
 
+// OperatorUpload implements ledger.Store.
+func (s *Store) OperatorUpload(ctx context.Context, digest, operator string) (ledger.Upload, error) {
+	u := ledger.Upload{Digest: digest, Operator: operator}
+	var requested int64
+	var completed sql.NullInt64
+	err := s.r.QueryRowContext(ctx, `SELECT organization, size, requested, completed FROM uploads WHERE digest = ? AND operator = ?`, digest, operator).
+		Scan(&u.Organization, &u.Size, &requested, &completed)
+	if errors.Is(err, sql.ErrNoRows) {
+		return ledger.Upload{}, notFound("sqlite: %s asked for no upload of %s", operator, digest)
+	}
+	if err != nil {
+		return ledger.Upload{}, err
+	}
+	u.Requested, u.Completed = fromNanos(requested), fromNullNanos(completed)
+	return u, nil
+}
+
 // CompleteUpload implements ledger.Store.
-func (s *Store) CompleteUpload(ctx context.Context, digest string, at time.Time) error {
+func (s *Store) CompleteUpload(ctx context.Context, digest, operator string, at time.Time) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE uploads SET completed = ? WHERE digest = ? AND completed IS NULL`, nanos(at), digest)
+		res, err := tx.ExecContext(ctx, `UPDATE uploads SET completed = ? WHERE digest = ? AND operator = ? AND completed IS NULL`, nanos(at), digest, operator)
 		if err != nil {
 			return err
 		}
 		if n, _ := res.RowsAffected(); n == 0 {
 			var one int
-			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM uploads WHERE digest = ? LIMIT 1`, digest).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-				return notFound("sqlite: no upload %s", digest)
+			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM uploads WHERE digest = ? AND operator = ?`, digest, operator).Scan(&one); errors.Is(err, sql.ErrNoRows) {
+				return notFound("sqlite: %s asked for no upload of %s", operator, digest)
 			}
 		}
 		return nil

@@ -19,7 +19,7 @@ const forgetEnv = "AGORA_SQLITE_TEST_FORGET"
 // core's tables are storetest's, and every other is a face's.
 func owner(table string) string {
 	switch table {
-	case "signed", "operators", "names", "keys", "identities", "invites", "rate_events":
+	case "signed", "operators", "names", "keys", "identities", "invites", "rate_events", "name_changes":
 		return "Core"
 	case "bundles", "bundle_files", "claims", "claim_tags", "claim_words", "uploads":
 		return "Ledger"

@@ -212,35 +212,94 @@ func shownName(name string, n int) string {
 	return fmt.Sprintf("%s #%d", name, n)
 }
 
+// nameChangesMigration keeps the renames each operator's signed entries
+// asked for: what makes a rename idempotent by its entry, orders renames by
+// their signed time, and counts them against the daily limit.
+const nameChangesMigration = `
+CREATE TABLE name_changes (
+	entry    TEXT PRIMARY KEY,
+	operator TEXT NOT NULL REFERENCES operators (id),
+	signed   BIGINT NOT NULL,
+	at       BIGINT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX name_changes_operator ON name_changes (operator, at);
+CREATE INDEX name_changes_signed ON name_changes (operator, signed);
+`
+
 // Rename implements store.Store.
-func (s *Store) Rename(ctx context.Context, id, name, nameKey string, at time.Time) (store.Operator, bool, error) {
-	if name == "" || nameKey == "" {
-		return store.Operator{}, false, fmt.Errorf("sqlite: rename %s: %w", id, store.ErrInvalid)
+func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator, bool, error) {
+	if c.Name == "" || c.NameKey == "" || c.Entry == "" {
+		return store.Operator{}, false, fmt.Errorf("sqlite: rename %s: %w", c.Operator, store.ErrInvalid)
 	}
 	var out store.Operator
 	changed := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		op, err := loadOperator(ctx, tx, id)
+		op, err := loadOperator(ctx, tx, c.Operator)
 		if err != nil {
 			return err
 		}
+		var seenBy string
+		switch err := tx.QueryRowContext(ctx, `SELECT operator FROM name_changes WHERE entry = ?`, c.Entry).Scan(&seenBy); {
+		case err == nil:
+			out = op
+			return fmt.Errorf("sqlite: rename %s: entry %s was applied before: %w", c.Operator, c.Entry, store.ErrDuplicate)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		var latest sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(signed) FROM name_changes WHERE operator = ?`, c.Operator).Scan(&latest); err != nil {
+			return err
+		}
+		if latest.Valid && nanos(c.Signed) < latest.Int64 {
+			out = op
+			return fmt.Errorf("sqlite: rename %s: signed %s, before the rename signed %s that stands: %w",
+				c.Operator, c.Signed.UTC().Format(time.RFC3339Nano), fromNanos(latest.Int64).UTC().Format(time.RFC3339Nano), store.ErrConflict)
+		}
+		if c.Limit > 0 {
+			var made int
+			var oldest sql.NullInt64
+			since := nanos(c.At.Add(-c.Window))
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(at) FROM name_changes WHERE operator = ? AND at > ?`, c.Operator, since).
+				Scan(&made, &oldest); err != nil {
+				return err
+			}
+			if made >= c.Limit {
+				retry := c.Window
+				if oldest.Valid {
+					retry = fromNanos(oldest.Int64).Add(c.Window).Sub(c.At)
+				}
+				return &store.LimitError{What: "renames of " + c.Operator, RetryAfter: retry}
+			}
+		}
 		number := op.NameNumber
-		if op.NameKey != nameKey {
-			if number, err = allocateName(ctx, tx, nameKey); err != nil {
+		if op.NameKey != c.NameKey {
+			if number, err = allocateName(ctx, tx, c.NameKey); err != nil {
 				return err
 			}
 		}
-		changed = op.NameBase != name || op.NameKey != nameKey
+		changed = op.NameBase != c.Name || op.NameKey != c.NameKey
 		if changed {
 			if _, err := tx.ExecContext(ctx, `UPDATE operators SET name = ?, name_key = ?, name_number = ? WHERE id = ?`,
-				name, nameKey, number, id); err != nil {
+				c.Name, c.NameKey, number, c.Operator); err != nil {
 				return err
 			}
 		}
-		out, err = loadOperator(ctx, tx, id)
+		if _, err := tx.ExecContext(ctx, `INSERT INTO name_changes (entry, operator, signed, at) VALUES (?, ?, ?, ?)`,
+			c.Entry, c.Operator, nanos(c.Signed), nanos(c.At)); err != nil {
+			return err
+		}
+		keep := max(c.Window, 24*time.Hour)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM name_changes WHERE operator = ?1 AND at <= ?2 AND entry != ?3`,
+			c.Operator, nanos(c.At.Add(-keep)), c.Entry); err != nil {
+			return err
+		}
+		out, err = loadOperator(ctx, tx, c.Operator)
 		return err
 	})
-	if err != nil {
+	switch {
+	case errors.Is(err, store.ErrDuplicate), errors.Is(err, store.ErrConflict):
+		return out, false, err
+	case err != nil:
 		return store.Operator{}, false, err
 	}
 	return out, changed, nil

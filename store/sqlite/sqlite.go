@@ -430,6 +430,8 @@ CREATE TABLE library_votes (
 	scopesMigration,
 	// The binding hook an entry is marked with (signed.go, bundles.go).
 	bindHookMigration,
+	// The renames each operator's signed entries asked for (operators.go).
+	nameChangesMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

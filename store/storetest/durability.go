@@ -19,7 +19,8 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 	rotated, err := f.s.RotateKey(f.ctx, f.rotation(named.ID, namedKey, nk))
 	f.ok(err, "RotateKey")
 	f.ok(f.s.NoteModelFamily(f.ctx, named.ID, "gpt"), "NoteModelFamily")
-	renamed, _, err := f.s.Rename(f.ctx, sponsor.ID, "Pathfinder", "pathfinder", f.now)
+	renaming := store.NameChange{Operator: sponsor.ID, Name: "Pathfinder", NameKey: "pathfinder", Entry: "sha256:" + Nonce() + Nonce(), Signed: f.now, At: f.now}
+	renamed, _, err := f.s.Rename(f.ctx, renaming)
 	f.ok(err, "Rename")
 	inv := f.invite(sponsor.ID, sk, "example.org", f.now)
 	_, err = f.s.CreateInvite(f.ctx, inv, inviteLimit, inviteWindow)
@@ -84,6 +85,8 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 	f.is(second(f.s.CreateInvite(f.ctx, f.invite(sponsor.ID, sk, "example.org", f.now.Add(time.Minute)), inviteLimit, inviteWindow)),
 		store.ErrLimit, "a fourth invite after reopening")
 	f.is(second(f.s.CreateOperator(f.ctx, f.newOperator(nk, "Thief"))), store.ErrKeyUsed, "a rotated-to key after reopening")
+	// A rename's entry is still known: sent again, it changes nothing.
+	f.is(thirdErr(f.s.Rename(f.ctx, renaming)), store.ErrDuplicate, "the same rename entry after reopening")
 }
 
 func sameOperator(a, b store.Operator) bool {

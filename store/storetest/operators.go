@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync/atomic"
+	"time"
 
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -99,19 +100,19 @@ func testNames(f *fixture) {
 	}
 
 	// A rename under the same key keeps the number.
-	op, changed, err := f.s.Rename(f.ctx, second.ID, "SCOUT", "scout", f.now)
+	op, changed, err := f.rename(second.ID, "SCOUT", "scout")
 	f.ok(err, "Rename")
 	if !changed || op.Name != "SCOUT #2" || op.NameNumber != 2 || op.NameBase != "SCOUT" {
 		f.t.Errorf("Rename to the same key: %q #%d, changed %v", op.Name, op.NameNumber, changed)
 	}
-	op, changed, err = f.s.Rename(f.ctx, second.ID, "SCOUT", "scout", f.now)
+	op, changed, err = f.rename(second.ID, "SCOUT", "scout")
 	f.ok(err, "Rename")
 	if changed || op.Name != "SCOUT #2" {
 		f.t.Errorf("Rename to the same name: %q, changed %v", op.Name, changed)
 	}
 	// A rename to another key takes that key's next number, and the
 	// number it gave up is never given again.
-	op, changed, err = f.s.Rename(f.ctx, first.ID, "Ranger", "ranger", f.now)
+	op, changed, err = f.rename(first.ID, "Ranger", "ranger")
 	f.ok(err, "Rename")
 	if !changed || op.Name != "Ranger #2" || op.NameNumber != 2 {
 		f.t.Errorf("Rename to a taken name: %q #%d, changed %v", op.Name, op.NameNumber, changed)
@@ -120,15 +121,76 @@ func testNames(f *fixture) {
 	if fourth.Name != "Scout #4" {
 		f.t.Errorf("a name given up was given again: %q, want Scout #4", fourth.Name)
 	}
-	op, _, err = f.s.Rename(f.ctx, other.ID, "Pathfinder", "pathfinder", f.now)
+	op, _, err = f.rename(other.ID, "Pathfinder", "pathfinder")
 	f.ok(err, "Rename")
 	if op.Name != "Pathfinder" || op.NameNumber != 1 {
 		f.t.Errorf("Rename to a new name: %q #%d", op.Name, op.NameNumber)
 	}
-	f.is(thirdErr(f.s.Rename(f.ctx, other.ID, "", "", f.now)), store.ErrInvalid, "Rename to nothing")
+	f.is(thirdErr(f.rename(other.ID, "", "")), store.ErrInvalid, "Rename to nothing")
 }
 
 func thirdErr[A, B any](_ A, _ B, err error) error { return err }
+
+// rename renames operator as a new signed entry, signed now, asks: no
+// limit, and an entry never seen before.
+func (f *fixture) rename(operator, name, nameKey string) (store.Operator, bool, error) {
+	return f.s.Rename(f.ctx, store.NameChange{Operator: operator, Name: name, NameKey: nameKey,
+		Entry: "sha256:" + Nonce() + Nonce(), Signed: f.now, At: f.now})
+}
+
+// testRenameReplays checks that a rename is idempotent by its entry: the
+// same entry again changes and counts nothing, an entry signed before the
+// latest applied one never reverts it, and the limit counts entries.
+func testRenameReplays(f *fixture) {
+	op, _ := f.register("Replayed")
+	change := func(name, entry string, signed, at time.Time) store.NameChange {
+		return store.NameChange{Operator: op.ID, Name: name, NameKey: strings.ToLower(name), Entry: entry,
+			Signed: signed, At: at, Limit: 2, Window: 24 * time.Hour}
+	}
+	older, newer := "sha256:"+Nonce()+Nonce(), "sha256:"+Nonce()+Nonce()
+	got, changed, err := f.s.Rename(f.ctx, change("Older", older, f.now, f.now))
+	f.ok(err, "Rename")
+	if !changed || got.NameBase != "Older" {
+		f.t.Errorf("Rename = %q, changed %v", got.NameBase, changed)
+	}
+	for i := range 3 {
+		got, changed, err = f.s.Rename(f.ctx, change("Older", older, f.now, f.now.Add(time.Duration(i+1)*time.Second)))
+		f.is(err, store.ErrDuplicate, "the same entry again")
+		if changed || got.NameBase != "Older" {
+			f.t.Errorf("the same entry again: %q, changed %v", got.NameBase, changed)
+		}
+	}
+	// The replays counted nothing: the second of two renames goes through.
+	got, changed, err = f.s.Rename(f.ctx, change("Newer", newer, f.now.Add(time.Minute), f.now.Add(time.Minute)))
+	f.ok(err, "Rename after replays")
+	if !changed || got.NameBase != "Newer" {
+		f.t.Errorf("Rename after replays = %q, changed %v", got.NameBase, changed)
+	}
+	// The older entry again, after the newer: no revert.
+	got, _, err = f.s.Rename(f.ctx, change("Older", older, f.now, f.now.Add(2*time.Minute)))
+	f.is(err, store.ErrDuplicate, "the older entry again")
+	if got.NameBase != "Newer" {
+		f.t.Errorf("the older entry reverted the name: %q", got.NameBase)
+	}
+	// An entry never seen, signed before the newer one: refused.
+	got, _, err = f.s.Rename(f.ctx, change("Late", "sha256:"+Nonce()+Nonce(), f.now.Add(30*time.Second), f.now.Add(2*time.Minute)))
+	f.is(err, store.ErrConflict, "an entry signed before the latest")
+	if got.NameBase != "Newer" {
+		f.t.Errorf("a late entry reverted the name: %q", got.NameBase)
+	}
+	// The limit (2) is reached now, and lapses a day after the first.
+	var le *store.LimitError
+	_, _, err = f.s.Rename(f.ctx, change("Third", "sha256:"+Nonce()+Nonce(), f.now.Add(3*time.Minute), f.now.Add(3*time.Minute)))
+	if !errors.As(err, &le) || le.RetryAfter != 24*time.Hour-3*time.Minute {
+		f.t.Errorf("past the limit: %v, want a *store.LimitError to retry in 23h57m", err)
+	}
+	got, _, err = f.s.Rename(f.ctx, change("Third", "sha256:"+Nonce()+Nonce(), f.now.Add(25*time.Hour), f.now.Add(25*time.Hour)))
+	f.ok(err, "Rename a day later")
+	if got.NameBase != "Third" {
+		f.t.Errorf("Rename a day later = %q", got.NameBase)
+	}
+	f.is(thirdErr(f.s.Rename(f.ctx, store.NameChange{Operator: op.ID, Name: "X", NameKey: "x", Signed: f.now, At: f.now})), store.ErrInvalid, "Rename without its entry")
+}
 
 // testNamesConcurrent registers operators under one name at once: each gets
 // its own number, 1 to n, and exactly one shows the name without one.

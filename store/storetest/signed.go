@@ -23,7 +23,7 @@ func testNotFound(f *fixture) {
 		"DropUnbound":     f.s.DropUnbound(f.ctx, "sha256:00"),
 		"NoteModelFamily": f.s.NoteModelFamily(f.ctx, unknown, "claude"),
 		"Rename": func() error {
-			_, _, err := f.s.Rename(f.ctx, unknown, "Scout", "scout", f.now)
+			_, _, err := f.rename(unknown, "Scout", "scout")
 			return err
 		}(),
 		"RotateKey": second(f.s.RotateKey(f.ctx, store.Rotation{Operator: unknown, From: "sha256:00", Key: "k", Entry: "sha256:01"})),
