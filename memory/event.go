@@ -82,6 +82,12 @@ var adapterIDPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
 //  6. the rules the schema states only in words (schema_invalid; see
 //     checkWordRules).
 //
+// Between 3 and 4 every string of the body is masked (MaskJSON): a secret
+// in a note, a tool result's command or error tail, a project name or a
+// query is replaced by [redacted:<kind>] before anything reads it, so the
+// payload returned holds no secret and no error quotes one. BodyDigest is
+// of the body as sent.
+//
 // Capability-disabled kinds are read like any other; whether the session may
 // send them is the caller's question (IsCapabilityDisabled,
 // Profile.KindEnabled). So are the session handle, the event_id's history
@@ -108,6 +114,14 @@ func ParseEvent(adapterID, kind string, body []byte) (*Event, error) {
 	if at, ok := unsafeInteger(value, ""); !ok {
 		return nil, newError(CodeBadRequest, "the body is not I-JSON: the number at %s is an integer beyond ±(2^53−1)", at)
 	}
+	// The digest is of the body as sent, so the same event sent again is
+	// the same event; everything after it sees the body masked, so no
+	// secret reaches a message, a record, a session or the store.
+	canon, err := canonical.Marshal(value)
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: "the event could not be re-encoded", Err: fmt.Errorf("memory: canonical form of an event: %w", err)}
+	}
+	value, _ = MaskJSON(value)
 	if err := loadContract().envelope.Validate(value); err != nil {
 		return nil, schemaError(err, "")
 	}
@@ -117,10 +131,6 @@ func ParseEvent(adapterID, kind string, body []byte) (*Event, error) {
 	}
 	if got := obj["kind"].(string); got != kind {
 		return nil, newError(CodeBadRequest, "the body's kind %q is not the route's %q", got, kind)
-	}
-	canon, err := canonical.Marshal(value)
-	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "the event could not be re-encoded", Err: fmt.Errorf("memory: canonical form of a validated event: %w", err)}
 	}
 	ev := &Event{
 		AdapterID:  adapterID,

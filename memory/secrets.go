@@ -29,10 +29,18 @@ type secretRule struct {
 // secretRules are ordered most specific first: where two rules match the
 // same bytes, the earlier one names the finding.
 var secretRules = []secretRule{
-	{kind: "private_key", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----`)},
+	// A key block is masked whole, through its END line (or the end of the
+	// text when it was cut), so no line of the key survives.
+	{kind: "private_key", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`)},
 	{kind: "aws_access_key", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
 	{kind: "github_token", re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
 	{kind: "github_token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
+	{kind: "gitlab_token", re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,255}`)},
+	{kind: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,255}\b`)},
+	{kind: "pypi_token", re: regexp.MustCompile(`\bpypi-[A-Za-z0-9_-]{50,}`)},
+	{kind: "docker_token", re: regexp.MustCompile(`\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,255}`)},
+	{kind: "slack_webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{8,}`)},
+	{kind: "discord_webhook", re: regexp.MustCompile(`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,}/[A-Za-z0-9_-]{16,}`)},
 	{kind: "slack_token", re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,255}`)},
 	{kind: "anthropic_key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,255}`)},
 	{kind: "openai_key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}`), check: func(v string) bool {
@@ -44,22 +52,61 @@ var secretRules = []secretRule{
 	{kind: "google_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
 	{kind: "stripe_key", re: regexp.MustCompile(`\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,255}\b`)},
 	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	// A password in a URL (postgres://user:pass@host, https://user:pass@…,
+	// any scheme): only the password is masked, so the URL still says
+	// which host and user were meant.
+	{kind: "url_password", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s/:@'"]*:([^\s/@'"]+)@`)},
+	{kind: "azure_key", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([^;&"'\s]{16,})`)},
+	{kind: "basic_auth", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`(?i)\bauthorization:\s*basic\s+([A-Za-z0-9+/_-]{8,}={0,2})`)},
+	{kind: "heroku_api_key", value: 1,
+		re: regexp.MustCompile(`(?i)\bheroku[a-z0-9_]*(?:api[_-]?key|token)["']?\s*(?::=|=|:)\s*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`)},
+	{kind: "docker_auth", value: 1, check: looksEncoded,
+		re: regexp.MustCompile(`"auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})"`)},
+	// Passwords on a command line are secrets whatever they look like:
+	// mysql -pSECRET, --password=SECRET, curl -u user:SECRET, sshpass -p
+	// SECRET, PGPASSWORD=SECRET.
+	{kind: "password_flag", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p("[^"]+"|'[^']+'|[^\s'"]+)`)},
+	{kind: "password_flag", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`(?i)(?:^|\s)--?(?:password|passwd|pass|token|secret|api[-_]?key|auth[-_]?token|access[-_]?token|client[-_]?secret)(?:=|\s+)("[^"]+"|'[^']+'|[^\s'"]+)`)},
+	{kind: "password_flag", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`\b(?:curl|wget|http)\b[^\n|;&]*?\s(?:-u|--user|--http-user)(?:\s+|=)?["']?[^\s:'"]+:([^\s'"@]+)`)},
+	{kind: "password_flag", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`\bsshpass\s+(?:-[a-zA-Z]\s+)*-p\s*("[^"]+"|'[^']+'|[^\s'"]+)`)},
+	// In an Authorization header, a bearer token is one whatever it looks
+	// like; elsewhere the word "bearer" needs a random-looking value.
+	{kind: "bearer_token", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`(?i)\bauthorization:\s*(?:bearer|token)\s+([A-Za-z0-9._~+/-]{8,}=*)`)},
 	{kind: "bearer_token", value: 1, check: looksRandom,
 		re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
 	{kind: "assigned_secret", value: 1, check: looksRandom,
 		re: regexp.MustCompile(`(?i)(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?)[a-z0-9_.-]*["']?\s*(?::=|=|:)\s*["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,})`)},
+	// A shell variable named for a password holds one, however it looks
+	// (PGPASSWORD=hunter2); after assigned_secret, which names random ones.
+	{kind: "password", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`\b[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS)=("[^"]+"|'[^']+'|[^\s'"]+)`)},
 }
 
-// ScanSecrets finds credentials in text: AWS access keys, GitHub, Slack,
-// OpenAI, Anthropic, Google and Stripe keys, PEM private key blocks, JWTs,
-// bearer tokens, and high-entropy values assigned to names such as
-// password, secret, token or api_key. Findings are in text order, and no two
+// ScanSecrets finds credentials in text: private key blocks; AWS access
+// keys; GitHub, GitLab, npm, PyPI, Docker Hub, Slack, OpenAI, Anthropic,
+// Google and Stripe tokens; Slack and Discord webhooks; JWTs; passwords in
+// URLs (any scheme's user:password@); Azure account and shared access keys;
+// Basic and bearer authorization; Heroku API keys; Docker config auths;
+// passwords on command lines (mysql -p…, --password=…, curl -u user:…,
+// sshpass -p …, PASSWORD=…); and high-entropy values assigned to names
+// such as secret, token or api_key. Findings are in text order, and no two
 // overlap.
 //
 // Shapes that merely look random are not secrets: a hex digest, a UUID, a
 // git SHA or base64 of ordinary text standing alone triggers nothing, and a
 // value assigned to a secret-like name must look random (see looksRandom),
-// so "password: changeme" or "token=${GITHUB_TOKEN}" pass.
+// so "password: changeme" or "token=${GITHUB_TOKEN}" pass. A password given
+// on a command line or in a URL is a secret however it looks, unless it is
+// a reference ($PGPASSWORD, ${DB_PASS}, %PASS%, <password>) or masked
+// already ([redacted:…], ***).
 func ScanSecrets(text string) []SecretFinding {
 	var found []SecretFinding
 	for _, rule := range secretRules {
@@ -67,6 +114,9 @@ func ScanSecrets(text string) []SecretFinding {
 			start, end := m[0], m[1]
 			if rule.value > 0 {
 				start, end = m[2*rule.value], m[2*rule.value+1]
+			}
+			if strings.Contains(text[start:end], redactedPrefix) {
+				continue // masked already
 			}
 			if rule.check != nil && !rule.check(text[start:end]) {
 				continue
@@ -79,6 +129,89 @@ func ScanSecrets(text string) []SecretFinding {
 	}
 	slices.SortFunc(found, func(a, b SecretFinding) int { return a.Offset - b.Offset })
 	return found
+}
+
+// redactedPrefix opens the text MaskSecrets puts where a secret was.
+const redactedPrefix = "[redacted:"
+
+// redactedPattern is what MaskSecrets writes in place of a secret.
+var redactedPattern = regexp.MustCompile(`\[redacted:[a-z0-9_]+\]`)
+
+// MaskSecrets returns text with every secret ScanSecrets finds replaced by
+// "[redacted:<kind>]", and the findings (located in the text as given).
+// Everything else is kept, so a failing command or a note stays useful:
+// "psql postgres://app:[redacted:url_password]@db/app". It is idempotent:
+// masked text has nothing left to mask.
+func MaskSecrets(text string) (string, []SecretFinding) {
+	found := ScanSecrets(text)
+	if len(found) == 0 {
+		return text, nil
+	}
+	var b strings.Builder
+	b.Grow(len(text))
+	at := 0
+	for _, f := range found {
+		b.WriteString(text[at:f.Offset])
+		b.WriteString(redactedPrefix + f.Kind + "]")
+		at = f.Offset + f.Length
+	}
+	b.WriteString(text[at:])
+	return b.String(), found
+}
+
+// StripRedactions removes what MaskSecrets wrote in place of secrets,
+// leaving what the text says besides them.
+func StripRedactions(text string) string {
+	return redactedPattern.ReplaceAllString(text, "")
+}
+
+// MaskJSON masks every string of a JSON value as decoded by
+// encoding/json or canonical.Parse (objects' member names are left as
+// they are: the contract fixes them), in place for objects and arrays, and
+// returns the value with how many secrets it masked.
+func MaskJSON(v any) (any, int) {
+	switch v := v.(type) {
+	case string:
+		masked, found := MaskSecrets(v)
+		return masked, len(found)
+	case map[string]any:
+		n := 0
+		for k, item := range v {
+			var c int
+			v[k], c = MaskJSON(item)
+			n += c
+		}
+		return v, n
+	case []any:
+		n := 0
+		for i, item := range v {
+			var c int
+			v[i], c = MaskJSON(item)
+			n += c
+		}
+		return v, n
+	}
+	return v, 0
+}
+
+// isLiteral says whether a password given on a command line or in a URL is
+// the password itself rather than a reference to one ($VAR, ${VAR},
+// %VAR%, <password>, {{ .Pass }}) or a mask (***, xxx, ...).
+func isLiteral(v string) bool {
+	v = strings.Trim(v, `"'`)
+	if v == "" || strings.ContainsAny(v[:1], "$%<{*") {
+		return false
+	}
+	if strings.Trim(v, "*xX.") == "" {
+		return false
+	}
+	return true
+}
+
+// looksEncoded says whether a Docker config auth value is base64 of
+// "user:password", as docker login writes it.
+func looksEncoded(v string) bool {
+	return len(v) >= 12 && classes(v) >= 2
 }
 
 func overlapsAny(found []SecretFinding, start, end int) bool {
