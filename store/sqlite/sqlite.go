@@ -430,6 +430,9 @@ CREATE TABLE library_votes (
 	scopesMigration,
 	// The binding hook an entry is marked with (signed.go, bundles.go).
 	bindHookMigration,
+	// Memory records belong to the adapter that wrote them, and the admin
+	// may share one (memory.go).
+	memoryOwnerMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
