@@ -88,6 +88,10 @@ var secretRules = []secretRule{
 	// (PGPASSWORD=hunter2); after assigned_secret, which names random ones.
 	{kind: "password", value: 1, check: isLiteral,
 		re: regexp.MustCompile(`\b[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS)=("[^"]+"|'[^']+'|[^\s'"]+)`)},
+	// So does one named for a secret, a token or a key (API_KEY=abc123),
+	// unless it is a number (MAX_TOKEN=4096) or a reference.
+	{kind: "env_secret", value: 1, check: func(v string) bool { return isLiteral(v) && strings.Trim(v, "0123456789\"'") != "" },
+		re: regexp.MustCompile(`\b[A-Z0-9_]*(?:SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)=("[^"]+"|'[^']+'|[^\s'"]+)`)},
 }
 
 // ScanSecrets finds credentials in text: private key blocks; AWS access
@@ -96,8 +100,9 @@ var secretRules = []secretRule{
 // URLs (any scheme's user:password@); Azure account and shared access keys;
 // Basic and bearer authorization; Heroku API keys; Docker config auths;
 // passwords on command lines (mysql -p…, --password=…, curl -u user:…,
-// sshpass -p …, PASSWORD=…); and high-entropy values assigned to names
-// such as secret, token or api_key. Findings are in text order, and no two
+// sshpass -p …, PASSWORD=…); values of shell variables named for a
+// secret, token or key (API_KEY=…); and high-entropy values assigned to
+// names such as secret, token or api_key. Findings are in text order, and no two
 // overlap.
 //
 // Shapes that merely look random are not secrets: a hex digest, a UUID, a

@@ -60,6 +60,7 @@ func secretShapes() []secretShape {
 		{"private key", "-----BEGIN " + "RSA PRIVATE KEY-----\n" + pem + "\n-----END RSA PRIVATE KEY-----", pem, "private_key"},
 		{"docker config auth", `{"auths":{"ghcr.io":{"auth":"` + dockerAuth + `"}}}`, dockerAuth, "docker_auth"},
 		{"password variable", "PGPASSWORD=" + env + " psql -h db", env, "password"},
+		{"secret variable", "API_KEY=" + join("abc", "123") + " npm run deploy", join("abc", "123"), "env_secret"},
 		{"github token", "git push https://x:" + ghp + "@github.com/o/r", ghp, "github_token"},
 		{"aws key", "aws configure set aws_access_key_id " + aws, aws, "aws_access_key"},
 		{"bearer header", "curl -H 'Authorization: Bearer " + bearer + "' https://x", bearer, "bearer_token"},
@@ -100,6 +101,8 @@ func TestMaskSecretsKeepsReferences(t *testing.T) {
 		"npm test -- --grep token-parser",
 		"git clone https://github.com/o/r.git",
 		"the header is Authorization: Basic <base64>",
+		"MAX_TOKEN=4096 npm run generate",
+		"GITHUB_TOKEN=${GITHUB_TOKEN} gh release create",
 	} {
 		if masked, found := MaskSecrets(text); len(found) > 0 {
 			t.Errorf("masked a reference or no secret: %q -> %q", text, masked)
