@@ -19,11 +19,20 @@ type SecretFinding struct {
 // A secretRule recognises one kind of credential by its shape. value, when
 // non-zero, is the submatch holding the secret (the rest of the match is
 // context such as "password="); check, when set, must accept that value.
+//
+// hints are lowercase strings one of which the lowercased text must hold
+// for the rule to match at all: a rule whose hints are absent is not run,
+// which keeps masking cheap for the ordinary text of most events. An
+// anchored rule's match starts where one of its hints does: its regexp
+// (which starts with ^) is tried only at those places, so its cost is
+// what the matches there read, not a scan of the whole text per rule.
 type secretRule struct {
-	kind  string
-	re    *regexp.Regexp
-	value int
-	check func(string) bool
+	hints    []string
+	anchored bool
+	kind     string
+	re       *regexp.Regexp
+	value    int
+	check    func(string) bool
 }
 
 // secretRules are ordered most specific first: where two rules match the
@@ -31,67 +40,67 @@ type secretRule struct {
 var secretRules = []secretRule{
 	// A key block is masked whole, through its END line (or the end of the
 	// text when it was cut), so no line of the key survives.
-	{kind: "private_key", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`)},
-	{kind: "aws_access_key", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
-	{kind: "github_token", re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
-	{kind: "github_token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
-	{kind: "gitlab_token", re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,255}`)},
-	{kind: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,255}\b`)},
-	{kind: "pypi_token", re: regexp.MustCompile(`\bpypi-[A-Za-z0-9_-]{50,}`)},
-	{kind: "docker_token", re: regexp.MustCompile(`\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,255}`)},
-	{kind: "slack_webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{8,}`)},
-	{kind: "discord_webhook", re: regexp.MustCompile(`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,}/[A-Za-z0-9_-]{16,}`)},
-	{kind: "slack_token", re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,255}`)},
-	{kind: "anthropic_key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,255}`)},
-	{kind: "openai_key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}`), check: func(v string) bool {
+	{hints: []string{`private key`}, kind: "private_key", re: regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----(?:[\s\S]*?-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|[A-Za-z0-9+/=\s:,.-]*)`)},
+	{hints: []string{`akia`, `asia`, `abia`, `acca`}, kind: "aws_access_key", re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b`)},
+	{hints: []string{`ghp_`, `gho_`, `ghu_`, `ghs_`, `ghr_`}, kind: "github_token", re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36,255}\b`)},
+	{hints: []string{`github_pat_`}, kind: "github_token", re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,255}\b`)},
+	{hints: []string{`glpat-`, `gldt-`, `glrt-`, `glptt-`, `glcbt-`, `gloas-`}, kind: "gitlab_token", re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|cbt|oas)-[A-Za-z0-9_-]{20,255}`)},
+	{hints: []string{`npm_`}, kind: "npm_token", re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,255}\b`)},
+	{hints: []string{`pypi-`}, kind: "pypi_token", re: regexp.MustCompile(`\bpypi-[A-Za-z0-9_-]{50,}`)},
+	{hints: []string{`dckr_`}, kind: "docker_token", re: regexp.MustCompile(`\bdckr_(?:pat|oat)_[A-Za-z0-9_-]{20,255}`)},
+	{hints: []string{`hooks.slack.com`}, kind: "slack_webhook", re: regexp.MustCompile(`https://hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{8,}`)},
+	{hints: []string{`discord`}, kind: "discord_webhook", re: regexp.MustCompile(`https://(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/[0-9]{5,}/[A-Za-z0-9_-]{16,}`)},
+	{hints: []string{`xox`}, kind: "slack_token", re: regexp.MustCompile(`\bxox[abposr]-[A-Za-z0-9-]{10,255}`)},
+	{hints: []string{`sk-ant-`}, kind: "anthropic_key", re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,255}`)},
+	{hints: []string{`sk-`}, kind: "openai_key", re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,255}`), check: func(v string) bool {
 		// "sk-" followed by a long word is also a plain hyphenated name
 		// (sk-learn-compatible-estimators): a key mixes digits and letters.
 		rest := v[strings.LastIndexByte(v[:min(len(v), 12)], '-')+1:]
 		return hasDigit(rest) && hasLetter(rest)
 	}},
-	{kind: "google_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{kind: "stripe_key", re: regexp.MustCompile(`\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,255}\b`)},
-	{kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
+	{hints: []string{`aiza`}, kind: "google_api_key", re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+	{hints: []string{`k_live_`, `k_test_`}, kind: "stripe_key", re: regexp.MustCompile(`\b[sr]k_(?:live|test)_[0-9A-Za-z]{16,255}\b`)},
+	{hints: []string{`eyj`}, kind: "jwt", re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}`)},
 	// A password in a URL (postgres://user:pass@host, https://user:pass@…,
 	// any scheme): only the password is masked, so the URL still says
 	// which host and user were meant.
-	{kind: "url_password", value: 1, check: isLiteral,
-		re: regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]{0,31}://[^\s/:@'"]*:([^\s/@'"]+)@`)},
-	{kind: "azure_key", value: 1, check: isLiteral,
+	{hints: []string{`://`}, anchored: true, kind: "url_password", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`^://[^\s/:@'"]*:([^\s/@'"]+)@`)},
+	{hints: []string{`accountkey=`, `sharedaccesskey=`, `sharedaccesssignature=`, `sig=`}, kind: "azure_key", value: 1, check: isLiteral,
 		re: regexp.MustCompile(`(?i)\b(?:AccountKey|SharedAccessKey|SharedAccessSignature|sig)=([^;&"'\s]{16,})`)},
-	{kind: "basic_auth", value: 1, check: isLiteral,
-		re: regexp.MustCompile(`(?i)\bauthorization:\s*basic\s+([A-Za-z0-9+/_-]{8,}={0,2})`)},
-	{kind: "heroku_api_key", value: 1,
+	{hints: []string{`authorization`}, anchored: true, kind: "basic_auth", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`(?i)^authorization:\s{0,16}basic\s{1,16}([A-Za-z0-9+/_-]{8,}={0,2})`)},
+	{hints: []string{`heroku`}, kind: "heroku_api_key", value: 1,
 		re: regexp.MustCompile(`(?i)\bheroku[a-z0-9_]*(?:api[_-]?key|token)["']?\s*(?::=|=|:)\s*["']?([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`)},
-	{kind: "docker_auth", value: 1, check: looksEncoded,
+	{hints: []string{`"auth"`}, kind: "docker_auth", value: 1, check: looksEncoded,
 		re: regexp.MustCompile(`"auth"\s*:\s*"([A-Za-z0-9+/]{12,}={0,2})"`)},
 	// Passwords on a command line are secrets whatever they look like:
 	// mysql -pSECRET, --password=SECRET, curl -u user:SECRET, sshpass -p
 	// SECRET, PGPASSWORD=SECRET.
-	{kind: "password_flag", value: 1, check: isLiteral,
+	{hints: []string{`mysql`, `mariadb`}, kind: "password_flag", value: 1, check: isLiteral,
 		re: regexp.MustCompile(`\b(?:mysql|mysqldump|mysqladmin|mysqlsh|mariadb|mariadb-dump)\b[^\n|;&]*?\s-p("[^"]+"|'[^']+'|[^\s'"]+)`)},
-	{kind: "password_flag", value: 1, check: isLiteral,
+	{hints: []string{`-pass`, `-token`, `-secret`, `-api`, `-auth`, `-access`, `-client`}, kind: "password_flag", value: 1, check: isLiteral,
 		re: regexp.MustCompile(`(?i)(?:^|\s)--?(?:password|passwd|pass|token|secret|api[-_]?key|auth[-_]?token|access[-_]?token|client[-_]?secret)(?:=|\s+)("[^"]+"|'[^']+'|[^\s'"]+)`)},
-	{kind: "password_flag", value: 1, check: isLiteral,
+	{hints: []string{`-u`}, kind: "password_flag", value: 1, check: isLiteral,
 		re: regexp.MustCompile(`\b(?:curl|wget|http)\b[^\n|;&]*?\s(?:-u|--user|--http-user)(?:\s+|=)?["']?[^\s:'"]+:([^\s'"@]+)`)},
-	{kind: "password_flag", value: 1, check: isLiteral,
-		re: regexp.MustCompile(`\bsshpass\s+(?:-[a-zA-Z]\s+)*-p\s*("[^"]+"|'[^']+'|[^\s'"]+)`)},
+	{hints: []string{`sshpass`}, anchored: true, kind: "password_flag", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`^sshpass\s{1,16}(?:-[a-zA-Z]\s{1,16}){0,8}-p\s{0,16}("[^"]+"|'[^']+'|[^\s'"]+)`)},
 	// In an Authorization header, a bearer token is one whatever it looks
 	// like; elsewhere the word "bearer" needs a random-looking value.
-	{kind: "bearer_token", value: 1, check: isLiteral,
-		re: regexp.MustCompile(`(?i)\bauthorization:\s*(?:bearer|token)\s+([A-Za-z0-9._~+/-]{8,}=*)`)},
-	{kind: "bearer_token", value: 1, check: looksRandom,
-		re: regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`)},
-	{kind: "assigned_secret", value: 1, check: looksRandom,
-		re: regexp.MustCompile(`(?i)(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?)[a-z0-9_.-]*["']?\s*(?::=|=|:)\s*["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,})`)},
+	{hints: []string{`authorization`}, anchored: true, kind: "bearer_token", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`(?i)^authorization:\s{0,16}(?:bearer|token)\s{1,16}([A-Za-z0-9._~+/-]{8,}=*)`)},
+	{hints: []string{`bearer`}, anchored: true, kind: "bearer_token", value: 1, check: looksRandom,
+		re: regexp.MustCompile(`(?i)^bearer\s{1,16}([A-Za-z0-9._~+/-]{16,}=*)`)},
+	{hints: []string{`pass`, `pwd`, `secret`, `token`, `api`, `access`, `auth`, `private`, `credential`}, anchored: true, kind: "assigned_secret", value: 1, check: looksRandom,
+		re: regexp.MustCompile(`(?i)^(?:password|passwd|pwd|secret|token|api[_-]?key|access[_-]?key|auth[_-]?key|private[_-]?key|credentials?)[a-z0-9_.-]{0,64}["']?\s{0,16}(?::=|=|:)\s{0,16}["']?([^\s"'` + "`" + `,;<>(){}\[\]]{8,})`)},
 	// A shell variable named for a password holds one, however it looks
 	// (PGPASSWORD=hunter2); after assigned_secret, which names random ones.
-	{kind: "password", value: 1, check: isLiteral,
-		re: regexp.MustCompile(`\b[A-Z0-9_]*(?:PASSWORD|PASSWD|PASS)=("[^"]+"|'[^']+'|[^\s'"]+)`)},
+	{hints: []string{`pass=`, `passwd=`, `password=`}, anchored: true, kind: "password", value: 1, check: isLiteral,
+		re: regexp.MustCompile(`^(?:PASSWORD|PASSWD|PASS)=("[^"]+"|'[^']+'|[^\s'"]+)`)},
 	// So does one named for a secret, a token or a key (API_KEY=abc123),
 	// unless it is a number (MAX_TOKEN=4096) or a reference.
-	{kind: "env_secret", value: 1, check: func(v string) bool { return isLiteral(v) && strings.Trim(v, "0123456789\"'") != "" },
-		re: regexp.MustCompile(`\b[A-Z0-9_]*(?:SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)=("[^"]+"|'[^']+'|[^\s'"]+)`)},
+	{hints: []string{`secret=`, `token=`, `api_key=`, `apikey=`, `access_key=`, `private_key=`, `auth_key=`, `credential=`, `credentials=`}, anchored: true, kind: "env_secret", value: 1, check: func(v string) bool { return isLiteral(v) && strings.Trim(v, "0123456789\"'") != "" },
+		re: regexp.MustCompile(`^(?:SECRET|TOKEN|API_KEY|APIKEY|ACCESS_KEY|PRIVATE_KEY|AUTH_KEY|CREDENTIALS?)=("[^"]+"|'[^']+'|[^\s'"]+)`)},
 }
 
 // ScanSecrets finds credentials in text: private key blocks; AWS access
@@ -114,8 +123,12 @@ var secretRules = []secretRule{
 // already ([redacted:…], ***).
 func ScanSecrets(text string) []SecretFinding {
 	var found []SecretFinding
+	lower := asciiLower(text)
 	for _, rule := range secretRules {
-		for _, m := range rule.re.FindAllStringSubmatchIndex(text, -1) {
+		if !slices.ContainsFunc(rule.hints, func(h string) bool { return strings.Contains(lower, h) }) {
+			continue
+		}
+		for _, m := range rule.matches(text, lower) {
 			start, end := m[0], m[1]
 			if rule.value > 0 {
 				start, end = m[2*rule.value], m[2*rule.value+1]
@@ -134,6 +147,46 @@ func ScanSecrets(text string) []SecretFinding {
 	}
 	slices.SortFunc(found, func(a, b SecretFinding) int { return a.Offset - b.Offset })
 	return found
+}
+
+// matches returns the rule's submatch indexes in text; lower is text with
+// ASCII letters lowered, byte for byte.
+func (rule secretRule) matches(text, lower string) [][]int {
+	if !rule.anchored {
+		return rule.re.FindAllStringSubmatchIndex(text, -1)
+	}
+	var out [][]int
+	for _, h := range rule.hints {
+		for at := 0; ; {
+			i := strings.Index(lower[at:], h)
+			if i < 0 {
+				break
+			}
+			p := at + i
+			if m := rule.re.FindStringSubmatchIndex(text[p:]); m != nil {
+				for k := range m {
+					if m[k] >= 0 {
+						m[k] += p
+					}
+				}
+				out = append(out, m)
+			}
+			at = p + 1
+		}
+	}
+	return out
+}
+
+// asciiLower lowers ASCII letters only, so offsets in the result are
+// offsets in s.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if 'A' <= c && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // redactedPrefix opens the text MaskSecrets puts where a secret was.

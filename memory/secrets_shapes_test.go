@@ -1,6 +1,7 @@
 package memory
 
 import (
+	"errors"
 	"strings"
 	"testing"
 )
@@ -138,5 +139,36 @@ func TestNoteProblemOnlySecret(t *testing.T) {
 		if err := NoteProblem(n); err == nil || !strings.Contains(err.Error(), "note_rejected") {
 			t.Errorf("%s: %v, want note_rejected", name, err)
 		}
+	}
+}
+
+// TestParseEventMasks checks the node's side: every string of an event is
+// masked before anything reads it, the digest is of the body as sent, and
+// a schema refusal quoting a value quotes it masked, in its message and in
+// the cause the node logs.
+func TestParseEventMasks(t *testing.T) {
+	pg := join("pg", "Pass", "w0rd")
+	start := `{"project":"shop psql postgres://app:` + pg + `@db/shop","capabilities":["session_binding"]}`
+	body := envelope("session.start", start)
+	ev, err := ParseEvent("codex", "session.start", body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := ev.Payload.(*SessionStartPayload).Project; p != "shop psql postgres://app:[redacted:url_password]@db/shop" {
+		t.Errorf("project %q", p)
+	}
+	unmasked, err := ParseEvent("codex", "session.start", envelope("session.start", `{"project":"shop","capabilities":["session_binding"]}`))
+	if err != nil || unmasked.BodyDigest == ev.BodyDigest {
+		t.Errorf("the digest is not of the body as sent: %v", err)
+	}
+	// profile_ref has a pattern; the schema's message quotes the value.
+	bad := `{"project":"shop","profile_ref":"x postgres://app:` + pg + `@db","capabilities":["session_binding"]}`
+	_, err = ParseEvent("codex", "session.start", envelope("session.start", bad))
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeSchemaInvalid {
+		t.Fatalf("a bad profile_ref: %v", err)
+	}
+	if strings.Contains(e.Message, pg) || strings.Contains(err.Error(), pg) {
+		t.Errorf("the refusal quotes the secret: %v", err)
 	}
 }
