@@ -130,7 +130,15 @@ func ParseEvent(adapterID, kind string, body []byte) (*Event, error) {
 	if err != nil {
 		return nil, &Error{Code: CodeInternal, Message: "the event could not be re-encoded", Err: fmt.Errorf("memory: canonical form of an event: %w", err)}
 	}
-	value, _ = MaskJSON(value)
+	if _, masked := MaskJSON(value); masked > 0 {
+		// A mask can be longer than the secret it replaced; what the node
+		// keeps and answers must still fit the contract.
+		if err := loadContract().envelope.Validate(value); err != nil {
+			e := maskError(schemaError(err, ""))
+			e.Message = "with its secrets masked, the event no longer fits the contract (shorten the text around them): " + e.Message
+			return nil, e
+		}
+	}
 	obj := value.(map[string]any) // the schema requires an object
 	if got := obj["adapter_id"].(string); got != adapterID {
 		return nil, newError(CodeBadRequest, "the body's adapter_id %q is not the route's %q", got, adapterID)

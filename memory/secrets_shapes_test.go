@@ -172,3 +172,18 @@ func TestParseEventMasks(t *testing.T) {
 		t.Errorf("the refusal quotes the secret: %v", err)
 	}
 }
+
+// TestParseEventMaskTooLong checks that a value its mask makes longer than
+// the contract allows is refused, rather than kept too long to answer.
+func TestParseEventMaskTooLong(t *testing.T) {
+	pw := join("p", "w")
+	project := "shop " + strings.Repeat("x", 220) + " postgres://a:" + pw + "@h"
+	if len(project) > 256 {
+		t.Fatalf("the project is %d bytes, over the contract's 256 before masking", len(project))
+	}
+	_, err := ParseEvent("codex", "session.start", envelope("session.start", `{"project":"`+project+`","capabilities":["session_binding"]}`))
+	var e *Error
+	if !errors.As(err, &e) || e.Code != CodeSchemaInvalid || !strings.Contains(e.Message, "/payload/project") || !strings.Contains(e.Message, "masked") {
+		t.Fatalf("a project its mask makes too long: %v", err)
+	}
+}
