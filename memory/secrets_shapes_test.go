@@ -187,3 +187,35 @@ func TestParseEventMaskTooLong(t *testing.T) {
 		t.Fatalf("a project its mask makes too long: %v", err)
 	}
 }
+
+// TestParseEventMasksFixes checks a note's diff and config fixes, and its
+// evidence, are masked like every other text.
+func TestParseEventMasksFixes(t *testing.T) {
+	npm := join("npm_", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8")
+	note := func(fix string) []byte {
+		return envelope("note", `{"session_handle":"sh_1","title":"Publishing needs the registry token","type":"config","scope":"project",
+			"content":{"what":"npm publish failed with E401","why":"the token was missing from .npmrc","where":".npmrc","learned":"write the token line into .npmrc before npm publish"},
+			"evidence_refs":["//registry.npmjs.org/:_authToken=`+npm+`"],"fix":`+fix+`}`)
+	}
+	for name, fix := range map[string]string{
+		"config": `{"kind":"config","path":".npmrc","content":"//registry.npmjs.org/:_authToken=` + npm + `\n"}`,
+		"diff":   `{"kind":"diff","diff":"--- a/.npmrc\n+++ b/.npmrc\n@@ -0,0 +1 @@\n+//registry.npmjs.org/:_authToken=` + npm + `\n"}`,
+	} {
+		ev, err := ParseEvent("codex", "note", note(fix))
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		n := ev.Payload.(*NotePayload)
+		for _, text := range []string{n.Fix.Content, n.Fix.Diff, n.EvidenceRefs[0]} {
+			if strings.Contains(text, npm) {
+				t.Errorf("%s: %q kept the token", name, text)
+			}
+		}
+		if !strings.Contains(n.Fix.Content+n.Fix.Diff, "[redacted:npm_token]") {
+			t.Errorf("%s: fix %+v without the mask", name, n.Fix)
+		}
+		if err := NoteProblem(n); err != nil {
+			t.Errorf("%s: a useful note with a masked fix is refused: %v", name, err)
+		}
+	}
+}
