@@ -17,7 +17,11 @@
 //   - memory-profile/v1 (profile.md): relevance weights, push policies,
 //     dimensions, budgets and opt-in kinds, with DefaultProfile and a digest
 //     to pin a session to one revision;
-//   - ScanSecrets and NoteProblem, the checks a note passes before it is kept;
+//   - ScanSecrets and MaskSecrets, the one rule set for credentials that
+//     the node (ParseEvent masks every string of an event before anything
+//     reads it) and the adapter (which masks every payload it sends) share,
+//     and NoteProblem, the checks a note passes before it is kept;
+//   - ReadScope, a profile's reads: whose records a session may read;
 //   - TopicKey and record refs (lr_…);
 //   - RenderInjection, the text a push folds into the agent's next request,
 //     written as quoted data and never as instructions;

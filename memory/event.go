@@ -3,6 +3,7 @@ package memory
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -82,6 +83,14 @@ var adapterIDPattern = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
 //  6. the rules the schema states only in words (schema_invalid; see
 //     checkWordRules).
 //
+// Between 4 and 5 every string of the body is masked (MaskJSON): a secret
+// in a note, a tool result's command or error tail, a project name or a
+// query is replaced by [redacted:<kind>] before anything else reads it, so
+// the payload returned holds no secret and no later error quotes one; a
+// schema error, which may quote a value, is masked itself. The schema
+// bounds every string first, and so the work masking does. BodyDigest is
+// of the body as sent.
+//
 // Capability-disabled kinds are read like any other; whether the session may
 // send them is the caller's question (IsCapabilityDisabled,
 // Profile.KindEnabled). So are the session handle, the event_id's history
@@ -109,7 +118,26 @@ func ParseEvent(adapterID, kind string, body []byte) (*Event, error) {
 		return nil, newError(CodeBadRequest, "the body is not I-JSON: the number at %s is an integer beyond ±(2^53−1)", at)
 	}
 	if err := loadContract().envelope.Validate(value); err != nil {
-		return nil, schemaError(err, "")
+		// A schema message may quote a value, and its cause goes to the
+		// node's log: both are masked.
+		return nil, maskError(schemaError(err, ""))
+	}
+	// The digest is of the body as sent, so the same event sent again is
+	// the same event; everything after it sees the body masked, so no
+	// secret reaches a message, a record, a session or the store. Masking
+	// comes after the schema, which bounds what there is to scan.
+	canon, err := canonical.Marshal(value)
+	if err != nil {
+		return nil, &Error{Code: CodeInternal, Message: "the event could not be re-encoded", Err: fmt.Errorf("memory: canonical form of an event: %w", err)}
+	}
+	if _, masked := MaskJSON(value); masked > 0 {
+		// A mask can be longer than the secret it replaced; what the node
+		// keeps and answers must still fit the contract.
+		if err := loadContract().envelope.Validate(value); err != nil {
+			e := maskError(schemaError(err, ""))
+			e.Message = "with its secrets masked, the event no longer fits the contract (shorten the text around them): " + e.Message
+			return nil, e
+		}
 	}
 	obj := value.(map[string]any) // the schema requires an object
 	if got := obj["adapter_id"].(string); got != adapterID {
@@ -117,10 +145,6 @@ func ParseEvent(adapterID, kind string, body []byte) (*Event, error) {
 	}
 	if got := obj["kind"].(string); got != kind {
 		return nil, newError(CodeBadRequest, "the body's kind %q is not the route's %q", got, kind)
-	}
-	canon, err := canonical.Marshal(value)
-	if err != nil {
-		return nil, &Error{Code: CodeInternal, Message: "the event could not be re-encoded", Err: fmt.Errorf("memory: canonical form of a validated event: %w", err)}
 	}
 	ev := &Event{
 		AdapterID:  adapterID,
@@ -190,6 +214,17 @@ func unsafeInteger(v any, at string) (string, bool) {
 		}
 	}
 	return "", true
+}
+
+// maskError masks what a refusal's message and cause say, since both may
+// quote what the adapter sent.
+func maskError(e *Error) *Error {
+	e.Message, _ = MaskSecrets(e.Message)
+	if e.Err != nil {
+		cause, _ := MaskSecrets(e.Err.Error())
+		e.Err = errors.New(cause)
+	}
+	return e
 }
 
 // clip shortens an untrusted value before a message quotes it.

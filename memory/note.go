@@ -30,31 +30,46 @@ const minSubstance = 12
 // beyond placeholder words), and learned must not repeat what word for
 // word, since a lesson that restates the event teaches nothing.
 //
-// It then scans every text the note carries for secrets (ScanSecrets): a
-// note is kept and may be pushed to other sessions, so one holding a
-// credential is refused, naming the field and the kind but never the value.
+// Secrets: a node masks every text of an event before it reads it
+// (ParseEvent, MaskSecrets), so a note usually arrives with its secrets
+// already replaced by [redacted:<kind>]. Those marks count for nothing
+// here: every check above is made on the text without them, so a note
+// that is essentially only a secret (a title, what or learned that says
+// nothing once its secret is gone, or a fix that is nothing but a secret)
+// is refused, while a useful note that mentioned one is kept masked. A
+// note that still holds a secret (a caller that did not mask it) is
+// refused, naming the field and the kind but never the value.
 //
 // The error is a note_rejected *Error.
 func NoteProblem(n *NotePayload) error {
-	if isPlaceholder(n.Title) {
+	title := StripRedactions(n.Title)
+	if isPlaceholder(title) {
 		return newError(CodeNoteRejected, "at /payload/title: the title %q says nothing; name what the note is about", clip(n.Title, 40))
 	}
 	for _, f := range []struct{ name, text string }{{"why", n.Content.Why}, {"where", n.Content.Where}} {
-		if isPlaceholder(f.text) {
+		if isPlaceholder(StripRedactions(f.text)) {
 			return newError(CodeNoteRejected, "at /payload/content/%s: %q is a placeholder; say %s", f.name, clip(f.text, 40),
 				map[string]string{"why": "why it happened or matters", "where": "where in the code or setup it applies"}[f.name])
 		}
 	}
+	what, learned := StripRedactions(n.Content.What), StripRedactions(n.Content.Learned)
 	for _, f := range []struct{ name, text, ask string }{
-		{"what", n.Content.What, "what happened, concretely"},
-		{"learned", n.Content.Learned, "what a later session should do differently"},
+		{"what", what, "what happened, concretely"},
+		{"learned", learned, "what a later session should do differently"},
 	} {
 		if !hasSubstance(f.text) {
-			return newError(CodeNoteRejected, "at /payload/content/%s: too little to go on; say %s", f.name, f.ask)
+			return newError(CodeNoteRejected, "at /payload/content/%s: too little to go on (a secret, masked, counts for nothing); say %s", f.name, f.ask)
 		}
 	}
-	if foldWords(n.Content.What) == foldWords(n.Content.Learned) {
+	if foldWords(what) == foldWords(learned) {
 		return newError(CodeNoteRejected, "at /payload/content/learned: it repeats what; say what a later session should do differently")
+	}
+	if f := n.Fix; f != nil {
+		for _, part := range []struct{ at, text string }{{"command", f.Command}, {"diff", f.Diff}, {"content", f.Content}} {
+			if part.text != "" && strings.TrimSpace(StripRedactions(part.text)) == "" {
+				return newError(CodeNoteRejected, "at /payload/fix/%s: the fix is only a secret, which memory never keeps; give the fix without it", part.at)
+			}
+		}
 	}
 	for _, f := range noteTexts(n) {
 		if found := ScanSecrets(f.text); len(found) > 0 {

@@ -59,6 +59,75 @@ type Profile struct {
 	Budgets    Budgets               `json:"budgets"`
 	// EnabledKinds are the capability-disabled kinds this profile turns on.
 	EnabledKinds []string `json:"enabled_kinds"`
+	// Reads says whose records the sessions pinned to this profile read
+	// (pushes, searches and reads alike); absent, own+shared.
+	Reads ReadScope `json:"reads"`
+}
+
+// ReadScope is a profile's reads: which adapters' records a session may
+// read besides its own adapter's and those the admin shared, which every
+// session reads. In JSON it is "own+shared" (the zero value), "all" (every
+// record on the node), or a list of adapter ids whose records are read
+// too.
+type ReadScope struct {
+	All      bool
+	Adapters []string // sorted, each once; nil when All
+}
+
+// ReadsOwnAndShared is the name of the zero ReadScope in JSON.
+const ReadsOwnAndShared = "own+shared"
+
+// Allows says whether a session of adapter reads a record owned by owner
+// and shared or not.
+func (r ReadScope) Allows(adapter, owner string, shared bool) bool {
+	return owner == adapter || shared || r.All || slices.Contains(r.Adapters, owner)
+}
+
+// String writes r as its JSON says it: own+shared, all, or
+// own+shared+a,b.
+func (r ReadScope) String() string {
+	switch {
+	case r.All:
+		return "all"
+	case len(r.Adapters) == 0:
+		return ReadsOwnAndShared
+	}
+	return ReadsOwnAndShared + "+" + strings.Join(r.Adapters, ",")
+}
+
+// MarshalJSON writes "own+shared", "all" or the list of adapter ids.
+func (r ReadScope) MarshalJSON() ([]byte, error) {
+	switch {
+	case r.All:
+		return []byte(`"all"`), nil
+	case len(r.Adapters) == 0:
+		return []byte(`"` + ReadsOwnAndShared + `"`), nil
+	}
+	return json.Marshal(r.Adapters)
+}
+
+// UnmarshalJSON reads what MarshalJSON writes; the schema has checked the
+// shape already.
+func (r *ReadScope) UnmarshalJSON(b []byte) error {
+	var word string
+	if err := json.Unmarshal(b, &word); err == nil {
+		switch word {
+		case "all":
+			*r = ReadScope{All: true}
+		case ReadsOwnAndShared:
+			*r = ReadScope{}
+		default:
+			return fmt.Errorf("memory: reads %q: want %q, \"all\" or a list of adapter ids", word, ReadsOwnAndShared)
+		}
+		return nil
+	}
+	var ids []string
+	if err := json.Unmarshal(b, &ids); err != nil {
+		return fmt.Errorf("memory: reads: %w", err)
+	}
+	slices.Sort(ids)
+	*r = ReadScope{Adapters: slices.Compact(ids)}
+	return nil
 }
 
 // PushPolicy bounds one trigger's push: at most MaxItems records and
@@ -143,7 +212,7 @@ func ParseProfile(data []byte) (*Profile, error) {
 	return p, nil
 }
 
-// DefaultProfile returns the node's default profile, default@1, a fresh
+// DefaultProfile returns the node's default profile, default@2, a fresh
 // copy the caller may change.
 func DefaultProfile() *Profile {
 	p, err := ParseProfile(defaultProfileText)

@@ -11,7 +11,7 @@ import (
 
 func TestDefaultProfile(t *testing.T) {
 	p := DefaultProfile()
-	if p.Format != ProfileFormat || p.Ref().String() != "default@1" {
+	if p.Format != ProfileFormat || p.Ref().String() != "default@2" {
 		t.Errorf("default profile is %s@%s in %s", p.ID, p.Revision, p.Format)
 	}
 	for _, s := range Signals() {
@@ -93,7 +93,7 @@ func TestParseProfileRefuses(t *testing.T) {
 		"too many items":   strings.Replace(base, `"max_items": 2, "max_chars": 1500`, `"max_items": 17, "max_chars": 1500`, 1),
 		"L0 kind enabled":  strings.Replace(base, `"enabled_kinds": []`, `"enabled_kinds": ["note"]`, 1),
 		"dimension twice":  strings.Replace(base, `"dimensions": []`, `"dimensions": [{"name":"stack","kind":"exact"},{"name":"stack","kind":"set"}]`, 1),
-		"bad revision":     strings.Replace(base, `"revision": "1"`, `"revision": "1 beta"`, 1),
+		"bad revision":     strings.Replace(base, `"revision": "2"`, `"revision": "2 beta"`, 1),
 		"wrong format":     strings.Replace(base, `memory-profile/v1`, `memory-profile/v2`, 1),
 		"fractional count": strings.Replace(base, `"pushes": 8`, `"pushes": 8.5`, 1),
 	}

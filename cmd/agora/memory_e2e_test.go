@@ -162,6 +162,19 @@ func TestMemoryEndToEnd(t *testing.T) {
 		t.Errorf("memory notes:\n%s", notes)
 	}
 
+	// Share, then unshare: said, and seen in the provenance.
+	shared, _ := agora(t, 0, append([]string{"memory", "share", ref}, admin...)...)
+	if !strings.Contains(shared, "Shared "+ref) || !strings.Contains(shared, "written by adapter claude-code · revision 1 · shared by the node's admin") {
+		t.Errorf("memory share:\n%s", shared)
+	}
+	if show, _ := agora(t, 0, append([]string{"memory", "show", ref}, admin...)...); !strings.Contains(show, "shared by the node's admin") {
+		t.Errorf("memory show after share:\n%s", show)
+	}
+	unshared, _ := agora(t, 0, append([]string{"memory", "unshare", ref}, admin...)...)
+	if !strings.Contains(unshared, "Unshared "+ref) || strings.Contains(unshared, "shared by the node's admin") {
+		t.Errorf("memory unshare:\n%s", unshared)
+	}
+
 	// Forget: said, and done.
 	forgot, _ := agora(t, 0, append([]string{"memory", "forget", ref}, admin...)...)
 	if !strings.Contains(forgot, "Forgot "+ref+` "npm test fails: Cannot find module 'left-pad'"`) || !strings.Contains(forgot, "its 3 receipt(s)") {
@@ -196,6 +209,8 @@ func TestMemoryAdminCommandErrors(t *testing.T) {
 		{2, []string{"memory", "notes", "left-pad"}, "usage: agora memory notes"},
 		{2, []string{"memory", "notes", "--limit", "0"}, "--limit 20"},
 		{1, append([]string{"memory", "forget", "lr_nosuchrecord"}, admin...), "list the records with 'agora memory notes'"},
+		{1, append([]string{"memory", "share", "lr_nosuchrecord"}, admin...), "list the records with 'agora memory notes'"},
+		{2, []string{"memory", "unshare", "not a ref"}, "record refs look like lr_"},
 		{1, []string{"memory", "notes", "--url", url, "--data", t.TempDir()}, "point --data at the node's data folder"},
 		{1, []string{"memory", "notes", "--url", "http://127.0.0.1:1", "--data", dataDir}, "start the node with 'agora serve'"},
 	}

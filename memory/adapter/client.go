@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 
+	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/memory"
 )
@@ -40,7 +41,30 @@ func (c *Client) Send(ctx context.Context, env *memory.Event) (json.RawMessage, 
 	if c.URL == "" || c.Token == "" {
 		return nil, ErrNotConfigured
 	}
+	if err := maskPayload(env); err != nil {
+		return nil, err
+	}
 	return client.New(c.URL, c.HTTP, client.WithToken(c.Token)).MemoryEvent(ctx, c.AdapterID, env)
+}
+
+// maskPayload replaces env's payload by its JSON with every string masked
+// (memory.MaskJSON), so whatever a hook or a tool put in an event (a note
+// from the MCP note tool, a command, an error tail, a project name) leaves
+// the machine with its secrets masked by the rules the node applies.
+func maskPayload(env *memory.Event) error {
+	if env.Payload == nil {
+		return nil
+	}
+	b, err := json.Marshal(env.Payload)
+	if err != nil {
+		return fmt.Errorf("encode %s payload: %w", env.Kind, err)
+	}
+	generic, err := canonical.Parse(b)
+	if err != nil {
+		return fmt.Errorf("encode %s payload: %w", env.Kind, err)
+	}
+	env.Payload, _ = memory.MaskJSON(generic)
+	return nil
 }
 
 // Call sends env with payload (one of package memory's payload types) and

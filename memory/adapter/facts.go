@@ -9,35 +9,18 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agora-node/agora/memory"
 )
 
-// The contract asks the adapter to redact what it sends (commands, prompt
-// text, error tails). These patterns catch the secrets that most often end
-// up on a command line or in an error message; the node scans notes again
-// before it keeps them.
-var secretPatterns = []struct {
-	re   *regexp.Regexp
-	repl string
-}{
-	{regexp.MustCompile(`(?i)(authorization:\s*(?:bearer|basic|token)\s+)\S+`), "${1}[REDACTED]"},
-	{regexp.MustCompile(`(?i)\b(bearer\s+)[A-Za-z0-9._~+/=-]{16,}`), "${1}[REDACTED]"},
-	{regexp.MustCompile(`(?i)([a-z0-9_]*(?:token|secret|passwd|password|api[_-]?key|access[_-]?key|private[_-]?key)[a-z0-9_]*\s*[=:]\s*)("[^"]*"|'[^']*'|\S+)`), "${1}[REDACTED]"},
-	{regexp.MustCompile(`(?i)(--(?:token|password|secret|api-key)[= ])\S+`), "${1}[REDACTED]"},
-	{regexp.MustCompile(`(://[^/\s:@]+:)[^/\s@]+@`), "${1}[REDACTED]@"},
-	{regexp.MustCompile(`\bAKIA[0-9A-Z]{16}\b`), "[REDACTED]"},
-	{regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{20,}\b`), "[REDACTED]"},
-	{regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{20,}\b`), "[REDACTED]"},
-	{regexp.MustCompile(`\bsk-[A-Za-z0-9_-]{20,}\b`), "[REDACTED]"},
-	{regexp.MustCompile(`\bxox[abprs]-[A-Za-z0-9-]{10,}\b`), "[REDACTED]"},
-	{regexp.MustCompile(`-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)`), "[REDACTED PRIVATE KEY]"},
-}
-
-// Redact masks secrets in s.
+// Redact masks secrets in s, with the node's own rule set
+// (memory.MaskSecrets): the contract asks the adapter to redact what it
+// sends (commands, prompt text, error tails), and the node masks every
+// event again with the same rules, so what one lets through the other
+// does too, and nothing either masks is sent or kept.
 func Redact(s string) string {
-	for _, p := range secretPatterns {
-		s = p.re.ReplaceAllString(s, p.repl)
-	}
-	return s
+	masked, _ := memory.MaskSecrets(s)
+	return masked
 }
 
 // Head keeps at most n bytes of s from its start, cut on a rune boundary.

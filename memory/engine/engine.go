@@ -26,6 +26,17 @@
 // is the pinned profile's, and push floors are its push policies'. A
 // session pinned to a profile keeps it to its end.
 //
+// Ownership: a record belongs to the adapter whose session wrote it. A
+// topic key names one record of an adapter in its scope, so another
+// adapter's note on the same topic makes a record of its own; a note may
+// supersede or conflict with only its own adapter's records and those the
+// admin shared (Share); and a session reads (is pushed, finds, reads,
+// relates to) its own adapter's records, the shared ones, and those of the
+// adapters its profile's reads names (memory.ReadScope). A new revision of
+// a shared record is not shared until the admin shares it again. The
+// provenance label, and a pushed fix's own line, name the writing adapter
+// and the revision.
+//
 // Refused events are not recorded: sent again, they are judged again.
 //
 // Beside the events, the node's admin reads the records as a person would

@@ -53,16 +53,29 @@ func (t *turn) context(q recall.Query) recall.Query {
 	return q
 }
 
-// search ranks the records this session may see: those written before it
-// started, never its own.
+// canRead says whether the session may read r: its own adapter's records,
+// those the admin shared, and those of the adapters its profile's reads
+// names (memory.ReadScope). Pushes, searches, similar notes and reads all
+// ask it.
+func (t *turn) canRead(r *record) bool {
+	return t.prof.Reads.Allows(t.s.AdapterID, r.Adapter, r.Shared)
+}
+
+// search ranks the records this session may see: those it may read
+// (canRead), written before it started, never its own session's.
 func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*record, recall.Hit) bool) []memory.Hit {
+	q = t.context(q)
+	q.Allow = func(ref string) bool {
+		r := t.view(ref)
+		return r != nil && t.canRead(r)
+	}
 	// Ask for more than wanted: some hits are records the session may not
 	// see yet.
-	found := t.e.index.Search(t.context(q), weights(t.prof, floor), limit*4+8)
+	found := t.e.index.Search(q, weights(t.prof, floor), limit*4+8)
 	out := []memory.Hit{}
 	for _, h := range found {
 		r := t.view(h.ID)
-		if r == nil || !r.Created.Before(t.s.Started) || (keep != nil && !keep(r, h)) {
+		if r == nil || !t.canRead(r) || !r.Created.Before(t.s.Started) || (keep != nil && !keep(r, h)) {
 			continue
 		}
 		out = append(out, r.hit(h))
@@ -309,13 +322,11 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 	if err := memory.NoteProblem(p); err != nil {
 		return nil, err
 	}
-	for i, rel := range p.RelatesTo {
-		if t.view(rel.RecordRef) == nil {
-			return nil, memory.NewError(memory.CodeNotFound, "at /payload/relates_to/%d/record_ref: no record %s", i, rel.RecordRef)
-		}
+	if err := t.checkRelations(p); err != nil {
+		return nil, err
 	}
 	key, derived := p.EffectiveTopicKey()
-	tid := topicID{p.Scope, s.Project, key}
+	tid := topicID{s.AdapterID, p.Scope, s.Project, key}
 	if p.Scope == MemoryScopeGlobal {
 		tid.project = ""
 	}
@@ -326,8 +337,11 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 	if exists {
 		r = t.record(ref)
 		r.Revision++
+		// The admin shared the revision it reviewed, not this one.
+		r.Shared = false
 	} else {
-		r = &record{Ref: memory.NewLocalRef(), Version: 1, Scope: p.Scope, Project: s.Project, TopicKey: key, Revision: 1, Created: t.at, Updated: t.at}
+		r = &record{Ref: memory.NewLocalRef(), Version: 1, Scope: p.Scope, Project: s.Project, TopicKey: key, Revision: 1,
+			Adapter: s.AdapterID, Created: t.at, Updated: t.at}
 		t.changed = append(t.changed, r)
 	}
 	r.Session = s.Handle
@@ -376,6 +390,33 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 		VisibleFrom: "next_session", Similar: similar}, nil
 }
 
+// checkRelations checks a note's relates_to: each record must be one the
+// session may read (else not_found, as for a record that does not exist,
+// so a ref is no oracle), and a record a note supersedes or conflicts with
+// must be the session's adapter's own or one the admin shared: marking a
+// record superseded or in conflict lowers it for every session that reads
+// it, which is its owner's call or the admin's, never another adapter's.
+// A relation that breaks the rule refuses the note (note_rejected), rather
+// than keeping it without the relation, since the contract's note result
+// has no place for a warning.
+func (t *turn) checkRelations(p *memory.NotePayload) error {
+	for i, rel := range p.RelatesTo {
+		r := t.view(rel.RecordRef)
+		if r == nil || !t.canRead(r) {
+			return memory.NewError(memory.CodeNotFound, "at /payload/relates_to/%d/record_ref: no record %s", i, rel.RecordRef)
+		}
+		switch rel.Relation {
+		case "supersedes", "conflicts_with":
+			if r.Adapter != t.s.AdapterID && !r.Shared {
+				return memory.NewError(memory.CodeNoteRejected,
+					"at /payload/relates_to/%d: a note may say it %s only records of its own adapter or records the node's admin shared; %s is adapter %s's and not shared: relate to it as related instead, or ask the admin to share it",
+					i, rel.Relation, rel.RecordRef, r.Adapter)
+			}
+		}
+	}
+	return nil
+}
+
 // cite records that a note named a record the session met, once per
 // session.
 func (t *turn) cite(ref string) {
@@ -396,7 +437,7 @@ func (t *turn) query(p *memory.QueryPayload) (any, error) {
 	budget := t.prof.Budgets
 	if p.Op == memory.QueryRead {
 		r := t.view(p.Ref)
-		if r == nil {
+		if r == nil || !t.canRead(r) {
 			return nil, memory.NewError(memory.CodeNotFound, "no record %s", p.Ref)
 		}
 		if s.Spent.Reads >= budget.Reads {

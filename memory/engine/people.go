@@ -123,3 +123,39 @@ func (e *Engine) Forget(ctx context.Context, ref string) (memory.ReadRecord, int
 	_ = e.index.Remove(ref) // a record installed is indexed; its absence is the goal anyway
 	return r.read(), n, nil
 }
+
+// Share marks record ref shared (shared true) or no longer shared: the
+// admin read its current revision and lets every adapter's sessions read
+// it and supersede it or mark it in conflict, whatever their profiles'
+// reads say. A new revision of the record is not shared until the admin
+// shares it again. It returns the record as it now reads; a ref that names
+// no record is an error wrapping store.ErrNotFound. Sharing a shared
+// record (or unsharing an unshared one) changes nothing and writes
+// nothing.
+//
+// It holds the record lock, so no event is changing the record meanwhile,
+// and a change sent to the store is seen through whatever the caller's
+// context says, as Forget does.
+func (e *Engine) Share(ctx context.Context, ref string, shared bool) (memory.ReadRecord, error) {
+	e.recWrite.Lock()
+	defer e.recWrite.Unlock()
+	r := e.lookup(ref)
+	if r == nil {
+		return memory.ReadRecord{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
+	}
+	if r.Shared == shared {
+		return r.read(), nil
+	}
+	c := r.clone()
+	c.Version++
+	c.Shared = shared
+	row, err := c.row()
+	if err != nil {
+		return memory.ReadRecord{}, err
+	}
+	if err := e.st.ReplaceMemoryRecord(context.WithoutCancel(ctx), row); err != nil {
+		return memory.ReadRecord{}, fmt.Errorf("engine: sharing %s: %w", ref, err)
+	}
+	e.install(c)
+	return c.read(), nil
+}

@@ -23,6 +23,8 @@ type record struct {
 	TopicKey string
 	Revision int64
 	Session  string
+	Adapter  string // the adapter that wrote it, every revision of it
+	Shared   bool   // the admin let other adapters read and relate to it
 	Created  time.Time
 	Updated  time.Time
 	recordBody
@@ -50,19 +52,21 @@ type recordBody struct {
 	Outcome string `json:"outcome,omitempty"`
 }
 
-// topicID is a topic key in its scope: a project's, or "" for global.
-type topicID struct{ scope, project, key string }
+// topicID is a topic key of an adapter's in its scope: a project's, or ""
+// for global. Topics are the adapter's own: another adapter's note on the
+// same topic is another record.
+type topicID struct{ adapter, scope, project, key string }
 
 func (r *record) topic() topicID {
 	if r.Scope == MemoryScopeGlobal {
-		return topicID{r.Scope, "", r.TopicKey}
+		return topicID{r.Adapter, r.Scope, "", r.TopicKey}
 	}
-	return topicID{r.Scope, r.Project, r.TopicKey}
+	return topicID{r.Adapter, r.Scope, r.Project, r.TopicKey}
 }
 
 func decodeRecord(row MemoryRecord) (*record, error) {
 	r := &record{Ref: row.Ref, Version: row.Version, Scope: row.Scope, Project: row.Project, TopicKey: row.TopicKey,
-		Revision: row.Revision, Session: row.Session, Created: row.Created, Updated: row.Updated}
+		Revision: row.Revision, Session: row.Session, Adapter: row.Adapter, Shared: row.Shared, Created: row.Created, Updated: row.Updated}
 	if err := json.Unmarshal(row.Body, &r.recordBody); err != nil {
 		return nil, fmt.Errorf("record %s as stored: %w", row.Ref, err)
 	}
@@ -75,7 +79,7 @@ func (r *record) row() (MemoryRecord, error) {
 		return MemoryRecord{}, fmt.Errorf("engine: encoding record %s: %w", r.Ref, err)
 	}
 	return MemoryRecord{Ref: r.Ref, Version: r.Version, Scope: r.Scope, Project: r.Project, TopicKey: r.TopicKey,
-		Revision: r.Revision, Session: r.Session, Created: r.Created, Updated: r.Updated, Body: body}, nil
+		Revision: r.Revision, Session: r.Session, Adapter: r.Adapter, Shared: r.Shared, Created: r.Created, Updated: r.Updated, Body: body}, nil
 }
 
 // clone copies r deeply enough to change it: slices and pointers it owns
@@ -184,8 +188,10 @@ var trustWords = map[string]string{
 	string(recall.TrustVerified):  "local, verified",
 }
 
-// provenance is the record's provenance_label: where it came from, when,
-// and how the session that wrote it ended.
+// provenance is the record's provenance_label: which adapter wrote it (and
+// so every revision of it), which revision this is, whether the admin
+// shared it, where it came from, when, and how the session that wrote it
+// ended.
 func (r *record) provenance() string {
 	outcome := r.Outcome
 	if outcome == "" {
@@ -195,7 +201,16 @@ func (r *record) provenance() string {
 	if !ok {
 		words = "local"
 	}
-	return runes.Prefix(fmt.Sprintf("%s · project %s · %s · session outcome: %s", words, r.Project, r.Created.UTC().Format("2006-01-02"), outcome), 512)
+	writer := r.Adapter
+	if writer == "" {
+		writer = "unknown" // kept before records named their adapter, with no session to tell
+	}
+	shared := ""
+	if r.Shared {
+		shared = " · shared by the node's admin"
+	}
+	return runes.Prefix(fmt.Sprintf("%s · written by adapter %s · revision %d%s · project %s · %s · session outcome: %s",
+		words, writer, r.Revision, shared, r.Project, r.Created.UTC().Format("2006-01-02"), outcome), 512)
 }
 
 // hit is a recall hit as the contract shows it.
@@ -256,5 +271,5 @@ func (r *record) read() memory.ReadRecord {
 // injection is the record as a push quotes it.
 func (r *record) injection(score float64) memory.InjectionItem {
 	return memory.InjectionItem{Ref: r.Ref, Title: r.Title, What: r.Content.What, Why: r.Content.Why, Where: r.Content.Where,
-		Learned: r.Content.Learned, Fix: r.Fix, Provenance: r.provenance(), Score: score}
+		Learned: r.Content.Learned, Fix: r.Fix, Provenance: r.provenance(), Score: score, Adapter: r.Adapter, Revision: r.Revision}
 }

@@ -64,9 +64,16 @@ type MemoryRecord struct {
 	TopicKey string
 	Revision int64  // the note revision; 1 for the first note on the topic
 	Session  string // the handle of the session that recorded the revision
-	Created  time.Time
-	Updated  time.Time
-	Body     []byte // the engine's JSON; opaque to the store
+	// Adapter is the adapter whose session wrote the record: its owner,
+	// and the writer of every revision (a note of another adapter on the
+	// same topic makes another record). A record keeps it for life.
+	Adapter string
+	// Shared says the node's admin reviewed the record's current revision
+	// and let other adapters' sessions read it and relate to it.
+	Shared  bool
+	Created time.Time
+	Updated time.Time
+	Body    []byte // the engine's JSON; opaque to the store
 }
 
 // MemoryReceipt is one exposure (pushed, listed, read, cited, applied) or
@@ -106,7 +113,9 @@ type MemoryChange struct {
 // engine read is what it replaces. What the store decides itself is what
 // must hold however the engine is written: an event is applied once, a
 // session and a record change only from the version they were read at,
-// and one topic key names one record in its scope.
+// and one topic key names one record of an adapter in its scope (so
+// another adapter's note on the same topic can never become a revision of
+// someone else's record).
 //
 // Its methods keep store.Store's contract on concurrency (safe for
 // concurrent use, each method atomic), durability (a write that returned
@@ -138,11 +147,20 @@ type Store interface {
 	// stored, with store.ErrDuplicate, and nothing of c is written, whatever its
 	// body digest: comparing digests is the caller's. A session or record
 	// whose Version is not one more than the stored one (or is 1 when one
-	// is stored, or more than 1 when none is), and a new record whose
-	// topic key another record holds in its scope (the same project for
-	// project records, all of them for global ones), return store.ErrConflict
-	// with nothing written. A receipt's Seq is ignored and given anew.
+	// is stored, or more than 1 when none is), a new record whose
+	// topic key another record of the same Adapter holds in its scope (the
+	// same project for project records, all of them for global ones), and
+	// a change of a record's Adapter, scope or topic, return
+	// store.ErrConflict with nothing written. A receipt's Seq is ignored
+	// and given anew.
 	ApplyMemoryEvent(ctx context.Context, c MemoryChange) (MemoryEvent, error)
+
+	// ReplaceMemoryRecord replaces a stored record outside any event (the
+	// admin sharing or unsharing it), in one atomic, durable write. r's
+	// Version must be one more than the stored one, and its Adapter, scope
+	// and topic the stored ones, else store.ErrConflict with nothing
+	// written; store.ErrNotFound when there is no such record.
+	ReplaceMemoryRecord(ctx context.Context, r MemoryRecord) error
 
 	// MemoryEvent returns the event recorded under (adapterID, eventID), or
 	// store.ErrNotFound.

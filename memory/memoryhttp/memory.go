@@ -14,6 +14,14 @@
 //	GET    /api/v1/admin/memory/records?project=&limit=    → 200 {"records": [record]}, changed last first
 //	GET    /api/v1/admin/memory/records/{ref}              → 200 {"record", "fix", "marks", "receipts"}
 //	DELETE /api/v1/admin/memory/records/{ref}              → 200 {"removed": record, "receipts": n}
+//	POST   /api/v1/admin/memory/records/{ref}/share        → 200 {"record", "shared": true}
+//	POST   /api/v1/admin/memory/records/{ref}/unshare      → 200 {"record", "shared": false}
+//
+// A record belongs to the adapter whose session wrote it; other adapters'
+// sessions read it only when their profile's reads names that adapter (or
+// all), or when the admin shared it here, having read it. A shared record
+// may also be superseded by other adapters' notes. A new revision is not
+// shared until it is shared again.
 //
 // A hit and a record are the contract's hit and query-read record, so a
 // person sees what an agent would.
@@ -48,6 +56,8 @@ func (s *Server) routeMemory() {
 	s.mux.Handle("GET /api/v1/admin/memory/records", s.serve(s.admin(s.memoryRecords)))
 	s.mux.Handle("GET /api/v1/admin/memory/records/{ref}", s.serve(s.admin(s.memoryRecord)))
 	s.mux.Handle("DELETE /api/v1/admin/memory/records/{ref}", s.serve(s.admin(s.forgetMemoryRecord)))
+	s.mux.Handle("POST /api/v1/admin/memory/records/{ref}/share", s.serve(s.admin(s.shareMemoryRecord(true))))
+	s.mux.Handle("POST /api/v1/admin/memory/records/{ref}/unshare", s.serve(s.admin(s.shareMemoryRecord(false))))
 }
 
 // ingress answers one event. The body is read before the token is checked
@@ -236,6 +246,23 @@ func (s *Server) forgetMemoryRecord(r *http.Request) (any, int, error) {
 	}
 	s.logger.Info("memory record forgotten", "ref", gone.RecordRef, "receipts", receipts)
 	return map[string]any{"removed": record, "receipts": receipts}, http.StatusOK, nil
+}
+
+// shareMemoryRecord answers POST /api/v1/admin/memory/records/{ref}/share
+// (shared) or /unshare (not shared).
+func (s *Server) shareMemoryRecord(shared bool) httpapi.Func {
+	return func(r *http.Request) (any, int, error) {
+		rec, err := s.memory.Share(r.Context(), r.PathValue("ref"), shared)
+		if err != nil {
+			return nil, 0, memoryNotFound(r.PathValue("ref"), err)
+		}
+		record, err := asJSON(rec)
+		if err != nil {
+			return nil, 0, err
+		}
+		s.logger.Info("memory record sharing changed", "ref", rec.RecordRef, "shared", shared)
+		return map[string]any{"record": record, "shared": shared}, http.StatusOK, nil
+	}
 }
 
 // memoryNotFound says which record is missing and how to find the others.

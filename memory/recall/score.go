@@ -28,6 +28,7 @@ func bm25IDF(n, df int) float64 {
 // scoreInputs is what Search works out about the query once, for score
 // to use on every candidate.
 type scoreInputs struct {
+	denied    func(doc int32) bool // records the query may not see (Query.Allow); nil for none
 	avgLen    float32
 	lexMax    float64
 	lexCommon []int32

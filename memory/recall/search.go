@@ -131,6 +131,11 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		return nil
 	}
 
+	if q.Allow != nil {
+		// Records the asker may not read are no candidates at all, so they
+		// take no place in the pool another record could have had.
+		in.denied = func(d int32) bool { return !q.Allow(ix.entries[d].doc.ID) }
+	}
 	pool := preselect(sc, w, in)
 	in = ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], in)
 	hits, lead, runnerUp := ix.scorePool(p, w, sc, pool, in)
@@ -317,6 +322,9 @@ func (o contentOffer) scale(w Weights) float64 {
 func preselect(sc *scratch, w Weights, in scoreInputs) []cand {
 	top := &candHeap{}
 	for _, d := range sc.touched {
+		if in.denied != nil && in.denied(d) {
+			continue
+		}
 		a := sc.acc[d]
 		est := 0.0
 		if in.offered.lex && in.lexMax > 0 {

@@ -129,6 +129,10 @@ type Query struct {
 	Dimensions     map[string][]string
 	// Now anchors recency; the zero value means time.Now().
 	Now time.Time
+	// Allow, when set, says which records the asker may read, by ID: the
+	// others are never candidates. It is called under the index's read
+	// lock, so it must not call the index.
+	Allow func(id string) bool
 }
 
 // Reason explains one part of a hit's score; it is the schema's

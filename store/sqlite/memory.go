@@ -80,6 +80,36 @@ CREATE INDEX memory_receipts_session ON memory_receipts (session, seq);
 CREATE INDEX memory_receipts_record ON memory_receipts (record_ref, seq);
 `
 
+// memoryOwnerMigration is migration 10: a record belongs to the adapter
+// whose session wrote it (adapter), which the admin may share (shared),
+// and its topic key is unique among that adapter's records in its scope,
+// so another adapter's note on the topic makes a record of its own. The
+// table is made anew, since SQLite cannot change a UNIQUE constraint in
+// place; a record kept before is its last writer's.
+const memoryOwnerMigration = `
+CREATE TABLE memory_records_owned (
+	ref         TEXT PRIMARY KEY,
+	version     INTEGER NOT NULL,
+	adapter     TEXT NOT NULL,
+	shared      INTEGER NOT NULL,
+	scope       TEXT NOT NULL,
+	project     TEXT NOT NULL,
+	topic_scope TEXT NOT NULL,
+	topic_key   TEXT NOT NULL,
+	revision    INTEGER NOT NULL,
+	session     TEXT NOT NULL,
+	created     BIGINT NOT NULL,
+	updated     BIGINT NOT NULL,
+	body        BLOB NOT NULL,
+	UNIQUE (adapter, scope, topic_scope, topic_key)
+) WITHOUT ROWID;
+INSERT INTO memory_records_owned (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
+	SELECT r.ref, r.version, COALESCE(s.adapter_id, ''), 0, r.scope, r.project, r.topic_scope, r.topic_key, r.revision, r.session, r.created, r.updated, r.body
+	FROM memory_records r LEFT JOIN memory_sessions s ON s.handle = r.session;
+DROP TABLE memory_records;
+ALTER TABLE memory_records_owned RENAME TO memory_records;
+`
+
 // PutMemoryAdapter implements engine.Store.
 func (s *Store) PutMemoryAdapter(ctx context.Context, a engine.MemoryAdapter) error {
 	if a.ID == "" {
@@ -240,14 +270,10 @@ func putMemorySession(ctx context.Context, tx *sql.Tx, m engine.MemorySession) e
 }
 
 // putMemoryRecord makes or replaces a record, comparing versions; the
-// topic key's uniqueness is the table's.
+// topic key's uniqueness among its adapter's records is the table's.
 func putMemoryRecord(ctx context.Context, tx *sql.Tx, r engine.MemoryRecord) error {
 	if r.Ref == "" || r.Version < 1 || r.TopicKey == "" || (r.Scope != engine.MemoryScopeProject && r.Scope != engine.MemoryScopeGlobal) {
 		return fmt.Errorf("record %q: incomplete: %w", r.Ref, store.ErrInvalid)
-	}
-	topicScope := ""
-	if r.Scope == engine.MemoryScopeProject {
-		topicScope = r.Project
 	}
 	var stored int64
 	switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_records WHERE ref = ?`, r.Ref).Scan(&stored); {
@@ -261,30 +287,62 @@ func putMemoryRecord(ctx context.Context, tx *sql.Tx, r engine.MemoryRecord) err
 	}
 	if stored == 0 {
 		var other string
-		switch err := tx.QueryRowContext(ctx, `SELECT ref FROM memory_records WHERE scope = ? AND topic_scope = ? AND topic_key = ?`,
-			r.Scope, topicScope, r.TopicKey).Scan(&other); {
+		switch err := tx.QueryRowContext(ctx, `SELECT ref FROM memory_records WHERE adapter = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
+			r.Adapter, r.Scope, topicScope(r), r.TopicKey).Scan(&other); {
 		case err == nil:
 			return fmt.Errorf("record %s: topic %s is %s's in its scope: %w", r.Ref, r.TopicKey, other, store.ErrConflict)
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Ref, r.Version, r.Scope, r.Project, topicScope, r.TopicKey, r.Revision, r.Session, nanos(r.Created), nanos(r.Updated), r.Body)
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Ref, r.Version, r.Adapter, r.Shared, r.Scope, r.Project, topicScope(r), r.TopicKey, r.Revision, r.Session, nanos(r.Created), nanos(r.Updated), r.Body)
 		return err
 	}
-	// A record keeps its scope, project and topic for life; a change of
-	// them would be another record.
-	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, revision = ?, session = ?, updated = ?, body = ?
-		WHERE ref = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
-		r.Version, r.Revision, r.Session, nanos(r.Updated), r.Body, r.Ref, r.Scope, topicScope, r.TopicKey)
+	return replaceMemoryRecord(ctx, tx, r)
+}
+
+// topicScope is the column a record's topic key is unique in: the project
+// for a project record, "" for a global one.
+func topicScope(r engine.MemoryRecord) string {
+	if r.Scope == engine.MemoryScopeProject {
+		return r.Project
+	}
+	return ""
+}
+
+// replaceMemoryRecord writes a stored record's next version. A record
+// keeps its adapter, scope, project and topic for life; a change of them
+// would be another record.
+func replaceMemoryRecord(ctx context.Context, tx *sql.Tx, r engine.MemoryRecord) error {
+	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, shared = ?, revision = ?, session = ?, updated = ?, body = ?
+		WHERE ref = ? AND version = ? AND adapter = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
+		r.Version, r.Shared, r.Revision, r.Session, nanos(r.Updated), r.Body, r.Ref, r.Version-1, r.Adapter, r.Scope, topicScope(r), r.TopicKey)
 	if err != nil {
 		return err
 	}
 	if n, err := res.RowsAffected(); err != nil {
 		return err
 	} else if n != 1 {
-		return fmt.Errorf("record %s is kept with another scope or topic: %w", r.Ref, store.ErrConflict)
+		return fmt.Errorf("record %s is kept at another version or with another adapter, scope or topic: %w", r.Ref, store.ErrConflict)
+	}
+	return nil
+}
+
+// ReplaceMemoryRecord implements engine.Store.
+func (s *Store) ReplaceMemoryRecord(ctx context.Context, r engine.MemoryRecord) error {
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		var stored int64
+		switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_records WHERE ref = ?`, r.Ref).Scan(&stored); {
+		case errors.Is(err, sql.ErrNoRows):
+			return notFound("sqlite: memory record %s", r.Ref)
+		case err != nil:
+			return err
+		}
+		return replaceMemoryRecord(ctx, tx, r)
+	})
+	if err != nil {
+		return fmt.Errorf("sqlite: replace memory record %s: %w", r.Ref, err)
 	}
 	return nil
 }
@@ -319,12 +377,12 @@ func (s *Store) MemorySession(ctx context.Context, handle string) (engine.Memory
 	return m, err
 }
 
-const memoryRecordColumns = `ref, version, scope, project, topic_key, revision, session, created, updated, body`
+const memoryRecordColumns = `ref, version, adapter, shared, scope, project, topic_key, revision, session, created, updated, body`
 
 func scanMemoryRecord(row interface{ Scan(...any) error }) (engine.MemoryRecord, error) {
 	var r engine.MemoryRecord
 	var created, updated int64
-	err := row.Scan(&r.Ref, &r.Version, &r.Scope, &r.Project, &r.TopicKey, &r.Revision, &r.Session, &created, &updated, &r.Body)
+	err := row.Scan(&r.Ref, &r.Version, &r.Adapter, &r.Shared, &r.Scope, &r.Project, &r.TopicKey, &r.Revision, &r.Session, &created, &updated, &r.Body)
 	r.Created, r.Updated = fromNanos(created), fromNanos(updated)
 	return r, err
 }

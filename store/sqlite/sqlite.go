@@ -432,6 +432,9 @@ CREATE TABLE library_votes (
 	bindHookMigration,
 	// The renames each operator's signed entries asked for (operators.go).
 	nameChangesMigration,
+	// Memory records belong to the adapter that wrote them, and the admin
+	// may share one (memory.go).
+	memoryOwnerMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

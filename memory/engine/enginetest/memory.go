@@ -21,7 +21,9 @@ func (f *fixture) memoryEvent(a string, n int, d string) engine.MemoryEvent {
 // testMemory checks the memory's contract: adapters rotate, profile
 // revisions never change, an event is applied once with all its effects or
 // none, sessions and records change only from the version they were read
-// at, a topic key names one record in its scope, concurrent senders of
+// at, a topic key names one record of an adapter in its scope, a record
+// keeps its adapter, the admin shares a record from the version read,
+// concurrent senders of
 // one event see one of them win, and a record removed stays removed.
 func testMemory(f *fixture) {
 	testMemoryAdapters(f)
@@ -29,6 +31,7 @@ func testMemory(f *fixture) {
 	rec := testMemoryEvents(f)
 	testMemorySenders(f)
 	testMemoryForget(f, rec)
+	testMemoryOwners(f)
 }
 
 // testMemoryAdapters checks an adapter unknown, issued and rotated.
@@ -272,5 +275,71 @@ func testMemoryForget(f *fixture, rec engine.MemoryRecord) {
 	fresh.Ref, fresh.Version, fresh.Revision = "lr_d", 1, 1
 	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("codex", 21, "g"), Records: []engine.MemoryRecord{fresh}}); err != nil {
 		f.t.Fatalf("a new record on a removed record's topic: %v", err)
+	}
+}
+
+// testMemoryOwners checks that records belong to the adapter that wrote
+// them: a topic key is unique among one adapter's records in its scope,
+// another adapter's record on the same topic is a record of its own, a
+// record never changes adapter, and ReplaceMemoryRecord shares a record
+// only from the version it was read at.
+func testMemoryOwners(f *fixture) {
+	ctx, s := f.ctx, f.s
+	alpha := engine.MemoryRecord{Ref: "lr_alpha", Version: 1, Adapter: "alpha", Scope: engine.MemoryScopeProject, Project: "shop",
+		TopicKey: "bugfix/npm", Revision: 1, Session: "ms_alpha", Created: f.now, Updated: f.now, Body: []byte(`{"title":"alpha"}`)}
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("alpha", 30, "h"), Records: []engine.MemoryRecord{alpha}}); err != nil {
+		f.t.Fatalf("alpha's record: %v", err)
+	}
+	beta := alpha
+	beta.Ref, beta.Adapter, beta.Session, beta.Body = "lr_beta", "beta", "ms_beta", []byte(`{"title":"beta"}`)
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("beta", 31, "i"), Records: []engine.MemoryRecord{beta}}); err != nil {
+		f.t.Fatalf("another adapter's record on the same topic: %v", err)
+	}
+	twice := alpha
+	twice.Ref = "lr_alpha_again"
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("alpha", 32, "j"), Records: []engine.MemoryRecord{twice}}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("a second record of one adapter on one topic: %v, want ErrConflict", err)
+	}
+	if r, err := s.MemoryRecord(ctx, "lr_alpha"); err != nil || r.Adapter != "alpha" || r.Shared || string(r.Body) != `{"title":"alpha"}` {
+		f.t.Fatalf("alpha's record read back: %+v, %v", r, err)
+	}
+	stolen := alpha
+	stolen.Version, stolen.Revision, stolen.Adapter, stolen.Body = 2, 2, "beta", []byte(`{"title":"curl | sh"}`)
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("beta", 33, "k"), Records: []engine.MemoryRecord{stolen}}); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("a revision moving a record to another adapter: %v, want ErrConflict", err)
+	}
+	if r, _ := s.MemoryRecord(ctx, "lr_alpha"); r.Version != 1 || r.Adapter != "alpha" || string(r.Body) != `{"title":"alpha"}` {
+		f.t.Fatalf("a refused revision changed the record: %+v", r)
+	}
+
+	shared := alpha
+	shared.Version, shared.Shared = 2, true
+	if err := s.ReplaceMemoryRecord(ctx, shared); err != nil {
+		f.t.Fatalf("ReplaceMemoryRecord: %v", err)
+	}
+	if r, err := s.MemoryRecord(ctx, "lr_alpha"); err != nil || !r.Shared || r.Version != 2 || r.Adapter != "alpha" {
+		f.t.Fatalf("a shared record read back: %+v, %v", r, err)
+	}
+	if err := s.ReplaceMemoryRecord(ctx, shared); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("ReplaceMemoryRecord from a stale version: %v, want ErrConflict", err)
+	}
+	moved := shared
+	moved.Version, moved.Adapter = 3, "beta"
+	if err := s.ReplaceMemoryRecord(ctx, moved); !errors.Is(err, store.ErrConflict) {
+		f.t.Fatalf("ReplaceMemoryRecord moving a record to another adapter: %v, want ErrConflict", err)
+	}
+	none := shared
+	none.Ref = "lr_nothing"
+	if err := s.ReplaceMemoryRecord(ctx, none); !errors.Is(err, store.ErrNotFound) {
+		f.t.Fatalf("ReplaceMemoryRecord of no record: %v, want ErrNotFound", err)
+	}
+	// A revision carries the flag as the engine computed it.
+	next := shared
+	next.Version, next.Revision, next.Shared = 3, 2, false
+	if _, err := s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("alpha", 34, "l"), Records: []engine.MemoryRecord{next}}); err != nil {
+		f.t.Fatalf("alpha's revision of its shared record: %v", err)
+	}
+	if r, _ := s.MemoryRecord(ctx, "lr_alpha"); r.Shared || r.Revision != 2 || r.Version != 3 {
+		f.t.Fatalf("the revision read back: %+v", r)
 	}
 }
