@@ -46,7 +46,7 @@ func bundleGetCommand() *command {
 		if *out == "" {
 			return 0
 		}
-		return fetchBundleFiles(ctx, e, cl, args[0], b, *out)
+		return fetchBundleFiles(ctx, e, newTransferClient(*url), args[0], b, *out)
 	}
 	return c
 }
@@ -165,7 +165,9 @@ func fetchFile(ctx context.Context, c *client.Client, root *os.Root, f listedFil
 		}
 	}()
 	h := sha256.New()
-	n, err := c.File(ctx, f.digest, f.size, io.MultiWriter(w, h))
+	fileCtx, cancel := context.WithTimeout(ctx, transferDeadline(f.size))
+	defer cancel()
+	n, err := c.File(fileCtx, f.digest, f.size, io.MultiWriter(w, h))
 	if cerr := w.Close(); err == nil {
 		err = cerr
 	}

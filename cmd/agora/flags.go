@@ -38,6 +38,23 @@ func newClient(url string, opts ...client.Option) *client.Client {
 	return client.New(url, &http.Client{Timeout: time.Minute}, opts...)
 }
 
+// newTransferClient is newClient for the calls that move a file, which
+// may take longer than a minute: each call's context sets its deadline
+// (transferDeadline), and the node must still start answering within a
+// minute.
+func newTransferClient(url string, opts ...client.Option) *client.Client {
+	tr := http.DefaultTransport.(*http.Transport).Clone()
+	tr.ResponseHeaderTimeout = time.Minute
+	return client.New(url, &http.Client{Transport: tr}, opts...)
+}
+
+// transferDeadline is how long moving size bytes may take: a minute, and
+// a second for every megabyte, the node's own pace for its file routes
+// (node.Config.MinTransferRate).
+func transferDeadline(size int64) time.Duration {
+	return time.Minute + time.Duration(size/1_000_000)*time.Second
+}
+
 // nodeFailure reports a failed call to the node: its refusal with its code,
 // an answer this agora cannot read, or that it could not be reached. Each
 // exits 1.
