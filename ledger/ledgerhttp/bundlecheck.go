@@ -6,6 +6,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -158,6 +159,9 @@ func (s *Server) readBundleRequest(r *http.Request) (*bundleRequest, error) {
 // checked at all (its paths break the layout rules: 422, or the node
 // failed); everything else is in the result.
 func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedBundle, error) {
+	if err := checkMarkdownLimits(req); err != nil {
+		return nil, err
+	}
 	c := &checkedBundle{req: req}
 	add := func(file, path, format string, args ...any) {
 		c.issues = append(c.issues, Issue{File: file, Path: path, Message: fmt.Sprintf(format, args...)})
@@ -263,6 +267,39 @@ func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedB
 		return nil, err
 	}
 	return c, nil
+}
+
+// checkMarkdownLimits refuses, before anything parses them, Markdown files
+// over the paper package's limits (paper.CheckMarkdown): 413 for size, 422
+// for structure, naming the limit. A Markdown parser's cost outside these
+// limits is what let one unauthenticated check spend the node (issue 12).
+func checkMarkdownLimits(req *bundleRequest) error {
+	total := 0
+	for _, p := range slices.Sorted(maps.Keys(req.files)) {
+		if !paper.IsMarkdown(p) {
+			continue
+		}
+		data := req.files[p]
+		total += len(data)
+		if total > paper.MaxMarkdownTotalBytes {
+			return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+				Message: fmt.Sprintf("The bundle's Markdown files add up to more than %d bytes (paper.MaxMarkdownTotalBytes), the most one check parses", paper.MaxMarkdownTotalBytes)}
+		}
+		err := paper.CheckMarkdown(p, data, p == "paper.md")
+		var le *paper.LimitError
+		switch {
+		case err == nil:
+		case errors.As(err, &le) && errors.Is(err, paper.ErrTooLarge):
+			return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: err.Error(), Err: err}
+		case errors.As(err, &le):
+			issue := map[string]any{"file": p, "path": "", "message": err.Error()}
+			return &httpapi.IssuesError{Err: httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle",
+				Message: "The bundle has problems: " + err.Error(), Err: err}, Issues: []any{issue}}
+		default:
+			return err
+		}
+	}
+	return nil
 }
 
 // paths lists every file of the bundle, sent or uploaded.
