@@ -215,3 +215,41 @@ func CanonicalDigest(v any) (string, error) {
 	}
 	return Digest(b), nil
 }
+
+// Valid reports, as Parse would, whether data is one I-JSON value, without
+// building it: a check of a large file that nothing reads takes memory only
+// for the decoder's state, not for the values.
+func Valid(data []byte) error {
+	if !jsontext.Value(data).IsValid() {
+		return explainRefusal(data)
+	}
+	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	open := 0 // containers the next token is inside
+	for {
+		kind := dec.PeekKind()
+		if kind == 0 {
+			return nil
+		}
+		if kind != ']' && kind != '}' && open > maxDepth {
+			return &SyntaxError{Offset: dec.InputOffset(), Reason: "nested too deeply"}
+		}
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return syntaxError(dec, err)
+		}
+		switch tok.Kind() {
+		case '[', '{':
+			open++
+		case ']', '}':
+			open--
+		case '"':
+			if err := checkString(tok.String()); err != nil {
+				return &SyntaxError{Offset: dec.InputOffset(), Reason: err.Error()}
+			}
+		case '0':
+			if _, err := parseNumber(tok.String()); err != nil {
+				return &SyntaxError{Offset: dec.InputOffset(), Reason: err.Error()}
+			}
+		}
+	}
+}

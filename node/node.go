@@ -43,8 +43,13 @@ type Config struct {
 	// protocol's reference monitor accepts.
 	Origin string
 
-	// MaxBodyBytes bounds every JSON request body; 0 means 1 MiB.
+	// MaxBodyBytes bounds every JSON request body but a bundle's; 0 means
+	// 1 MiB.
 	MaxBodyBytes int64
+
+	// CheckTimeout bounds one bundle check; 0 means
+	// ledgerhttp.DefaultCheckTimeout.
+	CheckTimeout time.Duration
 
 	// AdminToken lets its bearer use the /api/v1/admin routes (agora
 	// admin ...). Empty means the token kept in <DataDir>/keys/admin.token,
@@ -265,6 +270,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
 		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
+		CheckTimeout: cfg.CheckTimeout,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

@@ -6,7 +6,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strings"
@@ -155,11 +154,15 @@ func (s *Server) readBundleRequest(r *http.Request) (*bundleRequest, error) {
 	return req, nil
 }
 
-// checkBundle runs every check. An error is a request that can't be
-// checked at all (its paths break the layout rules: 422, or the node
-// failed); everything else is in the result.
-func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedBundle, error) {
+// runChecks runs every check, stopping between them once ctx is done. An
+// error is a request that can't be checked at all (its paths break the
+// layout rules or its files the parsers' limits: 413 or 422; ctx ended; or
+// the node failed); everything else is in the result.
+func (s *Server) runChecks(ctx context.Context, req *bundleRequest) (*checkedBundle, error) {
 	if err := checkMarkdownLimits(req); err != nil {
+		return nil, err
+	}
+	if err := checkJSONLimits(req); err != nil {
 		return nil, err
 	}
 	c := &checkedBundle{req: req}
@@ -186,18 +189,32 @@ func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedB
 			add(required, "", "the bundle has no %s, which every bundle needs", required)
 		}
 	}
-	// Every JSON file is I-JSON.
+	// Every JSON file is I-JSON; those the checks read are parsed, the
+	// rest only validated, which takes no memory for their values.
 	parsed := map[string]any{}
 	for p, data := range req.files {
 		if !strings.HasSuffix(p, ".json") {
 			continue
 		}
-		v, err := canonical.Parse(bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF}))
+		if err := stageDone(ctx); err != nil {
+			return nil, err
+		}
+		data = bytes.TrimPrefix(data, []byte{0xEF, 0xBB, 0xBF})
+		if !parsedJSON[p] {
+			if err := canonical.Valid(data); err != nil {
+				add(p, "", "not I-JSON: %v", err)
+			}
+			continue
+		}
+		v, err := canonical.Parse(data)
 		if err != nil {
 			add(p, "", "not I-JSON: %v", err)
 			continue
 		}
 		parsed[p] = v
+	}
+	if err := stageDone(ctx); err != nil {
+		return nil, err
 	}
 
 	if v, ok := parsed["manifest.json"]; ok {
@@ -217,6 +234,9 @@ func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedB
 			c.assignClaimIDs(req, add)
 		}
 	}
+	if err := stageDone(ctx); err != nil {
+		return nil, err
+	}
 	for file, schema := range map[string]string{
 		"references.json":    "references.json",
 		"materials.json":     "materials.json",
@@ -234,10 +254,16 @@ func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedB
 			add("data/external.json", is.Path, "%s", is.Message)
 		}
 	}
+	if err := stageDone(ctx); err != nil {
+		return nil, err
+	}
 	if text, ok := req.files["paper.md"]; ok {
 		for _, is := range paper.CheckLength(text) {
 			add("paper.md", "", "%s", is)
 		}
+	}
+	if err := stageDone(ctx); err != nil {
+		return nil, err
 	}
 	c.integrity = paper.Flags(inline, c.paths())
 	// A table sent ahead is too large to read here, like one over the
@@ -249,6 +275,9 @@ func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedB
 	}
 	slices.SortFunc(c.integrity.Skipped, func(a, b paper.SkippedFile) int { return strings.Compare(a.Path, b.Path) })
 	for p, data := range inline {
+		if err := stageDone(ctx); err != nil {
+			return nil, err
+		}
 		c.hidden = append(c.hidden, paper.ScanHidden(p, data)...)
 	}
 	slices.SortStableFunc(c.hidden, func(a, b paper.HiddenFinding) int { return strings.Compare(a.Path, b.Path) })
@@ -263,43 +292,13 @@ func (s *Server) checkBundle(ctx context.Context, req *bundleRequest) (*checkedB
 		c.hazardIssue = "the hazard screen names rubric " + c.manifest.HazardScreen.Rubric + ", not the node's current rubric " + hazard.Digest() + ": screen the bundle again with GET /api/v1/hazard-rubric"
 		add("manifest.json", "/hazard_screen/rubric", "%s", c.hazardIssue)
 	}
+	if err := stageDone(ctx); err != nil {
+		return nil, err
+	}
 	if err := s.checkAuthor(ctx, c, sig, hasSig, add); err != nil {
 		return nil, err
 	}
 	return c, nil
-}
-
-// checkMarkdownLimits refuses, before anything parses them, Markdown files
-// over the paper package's limits (paper.CheckMarkdown): 413 for size, 422
-// for structure, naming the limit. A Markdown parser's cost outside these
-// limits is what let one unauthenticated check spend the node (issue 12).
-func checkMarkdownLimits(req *bundleRequest) error {
-	total := 0
-	for _, p := range slices.Sorted(maps.Keys(req.files)) {
-		if !paper.IsMarkdown(p) {
-			continue
-		}
-		data := req.files[p]
-		total += len(data)
-		if total > paper.MaxMarkdownTotalBytes {
-			return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
-				Message: fmt.Sprintf("The bundle's Markdown files add up to more than %d bytes (paper.MaxMarkdownTotalBytes), the most one check parses", paper.MaxMarkdownTotalBytes)}
-		}
-		err := paper.CheckMarkdown(p, data, p == "paper.md")
-		var le *paper.LimitError
-		switch {
-		case err == nil:
-		case errors.As(err, &le) && errors.Is(err, paper.ErrTooLarge):
-			return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: err.Error(), Err: err}
-		case errors.As(err, &le):
-			issue := map[string]any{"file": p, "path": "", "message": err.Error()}
-			return &httpapi.IssuesError{Err: httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle",
-				Message: "The bundle has problems: " + err.Error(), Err: err}, Issues: []any{issue}}
-		default:
-			return err
-		}
-	}
-	return nil
 }
 
 // paths lists every file of the bundle, sent or uploaded.

@@ -41,6 +41,9 @@ type Config struct {
 	// DefaultTransferGrace and DefaultMinTransferRate.
 	TransferGrace   time.Duration
 	MinTransferRate int64
+	// CheckTimeout bounds one bundle check (POST /api/v1/bundles/check and
+	// the checks of POST /api/v1/bundles); zero means DefaultCheckTimeout.
+	CheckTimeout time.Duration
 }
 
 // Deps are the node's parts the ledger's handlers use.
