@@ -56,28 +56,32 @@ type bundleRequest struct {
 
 // checkedBundle is what the check found.
 type checkedBundle struct {
-	req          *bundleRequest
-	digests      bundle.Digests
-	manifest     *bundle.Manifest
-	claims       []claims.Claim
-	claimIDs     []string
-	assertions   []string
-	signature    string
-	operator     *store.Operator // nil when the key is not registered here
-	signatureOK  bool
-	issues       []Issue
-	integrity    paper.Integrity
-	hidden       []paper.HiddenFinding
-	hazardIssue  string
-	publishing   map[string]any
-	canPublish   bool
-	free         string
-	quota        map[string]any
-	replaces     any
-	newVersionOf any
-	sealedIndex  any
-	publishedIdx any
-	price        price.Price
+	req         *bundleRequest
+	digests     bundle.Digests
+	manifest    *bundle.Manifest
+	claims      []claims.Claim
+	claimIDs    []string
+	assertions  []string
+	signature   string
+	operator    *store.Operator // nil when the key is not registered here
+	signatureOK bool
+	issues      []Issue
+	// issuesOmitted and hiddenOmitted count what the answer leaves out
+	// past MaxIssuesListed and MaxHiddenListed.
+	issuesOmitted int
+	hiddenOmitted int
+	integrity     paper.Integrity
+	hidden        []paper.HiddenFinding
+	hazardIssue   string
+	publishing    map[string]any
+	canPublish    bool
+	free          string
+	quota         map[string]any
+	replaces      any
+	newVersionOf  any
+	sealedIndex   any
+	publishedIdx  any
+	price         price.Price
 }
 
 // readBundleRequest reads {"files": {path: base64}, "uploaded": {path:
@@ -167,6 +171,10 @@ func (s *Server) runChecks(ctx context.Context, req *bundleRequest) (*checkedBun
 	}
 	c := &checkedBundle{req: req}
 	add := func(file, path, format string, args ...any) {
+		if len(c.issues) >= MaxIssuesListed {
+			c.issuesOmitted++
+			return
+		}
 		c.issues = append(c.issues, Issue{File: file, Path: path, Message: fmt.Sprintf(format, args...)})
 	}
 	sig, hasSig := req.files[bundle.SignatureFile]
@@ -281,6 +289,10 @@ func (s *Server) runChecks(ctx context.Context, req *bundleRequest) (*checkedBun
 		c.hidden = append(c.hidden, paper.ScanHidden(p, data)...)
 	}
 	slices.SortStableFunc(c.hidden, func(a, b paper.HiddenFinding) int { return strings.Compare(a.Path, b.Path) })
+	if len(c.hidden) > MaxHiddenListed {
+		c.hiddenOmitted = len(c.hidden) - MaxHiddenListed
+		c.hidden = c.hidden[:MaxHiddenListed]
+	}
 
 	// The hazard screen the author declares.
 	switch {
@@ -548,7 +560,7 @@ func (c *checkedBundle) answer() map[string]any {
 	for i, h := range c.hidden {
 		hidden[i] = h
 	}
-	return map[string]any{
+	answer := map[string]any{
 		"bundle":              c.digests.Bundle,
 		"verification_inputs": c.digests.VerificationInputs,
 		"files":               files,
@@ -569,6 +581,10 @@ func (c *checkedBundle) answer() map[string]any {
 		"ready":               c.ready(),
 		"price":               priceAnswer,
 	}
+	if c.hiddenOmitted > 0 {
+		answer["hidden_content_omitted"] = c.hiddenOmitted
+	}
+	return answer
 }
 
 func orNil(m map[string]any) any {
@@ -579,9 +595,13 @@ func orNil(m map[string]any) any {
 }
 
 func (c *checkedBundle) issueList() []any {
-	out := make([]any, len(c.issues))
+	out := make([]any, len(c.issues), len(c.issues)+1)
 	for i, is := range c.issues {
 		out[i] = map[string]any{"file": is.File, "path": is.Path, "message": is.Message}
+	}
+	if c.issuesOmitted > 0 {
+		out = append(out, map[string]any{"file": "", "path": "",
+			"message": fmt.Sprintf("%d more issues are not listed: an answer lists at most %d (ledgerhttp.MaxIssuesListed); fix these and check again", c.issuesOmitted, MaxIssuesListed)})
 	}
 	return out
 }
@@ -599,8 +619,8 @@ func invalidBundle(c *checkedBundle) error {
 		msg += " " + c.issues[0].Path
 	}
 	msg += ": " + c.issues[0].Message
-	if len(c.issues) > 1 {
-		msg += fmt.Sprintf(" (and %d more; POST /api/v1/bundles/check lists them all)", len(c.issues)-1)
+	if more := len(c.issues) - 1 + c.issuesOmitted; more > 0 {
+		msg += fmt.Sprintf(" (and %d more; POST /api/v1/bundles/check lists up to %d)", more, MaxIssuesListed)
 	}
 	return &httpapi.IssuesError{Err: httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "invalid_bundle", Message: msg}, Issues: c.issueList()}
 }

@@ -30,6 +30,18 @@ const DefaultCheckTimeout = 10 * time.Second
 // materials; other JSON files are only validated, streaming, at any size.
 const MaxParsedJSONBytes = 2 << 20
 
+// The answer's bounds: a bundle can have a problem in every file, and
+// the answer must not grow with it (100,000 claims made a 155 MB answer).
+const (
+	// MaxIssuesListed bounds the issues one answer lists; one more says
+	// how many were left out.
+	MaxIssuesListed = 100
+	// MaxHiddenListed bounds the hidden-content findings one answer
+	// lists, over all files (paper.HiddenPerFile bounds each file's);
+	// hidden_content_omitted says how many were left out.
+	MaxHiddenListed = 200
+)
+
 // parsedJSON are the JSON files the check reads into values.
 var parsedJSON = map[string]bool{
 	"manifest.json": true, "claims.json": true, "references.json": true,
