@@ -51,6 +51,16 @@ type Config struct {
 	// ledgerhttp.DefaultCheckTimeout.
 	CheckTimeout time.Duration
 
+	// CheckWorkers, CheckQueue and CheckQueueWait size the pool bundle
+	// checks run in, and ChecksPerMinute and SubmissionsPerMinute each
+	// address's allowance of checks and submissions: see ledgerhttp.Config.
+	// Zero means its default.
+	CheckWorkers         int
+	CheckQueue           int
+	CheckQueueWait       time.Duration
+	ChecksPerMinute      int
+	SubmissionsPerMinute int
+
 	// AdminToken lets its bearer use the /api/v1/admin routes (agora
 	// admin ...). Empty means the token kept in <DataDir>/keys/admin.token,
 	// made on first start.
@@ -270,7 +280,8 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
 		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
-		CheckTimeout: cfg.CheckTimeout,
+		CheckTimeout: cfg.CheckTimeout, CheckWorkers: cfg.CheckWorkers, CheckQueue: cfg.CheckQueue,
+		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

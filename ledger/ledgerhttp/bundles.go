@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
@@ -53,6 +54,11 @@ func (s *Server) routeBundles() {
 }
 
 func (s *Server) checkBundleRequest(r *http.Request) (any, int, error) {
+	release, err := s.admit(r, s.checkLimit)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer release()
 	req, err := s.readBundleRequest(r)
 	if err != nil {
 		return nil, 0, err
@@ -66,12 +72,20 @@ func (s *Server) checkBundleRequest(r *http.Request) (any, int, error) {
 
 // submitBundle answers POST /api/v1/bundles: it seals the bundle.
 func (s *Server) submitBundle(r *http.Request) (any, int, error) {
+	admitted, err := s.admit(r, s.submitLimit)
+	if err != nil {
+		return nil, 0, err
+	}
+	// The worker is for the check; sealing waits on the log, not the CPU.
+	releaseWorker := sync.OnceFunc(admitted)
+	defer releaseWorker()
 	req, err := s.readBundleRequest(r)
 	if err != nil {
 		return nil, 0, err
 	}
 	ctx := r.Context()
 	c, err := s.checkBundle(ctx, req)
+	releaseWorker()
 	if err != nil {
 		return nil, 0, err
 	}
