@@ -47,6 +47,11 @@ type Config struct {
 	// 1 MiB.
 	MaxBodyBytes int64
 
+	// MaxBundleBodyBytes bounds the body of a bundle check or submission;
+	// 0 means ledgerhttp.MaxBundleBody (10 MB of files in base64, and the
+	// JSON around them), which is also the most it may be.
+	MaxBundleBodyBytes int64
+
 	// CheckTimeout bounds one bundle check; 0 means
 	// ledgerhttp.DefaultCheckTimeout.
 	CheckTimeout time.Duration
@@ -181,6 +186,9 @@ func (cfg *Config) validate() error {
 	if cfg.MaxBodyBytes == 0 {
 		cfg.MaxBodyBytes = 1 << 20
 	}
+	if cfg.MaxBundleBodyBytes < 0 || cfg.MaxBundleBodyBytes > ledgerhttp.MaxBundleBody {
+		return fmt.Errorf("node: Config.MaxBundleBodyBytes: %d is not from 0 to %d", cfg.MaxBundleBodyBytes, ledgerhttp.MaxBundleBody)
+	}
 	if cfg.MinTransferRate < 0 {
 		return fmt.Errorf("node: Config.MinTransferRate: %d is negative", cfg.MinTransferRate)
 	}
@@ -280,7 +288,8 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
 		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
-		CheckTimeout: cfg.CheckTimeout, CheckWorkers: cfg.CheckWorkers, CheckQueue: cfg.CheckQueue,
+		MaxBundleBodyBytes: cfg.MaxBundleBodyBytes,
+		CheckTimeout:       cfg.CheckTimeout, CheckWorkers: cfg.CheckWorkers, CheckQueue: cfg.CheckQueue,
 		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,

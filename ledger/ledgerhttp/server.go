@@ -24,8 +24,12 @@ import (
 
 // Config is what the ledger's handlers need to know of the node.
 type Config struct {
-	// MaxBodyBytes bounds every JSON request body.
+	// MaxBodyBytes bounds every JSON request body but a bundle's.
 	MaxBodyBytes int64
+	// MaxBundleBodyBytes bounds the body of a bundle check or submission,
+	// which carries up to 10 MB of files in base64; zero means
+	// MaxBundleBody, the most the spec's bundle limit needs.
+	MaxBundleBodyBytes int64
 	// AdminToken lets its bearer use the admin routes.
 	AdminToken string
 	// DNSResolver and GitHubAPI, GitHubClient are where domain and
