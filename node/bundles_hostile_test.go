@@ -2,13 +2,18 @@ package node
 
 import (
 	"bytes"
+	"encoding/base64"
 	"errors"
+	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/protocol"
 )
 
 // TestBundleCheckDeadline gives the bundle check a deadline it can't meet:
@@ -113,5 +118,74 @@ func TestBundleCheckAdmission(t *testing.T) {
 	// Submissions have their own allowance.
 	if resp, v := callResponse(t, "POST", srv.URL+"/api/v1/bundles", body); resp.StatusCode != http.StatusAccepted {
 		t.Fatalf("a submission after the checks ran out: %d %v; want 202", resp.StatusCode, v)
+	}
+}
+
+// TestBundleBodyLimit checks that Config.MaxBundleBodyBytes holds for both
+// bundle routes, by Content-Length and, without one, as the body is read.
+func TestBundleBodyLimit(t *testing.T) {
+	_, srv := testNodeWith(t, Config{MaxBundleBodyBytes: 1 << 20})
+	body := append([]byte(`{"files":{"data/x.bin":"`), bytes.Repeat([]byte("A"), 1<<20)...)
+	body = append(body, `"}}`...)
+	for _, route := range []string{"/api/v1/bundles/check", "/api/v1/bundles"} {
+		if resp, v := callResponse(t, "POST", srv.URL+route, body); resp.StatusCode != http.StatusRequestEntityTooLarge || v["code"] != "too_large" {
+			t.Errorf("%s with a body over the limit: %d %v; want 413 too_large", route, resp.StatusCode, v)
+		}
+		req, _ := http.NewRequest("POST", srv.URL+route, io.MultiReader(bytes.NewReader(body))) // no Content-Length
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusRequestEntityTooLarge {
+			t.Errorf("%s with a body over the limit and no Content-Length: %d; want 413", route, resp.StatusCode)
+		}
+	}
+}
+
+// TestSubmissionSignatureFirst sends submissions whose paper would be
+// refused for its structure: who signed them is checked first, so a
+// stranger's gets 403 and a bad signature 422 naming only the signature,
+// and only the author's own, signed, hears about the paper.
+func TestSubmissionSignatureFirst(t *testing.T) {
+	n, srv := testNodeWith(t, Config{OpenAfter: -1})
+	a := newAuthor(t, n, srv.URL)
+	files, _ := realisticBundle(t, a)
+	files["paper.md"] = bytes.Repeat([]byte(">"), 150000)
+	stranger, _ := hybrid.GenerateKey()
+	strangers := map[string][]byte{}
+	for p, d := range files {
+		strangers[p] = d
+	}
+	strangers["manifest.json"] = bytes.Replace(files["manifest.json"], []byte(protocol.KeyDigest(a.key.Public().String())), []byte(protocol.KeyDigest(stranger.Public().String())), 1)
+	strangerBody, _ := signedBody(t, stranger, strangers, nil)
+	wrongKey, _ := signedBody(t, stranger, files, nil)
+	own, _ := signedBody(t, a.key, files, nil)
+	unsigned := mustJSON(t, map[string]any{"files": map[string]any{
+		"paper.md": base64.StdEncoding.EncodeToString(files["paper.md"]), "manifest.json": base64.StdEncoding.EncodeToString(files["manifest.json"])}})
+	for _, tc := range []struct {
+		name   string
+		body   []byte
+		status int
+		code   string
+		issue  string // in the only issue's message
+	}{
+		{"a stranger's key", strangerBody, 403, "unknown_key", ""},
+		{"signed by another key", wrongKey, 422, "invalid_bundle", "the signature does not verify"},
+		{"unsigned", unsigned, 422, "invalid_bundle", "no signature"},
+		{"the author's own", own, 422, "invalid_bundle", "MaxNestingDepth"},
+	} {
+		resp, v := callResponse(t, "POST", srv.URL+"/api/v1/bundles", tc.body)
+		if resp.StatusCode != tc.status || v["code"] != tc.code {
+			t.Errorf("%s: %d %v; want %d %s", tc.name, resp.StatusCode, v, tc.status, tc.code)
+			continue
+		}
+		if tc.issue == "" {
+			continue
+		}
+		issues, _ := v["issues"].([]any)
+		if len(issues) != 1 || !strings.Contains(fmt.Sprint(issues[0]), tc.issue) {
+			t.Errorf("%s: issues %v; want one about %q", tc.name, issues, tc.issue)
+		}
 	}
 }

@@ -84,6 +84,9 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	ctx := r.Context()
+	if err := s.verifySubmitter(ctx, req); err != nil {
+		return nil, 0, err
+	}
 	c, err := s.checkBundle(ctx, req)
 	releaseWorker()
 	if err != nil {
