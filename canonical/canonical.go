@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -224,7 +225,8 @@ func Valid(data []byte) error {
 		return explainRefusal(data)
 	}
 	dec := jsontext.NewDecoder(bytes.NewReader(data))
-	open := 0 // containers the next token is inside
+	open := 0           // containers the next token is inside
+	var unquoted []byte // reused: a string is read raw, not copied
 	for {
 		kind := dec.PeekKind()
 		if kind == 0 {
@@ -232,6 +234,22 @@ func Valid(data []byte) error {
 		}
 		if kind != ']' && kind != '}' && open > maxDepth {
 			return &SyntaxError{Offset: dec.InputOffset(), Reason: "nested too deeply"}
+		}
+		if kind == '"' {
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return syntaxError(dec, err)
+			}
+			if bytes.IndexByte(raw, '\\') < 0 && !hasHighBytes(raw) {
+				continue
+			}
+			if unquoted, err = jsontext.AppendUnquote(unquoted[:0], raw); err != nil {
+				return syntaxError(dec, err)
+			}
+			if err := checkString(unsafeString(unquoted)); err != nil {
+				return &SyntaxError{Offset: dec.InputOffset(), Reason: err.Error()}
+			}
+			continue
 		}
 		tok, err := dec.ReadToken()
 		if err != nil {
@@ -253,3 +271,18 @@ func Valid(data []byte) error {
 		}
 	}
 }
+
+// hasHighBytes reports whether b holds a byte from 0xEF up, where every
+// noncharacter's UTF-8 starts.
+func hasHighBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0xEF {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeString views b as a string for checkString, which keeps no part
+// of it.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

@@ -101,12 +101,11 @@ func checkMarkdownLimits(req *bundleRequest) error {
 			continue
 		}
 		data := req.files[p]
-		total += len(data)
-		if total > paper.MaxMarkdownTotalBytes {
-			return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
-				Message: fmt.Sprintf("The bundle's Markdown files add up to more than %d bytes (paper.MaxMarkdownTotalBytes), the most one check parses", paper.MaxMarkdownTotalBytes)}
-		}
 		err := paper.CheckMarkdown(p, data, p == "paper.md")
+		if total += len(data); err == nil && total > paper.MaxMarkdownTotalBytes {
+			return &httpapi.Error{Status: http.StatusRequestEntityTooLarge, Code: "too_large",
+				Message: fmt.Sprintf("The bundle's Markdown files add up to more than %d bytes; at most %d are parsed in one check (paper.MaxMarkdownTotalBytes)", paper.MaxMarkdownTotalBytes, paper.MaxMarkdownTotalBytes)}
+		}
 		var le *paper.LimitError
 		switch {
 		case err == nil:
