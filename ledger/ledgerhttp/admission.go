@@ -33,6 +33,10 @@ const (
 	DefaultSubmissionsPerMinute = 60
 	// DefaultCheckQueueWait is the longest a check waits for a worker.
 	DefaultCheckQueueWait = 2 * time.Second
+	// MaxChecksInFlightPerAddress bounds the unsigned checks one address
+	// has running or queued at once, so that a few addresses can't take
+	// the whole pool and queue from the rest.
+	MaxChecksInFlightPerAddress = 2
 	// maxTrackedAddresses bounds the buckets kept; idle ones (full again)
 	// are dropped first.
 	maxTrackedAddresses = 10000
@@ -44,6 +48,9 @@ type checkPool struct {
 	workers chan struct{} // a slot per running check
 	queue   chan struct{} // a slot per waiting check
 	wait    time.Duration
+
+	mu       sync.Mutex     // guards inFlight
+	inFlight map[string]int // address key -> its checks running or queued; never 0
 }
 
 func newCheckPool(workers, queue int, wait time.Duration) *checkPool {
@@ -56,13 +63,33 @@ func newCheckPool(workers, queue int, wait time.Duration) *checkPool {
 	if wait <= 0 {
 		wait = DefaultCheckQueueWait
 	}
-	return &checkPool{workers: make(chan struct{}, workers), queue: make(chan struct{}, queue), wait: wait}
+	return &checkPool{workers: make(chan struct{}, workers), queue: make(chan struct{}, queue), wait: wait, inFlight: map[string]int{}}
 }
 
 // errBusy is the pool's answer when it is full.
 func errBusy(why string) error {
 	return &httpapi.Error{Status: http.StatusServiceUnavailable, Code: "busy", RetryAfter: 2,
 		Message: "The node is busy checking other bundles (" + why + "); send the same request again after Retry-After seconds"}
+}
+
+// enter counts a check of address in flight, refusing one past
+// MaxChecksInFlightPerAddress; leave counts it out.
+func (p *checkPool) enter(address string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.inFlight[address] >= MaxChecksInFlightPerAddress {
+		return false
+	}
+	p.inFlight[address]++
+	return true
+}
+
+func (p *checkPool) leave(address string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.inFlight[address]--; p.inFlight[address] <= 0 {
+		delete(p.inFlight, address)
+	}
 }
 
 // acquire takes a worker, waiting in the queue if there is room there; the
@@ -153,7 +180,8 @@ func addressKey(addr string) string {
 }
 
 // admit lets a check or submission start: limiter's allowance for its
-// address first, then a worker of the pool. The caller runs release when
+// address first, then room for another of its checks in flight, then a
+// worker of the pool. The caller runs release when
 // the check is done.
 func (s *Server) admit(r *http.Request, limiter *addressLimiter) (release func(), err error) {
 	if ok, wait := limiter.allow(r, time.Now()); !ok {
@@ -161,5 +189,23 @@ func (s *Server) admit(r *http.Request, limiter *addressLimiter) (release func()
 		return nil, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: secs,
 			Message: fmt.Sprintf("This address may start %d bundle checks a minute; send it again after Retry-After seconds", limiter.perMinute)}
 	}
-	return s.checks.acquire(r.Context())
+	if limiter != s.checkLimit {
+		// A submission is signed, and the spec lets each operator have
+		// one in flight (409 in_progress); many operators may share a host.
+		return s.checks.acquire(r.Context())
+	}
+	address := addressKey(httpapi.ClientAddress(r))
+	if !s.checks.enter(address) {
+		return nil, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: 1,
+			Message: fmt.Sprintf("This address has %d bundle checks running or queued, at most %d; send this one once one is answered", MaxChecksInFlightPerAddress, MaxChecksInFlightPerAddress)}
+	}
+	worker, err := s.checks.acquire(r.Context())
+	if err != nil {
+		s.checks.leave(address)
+		return nil, err
+	}
+	return func() {
+		worker()
+		s.checks.leave(address)
+	}, nil
 }
