@@ -2,12 +2,15 @@ package node
 
 import (
 	"bytes"
+	"context"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -188,4 +191,91 @@ func TestSubmissionSignatureFirst(t *testing.T) {
 			t.Errorf("%s: issues %v; want one about %q", tc.name, issues, tc.issue)
 		}
 	}
+}
+
+// TestBundleCheckClientGone checks that a check whose client leaves once
+// its body is sent stops at its next stage instead of running to the end:
+// the handler sees the canceled context (logged as "request canceled")
+// within a stage of the client leaving, rather than at the end, or writing
+// an answer no one reads.
+func TestBundleCheckClientGone(t *testing.T) {
+	var logs syncBuffer
+	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Logger: logger})
+	a := newAuthor(t, n, srv.URL)
+	files, _ := realisticBundle(t, a)
+	// Eight data files of a million numbers each: about a second of
+	// validation, in eight stages.
+	numbers := []byte("[" + strings.Repeat("1.5,", 250000) + "1]")
+	for i := range 8 {
+		files[fmt.Sprintf("data/n%d.json", i)] = numbers
+	}
+	body, _ := signedBody(t, a.key, files, nil)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	sent := make(chan struct{})
+	req, _ := http.NewRequestWithContext(ctx, "POST", srv.URL+"/api/v1/bundles/check", &signalAtEOF{r: bytes.NewReader(body), eof: sent})
+	req.ContentLength = int64(len(body))
+	answered := make(chan error, 1)
+	go func() {
+		resp, err := http.DefaultClient.Do(req)
+		if err == nil {
+			resp.Body.Close()
+		}
+		answered <- err
+	}()
+	<-sent
+	time.Sleep(100 * time.Millisecond) // the check is under way
+	cancel()
+	left := time.Now()
+	if err := <-answered; err == nil {
+		t.Fatal("the check was answered before its client left; make it longer")
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(logs.String(), "request canceled") {
+		if time.Now().After(deadline) {
+			t.Fatalf("the check never saw its client leave; the log says:\n%s", logs.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+	// The whole check takes some 350 ms more; one stage, some 50 ms.
+	if stopped := time.Since(left); stopped > 200*time.Millisecond {
+		t.Errorf("the check stopped %s after its client left; a stage takes some 50 ms", stopped)
+	} else {
+		t.Logf("the check stopped %s after its client left", stopped)
+	}
+}
+
+// signalAtEOF is a reader that closes eof when it is read to its end.
+type signalAtEOF struct {
+	r    io.Reader
+	eof  chan struct{}
+	once sync.Once
+}
+
+func (s *signalAtEOF) Read(p []byte) (int, error) {
+	n, err := s.r.Read(p)
+	if err == io.EOF {
+		s.once.Do(func() { close(s.eof) })
+	}
+	return n, err
+}
+
+// syncBuffer is a bytes.Buffer safe for a logger and a test to share.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
 }
