@@ -224,7 +224,9 @@ func Valid(data []byte) error {
 	if !jsontext.Value(data).IsValid() {
 		return explainRefusal(data)
 	}
-	dec := jsontext.NewDecoder(bytes.NewReader(data))
+	// A bytes.Buffer is read in place, where a reader would be copied
+	// into the decoder's own buffer, as large as the largest string.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
 	open := 0           // containers the next token is inside
 	var unquoted []byte // reused: a string is read raw, not copied
 	for {
