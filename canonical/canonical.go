@@ -26,6 +26,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -215,3 +216,75 @@ func CanonicalDigest(v any) (string, error) {
 	}
 	return Digest(b), nil
 }
+
+// Valid reports, as Parse would, whether data is one I-JSON value, without
+// building it: a check of a large file that nothing reads takes memory only
+// for the decoder's state, not for the values.
+func Valid(data []byte) error {
+	if !jsontext.Value(data).IsValid() {
+		return explainRefusal(data)
+	}
+	// A bytes.Buffer is read in place, where a reader would be copied
+	// into the decoder's own buffer, as large as the largest string.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(data))
+	open := 0           // containers the next token is inside
+	var unquoted []byte // reused: a string is read raw, not copied
+	for {
+		kind := dec.PeekKind()
+		if kind == 0 {
+			return nil
+		}
+		if kind != ']' && kind != '}' && open > maxDepth {
+			return &SyntaxError{Offset: dec.InputOffset(), Reason: "nested too deeply"}
+		}
+		if kind == '"' {
+			raw, err := dec.ReadValue()
+			if err != nil {
+				return syntaxError(dec, err)
+			}
+			if bytes.IndexByte(raw, '\\') < 0 && !hasHighBytes(raw) {
+				continue
+			}
+			if unquoted, err = jsontext.AppendUnquote(unquoted[:0], raw); err != nil {
+				return syntaxError(dec, err)
+			}
+			if err := checkString(unsafeString(unquoted)); err != nil {
+				return &SyntaxError{Offset: dec.InputOffset(), Reason: err.Error()}
+			}
+			continue
+		}
+		tok, err := dec.ReadToken()
+		if err != nil {
+			return syntaxError(dec, err)
+		}
+		switch tok.Kind() {
+		case '[', '{':
+			open++
+		case ']', '}':
+			open--
+		case '"':
+			if err := checkString(tok.String()); err != nil {
+				return &SyntaxError{Offset: dec.InputOffset(), Reason: err.Error()}
+			}
+		case '0':
+			if _, err := parseNumber(tok.String()); err != nil {
+				return &SyntaxError{Offset: dec.InputOffset(), Reason: err.Error()}
+			}
+		}
+	}
+}
+
+// hasHighBytes reports whether b holds a byte from 0xEF up, where every
+// noncharacter's UTF-8 starts.
+func hasHighBytes(b []byte) bool {
+	for _, c := range b {
+		if c >= 0xEF {
+			return true
+		}
+	}
+	return false
+}
+
+// unsafeString views b as a string for checkString, which keeps no part
+// of it.
+func unsafeString(b []byte) string { return unsafe.String(unsafe.SliceData(b), len(b)) }

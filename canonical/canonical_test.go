@@ -60,3 +60,22 @@ func TestRejects(t *testing.T) {
 		}
 	}
 }
+
+// TestValidAgreesWithParse checks Valid against Parse on what each rule
+// refuses and at the nesting limit.
+func TestValidAgreesWithParse(t *testing.T) {
+	for _, text := range []string{
+		`{"b":1,"a":[true,false,null]}`, `{"a":1,"a":2}`, `{"a":1,"\u0061":2}`, `"\ufdd0"`, `{"\ufdd0":1}`, `"\ud800"`,
+		`1e400`, `1e-400`, "\ufeff{}", `[1,]`, `[1] [2]`, ``, `{"a":{"b":[{"c":1e999}]}}`,
+		strings.Repeat("[", 1000) + strings.Repeat("]", 1000),
+		strings.Repeat("[", 1001) + strings.Repeat("]", 1001),
+		strings.Repeat("[", 1001) + "1" + strings.Repeat("]", 1001),
+		strings.Repeat(`{"a":`, 1001) + "1" + strings.Repeat("}", 1001),
+	} {
+		_, perr := Parse([]byte(text))
+		verr := Valid([]byte(text))
+		if (perr == nil) != (verr == nil) {
+			t.Errorf("%.60q: Parse %v, Valid %v", text, perr, verr)
+		}
+	}
+}

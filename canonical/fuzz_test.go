@@ -9,7 +9,7 @@ import (
 
 // FuzzCanonical checks the strict reader and canonical writer together:
 // whatever the input, Parse never panics; what it accepts, Marshal writes,
-// that output parses again to the same canonical bytes, and it agrees with
+// Valid agrees with it; that output parses again to the same canonical bytes, and it agrees with
 // jsontext's own RFC 8785 canonicalization.
 func FuzzCanonical(f *testing.F) {
 	for _, seed := range []string{
@@ -21,6 +21,9 @@ func FuzzCanonical(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, text []byte) {
 		v, err := Parse(text)
+		if verr := Valid(text); (verr == nil) != (err == nil) {
+			t.Fatalf("Valid says %v, Parse %v", verr, err)
+		}
 		if err != nil {
 			return
 		}

@@ -42,8 +42,28 @@ type Config struct {
 	// protocol's reference monitor accepts.
 	Origin string
 
-	// MaxBodyBytes bounds every JSON request body; 0 means 1 MiB.
+	// MaxBodyBytes bounds every JSON request body but a bundle's; 0 means
+	// 1 MiB.
 	MaxBodyBytes int64
+
+	// MaxBundleBodyBytes bounds the body of a bundle check or submission;
+	// 0 means ledgerhttp.MaxBundleBody (10 MB of files in base64, and the
+	// JSON around them), which is also the most it may be.
+	MaxBundleBodyBytes int64
+
+	// CheckTimeout bounds one bundle check; 0 means
+	// ledgerhttp.DefaultCheckTimeout.
+	CheckTimeout time.Duration
+
+	// CheckWorkers, CheckQueue and CheckQueueWait size the pool bundle
+	// checks run in, and ChecksPerMinute and SubmissionsPerMinute each
+	// address's allowance of checks and submissions: see ledgerhttp.Config.
+	// Zero means its default.
+	CheckWorkers         int
+	CheckQueue           int
+	CheckQueueWait       time.Duration
+	ChecksPerMinute      int
+	SubmissionsPerMinute int
 
 	// AdminToken lets its bearer use the /api/v1/admin routes (agora
 	// admin ...). Empty means the token kept in <DataDir>/keys/admin.token,
@@ -187,6 +207,9 @@ func (cfg *Config) validate() error {
 			return fmt.Errorf("node: Config.AdminToken: %w", err)
 		}
 	}
+	if cfg.MaxBundleBodyBytes < 0 || cfg.MaxBundleBodyBytes > ledgerhttp.MaxBundleBody {
+		return fmt.Errorf("node: Config.MaxBundleBodyBytes: %d is not from 0 to %d", cfg.MaxBundleBodyBytes, ledgerhttp.MaxBundleBody)
+	}
 	if cfg.MinTransferRate < 0 {
 		return fmt.Errorf("node: Config.MinTransferRate: %d is negative", cfg.MinTransferRate)
 	}
@@ -294,6 +317,9 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
 		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
 		UnboundUploadQuota: cfg.UnboundUploadQuota, OrgUnboundUploadQuota: cfg.OrgUnboundUploadQuota,
+		MaxBundleBodyBytes: cfg.MaxBundleBodyBytes,
+		CheckTimeout:       cfg.CheckTimeout, CheckWorkers: cfg.CheckWorkers, CheckQueue: cfg.CheckQueue,
+		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

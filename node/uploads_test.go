@@ -2,6 +2,7 @@ package node
 
 import (
 	"bytes"
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
@@ -203,5 +204,49 @@ func TestUploadsAnswerPublicFiles(t *testing.T) {
 	}
 	if status, v := askUpload(t, base, b, sha(big), len(big)); status != http.StatusOK || v["present"] != true {
 		t.Fatalf("an open bundle's uploaded file: %d %v", status, v)
+	}
+}
+
+// TestBundleCheckNamesNoOneElsesUploads: a bundle check naming an upload
+// tells whether the file is there only to the check its uploader signed;
+// unsigned, or signed by anyone else, the answer for a file another
+// operator uploaded is word for word the answer for one nobody sent.
+func TestBundleCheckNamesNoOneElsesUploads(t *testing.T) {
+	n, srv := testNodeWith(t, Config{OpenAfter: time.Hour})
+	base := srv.URL
+	a, b := newAuthor(t, n, base), newAuthor(t, n, base)
+	files, big := realisticBundle(t, a)
+	uploaded := upload(t, base, a, big)
+	never := "sha256:" + strings.Repeat("0", 64)
+
+	answer := func(key *hybrid.PrivateKey, digest string, signed bool) (int, string) {
+		t.Helper()
+		body, _ := signedBody(t, key, files, map[string]string{"data/big.csv": digest})
+		if !signed {
+			var v map[string]any
+			if err := json.Unmarshal(body, &v); err != nil {
+				t.Fatal(err)
+			}
+			delete(v["files"].(map[string]any), "signature")
+			body = mustJSON(t, v)
+		}
+		status, v := call(t, "POST", base+"/api/v1/bundles/check", body)
+		m, _ := v.(map[string]any)
+		msg, _ := m["error"].(string)
+		return status, strings.ReplaceAll(msg, digest, "DIGEST")
+	}
+	for _, c := range []struct {
+		name   string
+		key    *hybrid.PrivateKey
+		signed bool
+	}{{"unsigned", a.key, false}, {"signed by another operator", b.key, true}} {
+		s1, m1 := answer(c.key, uploaded, c.signed)
+		s2, m2 := answer(c.key, never, c.signed)
+		if s1 != http.StatusUnprocessableEntity || s1 != s2 || m1 != m2 {
+			t.Errorf("%s: a's upload answers %d %q, a file never sent %d %q; want the same 422", c.name, s1, m1, s2, m2)
+		}
+	}
+	if status, msg := answer(a.key, uploaded, true); status != http.StatusOK {
+		t.Errorf("the uploader's own signed check: %d %q; want 200", status, msg)
 	}
 }

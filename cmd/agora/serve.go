@@ -17,6 +17,7 @@ import (
 	"golang.org/x/net/netutil"
 	"k8s.io/klog/v2"
 
+	"github.com/agora-node/agora/ledger/ledgerhttp"
 	"github.com/agora-node/agora/node"
 	"github.com/agora-node/agora/translog"
 )
@@ -60,7 +61,7 @@ func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 // would outlive the logger it was made for.
 func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--checkpoint-interval 500ms] [--open-after 1h] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after 1h] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -73,7 +74,8 @@ func serveCommand() *command {
 	origin := c.flags.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
 	dnsResolver := c.flags.String("dns-resolver", "", "the DNS server (host:port) asked for the TXT records that prove domains (default the servers in /etc/resolv.conf)")
 	githubAPI := c.flags.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
-	maxBody := c.flags.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes")
+	maxBody := c.flags.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes, but a bundle's")
+	maxBundleBody := c.flags.Int64("max-bundle-body", ledgerhttp.MaxBundleBody, "the largest bundle check or submission body accepted, in bytes (at most the default: 10 MB of files in base64)")
 	openAfter := c.flags.Duration("open-after", node.DefaultOpenAfter, "how long a sealed bundle stays sealed before the node opens it (its policy until verification rounds run here); negative: never")
 	freeBundles := c.flags.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
 	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
@@ -91,12 +93,15 @@ func serveCommand() *command {
 		if *maxBody <= 0 {
 			return c.usageError(e, "--max-body must be a positive number of bytes")
 		}
+		if *maxBundleBody <= 0 || *maxBundleBody > ledgerhttp.MaxBundleBody {
+			return c.usageError(e, "--max-bundle-body must be from 1 to %d bytes", ledgerhttp.MaxBundleBody)
+		}
 		token, code := serveAdminToken(e, *tokenFile)
 		if code != 0 {
 			return code
 		}
 		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
-			MaxBodyBytes: *maxBody, AdminToken: token, AllowSharedData: *allowShared, Witnesses: witnesses,
+			MaxBodyBytes: *maxBody, MaxBundleBodyBytes: *maxBundleBody, AdminToken: token, AllowSharedData: *allowShared, Witnesses: witnesses,
 			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery}, serveTimeouts)
 	}
 	return c

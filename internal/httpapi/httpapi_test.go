@@ -1,6 +1,7 @@
 package httpapi
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -48,5 +49,23 @@ func TestWriteErrorStatuses(t *testing.T) {
 				t.Errorf("retry_after_seconds %v, want 1", body["retry_after_seconds"])
 			}
 		})
+	}
+}
+
+// TestReadBodyDeclaredSize reads bodies of declared sizes around the
+// buffer's steps whole, and refuses one shorter than it declared.
+func TestReadBodyDeclaredSize(t *testing.T) {
+	for _, size := range []int{1, 64<<10 - 1, 64 << 10, 64<<10 + 1, 300 << 10} {
+		want := bytes.Repeat([]byte("abc"), size/3+1)[:size]
+		r := httptest.NewRequest("POST", "/", bytes.NewReader(want))
+		got, err := ReadBody(r, "The body", 1<<20)
+		if err != nil || !bytes.Equal(got, want) {
+			t.Errorf("%d bytes: got %d bytes, %v", size, len(got), err)
+		}
+	}
+	r := httptest.NewRequest("POST", "/", bytes.NewReader(make([]byte, 10)))
+	r.ContentLength = 100
+	if _, err := ReadBody(r, "The body", 1<<20); err == nil {
+		t.Error("a body shorter than its Content-Length was read")
 	}
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
@@ -53,8 +54,22 @@ func (s *Server) routeBundles() {
 }
 
 func (s *Server) checkBundleRequest(r *http.Request) (any, int, error) {
+	release, err := s.admit(r, s.checkLimit)
+	if err != nil {
+		return nil, 0, err
+	}
+	defer release()
 	req, err := s.readBundleRequest(r)
 	if err != nil {
+		return nil, 0, err
+	}
+	// Only a check its uploader signed may name uploads nobody else can
+	// read yet (resolveUploads).
+	uploader := ""
+	if len(req.uploaded) > 0 {
+		uploader, _ = s.verifySubmitter(r.Context(), req)
+	}
+	if err := s.resolveUploads(r.Context(), req, uploader); err != nil {
 		return nil, 0, err
 	}
 	c, err := s.checkBundle(r.Context(), req)
@@ -66,12 +81,27 @@ func (s *Server) checkBundleRequest(r *http.Request) (any, int, error) {
 
 // submitBundle answers POST /api/v1/bundles: it seals the bundle.
 func (s *Server) submitBundle(r *http.Request) (any, int, error) {
+	admitted, err := s.admit(r, s.submitLimit)
+	if err != nil {
+		return nil, 0, err
+	}
+	// The worker is for the check; sealing waits on the log, not the CPU.
+	releaseWorker := sync.OnceFunc(admitted)
+	defer releaseWorker()
 	req, err := s.readBundleRequest(r)
 	if err != nil {
 		return nil, 0, err
 	}
 	ctx := r.Context()
+	submitter, err := s.verifySubmitter(ctx, req)
+	if err != nil {
+		return nil, 0, err
+	}
+	if err := s.resolveUploads(ctx, req, submitter); err != nil {
+		return nil, 0, err
+	}
 	c, err := s.checkBundle(ctx, req)
+	releaseWorker()
 	if err != nil {
 		return nil, 0, err
 	}

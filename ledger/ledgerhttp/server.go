@@ -7,6 +7,7 @@
 package ledgerhttp
 
 import (
+	"cmp"
 	"context"
 	"log/slog"
 	"net/http"
@@ -23,8 +24,12 @@ import (
 
 // Config is what the ledger's handlers need to know of the node.
 type Config struct {
-	// MaxBodyBytes bounds every JSON request body.
+	// MaxBodyBytes bounds every JSON request body but a bundle's.
 	MaxBodyBytes int64
+	// MaxBundleBodyBytes bounds the body of a bundle check or submission,
+	// which carries up to 10 MB of files in base64; zero means
+	// MaxBundleBody, the most the spec's bundle limit needs.
+	MaxBundleBodyBytes int64
 	// AdminToken lets its bearer use the admin routes.
 	AdminToken string
 	// DNSResolver and GitHubAPI, GitHubClient are where domain and
@@ -49,6 +54,23 @@ type Config struct {
 	// negative, no quota.
 	UnboundUploadQuota    int64
 	OrgUnboundUploadQuota int64
+	// CheckTimeout bounds one bundle check (POST /api/v1/bundles/check and
+	// the checks of POST /api/v1/bundles); zero means DefaultCheckTimeout.
+	CheckTimeout time.Duration
+	// CheckWorkers bounds the bundle checks run at once, signed
+	// submissions' included; zero means GOMAXPROCS. CheckQueue bounds those
+	// waiting for a worker (zero: 8 times CheckWorkers, since a queued
+	// check holds only its connection, not yet its body), each for at most
+	// CheckQueueWait (zero: DefaultCheckQueueWait); past either, 503 busy.
+	CheckWorkers   int
+	CheckQueue     int
+	CheckQueueWait time.Duration
+	// ChecksPerMinute and SubmissionsPerMinute are each client address's
+	// allowance of POST /api/v1/bundles/check and POST /api/v1/bundles, as
+	// a token bucket that holds a minute's worth; zero means
+	// DefaultChecksPerMinute and DefaultSubmissionsPerMinute. Past it, 429.
+	ChecksPerMinute      int
+	SubmissionsPerMinute int
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -92,13 +114,22 @@ type Server struct {
 	seedMu     sync.Mutex // held while a free seed bundle is counted and sealed
 
 	waits *waiters // the long polls waiting
+	// checks runs bundle checks; checkLimit and submitLimit are the
+	// allowances per address of unsigned checks and of submissions.
+	checks      *checkPool
+	checkLimit  *addressLimiter
+	submitLimit *addressLimiter
 }
 
 // New returns the ledger's handlers, mounted on mux.
 func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, logger: d.Logger, store: d.Store, journal: d.Journal, log: d.Log, blobs: d.Blobs,
 		logKey: d.LogKey, logID: d.LogID, ckeys: d.CheckpointKeys, uploadKey: d.UploadKey, now: d.Now,
-		mux: mux, submitting: map[string]bool{}, waits: newWaiters()}
+		mux: mux, submitting: map[string]bool{}, waits: newWaiters(),
+		checks:      newCheckPool(cfg.CheckWorkers, cfg.CheckQueue, cfg.CheckQueueWait),
+		checkLimit:  newAddressLimiter(cmp.Or(cfg.ChecksPerMinute, DefaultChecksPerMinute)),
+		submitLimit: newAddressLimiter(cmp.Or(cfg.SubmissionsPerMinute, DefaultSubmissionsPerMinute)),
+	}
 	s.routeLog()
 	s.routeOperators()
 	s.routeAdmin()

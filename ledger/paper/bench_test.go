@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"strings"
 	"testing"
+
+	"github.com/agora-node/agora/internal/hostile"
 )
 
 // realisticPaper writes a paper of about 20,000 tokens, the most a paper may
@@ -116,5 +118,41 @@ func TestRealisticPaper(t *testing.T) {
 	// over five orders of magnitude by their logarithm, follow it.
 	if len(flags.Data) != 1 || flags.Data[0].Kind != Benford || flags.Data[0].Column != "id" {
 		t.Errorf("data flags %+v, want one, for the id column", flags.Data)
+	}
+}
+
+// BenchmarkHostileMarkdown measures what the bundle check does with each
+// Markdown family of the hostile corpus at 50 KB, 100 KB, 200 KB and 1 MB:
+// CheckMarkdown, and on what it lets through CheckLength, Flags and
+// ScanHidden. Each size of a family costs at most about twice the size
+// before it, or is refused by a limit in microseconds ("refused" is 1 when
+// it was).
+//
+//	go test -run '^$' -bench HostileMarkdown -benchtime 1x ./ledger/paper
+func BenchmarkHostileMarkdown(b *testing.B) {
+	cases, err := hostile.Load("testdata/hostile")
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, c := range cases {
+		if !IsMarkdown(c.File) {
+			continue
+		}
+		for _, size := range []int{50_000, 100_000, 200_000, 1_000_000} {
+			text := c.Sized(size).Input()
+			b.Run(fmt.Sprintf("%s/%dKB", c.Name, size/1000), func(b *testing.B) {
+				refused := 0.0
+				for b.Loop() {
+					if CheckMarkdown("paper.md", text, true) != nil {
+						refused = 1
+						continue
+					}
+					CheckLength(text)
+					Flags(map[string][]byte{"paper.md": text}, nil)
+					ScanHidden("paper.md", text)
+				}
+				b.ReportMetric(refused, "refused")
+			})
+		}
 	}
 }

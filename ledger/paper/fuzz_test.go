@@ -1,9 +1,13 @@
 package paper
 
 import (
+	"runtime"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/agora-node/agora/internal/hostile"
 )
 
 // FuzzFlags reads any text as paper.md: the checks never panic, and every
@@ -53,5 +57,53 @@ func FuzzFlags(f *testing.F) {
 			}
 		}
 		_ = CheckLength([]byte(paper))
+	})
+}
+
+// The budget of one input to FuzzCheckPaper, in proportion to its length:
+// about ten times what the checks cost per byte of ordinary Markdown (some
+// 1 µs and 0.4 KB), so an input whose cost grows faster than its length
+// fails long before it could cost the node a second.
+const (
+	fuzzCPUBase    = 50 * time.Millisecond
+	fuzzCPUPerByte = 10 * time.Microsecond
+	fuzzAllocBase  = 2 << 20
+	fuzzAllocByte  = 4 << 10
+)
+
+// FuzzCheckPaper runs what the bundle check runs on paper.md, the limits
+// first (CheckMarkdown) and then, on what they let through, CheckLength,
+// Flags and ScanHidden, and fails any input that costs more CPU time or
+// allocation than its length allows. Seeds are the hostile corpus's
+// Markdown cases, cut down to a few kilobytes.
+func FuzzCheckPaper(f *testing.F) {
+	cases, err := hostile.Load("testdata/hostile")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cases {
+		if IsMarkdown(c.File) {
+			f.Add(c.Sized(4000).Input())
+		}
+	}
+	f.Add([]byte(realisticPaper()))
+	f.Fuzz(func(t *testing.T, text []byte) {
+		var before, after runtime.MemStats
+		runtime.ReadMemStats(&before)
+		start := processCPU()
+		if CheckMarkdown("paper.md", text, true) == nil {
+			CheckLength(text)
+			Flags(map[string][]byte{"paper.md": text}, nil)
+			ScanHidden("paper.md", text)
+		}
+		cpu := processCPU() - start
+		runtime.ReadMemStats(&after)
+		alloc := after.TotalAlloc - before.TotalAlloc
+		if budget := fuzzCPUBase + time.Duration(len(text))*fuzzCPUPerByte; cpu > budget {
+			t.Errorf("%d bytes took %s of CPU; the budget is %s", len(text), cpu, budget)
+		}
+		if budget := uint64(fuzzAllocBase + len(text)*fuzzAllocByte); alloc > budget {
+			t.Errorf("%d bytes allocated %d bytes; the budget is %d", len(text), alloc, budget)
+		}
 	})
 }

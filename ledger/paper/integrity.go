@@ -115,14 +115,17 @@ func Flags(files map[string][]byte, paths []string) Integrity {
 		flags.OrphanNumbers = append(flags.OrphanNumbers, orphanNumbers(doc, MaxOrphanNumbers)...)
 		flags.MissingSections = missingSections(doc)
 		if listedOK {
+			// Sets, not slices.Contains: thousands of references against
+			// thousands of citations must not take their product.
 			cited := citations(doc)
+			citedSet, listedSet := setOf(cited), setOf(listed)
 			for _, id := range listed {
-				if !slices.Contains(cited, id) {
+				if !citedSet[id] {
 					flags.UncitedReferences = append(flags.UncitedReferences, id)
 				}
 			}
 			for _, id := range cited {
-				if !slices.Contains(listed, id) {
+				if !listedSet[id] {
 					flags.UnlistedCitations = append(flags.UnlistedCitations, id)
 				}
 			}
@@ -182,4 +185,12 @@ func sortedKeys[V any](m map[string]V) []string {
 	}
 	slices.Sort(keys)
 	return keys
+}
+
+func setOf(list []string) map[string]bool {
+	set := make(map[string]bool, len(list))
+	for _, s := range list {
+		set[s] = true
+	}
+	return set
 }
