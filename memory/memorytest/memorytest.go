@@ -68,5 +68,4 @@ func SecretShapes() []SecretShape {
 	}
 }
 
-
 func join(parts ...string) string { return strings.Join(parts, "") }
