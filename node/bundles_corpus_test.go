@@ -107,9 +107,9 @@ func measureCall(t *testing.T, url string, body []byte) (status int, code string
 			}
 		}
 	})
-	start := processCPU()
+	start := hostile.ProcessCPU()
 	resp, v := callResponseBody(t, url, body)
-	cpu = processCPU() - start
+	cpu = hostile.ProcessCPU() - start
 	close(stop)
 	sampler.Wait()
 	peak = max(peak, read())

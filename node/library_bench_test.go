@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/internal/hostile"
 	"github.com/agora-node/agora/translog"
 )
 
@@ -46,7 +47,7 @@ func BenchmarkPublishContributions(b *testing.B) {
 	for b.Loop() {
 		work := make(chan []byte)
 		var wg sync.WaitGroup
-		began, cpuBegan := time.Now(), processCPU()
+		began, cpuBegan := time.Now(), hostile.ProcessCPU()
 		for range clients {
 			wg.Go(func() {
 				for wire := range work {
@@ -63,7 +64,7 @@ func BenchmarkPublishContributions(b *testing.B) {
 		close(work)
 		wg.Wait()
 		elapsed += time.Since(began)
-		cpu += processCPU() - cpuBegan
+		cpu += hostile.ProcessCPU() - cpuBegan
 	}
 	b.ReportMetric(float64(len(envelopes)*b.N)/elapsed.Seconds(), "contributions/s")
 	b.ReportMetric(float64(cpu.Microseconds())/float64(len(envelopes)*b.N), "cpu-µs/op")

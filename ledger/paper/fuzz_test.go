@@ -90,13 +90,13 @@ func FuzzCheckPaper(f *testing.F) {
 	f.Fuzz(func(t *testing.T, text []byte) {
 		var before, after runtime.MemStats
 		runtime.ReadMemStats(&before)
-		start := processCPU()
+		start := hostile.ProcessCPU()
 		if CheckMarkdown("paper.md", text, true) == nil {
 			CheckLength(text)
 			Flags(map[string][]byte{"paper.md": text}, nil)
 			ScanHidden("paper.md", text)
 		}
-		cpu := processCPU() - start
+		cpu := hostile.ProcessCPU() - start
 		runtime.ReadMemStats(&after)
 		alloc := after.TotalAlloc - before.TotalAlloc
 		if budget := fuzzCPUBase + time.Duration(len(text))*fuzzCPUPerByte; cpu > budget {

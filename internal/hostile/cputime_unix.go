@@ -1,15 +1,15 @@
 //go:build unix
 
-package paper
+package hostile
 
 import (
 	"syscall"
 	"time"
 )
 
-// processCPU is the CPU time this process has used, user and system: what
+// ProcessCPU is the CPU time this process has used, user and system: what
 // an input costs, steadier than wall time on a shared machine.
-func processCPU() time.Duration {
+func ProcessCPU() time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		return 0
