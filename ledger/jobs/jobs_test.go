@@ -22,7 +22,7 @@ const (
 
 func request() map[string]any {
 	return map[string]any{"type": "job_request", "operator": op, "time": now.Format(time.RFC3339),
-		"can": map[string]any{"minutes": 30.0, "gpu": false, "download_mb": 500.0, "software": []any{"lean4"}},
+		"can":          map[string]any{"minutes": 30.0, "gpu": false, "download_mb": 500.0, "software": []any{"lean4"}},
 		"model_family": "claude", "model": "claude-test-1", "sig": "x"}
 }
 
@@ -159,8 +159,14 @@ func TestEligibleAndChoose(t *testing.T) {
 			j.FilteredFor = map[string][]string{"gpt": {"biological"}}
 			v.Unfiltered = []string{"biological"}
 		}, true},
-		"one family reviews": {func(j *jobs.Open, _ *jobs.Verifier) { j.Kind = jobs.DomainReview; j.ReviewFamilies = []string{"gpt", "gpt"} }, false},
-		"two family reviews": {func(j *jobs.Open, _ *jobs.Verifier) { j.Kind = jobs.DomainReview; j.ReviewFamilies = []string{"gpt", "gemini"} }, true},
+		"one family reviews": {func(j *jobs.Open, _ *jobs.Verifier) {
+			j.Kind = jobs.DomainReview
+			j.ReviewFamilies = []string{"gpt", "gpt"}
+		}, false},
+		"two family reviews": {func(j *jobs.Open, _ *jobs.Verifier) {
+			j.Kind = jobs.DomainReview
+			j.ReviewFamilies = []string{"gpt", "gemini"}
+		}, true},
 	} {
 		j, w := base, v
 		c.change(&j, &w)
