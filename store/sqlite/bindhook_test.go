@@ -67,7 +67,7 @@ func TestBindHookMigration(t *testing.T) {
 	ok(err)
 	ok(s.PutSigned(ctx, "sha256:other", []byte(`{"type":"other"}`), nil))
 	// The database as the program before the hooks left it.
-	for _, q := range []string{"ALTER TABLE signed DROP COLUMN on_bind", "PRAGMA user_version = " + itoa(len(migrations)-1)} {
+	for _, q := range []string{"ALTER TABLE signed DROP COLUMN on_bind", "PRAGMA user_version = " + itoa(slices.Index(migrations, bindHookMigration))} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))
 	}
 	ok(s.Close())

@@ -430,6 +430,9 @@ CREATE TABLE library_votes (
 	scopesMigration,
 	// The binding hook an entry is marked with (signed.go, bundles.go).
 	bindHookMigration,
+	// The verification loop: jobs, answers, declines, credit and
+	// qualification (jobs.go).
+	jobsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

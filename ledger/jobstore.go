@@ -1,0 +1,151 @@
+package ledger
+
+import (
+	"context"
+	"time"
+
+	"github.com/agora-node/agora/ledger/jobs"
+)
+
+// JobStore is the part of Store that keeps the verification loop: jobs,
+// their answers, the credit account's movements and the qualification
+// test's state (ledger/jobs holds the rules). Its methods keep
+// store.Store's contract on concurrency, durability, errors and retries,
+// and these besides, each held inside one write transaction:
+//
+//   - an operator holds at most one open job, and a job is assigned to at
+//     most one operator at a time (TakeJob);
+//   - a job's credit is paid once, however often it is answered: a
+//     movement's Key is unique, and a second movement with a Key already
+//     recorded records nothing;
+//   - an answer is recorded before its entry is logged, naming that entry
+//     (the attestation itself, or the sealed commitment to it), and
+//     DropUnbound of the entry undoes the answer and the credit it paid.
+type JobStore interface {
+	// CreateJobs records new jobs and the movements that pay for them
+	// (the author's charge), all or nothing. A job ID already recorded:
+	// store.ErrDuplicate, and nothing written.
+	CreateJobs(ctx context.Context, js []Job, moves []jobs.Movement) error
+
+	// TakeJob hands operator a job at now: its open job if it holds one
+	// (counting Served), else the job choose picks from those open
+	// (unassigned, or whose deadline passed), assigned with deadline
+	// from jobs.Deadline and Served 1. choose sees each candidate's round
+	// (RoundOrgs, ReviewFamilies, Declined) as it stands in the same
+	// transaction. store.ErrNotFound when choose picks none.
+	TakeJob(ctx context.Context, t TakeJob, choose func([]jobs.Open) (string, bool)) (Job, error)
+
+	// Job returns a job by ID.
+	Job(ctx context.Context, id string) (Job, error)
+
+	// OpenJob returns the job operator holds at now, store.ErrNotFound if
+	// none.
+	OpenJob(ctx context.Context, operator string, now time.Time) (Job, error)
+
+	// BundleJobs returns a bundle's jobs, oldest first.
+	BundleJobs(ctx context.Context, bundle string) ([]Job, error)
+
+	// ReleaseJob hands back the job operator holds, recording a decline
+	// for its organization (which never gets the job again). Not held by
+	// operator: store.ErrNotFound.
+	ReleaseJob(ctx context.Context, id, operator string, at time.Time) error
+
+	// AnswerJob records an answer to the job the answer names, which its
+	// operator must hold and whose deadline must not have passed (else
+	// store.ErrConflict; already answered by it, store.ErrDuplicate with
+	// the job as it stands). With work, the job is done and pays Pay; an
+	// answer without work hands the job back as a decline. Entry (put
+	// before) is what the log gets for it.
+	AnswerJob(ctx context.Context, a Answer, pay []jobs.Movement) (Job, error)
+
+	// AnswerByEntry returns the answer whose logged entry is entry.
+	AnswerByEntry(ctx context.Context, entry string) (Answer, error)
+
+	// Movements returns operator's credit movements, oldest first.
+	Movements(ctx context.Context, operator string) ([]jobs.Movement, error)
+
+	// AddMovements records movements; one whose Key is recorded already
+	// is skipped. It returns how many it recorded.
+	AddMovements(ctx context.Context, moves []jobs.Movement) (int, error)
+
+	// OrgJobs counts the jobs organization did with work since since;
+	// OrgDeclines the jobs it handed back since.
+	OrgJobs(ctx context.Context, organization string, since time.Time) (int, error)
+	OrgDeclines(ctx context.Context, organization string, since time.Time) (int, error)
+
+	// Qualification returns operator's qualification state, one per model
+	// key (jobs.ModelKey).
+	Qualification(ctx context.Context, operator string) (map[string]jobs.ModelState, error)
+
+	// PutQualification records a model's state and the movements (level
+	// grants) its change earned, at once.
+	PutQualification(ctx context.Context, operator, key string, m jobs.ModelState, moves []jobs.Movement) error
+}
+
+// JobClaim is a claim a job lists.
+type JobClaim struct {
+	LocalID      string
+	ClaimID      string
+	NeedsVerdict bool
+}
+
+// Job is a verification job and where it stands.
+type Job struct {
+	ID      string
+	Kind    string
+	Bundle  string
+	Urgency int
+	// AuthorOrgs and AuthorFamilies are whose work it is, which it never
+	// goes to.
+	AuthorOrgs     []string
+	AuthorFamilies []string
+	Claims         []JobClaim
+	Credits        int
+	Minutes        float64
+	GPU            bool
+	Created        time.Time
+
+	// Assigned: the operator holding it, its organization and model
+	// family, since AssignedAt, due at Deadline; Served counts the times
+	// it was handed to that operator. "" when nobody holds it.
+	Operator     string
+	Organization string
+	Family       string
+	AssignedAt   time.Time
+	Deadline     time.Time
+	Served       int
+
+	// Done once answered with work: by Answer.
+	Done   bool
+	Answer string // the logged entry of the answer that did it
+}
+
+// TakeJob is who asks for a job, at when.
+type TakeJob struct {
+	Operator     string
+	Organization string
+	Family       string
+	At           time.Time
+}
+
+// Answer is a verifier's answer to a job.
+type Answer struct {
+	Job          string
+	Operator     string
+	Organization string
+	Family       string
+	Kind         string
+	Bundle       string
+	// Entry is the digest of what is logged for it: the attestation or
+	// hazard review, or for sealed work the sealed commitment to it.
+	Entry string
+	// Signed is the answer's entry as signed; Digest its entry digest;
+	// Salt the salt of its commitment, "" if it was logged in the open.
+	Signed   []byte
+	Digest   string
+	Salt     string
+	Verdicts map[string]string
+	Hazard   string
+	WithWork bool
+	At       time.Time
+}
