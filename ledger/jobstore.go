@@ -58,7 +58,12 @@ type JobStore interface {
 	// before) is what the log gets for it.
 	AnswerJob(ctx context.Context, a Answer, pay []jobs.Movement) (Job, error)
 
-	// AnswerByEntry returns the answer whose logged entry is entry.
+	// BundleAnswers returns every answer to a bundle's jobs, with work or
+	// without, in the order they came.
+	BundleAnswers(ctx context.Context, bundle string) ([]Answer, error)
+
+	// AnswerByEntry returns the answer whose logged entry (or whose own
+	// entry digest) is entry.
 	AnswerByEntry(ctx context.Context, entry string) (Answer, error)
 
 	// Movements returns operator's credit movements, oldest first.

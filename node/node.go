@@ -85,6 +85,11 @@ type Config struct {
 	// means DefaultOpenAfter; negative, never.
 	OpenAfter time.Duration
 
+	// Qualification is the qualification test's mode: "enforce" (the
+	// default, for ""), "observe" or "off" (spec/ledger-protocol.md,
+	// "Qualification").
+	Qualification string
+
 	// MinTransferRate, in bytes a second, and TransferGrace size the
 	// deadlines of the routes that move a file, an upload (PUT
 	// /api/v1/uploads/{digest}) and a download (GET /api/v1/files/{digest}):
@@ -283,7 +288,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken,
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
-		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate,
+		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate, Qualification: cfg.Qualification,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

@@ -40,7 +40,10 @@ func (s *Server) routeReads() {
 		return httpapi.Text{ContentType: "application/schema+json", Body: doc}, http.StatusOK, nil
 	}))
 	s.mux.Handle("GET /api/v1/hazard-rubric", s.serve(func(*http.Request) (any, int, error) {
-		return map[string]any{"digest": hazard.Digest(), "rubric": string(hazard.Text())}, http.StatusOK, nil
+		// The reference harness reads {rubric: <digest>, text, verdicts};
+		// digest repeats the digest for readers of the earlier shape.
+		return map[string]any{"rubric": hazard.Digest(), "digest": hazard.Digest(), "text": string(hazard.Text()),
+			"verdicts": stringsAny(vocabulary.HazardVerdicts)}, http.StatusOK, nil
 	}))
 	s.mux.Handle("GET /api/v1/prices", s.serve(func(*http.Request) (any, int, error) {
 		return s.rates(), http.StatusOK, nil

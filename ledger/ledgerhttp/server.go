@@ -41,6 +41,9 @@ type Config struct {
 	// DefaultTransferGrace and DefaultMinTransferRate.
 	TransferGrace   time.Duration
 	MinTransferRate int64
+	// Qualification is the qualification test's mode: jobs.ModeEnforce
+	// (the default, for ""), jobs.ModeObserve or jobs.ModeOff.
+	Qualification string
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -84,13 +87,15 @@ type Server struct {
 	seedMu     sync.Mutex // held while a free seed bundle is counted and sealed
 
 	waits *waiters // the long polls waiting
+
+	verify *verification // the verification loop's state (jobs.go)
 }
 
 // New returns the ledger's handlers, mounted on mux.
 func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, logger: d.Logger, store: d.Store, journal: d.Journal, log: d.Log, blobs: d.Blobs,
 		logKey: d.LogKey, logID: d.LogID, ckeys: d.CheckpointKeys, uploadKey: d.UploadKey, now: d.Now,
-		mux: mux, submitting: map[string]bool{}, waits: newWaiters()}
+		mux: mux, submitting: map[string]bool{}, waits: newWaiters(), verify: newVerification()}
 	s.routeLog()
 	s.routeOperators()
 	s.routeAdmin()
@@ -98,6 +103,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeBundles()
 	s.routeReads()
 	s.routeUploads()
+	s.routeJobs()
 	return s
 }
 

@@ -419,6 +419,40 @@ func (s *Store) AnswerJob(ctx context.Context, a ledger.Answer, pay []jobs.Movem
 	return got, err
 }
 
+const answerColumns = `entry, job, operator, organization, family, kind, bundle, signed, digest, salt, verdicts, hazard, with_work, at`
+
+func scanAnswer(r rowScanner) (ledger.Answer, error) {
+	var a ledger.Answer
+	var verdicts string
+	var at int64
+	if err := r.Scan(&a.Entry, &a.Job, &a.Operator, &a.Organization, &a.Family, &a.Kind, &a.Bundle, &a.Signed, &a.Digest, &a.Salt,
+		&verdicts, &a.Hazard, &a.WithWork, &at); err != nil {
+		return a, err
+	}
+	a.At = fromNanos(at)
+	return a, json.Unmarshal([]byte(verdicts), &a.Verdicts)
+}
+
+func (s *Store) BundleAnswers(ctx context.Context, bundle string) ([]ledger.Answer, error) {
+	var out []ledger.Answer
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+answerColumns+` FROM job_answers WHERE bundle = ? ORDER BY at, entry`, bundle)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanAnswer(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, a)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
 func (s *Store) AnswerByEntry(ctx context.Context, entry string) (ledger.Answer, error) {
 	var a ledger.Answer
 	err := s.read(ctx, func(tx *sql.Tx) error {
