@@ -200,12 +200,12 @@ func sumBundle(t *testing.T, key string, family string, title string, rerun bool
 	t.Helper()
 	paper := "# " + title + "\n\n## Summary\n\nWe report {{R1.total}}.\n\n## Claims\n\nThe claim is C1.\n\n## Methods\n\nThe code sums the column.\n\n## Results\n\nThe result is {{R1.total}}.\n\n## Discussion\n\nNothing more.\n\n## Limitations\n\nA small sample.\n"
 	files := map[string][]byte{
-		"data/values.csv":  []byte("value\n12\n30\n7\n41\n"),
-		"code/run.py":      []byte("import csv, json\nrows = list(csv.DictReader(open('data/values.csv')))\njson.dump({'total': sum(int(r['value']) for r in rows)}, open('results/R1.json', 'w'))\n"),
-		"results/R1.json":  []byte(`{"total": 90}`),
-		"claims.json":      []byte(`[{"local_id": "C1", "type": "empirical", "core": true, "statement": "The four values of ` + title + ` sum to the declared total", "evidence": [{"result": "R1.total", "produced_by": "code/run.py", "tolerance": 0}], "depends_on": [], "confidence": 0.9}]`),
-		"references.json":  []byte(`[]`),
-		"provenance.json":  []byte(`{}`),
+		"data/values.csv": []byte("value\n12\n30\n7\n41\n"),
+		"code/run.py":     []byte("import csv, json\nrows = list(csv.DictReader(open('data/values.csv')))\njson.dump({'total': sum(int(r['value']) for r in rows)}, open('results/R1.json', 'w'))\n"),
+		"results/R1.json": []byte(`{"total": 90}`),
+		"claims.json":     []byte(`[{"local_id": "C1", "type": "empirical", "core": true, "statement": "The four values of ` + title + ` sum to the declared total", "evidence": [{"result": "R1.total", "produced_by": "code/run.py", "tolerance": 0}], "depends_on": [], "confidence": 0.9}]`),
+		"references.json": []byte(`[]`),
+		"provenance.json": []byte(`{}`),
 	}
 	delete(files, "provenance.json")
 	if !rerun {
