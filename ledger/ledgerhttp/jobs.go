@@ -36,7 +36,11 @@ import (
 type verification struct {
 	mu  sync.Mutex // guards rnd
 	rnd *mrand.Rand
-	ops [64]sync.Mutex
+	// ops are operators' locks and rounds bundles' rounds' locks, each
+	// striped by hash. A request holding an operator's lock may take a
+	// round's lock (an answer advancing its round), never the reverse, so
+	// the two are kept apart.
+	ops, rounds [64]sync.Mutex
 }
 
 func newVerification() *verification {
@@ -61,10 +65,16 @@ func (v *verification) random(f func(r *mrand.Rand)) {
 }
 
 // lock holds operator's lock until the returned func is called.
-func (v *verification) lock(operator string) func() {
+func (v *verification) lock(operator string) func() { return stripe(&v.ops, operator) }
+
+// lockRound holds the lock of bundle's round until the returned func is
+// called.
+func (v *verification) lockRound(bundle string) func() { return stripe(&v.rounds, bundle) }
+
+func stripe(locks *[64]sync.Mutex, key string) func() {
 	h := fnv.New32a()
-	io.WriteString(h, operator)
-	m := &v.ops[h.Sum32()%uint32(len(v.ops))]
+	io.WriteString(h, key)
+	m := &locks[h.Sum32()%uint32(len(locks))]
 	m.Lock()
 	return m.Unlock
 }

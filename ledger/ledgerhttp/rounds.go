@@ -101,7 +101,7 @@ const freeBundleKey = "free:"
 // advanceRound moves a sealed bundle's round on after an answer: reviews
 // once its first jobs are back clean, opening once its reviews are in.
 func (s *Server) advanceRound(ctx context.Context, hash string) error {
-	unlock := s.verify.lock("round:" + hash)
+	unlock := s.verify.lockRound(hash)
 	defer unlock()
 	b, err := s.store.Bundle(ctx, hash)
 	if err != nil || b.State != ledger.BundleSealed {
