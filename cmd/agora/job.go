@@ -432,4 +432,3 @@ func creditCommand() *command {
 	}
 	return c
 }
-
