@@ -93,10 +93,13 @@ CREATE TABLE IF NOT EXISTS qualification (
 ) WITHOUT ROWID;
 `
 
-// maxCandidates bounds the open jobs TakeJob weighs at once, most urgent
-// and oldest first: enough for every class to be represented while the
-// backlog is that deep.
-const maxCandidates = 2000
+// candidatePage is how many open jobs TakeJob weighs at once, most urgent
+// and oldest first; it weighs the next page only when none on this one is
+// eligible. So the choice "at random within the most urgent class" is at
+// random among that class's oldest candidatePage eligible jobs: a backlog
+// deeper than that is worked oldest first, page by page, which bounds
+// what one request costs whatever the backlog.
+const candidatePage = 256
 
 func jsonText(v any) string {
 	b, err := json.Marshal(v)
@@ -239,13 +242,19 @@ func (s *Store) TakeJob(ctx context.Context, t ledger.TakeJob, choose func([]job
 			WHERE operator = ? AND done = 0 AND deadline <= ?`, t.Operator, nanos(t.At)); err != nil {
 			return err
 		}
-		cands, err := candidates(ctx, tx, t.At)
-		if err != nil {
-			return err
-		}
-		id, ok := choose(cands)
-		if !ok {
-			return notFound("sqlite: a job for %s", t.Operator)
+		var id string
+		for offset := 0; ; offset += candidatePage {
+			cands, err := candidates(ctx, tx, t.At, offset)
+			if err != nil {
+				return err
+			}
+			var ok bool
+			if id, ok = choose(cands); ok {
+				break
+			}
+			if len(cands) < candidatePage {
+				return notFound("sqlite: a job for %s", t.Operator)
+			}
 		}
 		j, err = jobIn(ctx, tx, id)
 		if err != nil {
@@ -268,24 +277,30 @@ func (s *Store) TakeJob(ctx context.Context, t ledger.TakeJob, choose func([]job
 
 // candidates are the open jobs at now, with their rounds: the
 // organizations holding or done with a job of the same kind on the same
-// bundle, the families of its bundle's reviews, and who declined it.
-func candidates(ctx context.Context, tx *sql.Tx, now time.Time) ([]jobs.Open, error) {
-	rows, err := tx.QueryContext(ctx, `SELECT `+jobColumns+` FROM jobs
-		WHERE done = 0 AND (operator IS NULL OR deadline <= ?) ORDER BY urgency, created LIMIT ?`, nanos(now), maxCandidates)
+// bundle, the families of its bundle's reviews, and who declined it. Three
+// queries, whatever the number of candidates.
+func candidates(ctx context.Context, tx *sql.Tx, now time.Time, offset int) ([]jobs.Open, error) {
+	const pick = `SELECT id, bundle FROM jobs WHERE done = 0 AND (operator IS NULL OR deadline <= ?1) ORDER BY urgency, created LIMIT ?2 OFFSET ?3`
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, bundle, urgency, author_orgs, author_families, minutes, gpu FROM jobs
+		WHERE done = 0 AND (operator IS NULL OR deadline <= ?1) ORDER BY urgency, created LIMIT ?2 OFFSET ?3`, nanos(now), candidatePage, offset)
 	if err != nil {
 		return nil, err
 	}
 	var open []jobs.Open
-	bundles := map[string]bool{}
+	at := map[string]int{}
 	for rows.Next() {
-		j, err := scanJob(rows)
-		if err != nil {
+		var j jobs.Open
+		var orgs, fams string
+		if err := rows.Scan(&j.ID, &j.Kind, &j.Bundle, &j.Urgency, &orgs, &fams, &j.Minutes, &j.GPU); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		open = append(open, jobs.Open{ID: j.ID, Kind: j.Kind, Bundle: j.Bundle, Urgency: j.Urgency, AuthorOrgs: j.AuthorOrgs,
-			AuthorFamilies: j.AuthorFamilies, Minutes: j.Minutes, GPU: j.GPU})
-		bundles[j.Bundle] = true
+		if err := errors.Join(json.Unmarshal([]byte(orgs), &j.AuthorOrgs), json.Unmarshal([]byte(fams), &j.AuthorFamilies)); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("sqlite: job %s as kept: %w", j.ID, err)
+		}
+		at[j.ID] = len(open)
+		open = append(open, j)
 	}
 	rows.Close()
 	if err := rows.Err(); err != nil {
@@ -296,57 +311,63 @@ func candidates(ctx context.Context, tx *sql.Tx, now time.Time) ([]jobs.Open, er
 		families []string            // of its reviews
 	}
 	rounds := map[string]*round{}
-	for b := range bundles {
-		r := &round{orgs: map[string][]string{}}
-		rows, err := tx.QueryContext(ctx, `SELECT kind, organization, family FROM jobs
-			WHERE bundle = ? AND organization IS NOT NULL AND (done = 1 OR deadline > ?)`, b, nanos(now))
-		if err != nil {
+	rows, err = tx.QueryContext(ctx, `WITH c AS (`+pick+`)
+		SELECT j.bundle, j.kind, j.organization, j.family FROM jobs j
+		WHERE j.bundle IN (SELECT bundle FROM c) AND j.organization IS NOT NULL AND (j.done = 1 OR j.deadline > ?1)`, nanos(now), candidatePage, offset)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var b, kind, org, fam string
+		if err := rows.Scan(&b, &kind, &org, &fam); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		for rows.Next() {
-			var kind, org, fam string
-			if err := rows.Scan(&kind, &org, &fam); err != nil {
-				rows.Close()
-				return nil, err
-			}
-			r.orgs[kind] = append(r.orgs[kind], org)
-			if jobs.IsReview(kind) {
-				r.families = append(r.families, fam)
-				// each review of a bundle comes from a different organization
-				for _, k := range jobs.ReviewKinds {
-					if k != kind {
-						r.orgs[k] = append(r.orgs[k], org)
-					}
+		r := rounds[b]
+		if r == nil {
+			r = &round{orgs: map[string][]string{}}
+			rounds[b] = r
+		}
+		r.orgs[kind] = append(r.orgs[kind], org)
+		if jobs.IsReview(kind) {
+			r.families = append(r.families, fam)
+			// each review of a bundle comes from a different organization
+			for _, k := range jobs.ReviewKinds {
+				if k != kind {
+					r.orgs[k] = append(r.orgs[k], org)
 				}
 			}
 		}
-		rows.Close()
-		if err := rows.Err(); err != nil {
-			return nil, err
-		}
-		rounds[b] = r
 	}
-	for i := range open {
-		r := rounds[open[i].Bundle]
-		open[i].RoundOrgs = r.orgs[open[i].Kind]
-		if jobs.IsReview(open[i].Kind) {
-			open[i].ReviewFamilies = r.families
-		}
-		dr, err := tx.QueryContext(ctx, `SELECT DISTINCT organization FROM job_declines WHERE job = ?`, open[i].ID)
-		if err != nil {
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `WITH c AS (`+pick+`)
+		SELECT DISTINCT d.job, d.organization FROM job_declines d WHERE d.job IN (SELECT id FROM c)`, nanos(now), candidatePage, offset)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var job, org string
+		if err := rows.Scan(&job, &org); err != nil {
+			rows.Close()
 			return nil, err
 		}
-		for dr.Next() {
-			var org string
-			if err := dr.Scan(&org); err != nil {
-				dr.Close()
-				return nil, err
-			}
+		if i, ok := at[job]; ok {
 			open[i].Declined = append(open[i].Declined, org)
 		}
-		dr.Close()
-		if err := dr.Err(); err != nil {
-			return nil, err
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range open {
+		if r := rounds[open[i].Bundle]; r != nil {
+			open[i].RoundOrgs = r.orgs[open[i].Kind]
+			if jobs.IsReview(open[i].Kind) {
+				open[i].ReviewFamilies = r.families
+			}
 		}
 	}
 	return open, nil
