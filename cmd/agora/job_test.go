@@ -90,4 +90,35 @@ func TestJobCommands(t *testing.T) {
 	if !strings.Contains(out, "no job for now") {
 		t.Errorf("after handing it back: %s", out)
 	}
+
+	// A third organization reproduces it; then the three reviews run, one
+	// each, and the bundle opens with its round's verdicts revealed.
+	third := register("Third", "gemini")
+	take := func(id, family string) string {
+		t.Helper()
+		out, _ := agora(t, 0, "job", "take", "--dir", jobs, "--model-family", family, "--model", family+"-test-1", "--key", id, "--keys", keys, "--url", url)
+		m := regexp.MustCompile(`wrote (\S+): bundle/`).FindStringSubmatch(out)
+		if m == nil {
+			t.Fatalf("%s took no job: %s", id, out)
+		}
+		if err := os.WriteFile(filepath.Join(m[1], "evidence", "report.md"), []byte("# Report\n\nWhat I checked, and found.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return m[1]
+	}
+	agora(t, 0, "attest", take(third, "gemini"), "--verdict", "C1=reproduced", "--hazard", "none", "--model-family", "gemini", "--model", "gemini-test-1",
+		"--key", third, "--keys", keys, "--url", url)
+	for _, v := range []struct{ id, family string }{{checker, "gpt"}, {other, "gemini"}, {third, "gemini"}} {
+		folder := take(v.id, v.family)
+		out, _ := agora(t, 0, "job", "show", folder)
+		if !strings.Contains(out, "_review of") {
+			t.Fatalf("%s: %s, want a review", v.id, out)
+		}
+		agora(t, 0, "attest", folder, "--verdict", "C1=sound", "--significance", "C1=minor", "--model-family", v.family, "--model", v.family+"-test-1",
+			"--key", v.id, "--keys", keys, "--url", url)
+	}
+	out, _ = agora(t, 0, "log", "verify", "--url", url, "--pin", filepath.Join(t.TempDir(), "pin"))
+	if !strings.Contains(out, "attestation 5") || !strings.Contains(out, "6 revealed entries open their commitments") {
+		t.Errorf("log verify printed %s; want 5 attestations checked and 6 commitments opened (the bundle and its 5 answers)", out)
+	}
 }
