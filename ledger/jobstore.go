@@ -78,6 +78,11 @@ type JobStore interface {
 	OrgJobs(ctx context.Context, organization string, since time.Time) (int, error)
 	OrgDeclines(ctx context.Context, organization string, since time.Time) (int, error)
 
+	// Backlog counts the reproductions and proof checks open (not done)
+	// and those done with work since since, by pool (GPU or not): what a
+	// pool's rate follows.
+	Backlog(ctx context.Context, since time.Time) (Backlog, error)
+
 	// Qualification returns operator's qualification state, one per model
 	// key (jobs.ModelKey).
 	Qualification(ctx context.Context, operator string) (map[string]jobs.ModelState, error)
@@ -85,6 +90,12 @@ type JobStore interface {
 	// PutQualification records a model's state and the movements (level
 	// grants) its change earned, at once.
 	PutQualification(ctx context.Context, operator, key string, m jobs.ModelState, moves []jobs.Movement) error
+}
+
+// Backlog is the work that runs code, open and cleared, by pool.
+type Backlog struct {
+	OpenCPU, OpenGPU       int
+	ClearedCPU, ClearedGPU int
 }
 
 // JobClaim is a claim a job lists.

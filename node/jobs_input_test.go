@@ -179,3 +179,30 @@ func TestJobsBadInput(t *testing.T) {
 		t.Errorf("a request past the limit: %d %v", status, v)
 	}
 }
+
+// TestPricesFollowBacklog: GET /api/v1/prices is live. The CPU pool's rate
+// is 1 while its backlog is short and rises once the open reproductions
+// outgrow what verifiers clear in 2 days (at least 10 jobs): 6 bundles
+// with 2 reproductions each make 12.
+func TestPricesFollowBacklog(t *testing.T) {
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off"})
+	base := srv.URL
+	a := newAuthor(t, n, base)
+	author := verifier{testOperator: testOperator{id: a.id, key: a.key}, family: "claude"}
+	rate := func() float64 {
+		status, v := call(t, "GET", base+"/api/v1/prices", nil)
+		if status != http.StatusOK {
+			t.Fatalf("prices: %d %v", status, v)
+		}
+		return v.(map[string]any)["rates"].(map[string]any)["cpu"].(float64)
+	}
+	for i := range 6 {
+		if got := rate(); got != 1 {
+			t.Fatalf("with %d open reproductions the CPU rate is %v, want 1", 2*i, got)
+		}
+		author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "sample "+itoa(uint64(i)), true))
+	}
+	if got := rate(); got != 2 {
+		t.Errorf("with 12 open reproductions and none cleared the CPU rate is %v, want 2", got)
+	}
+}

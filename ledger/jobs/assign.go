@@ -180,3 +180,25 @@ const (
 
 // RetryAfterNone is how long a request that got no job is told to wait.
 const RetryAfterNone = 600
+
+// Pool rates ("Verify first"): a pool's rate is price.BaseRate while its
+// backlog is short, and rises, up to price.MaxRate, when its backlog
+// outgrows what its verifiers clear in 2 days at their recent pace. The
+// recent pace is the jobs with work cleared in the last PaceWindow; the
+// spec gives no floor, and this package takes MinCapacity jobs as the
+// least a pool clears in 2 days, so a new ledger with no pace yet stays
+// at the base rate until its backlog passes that.
+const (
+	PaceWindow  = 7 * 24 * time.Hour
+	MinCapacity = 10
+)
+
+// Rate is a pool's rate with backlog open jobs when cleared were done with
+// work in the last PaceWindow.
+func Rate(backlog, cleared int) int {
+	capacity := max(MinCapacity, cleared*2*24*int(time.Hour)/int(PaceWindow))
+	if backlog <= capacity {
+		return 1
+	}
+	return min(10, (backlog+capacity-1)/capacity)
+}

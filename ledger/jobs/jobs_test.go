@@ -342,3 +342,13 @@ func TestAccount(t *testing.T) {
 		t.Errorf("negative reputation: %+v", f)
 	}
 }
+
+func TestRate(t *testing.T) {
+	for _, c := range []struct{ backlog, cleared, want int }{
+		{0, 0, 1}, {10, 0, 1}, {11, 0, 2}, {35, 70, 2}, {20, 70, 1}, {1000, 7, 10}, {21, 35, 3},
+	} {
+		if got := jobs.Rate(c.backlog, c.cleared); got != c.want {
+			t.Errorf("Rate(%d, %d) = %d, want %d", c.backlog, c.cleared, got, c.want)
+		}
+	}
+}

@@ -196,6 +196,35 @@ func testJobs(f *fixture) {
 		f.t.Errorf("qualification kept as %+v", got)
 	}
 	f.is(f.s.CreateJobs(f.ctx, many[:1], nil), store.ErrDuplicate, "CreateJobs again")
+
+	// The backlog: open reproductions and those cleared with work.
+	was, err := f.s.Backlog(f.ctx, f.now.Add(-time.Hour))
+	f.ok(err, "Backlog")
+	fresh := f.newJobs(2, jobs.Reproduction)
+	now, err := f.s.Backlog(f.ctx, f.now.Add(-time.Hour))
+	f.ok(err, "Backlog")
+	if now.OpenCPU != was.OpenCPU+2 || now.OpenGPU != 0 {
+		f.t.Errorf("backlog %+v after adding 2 reproductions to %+v", now, was)
+	}
+	held3, err := f.take("op:bl", "org:bl", f.now)
+	f.ok(err, "TakeJob")
+	_ = fresh
+	e3 := f.put("op:bl", map[string]any{"type": "attestation", "n": nonce()})
+	_, err = f.s.AnswerJob(f.ctx, ledger.Answer{Job: held3.ID, Operator: "op:bl", Organization: "org:bl", Kind: held3.Kind, Bundle: held3.Bundle,
+		Entry: e3, Signed: []byte(`{}`), Digest: e3, WithWork: true, At: f.now}, nil)
+	f.ok(err, "AnswerJob")
+	cleared, err := f.s.Backlog(f.ctx, f.now.Add(-time.Hour))
+	f.ok(err, "Backlog")
+	moved := 0
+	if held3.Kind == jobs.Reproduction {
+		moved = 1 // a screen is not work that runs code
+	}
+	if cleared.ClearedCPU != now.ClearedCPU+moved || cleared.OpenCPU != now.OpenCPU-moved {
+		f.t.Errorf("backlog %+v after clearing a %s from %+v", cleared, held3.Kind, now)
+	}
+	if later, _ := f.s.Backlog(f.ctx, f.now.Add(time.Hour)); later.ClearedCPU != 0 {
+		f.t.Errorf("cleared since a time after every answer: %+v", later)
+	}
 }
 
 func errorsIs(err, target error) bool { return errors.Is(err, target) }

@@ -582,6 +582,19 @@ func (s *Store) OrgDeclines(ctx context.Context, organization string, since time
 	return s.count(ctx, `SELECT COUNT(*) FROM job_declines WHERE organization = ? AND at >= ?`, organization, nanos(since))
 }
 
+func (s *Store) Backlog(ctx context.Context, since time.Time) (ledger.Backlog, error) {
+	var b ledger.Backlog
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		if err := tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(gpu = 0), 0), COALESCE(SUM(gpu = 1), 0) FROM jobs
+			WHERE done = 0 AND kind IN ('reproduction', 'proof_check')`).Scan(&b.OpenCPU, &b.OpenGPU); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT COALESCE(SUM(j.gpu = 0), 0), COALESCE(SUM(j.gpu = 1), 0) FROM job_answers a JOIN jobs j ON j.id = a.job
+			WHERE a.with_work = 1 AND a.at >= ? AND a.kind IN ('reproduction', 'proof_check')`, nanos(since)).Scan(&b.ClearedCPU, &b.ClearedGPU)
+	})
+	return b, err
+}
+
 func (s *Store) Qualification(ctx context.Context, operator string) (map[string]jobs.ModelState, error) {
 	out := map[string]jobs.ModelState{}
 	err := s.read(ctx, func(tx *sql.Tx) error {
