@@ -80,9 +80,9 @@ type Config struct {
 	// bundles, from operators the node invited), FreeAll or FreeNone.
 	FreeBundles string
 
-	// OpenAfter is how long a sealed bundle stays sealed before the node
-	// opens it, its policy until the verification round exists. Zero
-	// means DefaultOpenAfter; negative, never.
+	// OpenAfter, a development switch, opens every sealed bundle this
+	// long after it sealed, whatever its round. Zero or negative (the
+	// default) never: a bundle opens when its sealed round completes.
 	OpenAfter time.Duration
 
 	// Qualification is the qualification test's mode: "enforce" (the
@@ -126,8 +126,9 @@ type nodeStore interface {
 	engine.Store
 }
 
-// DefaultOpenAfter is how long a bundle stays sealed by default.
-const DefaultOpenAfter = time.Hour
+// DefaultOpenAfter is OpenAfter's default: off, so bundles open when their
+// rounds complete.
+const DefaultOpenAfter time.Duration = 0
 
 // The deadlines of a file's transfer by default (see
 // Config.MinTransferRate).
@@ -198,9 +199,6 @@ func (cfg *Config) validate() error {
 	case FreeSeed, FreeAll, FreeNone:
 	default:
 		return fmt.Errorf("node: Config.FreeBundles: %q is none of %s, %s, %s", cfg.FreeBundles, FreeSeed, FreeAll, FreeNone)
-	}
-	if cfg.OpenAfter == 0 {
-		cfg.OpenAfter = DefaultOpenAfter
 	}
 	return nil
 }
