@@ -83,6 +83,26 @@ type JobStore interface {
 	// pool's rate follows.
 	Backlog(ctx context.Context, since time.Time) (Backlog, error)
 
+	// CreateCanary records a canary made from a sealed bundle with its
+	// jobs, at once; a canary already recorded under c.Hash:
+	// store.ErrDuplicate.
+	CreateCanary(ctx context.Context, c Canary, js []Job) error
+
+	// Canary returns the canary with hash hash; CanariesOf those made
+	// from bundle source.
+	Canary(ctx context.Context, hash string) (Canary, error)
+	CanariesOf(ctx context.Context, source string) ([]Canary, error)
+
+	// CloseCanary records that the canary entry (put before) reveals
+	// canary hash, each verifier's outcome and the movements they make,
+	// and retires its jobs still open, at once. Closed before: the canary
+	// that stands with store.ErrDuplicate.
+	CloseCanary(ctx context.Context, hash, entry string, outcomes []CanaryOutcome, moves []jobs.Movement) error
+
+	// CanaryCounts counts operator's canary outcomes: caught, missed and
+	// could_not_run.
+	CanaryCounts(ctx context.Context, operator string) (map[string]int, error)
+
 	// Qualification returns operator's qualification state, one per model
 	// key (jobs.ModelKey).
 	Qualification(ctx context.Context, operator string) (map[string]jobs.ModelState, error)
@@ -90,6 +110,30 @@ type JobStore interface {
 	// PutQualification records a model's state and the movements (level
 	// grants) its change earned, at once.
 	PutQualification(ctx context.Context, operator, key string, m jobs.ModelState, moves []jobs.Movement) error
+}
+
+// Canary is a sealed copy of a bundle with one declared result changed
+// beyond its tolerance ("Verifying claims", Canaries).
+type Canary struct {
+	Hash   string
+	Source string            // the bundle it was made from
+	Files  map[string]string // path → digest, every file but manifest.json and signature
+	// Claims are its claims' IDs (changed, since they bind the results)
+	// and Changed those whose evidence reads the changed result.
+	Claims  []JobClaim
+	Changed []string
+	// Path and Result name the changed result, From and To its values.
+	Path, Result string
+	From, To     float64
+	Entry        string // the canary entry that revealed it; "" while open
+	Created      time.Time
+}
+
+// CanaryOutcome is how one verifier answered a canary: "caught",
+// "missed" or "could_not_run".
+type CanaryOutcome struct {
+	Operator string
+	Outcome  string
 }
 
 // Backlog is the work that runs code, open and cleared, by pool.

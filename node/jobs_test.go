@@ -309,7 +309,7 @@ func (v verifier) record(t *testing.T, base string) map[string]any {
 // core.
 func TestVerificationLoop(t *testing.T) {
 	d, g := startDNS(t), startGitHub(t)
-	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1})
+	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
 	base := srv.URL
 	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
 	if err != nil {

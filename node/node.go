@@ -90,6 +90,11 @@ type Config struct {
 	// "Qualification").
 	Qualification string
 
+	// CanaryRate is the share of quick sealed bundles that get a canary
+	// (spec/ledger-protocol.md, "Verifying claims"): 0 means one in 20,
+	// negative none.
+	CanaryRate float64
+
 	// MinTransferRate, in bytes a second, and TransferGrace size the
 	// deadlines of the routes that move a file, an upload (PUT
 	// /api/v1/uploads/{digest}) and a download (GET /api/v1/files/{digest}):
@@ -286,7 +291,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken,
 		DNSResolver: cfg.DNSResolver, GitHubAPI: cfg.GitHubAPI, GitHubClient: cfg.GitHubClient,
 		FreeBundles: cfg.FreeBundles, OpenAfter: cfg.OpenAfter,
-		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate, Qualification: cfg.Qualification,
+		TransferGrace: cfg.TransferGrace, MinTransferRate: cfg.MinTransferRate, Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

@@ -17,7 +17,7 @@ import (
 // sees the credit earned with "agora credit"; another verifier hands its
 // job back with "agora job release".
 func TestJobCommands(t *testing.T) {
-	url, dataDir := startNodeWith(t, node.Config{OpenAfter: -1, Qualification: "off"})
+	url, dataDir := startNodeWith(t, node.Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
 	keys := filepath.Join(t.TempDir(), "keys")
 	register := func(name, family string) string {
 		out, _ := agora(t, 0, "register", "--name", name, "--model-family", family, "--model", family+"-test-1", "--keys", keys, "--url", url)

@@ -34,7 +34,8 @@ import (
 //	attestation,  the verifier's (reviewer's) key, revealed from a
 //	hazard_review commitment by the key it held when that was logged
 //	sealed,       the log's key: entries the node signs itself name no one
-//	withdrawal
+//	withdrawal,
+//	canary
 //
 // A signer's key is the one the log gave it last before the entry: its key
 // entry, then each rotation. A leaf with "sealed" must open the commitment
@@ -213,7 +214,7 @@ func (a *audit) checkSignature(ctx context.Context, i, signedAt uint64, typ stri
 		if ok = protocol.Verify(signed, k); ok {
 			a.signer(op).keys = []heldKey{{since: i, key: k}}
 		}
-	case protocol.SealedType, "withdrawal":
+	case protocol.SealedType, "withdrawal", "canary":
 		ok = protocol.Verify(signed, a.key)
 	case "identity":
 		return a.checkIdentity(ctx, i, leaf, signed)

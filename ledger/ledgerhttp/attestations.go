@@ -244,7 +244,7 @@ func (s *Server) answerItem(ctx context.Context, operator, org, bundleHash, fami
 // index of what it logged once a checkpoint covers it.
 func (s *Server) logAnswer(ctx context.Context, job ledger.Job, entry map[string]any, operator, org, family string, verdicts map[string]string, hazard string, withWork bool, now time.Time) (uint64, error) {
 	ctx = context.WithoutCancel(ctx)
-	b, err := s.store.Bundle(ctx, job.Bundle)
+	state, _, err := s.sealedState(ctx, job.Bundle)
 	if err != nil {
 		return 0, err
 	}
@@ -256,7 +256,7 @@ func (s *Server) logAnswer(ctx context.Context, job ledger.Job, entry map[string
 	logged, loggedJSON, logEntry := digest, signed, entry
 	var leaf map[string]any
 	salt := ""
-	if b.State == ledger.BundleSealed {
+	if state == ledger.BundleSealed {
 		if salt, err = protocol.NewSalt(); err != nil {
 			return 0, err
 		}
@@ -294,7 +294,7 @@ func (s *Server) logAnswer(ctx context.Context, job ledger.Job, entry map[string
 		s.dropUnbound(ctx, logged)
 		return 0, err
 	}
-	if b.State != ledger.BundleSealed {
+	if state != ledger.BundleSealed {
 		op, err := s.store.Operator(ctx, operator)
 		if err != nil {
 			return 0, err
@@ -393,12 +393,16 @@ func (s *Server) getAttestation(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	b, err := s.store.Bundle(ctx, a.Bundle)
+	state, canary, err := s.sealedState(ctx, a.Bundle)
 	if err != nil {
 		return nil, 0, err
 	}
 	out := map[string]any{"attestation": index, "sealed": false, "bundle": a.Bundle, "entry": v, "counted": true}
-	if b.State == ledger.BundleWithdrawn {
+	switch {
+	case canary != nil:
+		out["counted"] = false
+		out["not_counted_because"] = "canary"
+	case state == ledger.BundleWithdrawn:
 		out["counted"] = false
 		out["not_counted_because"] = "withdrawn"
 	}

@@ -109,13 +109,17 @@ func (s *Server) verificationRecord(ctx context.Context, op store.Operator) (map
 		m := states[k]
 		models = append(models, m.Record())
 	}
+	canaries, err := s.store.CanaryCounts(ctx, op.ID)
+	if err != nil {
+		return nil, err
+	}
 	return map[string]any{
 		"can_publish":   identified && (acct.verification.Spendable >= s.cheapestBundle() || acct.free.Available),
 		"credit":        acct.verification.Balance,
 		"verification":  acct.verification.Object(),
 		"free_bundle":   acct.free.Object(),
 		"qualification": map[string]any{"mode": s.qualificationMode(), "models": models},
-		"canaries":      map[string]any{"caught": 0, "missed": 0, "could_not_run": 0},
+		"canaries":      map[string]any{"caught": canaries["caught"], "missed": canaries["missed"], "could_not_run": canaries["could_not_run"]},
 	}, nil
 }
 

@@ -319,20 +319,34 @@ func itemView(st *jobs.ModelState, it jobs.Item, now time.Time) map[string]any {
 // jobView is a job as its verifier gets it: blind, every file of its
 // bundle but manifest.json and signature.
 func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, error) {
-	b, err := s.store.Bundle(ctx, j.Bundle)
+	// A canary is served as the bundle it copies is: its fields, and
+	// every file but manifest.json and signature, one result changed.
+	source := j.Bundle
+	paths := map[string]string{}
+	if c, err := s.store.Canary(ctx, j.Bundle); err == nil {
+		source, paths = c.Source, c.Files
+	} else if !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	b, err := s.store.Bundle(ctx, source)
 	if err != nil {
 		return nil, err
 	}
+	if source == j.Bundle {
+		for _, f := range b.Files {
+			paths[f.Path] = f.Digest
+		}
+	}
 	files := map[string]any{}
-	for _, f := range b.Files {
-		if f.Path == "manifest.json" || f.Path == "signature" {
+	for p, digest := range paths {
+		if p == "manifest.json" || p == "signature" {
 			continue
 		}
-		data, err := s.readBlob(f.Digest)
+		data, err := s.readBlob(digest)
 		if err != nil {
-			return nil, fmt.Errorf("job %s: %s: %w", j.ID, f.Path, err)
+			return nil, fmt.Errorf("job %s: %s: %w", j.ID, p, err)
 		}
-		files[f.Path] = base64.StdEncoding.EncodeToString(data)
+		files[p] = base64.StdEncoding.EncodeToString(data)
 	}
 	claimList := make([]any, len(j.Claims))
 	for i, cl := range j.Claims {

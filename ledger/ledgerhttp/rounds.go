@@ -91,7 +91,13 @@ func (s *Server) startRound(ctx context.Context, b ledger.Bundle, c *checkedBund
 	if errors.Is(err, store.ErrDuplicate) {
 		return nil
 	}
-	return err
+	if err != nil {
+		return err
+	}
+	if kind == jobs.Reproduction {
+		return s.maybeCanary(ctx, b, js)
+	}
+	return nil
 }
 
 // freeBundleKey starts the key of the (zero) movement that records a free
@@ -104,6 +110,9 @@ func (s *Server) advanceRound(ctx context.Context, hash string) error {
 	unlock := s.verify.lockRound(hash)
 	defer unlock()
 	b, err := s.store.Bundle(ctx, hash)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil // a canary's round closes with its source's
+	}
 	if err != nil || b.State != ledger.BundleSealed {
 		return err
 	}
@@ -189,7 +198,7 @@ func (s *Server) openRound(ctx context.Context, b ledger.Bundle) error {
 			return err
 		}
 	}
-	return nil
+	return s.closeCanaries(ctx, b.Hash)
 }
 
 // revealAnswer logs a sealed answer as signed, its leaf naming the sealed

@@ -44,6 +44,9 @@ type Config struct {
 	// Qualification is the qualification test's mode: jobs.ModeEnforce
 	// (the default, for ""), jobs.ModeObserve or jobs.ModeOff.
 	Qualification string
+	// CanaryRate is the share of quick sealed bundles that get a canary:
+	// 0 means DefaultCanaryRate, negative none.
+	CanaryRate float64
 }
 
 // Deps are the node's parts the ledger's handlers use.

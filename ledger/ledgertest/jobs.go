@@ -249,6 +249,15 @@ func (f *fixture) jobsBeforeReopen() func() {
 	f.ok(err, "TakeJob 3")
 	key := jobs.ModelKey("gemini", "gemini-4")
 	f.ok(f.s.PutQualification(f.ctx, "op:dur3", key, jobs.ModelState{Family: "gemini", Model: "gemini-4", Level: 2}, nil), "PutQualification")
+	canary := ledger.Canary{Hash: "sha256:" + nonce() + nonce(), Source: js[0].Bundle, Files: map[string]string{"claims.json": "sha256:" + nonce() + nonce()},
+		Claims: []ledger.JobClaim{{LocalID: "C1", ClaimID: "claim:" + nonce() + nonce(), NeedsVerdict: true}}, Path: "results/R1.json", Result: "R1.total",
+		From: 90, To: 181, Created: f.now}
+	canary.Changed = []string{canary.Claims[0].ClaimID}
+	f.ok(f.s.CreateCanary(f.ctx, canary, nil), "CreateCanary")
+	f.is(f.s.CreateCanary(f.ctx, canary, nil), store.ErrDuplicate, "CreateCanary again")
+	canaryEntry := f.put("", map[string]any{"type": "canary", "n": nonce()})
+	f.ok(f.s.CloseCanary(f.ctx, canary.Hash, canaryEntry, []ledger.CanaryOutcome{{Operator: "op:dur1", Outcome: "caught"}}, nil), "CloseCanary")
+	f.is(f.s.CloseCanary(f.ctx, canary.Hash, canaryEntry, nil, nil), store.ErrDuplicate, "CloseCanary again")
 	before := map[string]ledger.Job{}
 	for _, j := range js {
 		before[j.ID], err = f.s.Job(f.ctx, j.ID)
@@ -273,6 +282,15 @@ func (f *fixture) jobsBeforeReopen() func() {
 		}
 		if j, err := f.s.OpenJob(f.ctx, "op:dur3", f.now); err != nil || j.ID != open.ID {
 			f.t.Errorf("open job after reopening: %+v %v", j, err)
+		}
+		if c, err := f.s.Canary(f.ctx, canary.Hash); err != nil || c.Entry != canaryEntry || c.To != 181 || c.Changed[0] != canary.Changed[0] {
+			f.t.Errorf("canary after reopening: %+v %v", c, err)
+		}
+		if of, err := f.s.CanariesOf(f.ctx, canary.Source); err != nil || len(of) != 1 {
+			f.t.Errorf("canaries of its source after reopening: %+v %v", of, err)
+		}
+		if n, err := f.s.CanaryCounts(f.ctx, "op:dur1"); err != nil || n["caught"] != 1 || n["missed"] != 0 {
+			f.t.Errorf("canary counts after reopening: %v %v", n, err)
 		}
 		if q, err := f.s.Qualification(f.ctx, "op:dur3"); err != nil || q[key].Level != 2 {
 			f.t.Errorf("qualification after reopening: %+v %v", q, err)

@@ -85,6 +85,23 @@ CREATE TABLE IF NOT EXISTS credit_moves (
 );
 CREATE INDEX IF NOT EXISTS credit_moves_operator ON credit_moves (operator, seq);
 
+CREATE TABLE IF NOT EXISTS canaries (
+	hash    TEXT PRIMARY KEY,
+	source  TEXT NOT NULL,
+	record  TEXT NOT NULL,
+	entry   TEXT REFERENCES signed (digest),
+	created BIGINT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS canaries_source ON canaries (source);
+
+CREATE TABLE IF NOT EXISTS canary_outcomes (
+	canary   TEXT NOT NULL REFERENCES canaries (hash),
+	operator TEXT NOT NULL,
+	outcome  TEXT NOT NULL,
+	PRIMARY KEY (canary, operator)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS canary_outcomes_operator ON canary_outcomes (operator);
+
 CREATE TABLE IF NOT EXISTS qualification (
 	operator TEXT NOT NULL,
 	model    TEXT NOT NULL,
@@ -593,6 +610,123 @@ func (s *Store) Backlog(ctx context.Context, since time.Time) (ledger.Backlog, e
 			WHERE a.with_work = 1 AND a.at >= ? AND a.kind IN ('reproduction', 'proof_check')`, nanos(since)).Scan(&b.ClearedCPU, &b.ClearedGPU)
 	})
 	return b, err
+}
+
+func (s *Store) CreateCanary(ctx context.Context, c ledger.Canary, js []ledger.Job) error {
+	record := jsonText(c)
+	if err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO canaries (hash, source, record, created) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+			c.Hash, c.Source, record, nanos(c.Created))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, fmt.Errorf("sqlite: canary %s: %w", c.Hash, store.ErrDuplicate))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return s.CreateJobs(ctx, js, nil)
+}
+
+func scanCanary(r rowScanner) (ledger.Canary, error) {
+	var c ledger.Canary
+	var record string
+	var entry sql.NullString
+	if err := r.Scan(&record, &entry); err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal([]byte(record), &c); err != nil {
+		return c, fmt.Errorf("sqlite: canary as kept: %w", err)
+	}
+	c.Entry = entry.String
+	return c, nil
+}
+
+func (s *Store) Canary(ctx context.Context, hash string) (ledger.Canary, error) {
+	var c ledger.Canary
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var err error
+		c, err = scanCanary(tx.QueryRowContext(ctx, `SELECT record, entry FROM canaries WHERE hash = ?`, hash))
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: canary %s", hash)
+		}
+		return err
+	})
+	return c, err
+}
+
+func (s *Store) CanariesOf(ctx context.Context, source string) ([]ledger.Canary, error) {
+	var out []ledger.Canary
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT record, entry FROM canaries WHERE source = ? ORDER BY created, hash`, source)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			c, err := scanCanary(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, c)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) CloseCanary(ctx context.Context, hash, entry string, outcomes []ledger.CanaryOutcome, moves []jobs.Movement) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		var was sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT entry FROM canaries WHERE hash = ?`, hash).Scan(&was)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("sqlite: canary %s", hash)
+		}
+		if err != nil {
+			return err
+		}
+		if was.Valid {
+			return fmt.Errorf("sqlite: canary %s closed by %s: %w", hash, was.String, store.ErrDuplicate)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE canaries SET entry = ? WHERE hash = ?`, entry, hash); err != nil {
+			return err
+		}
+		for _, o := range outcomes {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO canary_outcomes (canary, operator, outcome) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, hash, o.Operator, o.Outcome); err != nil {
+				return err
+			}
+		}
+		// Its jobs still open are retired: nobody gets a canary whose
+		// round closed.
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1 WHERE bundle = ? AND done = 0`, hash); err != nil {
+			return err
+		}
+		_, err = addMoves(ctx, tx, moves)
+		return err
+	})
+}
+
+func (s *Store) CanaryCounts(ctx context.Context, operator string) (map[string]int, error) {
+	out := map[string]int{"caught": 0, "missed": 0, "could_not_run": 0}
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT outcome, COUNT(*) FROM canary_outcomes WHERE operator = ? GROUP BY outcome`, operator)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var o string
+			var n int
+			if err := rows.Scan(&o, &n); err != nil {
+				return err
+			}
+			out[o] = n
+		}
+		return rows.Err()
+	})
+	return out, err
 }
 
 func (s *Store) Qualification(ctx context.Context, operator string) (map[string]jobs.ModelState, error) {
