@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/ledger"
@@ -237,4 +238,32 @@ func (s *Server) revealAnswer(ctx context.Context, a ledger.Answer) error {
 		return err
 	}
 	return nil
+}
+
+// roundSweep is how often sweepRounds looks at every sealed bundle.
+const roundSweep = 2 * time.Second
+
+// sweepRounds advances every sealed bundle's round, now and then every
+// roundSweep until ctx ends: a round moves on after each answer, and this
+// moves on one whose last answer was logged just before the node stopped
+// (its reviews not yet made, or its opening not yet logged).
+func (s *Server) sweepRounds(ctx context.Context) {
+	t := time.NewTicker(roundSweep)
+	defer t.Stop()
+	for {
+		due, err := s.store.SealedBundles(ctx, s.now(), 1000)
+		if err != nil && ctx.Err() == nil {
+			s.logger.Error("listing sealed bundles for their rounds", "err", err)
+		}
+		for _, b := range due {
+			if err := s.advanceRound(ctx, b.Hash); err != nil && ctx.Err() == nil {
+				s.logger.Error("advancing a bundle's round", "bundle", b.Hash, "err", err)
+			}
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
 }

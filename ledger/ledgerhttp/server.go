@@ -117,6 +117,7 @@ func (s *Server) Run(ctx context.Context) {
 		loops.Go(func() { s.openDue(ctx) })
 	}
 	loops.Go(func() { s.sweepUploads(ctx) })
+	loops.Go(func() { s.sweepRounds(ctx) })
 	loops.Wait()
 }
 
