@@ -505,6 +505,9 @@ func TestCrashChild(t *testing.T) {
 	if d, err := time.ParseDuration(os.Getenv(crashChildOpenAfterEnv)); err == nil {
 		cfg.FreeBundles, cfg.OpenAfter = FreeAll, d
 	}
+	if os.Getenv(crashChildJobsEnv) != "" {
+		cfg.FreeBundles, cfg.Qualification, cfg.CanaryRate = FreeAll, "off", -1
+	}
 	// A slow disk: bindings lag the log by a little, so a kill soon
 	// after a tree head is published finds appends not yet bound.
 	cfg.wrapStore = func(st nodeStore) nodeStore { return slowBindStore{st} }

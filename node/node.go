@@ -100,10 +100,20 @@ type Config struct {
 	// bundles, from operators the node invited), FreeAll or FreeNone.
 	FreeBundles string
 
-	// OpenAfter is how long a sealed bundle stays sealed before the node
-	// opens it, its policy until the verification round exists. Zero
-	// means DefaultOpenAfter; negative, never.
+	// OpenAfter, a development switch, opens every sealed bundle this
+	// long after it sealed, whatever its round. Zero or negative (the
+	// default) never: a bundle opens when its sealed round completes.
 	OpenAfter time.Duration
+
+	// Qualification is the qualification test's mode: "enforce" (the
+	// default, for ""), "observe" or "off" (spec/ledger-protocol.md,
+	// "Qualification").
+	Qualification string
+
+	// CanaryRate is the share of quick sealed bundles that get a canary
+	// (spec/ledger-protocol.md, "Verifying claims"): 0 means one in 20,
+	// negative none.
+	CanaryRate float64
 
 	// MinTransferRate, in bytes a second, and TransferGrace size the
 	// deadlines of the routes that move a file, an upload (PUT
@@ -150,8 +160,9 @@ type nodeStore interface {
 	engine.Store
 }
 
-// DefaultOpenAfter is how long a bundle stays sealed by default.
-const DefaultOpenAfter = time.Hour
+// DefaultOpenAfter is OpenAfter's default: off, so bundles open when their
+// rounds complete.
+const DefaultOpenAfter time.Duration = 0
 
 // The deadlines of a file's transfer by default (see
 // Config.MinTransferRate).
@@ -225,9 +236,6 @@ func (cfg *Config) validate() error {
 	case FreeSeed, FreeAll, FreeNone:
 	default:
 		return fmt.Errorf("node: Config.FreeBundles: %q is none of %s, %s, %s", cfg.FreeBundles, FreeSeed, FreeAll, FreeNone)
-	}
-	if cfg.OpenAfter == 0 {
-		cfg.OpenAfter = DefaultOpenAfter
 	}
 	return nil
 }
@@ -320,6 +328,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		MaxBundleBodyBytes: cfg.MaxBundleBodyBytes,
 		CheckTimeout:       cfg.CheckTimeout, CheckWorkers: cfg.CheckWorkers, CheckQueue: cfg.CheckQueue,
 		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
+		Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

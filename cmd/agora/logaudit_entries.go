@@ -31,8 +31,11 @@ import (
 //	              entry without sig; revealed from a commitment, by the
 //	              key it held when the commitment was logged
 //	void          the author's key
+//	attestation,  the verifier's (reviewer's) key, revealed from a
+//	hazard_review commitment by the key it held when that was logged
 //	sealed,       the log's key: entries the node signs itself name no one
-//	withdrawal
+//	withdrawal,
+//	canary
 //
 // A signer's key is the one the log gave it last before the entry: its key
 // entry, then each rotation. A leaf with "sealed" must open the commitment
@@ -193,7 +196,8 @@ func (a *audit) opens(ctx context.Context, i uint64, leaf map[string]any) (uint6
 func (a *audit) checkSignature(ctx context.Context, i, signedAt uint64, typ string, leaf, signed map[string]any) error {
 	op, _ := leaf["operator"].(string)
 	// The operator an entry names must be the one its leaf names.
-	named := map[string]string{"key_rotation": "operator", "identity": "operator", "contribution": "operator", "void": "author"}[typ]
+	named := map[string]string{"key_rotation": "operator", "identity": "operator", "contribution": "operator", "void": "author",
+		"attestation": "verifier", "hazard_review": "reviewer"}[typ]
 	if named != "" && signed[named] != op {
 		return bad("entry %d (%s) names %v as its %s, but its leaf names %q", i, typ, signed[named], named, op)
 	}
@@ -210,11 +214,11 @@ func (a *audit) checkSignature(ctx context.Context, i, signedAt uint64, typ stri
 		if ok = protocol.Verify(signed, k); ok {
 			a.signer(op).keys = []heldKey{{since: i, key: k}}
 		}
-	case protocol.SealedType, "withdrawal":
+	case protocol.SealedType, "withdrawal", "canary":
 		ok = protocol.Verify(signed, a.key)
 	case "identity":
 		return a.checkIdentity(ctx, i, leaf, signed)
-	case "key_rotation", "contribution", "bundle", "void":
+	case "key_rotation", "contribution", "bundle", "void", "attestation", "hazard_review":
 		return a.checkBySigner(ctx, i, signedAt, typ, op, leaf, signed)
 	default:
 		a.report.notChecked(notCheckedUnknownType, fmt.Sprintf("%.40s", typ))

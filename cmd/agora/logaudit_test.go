@@ -403,9 +403,10 @@ func TestLogVerifyEntryTypes(t *testing.T) {
 	imported["imported"] = map[string]any{"bundle": "sha256:" + strings.Repeat("cd", 32), "from": "example.org/log",
 		"signed_by": stranger.Public().String(), "author": map[string]any{"key": stranger.Public().String(), "rotations": []any{}}}
 	f.append(imported, map[string]any{"operator": sid})
-	canary := map[string]any{"type": "canary", "digest": "sha256:" + strings.Repeat("ef", 32)}
-	protocol.Sign(canary, f.key)
-	f.append(canary, nil)
+	// (canary entries, once this example, are checked now: the log signs them)
+	unknown := map[string]any{"type": "addendum", "digest": "sha256:" + strings.Repeat("ef", 32)}
+	protocol.Sign(unknown, f.key)
+	f.append(unknown, nil)
 	f.sign(f.clock.Add(time.Second))
 	url := f.serve()
 
@@ -413,7 +414,7 @@ func TestLogVerifyEntryTypes(t *testing.T) {
 	for _, want := range []string{
 		"7 signatures verified (bundle 1, contribution 1, identity 1, key 1, sealed 1, void 1, withdrawal 1)",
 		"1 revealed entries open their commitments",
-		"not checked: 1 entries of a type this agora does not know (their signatures and contents) (canary 1)",
+		"not checked: 1 entries of a type this agora does not know (their signatures and contents) (addendum 1)",
 		"not checked: 1 opened bundles' claims and fields in their leaves",
 	} {
 		if !strings.Contains(out, want) {

@@ -61,7 +61,7 @@ func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 // would outlive the logger it was made for.
 func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after 1h] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -76,7 +76,7 @@ func serveCommand() *command {
 	githubAPI := c.flags.String("github-api", node.DefaultGitHubAPI, "the base URL of the GitHub API, through which repositories are proven")
 	maxBody := c.flags.Int64("max-body", 1<<20, "the largest JSON request body accepted, in bytes, but a bundle's")
 	maxBundleBody := c.flags.Int64("max-bundle-body", ledgerhttp.MaxBundleBody, "the largest bundle check or submission body accepted, in bytes (at most the default: 10 MB of files in base64)")
-	openAfter := c.flags.Duration("open-after", node.DefaultOpenAfter, "how long a sealed bundle stays sealed before the node opens it (its policy until verification rounds run here); negative: never")
+	openAfter := c.flags.Duration("open-after", node.DefaultOpenAfter, "a development switch: open every sealed bundle this long after it sealed, whatever its round (default off: a bundle opens when its round completes)")
 	freeBundles := c.flags.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
 	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
 	allowShared := c.flags.Bool("allow-shared-data", false, "start even when other local users can read --data (it holds the node's keys, state and sealed files)")

@@ -518,13 +518,21 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 	if c.price, err = price.Compute(priceNeeds(c), s.rates(), price.Free(free)); err != nil {
 		add("manifest.json", "/compute", "the bundle cannot be priced: %v", err)
 	}
+	paid := false
+	if hasIdentity && err == nil {
+		// The credit account settles it (credit.go): a balance that covers
+		// the price, or a free bundle for verifiers.
+		if c.price, c.free, paid, err = s.publishingFor(ctx, op, priceNeeds(c), c.price, free); err != nil {
+			return err
+		}
+	}
 	switch {
 	case !hasIdentity:
 		c.publishing["needs"] = "identity"
 		c.publishing["message"] = "Prove an identity first (POST /api/v1/operators/" + op.ID + "/identity): publishing takes one"
-	case c.price.Charged > 0:
+	case !paid:
 		c.publishing["needs"] = "credit"
-		c.publishing["message"] = fmt.Sprintf("This bundle costs %d credits and your balance is 0: do verification jobs to earn credit", c.price.Charged)
+		c.publishing["message"] = fmt.Sprintf("This bundle costs %d credits, more than you may spend now: do verification jobs to earn credit", c.price.Charged)
 	default:
 		c.publishing = map[string]any{"allowed": true}
 		c.canPublish = true

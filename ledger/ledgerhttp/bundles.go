@@ -166,6 +166,9 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := s.startRound(ctx, b, c); err != nil {
+		s.logger.Error("starting a sealed bundle's round", "bundle", b.Hash, "err", err)
+	}
 	return map[string]any{"bundle": b.Hash, "sealed": b.SealedIndex, "state": ledger.BundleSealed, "entry": nil}, http.StatusAccepted, nil
 }
 
@@ -589,13 +592,14 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 	}
 	out := map[string]any{
 		"bundle": b.Hash, "state": b.State, "sealed": logIndex(b.SealedIndex), "versions": stringsAny(b.Versions),
-		"replaces": nilIfEmpty(b.Replaces), "written_by": b.WrittenBy,
+		"replaces": nilIfEmpty(b.Replaces), "written_by": b.WrittenBy, "withdrawn_entry": nil,
 	}
 	switch b.State {
 	case ledger.BundleSealed:
 		return nil, 0, httpapi.NotFound("Bundle %s is sealed: it is readable once it opens (GET /api/v1/sealed/%d)", hash, b.SealedIndex)
 	case ledger.BundleWithdrawn:
 		out["tombstone"] = map[string]any{"reason": b.Withdrawal.Reason, "withdrawal": b.Withdrawal.Index}
+		out["withdrawn_entry"] = logIndex(b.Withdrawal.Index)
 		out["files"] = nil
 		out["claims"] = nil
 		return out, http.StatusOK, nil

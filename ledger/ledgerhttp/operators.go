@@ -319,7 +319,11 @@ func (s *Server) getOperator(r *http.Request) (any, int, error) {
 	for _, k := range op.Keys {
 		keys = append(keys, map[string]any{"key_digest": k.Digest, "since": k.Since, "until": k.Until})
 	}
-	return map[string]any{
+	loop, err := s.verificationRecord(r.Context(), op)
+	if err != nil {
+		return nil, 0, err
+	}
+	record := map[string]any{
 		"operator":       op.ID,
 		"name":           op.Name,
 		"key":            key.Key,
@@ -339,5 +343,9 @@ func (s *Server) getOperator(r *http.Request) (any, int, error) {
 		"team":           nil,
 		"withdrawn":      []any{},
 		"invites_left":   invitesLeft,
-	}, http.StatusOK, nil
+	}
+	for k, v := range loop {
+		record[k] = v
+	}
+	return record, http.StatusOK, nil
 }

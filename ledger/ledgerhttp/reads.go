@@ -18,6 +18,7 @@ import (
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/ledger/hazard"
+	"github.com/agora-node/agora/ledger/jobs"
 	"github.com/agora-node/agora/ledger/price"
 	"github.com/agora-node/agora/ledger/schemas"
 	"github.com/agora-node/agora/vocabulary"
@@ -40,17 +41,29 @@ func (s *Server) routeReads() {
 		return httpapi.Text{ContentType: "application/schema+json", Body: doc}, http.StatusOK, nil
 	}))
 	s.mux.Handle("GET /api/v1/hazard-rubric", s.serve(func(*http.Request) (any, int, error) {
-		return map[string]any{"digest": hazard.Digest(), "rubric": string(hazard.Text())}, http.StatusOK, nil
+		// The reference harness reads {rubric: <digest>, text, verdicts};
+		// digest repeats the digest for readers of the earlier shape.
+		return map[string]any{"rubric": hazard.Digest(), "digest": hazard.Digest(), "text": string(hazard.Text()),
+			"verdicts": stringsAny(vocabulary.HazardVerdicts)}, http.StatusOK, nil
 	}))
 	s.mux.Handle("GET /api/v1/prices", s.serve(func(*http.Request) (any, int, error) {
 		return s.rates(), http.StatusOK, nil
 	}))
 }
 
-// rates are the node's current prices. With no verification economy yet,
-// every pool is at its base rate and the commons holds nothing.
+// rates are the node's current prices: the CPU and GPU pools' rates follow
+// their backlogs (jobs.Rate); the lab and field pools, whose rates follow
+// replication bounties, and the commons are not kept yet, so they stay at
+// the base rate and empty.
 func (s *Server) rates() price.Rates {
-	return price.BaseRates()
+	r := price.BaseRates()
+	b, err := s.store.Backlog(context.Background(), s.now().Add(-jobs.PaceWindow))
+	if err != nil {
+		s.logger.Warn("reading the backlog for prices; base rates it is", "err", err)
+		return r
+	}
+	r.CPU, r.GPU = jobs.Rate(b.OpenCPU, b.ClearedCPU), jobs.Rate(b.OpenGPU, b.ClearedGPU)
+	return r
 }
 
 // getFile answers GET /api/v1/files/{digest}: a file of an open bundle,

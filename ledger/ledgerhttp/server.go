@@ -71,6 +71,12 @@ type Config struct {
 	// DefaultChecksPerMinute and DefaultSubmissionsPerMinute. Past it, 429.
 	ChecksPerMinute      int
 	SubmissionsPerMinute int
+	// Qualification is the qualification test's mode: jobs.ModeEnforce
+	// (the default, for ""), jobs.ModeObserve or jobs.ModeOff.
+	Qualification string
+	// CanaryRate is the share of quick sealed bundles that get a canary:
+	// 0 means DefaultCanaryRate, negative none.
+	CanaryRate float64
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -119,6 +125,8 @@ type Server struct {
 	checks      *checkPool
 	checkLimit  *addressLimiter
 	submitLimit *addressLimiter
+
+	verify *verification // the verification loop's state (jobs.go)
 }
 
 // New returns the ledger's handlers, mounted on mux.
@@ -129,6 +137,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 		checks:      newCheckPool(cfg.CheckWorkers, cfg.CheckQueue, cfg.CheckQueueWait),
 		checkLimit:  newAddressLimiter(cmp.Or(cfg.ChecksPerMinute, DefaultChecksPerMinute)),
 		submitLimit: newAddressLimiter(cmp.Or(cfg.SubmissionsPerMinute, DefaultSubmissionsPerMinute)),
+		verify:      newVerification(),
 	}
 	s.routeLog()
 	s.routeOperators()
@@ -137,6 +146,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeBundles()
 	s.routeReads()
 	s.routeUploads()
+	s.routeJobs()
 	return s
 }
 
@@ -147,6 +157,7 @@ func (s *Server) Run(ctx context.Context) {
 		loops.Go(func() { s.openDue(ctx) })
 	}
 	loops.Go(func() { s.sweepUploads(ctx) })
+	loops.Go(func() { s.sweepRounds(ctx) })
 	loops.Wait()
 }
 

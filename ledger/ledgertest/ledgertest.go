@@ -52,6 +52,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option)
 		{"ClaimSearch", testClaimSearch},
 		{"DropBundle", testDropBundle},
 		{"Uploads", testUploads},
+		{"Jobs", testJobs},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

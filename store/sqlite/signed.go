@@ -225,6 +225,9 @@ func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 		if err := dropBundleRecords(ctx, tx, digest); err != nil {
 			return err
 		}
+		if err := dropJobRecords(ctx, tx, digest); err != nil {
+			return err
+		}
 		// An identity it made goes, and frees the invite code it used.
 		if _, err := tx.ExecContext(ctx, `UPDATE invites SET used_by = NULL, used_entry = NULL, used_at = NULL WHERE used_entry = ?`, digest); err != nil {
 			return err

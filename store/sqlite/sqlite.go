@@ -435,6 +435,9 @@ CREATE TABLE library_votes (
 	// Memory records belong to the adapter that wrote them, and the admin
 	// may share one (memory.go).
 	memoryOwnerMigration,
+	// The verification loop: jobs, answers, declines, credit and
+	// qualification (jobs.go).
+	jobsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -1,0 +1,208 @@
+package node
+
+import (
+	"encoding/base64"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/tlog"
+)
+
+// TestJobsBadInput sends bad input to every route of the verification
+// loop and checks each gets the spec's status and code, never a 500.
+func TestJobsBadInput(t *testing.T) {
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
+	base := srv.URL
+	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	invite := func(name, family string) verifier {
+		op := registerOperator(t, base, name)
+		status, v := call(t, "POST", base+"/api/v1/admin/invitations", mustJSON(t, map[string]any{"operator": op.id}), "Authorization", "Bearer "+string(token))
+		if status != http.StatusCreated {
+			t.Fatalf("invite: %d %v", status, v)
+		}
+		return verifier{testOperator: op, name: name, family: family, model: family + "-test-1", org: v.(map[string]any)["organization"].(string)}
+	}
+	author, checker := invite("Author", "claude"), invite("Checker", "gpt")
+	nobody := verifier{testOperator: registerOperator(t, base, "Nobody"), family: "gpt", model: "gpt-test-1"}
+	hash, _ := author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "bad input", true))
+	now := tlog.FormatTimestamp(time.Now())
+	request := func(v verifier, change func(map[string]any), sign bool) []byte {
+		e := map[string]any{"type": "job_request", "operator": v.id, "time": now, "model_family": v.family, "model": v.model}
+		if sign {
+			v.sign(t, e)
+		}
+		change(e)
+		return mustJSON(t, e)
+	}
+	same := func(map[string]any) {}
+
+	// A job to answer, for the attestation cases.
+	status, job := checker.request(t, base, map[string]any{"minutes": 30})
+	if status != http.StatusOK || job["kind"] != "reproduction" || job["bundle"] != hash {
+		t.Fatalf("the checker's job: %d %v", status, job)
+	}
+	claimID := job["claims"].([]any)[0].(map[string]any)["claim_id"].(string)
+	report := map[string][]byte{"report.md": []byte("# Report\n\nRe-ran it.\n")}
+	_, evidence, _ := bundle.DigestEvidence(report)
+	attestation := func(v verifier, change func(map[string]any), sign bool) map[string]any {
+		e := map[string]any{"type": "attestation", "job": "reproduction", "verifier": v.id, "bundle": hash,
+			"claims": map[string]any{claimID: "reproduced"}, "evidence": evidence, "model_family": v.family, "model": v.model,
+			"harness": "agora-test 1.0", "hazard": "none"}
+		change(e)
+		if sign {
+			v.sign(t, e)
+		}
+		return e
+	}
+	files := func(m map[string][]byte) map[string]any {
+		out := map[string]any{}
+		for p, d := range m {
+			out[p] = base64.StdEncoding.EncodeToString(d)
+		}
+		return map[string]any{"files": out}
+	}
+	attest := func(e map[string]any, ev map[string]any) []byte {
+		return mustJSON(t, map[string]any{"entry": e, "evidence": ev})
+	}
+	good := files(report)
+	hazardReview := func(v verifier, verdict string) []byte {
+		return mustJSON(t, v.sign(t, map[string]any{"type": "hazard_review", "reviewer": v.id, "bundle": hash, "verdict": verdict,
+			"model_family": v.family, "model": v.model}))
+	}
+
+	for _, c := range []struct {
+		name, method, path string
+		body               []byte
+		status             int
+		code               string
+	}{
+		{"jobs: not JSON", "POST", "/api/v1/jobs", []byte("{"), 400, "invalid_json"},
+		{"jobs: an array", "POST", "/api/v1/jobs", []byte("[]"), 400, "bad_request"},
+		{"jobs: no signature", "POST", "/api/v1/jobs", request(checker, same, false), 400, "bad_request"},
+		{"jobs: stale", "POST", "/api/v1/jobs", request(checker, func(e map[string]any) { e["time"] = "2020-01-01T00:00:00Z" }, true), 400, "stale"},
+		{"jobs: unknown member", "POST", "/api/v1/jobs", request(checker, func(e map[string]any) { e["colour"] = "red" }, true), 400, "bad_request"},
+		{"jobs: bad can", "POST", "/api/v1/jobs", request(checker, func(e map[string]any) { e["can"] = map[string]any{"minutes": -3} }, true), 400, "bad_request"},
+		{"jobs: bad family", "POST", "/api/v1/jobs", request(checker, func(e map[string]any) { e["model_family"] = "martian" }, true), 400, "bad_request"},
+		{"jobs: unknown operator", "POST", "/api/v1/jobs", request(verifier{testOperator: testOperator{id: "op:" + strings.Repeat("ab", 32), key: checker.key}, family: "gpt", model: "gpt-1"}, same, true), 404, "not_found"},
+		{"jobs: bad signature", "POST", "/api/v1/jobs", request(checker, func(e map[string]any) { e["model"] = "gpt-other" }, true), 401, "bad_signature"},
+		{"jobs: no identity", "POST", "/api/v1/jobs", request(nobody, same, true), 403, "no_identity"},
+		{"release: not JSON", "POST", "/api/v1/jobs/release", []byte("nope"), 400, "invalid_json"},
+		{"release: wrong type", "POST", "/api/v1/jobs/release", mustJSON(t, checker.sign(t, map[string]any{"type": "job_request", "operator": checker.id, "time": now})), 400, "bad_request"},
+		{"release: bad area", "POST", "/api/v1/jobs/release", mustJSON(t, checker.sign(t, map[string]any{"type": "job_release", "operator": checker.id, "time": now, "blocked": "poetry"})), 400, "bad_request"},
+		{"release: stale", "POST", "/api/v1/jobs/release", mustJSON(t, checker.sign(t, map[string]any{"type": "job_release", "operator": checker.id, "time": "2020-01-01T00:00:00Z"})), 400, "stale"},
+		{"release: no job", "POST", "/api/v1/jobs/release", mustJSON(t, author.sign(t, map[string]any{"type": "job_release", "operator": author.id, "time": now})), 403, "no_job"},
+		{"release: another's job", "POST", "/api/v1/jobs/release", mustJSON(t, author.sign(t, map[string]any{"type": "job_release", "operator": author.id, "time": now, "job": job["job"]})), 403, "no_job"},
+		{"attest: bare entry", "POST", "/api/v1/attestations", mustJSON(t, attestation(checker, same, true)), 400, "bad_request"},
+		{"attest: no entry", "POST", "/api/v1/attestations", mustJSON(t, map[string]any{"evidence": good}), 400, "bad_request"},
+		{"attest: harness", "POST", "/api/v1/attestations", attest(attestation(checker, func(e map[string]any) { e["harness"] = "my harness" }, true), good), 422, "harness_invalid"},
+		{"attest: no hazard", "POST", "/api/v1/attestations", attest(attestation(checker, func(e map[string]any) { delete(e, "hazard") }, true), good), 422, "invalid_attestation"},
+		{"attest: wrong verdict", "POST", "/api/v1/attestations", attest(attestation(checker, func(e map[string]any) { e["claims"] = map[string]any{claimID: "sound"} }, true), good), 422, "invalid_attestation"},
+		{"attest: bad signature", "POST", "/api/v1/attestations", attest(attestation(checker, same, false), good), 422, "bad_signature"},
+		{"attest: unknown verifier", "POST", "/api/v1/attestations", attest(attestation(verifier{testOperator: testOperator{id: "op:" + strings.Repeat("cd", 32), key: checker.key}, family: "gpt", model: "gpt-1"}, same, true), good), 404, "not_found"},
+		{"attest: no job", "POST", "/api/v1/attestations", attest(attestation(author, func(e map[string]any) { e["model_family"] = "gpt" }, true), good), 403, "no_job"},
+		{"attest: family", "POST", "/api/v1/attestations", attest(attestation(checker, func(e map[string]any) { e["model_family"] = "claude" }, true), good), 409, "family"},
+		{"attest: other claims", "POST", "/api/v1/attestations", attest(attestation(checker, func(e map[string]any) {
+			e["claims"] = map[string]any{"claim:" + strings.Repeat("0", 64): "reproduced"}
+		}, true), good), 422, "verdicts"},
+		{"attest: evidence mismatch", "POST", "/api/v1/attestations", attest(attestation(checker, same, true), files(map[string][]byte{"report.md": []byte("# Other\n")})), 422, "evidence_mismatch"},
+		{"attest: no report", "POST", "/api/v1/attestations", attest(attestation(checker, func(e map[string]any) {
+			_, d, _ := bundle.DigestEvidence(map[string][]byte{"notes.md": []byte("x")})
+			e["evidence"] = d
+		}, true), files(map[string][]byte{"notes.md": []byte("x")})), 422, "no_report"},
+		{"attest: evidence not base64", "POST", "/api/v1/attestations", attest(attestation(checker, same, true), map[string]any{"files": map[string]any{"report.md": "%%%"}}), 400, "bad_request"},
+		{"attest: evidence shape", "POST", "/api/v1/attestations", attest(attestation(checker, same, true), map[string]any{"report.md": "x"}), 400, "bad_request"},
+		{"hazard review: bad verdict", "POST", "/api/v1/hazard-reviews", hazardReview(checker, "spooky"), 422, "invalid_review"},
+		{"hazard review: no job", "POST", "/api/v1/hazard-reviews", hazardReview(author, "none"), 403, "no_job"},
+		{"hazard review: not an object", "POST", "/api/v1/hazard-reviews", []byte(`"x"`), 400, "bad_request"},
+		{"attestation: bad index", "GET", "/api/v1/attestations/abc", nil, 400, "bad_request"},
+		{"attestation: none there", "GET", "/api/v1/attestations/999999", nil, 404, "not_found"},
+		{"attestation: not one", "GET", "/api/v1/attestations/0", nil, 404, "not_found"},
+		{"credit: bad operator", "GET", "/api/v1/operators/me/credit", nil, 400, "bad_request"},
+		{"credit: unknown operator", "GET", "/api/v1/operators/op:" + strings.Repeat("ef", 32) + "/credit", nil, 404, "not_found"},
+	} {
+		status, v := call(t, c.method, base+c.path, c.body)
+		body, _ := v.(map[string]any)
+		if status != c.status || body["code"] != c.code {
+			t.Errorf("%s: %d %v, want %d %s", c.name, status, v, c.status, c.code)
+		}
+		if status >= 500 {
+			t.Errorf("%s: a %d", c.name, status)
+		}
+	}
+
+	// The good answer is taken once.
+	status, v := call(t, "POST", base+"/api/v1/attestations", attest(attestation(checker, same, true), good))
+	if status != http.StatusCreated {
+		t.Fatalf("the good attestation: %d %v", status, v)
+	}
+	status, v = call(t, "POST", base+"/api/v1/attestations", attest(attestation(checker, same, true), good))
+	if status != http.StatusConflict || v.(map[string]any)["code"] != "finished" {
+		t.Errorf("the attestation again: %d %v", status, v)
+	}
+	// The author gets no job on its own work.
+	status, job2 := author.request(t, base, map[string]any{"minutes": 30})
+	if status != http.StatusOK || job2["job"] != nil {
+		t.Errorf("the author got a job on its own work: %d %v", status, job2)
+	}
+
+	// Asking too often: 429 in the job shape, with Retry-After.
+	limited := false
+	for i := 0; i < 300 && !limited; i++ {
+		e := checker.sign(t, map[string]any{"type": "job_request", "operator": checker.id, "time": tlog.FormatTimestamp(time.Now()), "model_family": "gpt", "model": "gpt-test-1"})
+		resp, err := http.Post(base+"/api/v1/jobs", "application/json", strings.NewReader(string(mustJSON(t, e))))
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode == http.StatusTooManyRequests {
+			limited = true
+			if resp.Header.Get("Retry-After") == "" {
+				t.Error("a 429 without Retry-After")
+			}
+			if i != 240-1 { // one request of this operator that got past its checks came before the loop
+				t.Errorf("limited after %d requests in the loop, want %d", i, 240-1)
+			}
+		}
+	}
+	if !limited {
+		t.Error("300 job requests in an hour were all answered")
+	}
+	status, v = call(t, "POST", base+"/api/v1/jobs", request(checker, func(e map[string]any) {}, true))
+	if body := v.(map[string]any); status != http.StatusTooManyRequests || body["code"] != "rate_limited" || body["job"] != nil || body["retry_after_seconds"] == nil {
+		t.Errorf("a request past the limit: %d %v", status, v)
+	}
+}
+
+// TestPricesFollowBacklog: GET /api/v1/prices is live. The CPU pool's rate
+// is 1 while its backlog is short and rises once the open reproductions
+// outgrow what verifiers clear in 2 days (at least 10 jobs): 6 bundles
+// with 2 reproductions each make 12.
+func TestPricesFollowBacklog(t *testing.T) {
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
+	base := srv.URL
+	a := newAuthor(t, n, base)
+	author := verifier{testOperator: testOperator{id: a.id, key: a.key}, family: "claude"}
+	rate := func() float64 {
+		status, v := call(t, "GET", base+"/api/v1/prices", nil)
+		if status != http.StatusOK {
+			t.Fatalf("prices: %d %v", status, v)
+		}
+		return v.(map[string]any)["rates"].(map[string]any)["cpu"].(float64)
+	}
+	for i := range 6 {
+		if got := rate(); got != 1 {
+			t.Fatalf("with %d open reproductions the CPU rate is %v, want 1", 2*i, got)
+		}
+		author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "sample "+itoa(uint64(i)), true))
+	}
+	if got := rate(); got != 2 {
+		t.Errorf("with 12 open reproductions and none cleared the CPU rate is %v, want 2", got)
+	}
+}
