@@ -60,20 +60,25 @@ func TestCanaries(t *testing.T) {
 		t.Fatal("no canary was handed out")
 	}
 	// The honest verifiers do the rest, and the reviews; the bundle opens.
+	// Jobs are chosen at random within the sealed class, so the source's
+	// reviews may all be in, and its round close with the canary's, before
+	// anyone takes the canary's second reproduction: then no one catches it.
 	did := work(t, base, []verifier{honest1, honest2, lazy})
-	if len(did[source]) != 4 || len(did[canary]) != 1 {
-		t.Fatalf("after the round: %d jobs on the bundle (want 1 more reproduction and 3 reviews), %d on the canary", len(did[source]), len(did[canary]))
+	if len(did[source]) != 4 || len(did[canary]) > 1 {
+		t.Fatalf("after the round: %d jobs on the bundle (want 1 more reproduction and 3 reviews), %d on the canary (want at most 1)", len(did[source]), len(did[canary]))
 	}
 	if status, v := call(t, "GET", base+"/api/v1/bundles/"+source, nil); status != http.StatusOK || v.(map[string]any)["state"] != "open" {
 		t.Fatalf("the bundle: %d %v", status, v)
 	}
-	catcher := did[canary][0].by
 	counts := func(v verifier) map[string]any { return v.record(t, base)["canaries"].(map[string]any) }
 	if c := counts(lazy); c["missed"] != 1.0 || c["caught"] != 0.0 {
 		t.Errorf("lazy's canaries: %v", c)
 	}
-	if c := counts(catcher); c["caught"] != 1.0 || c["missed"] != 0.0 {
-		t.Errorf("%s's canaries: %v", catcher.name, c)
+	if len(did[canary]) == 1 {
+		catcher := did[canary][0].by
+		if c := counts(catcher); c["caught"] != 1.0 || c["missed"] != 0.0 {
+			t.Errorf("%s's canaries: %v", catcher.name, c)
+		}
 	}
 	if lost := lazy.record(t, base)["verification"].(map[string]any)["lost"]; lost != 20.0 {
 		t.Errorf("lazy lost %v, want 20", lost)
