@@ -3,7 +3,6 @@ package node
 import (
 	"encoding/base64"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -17,18 +16,7 @@ import (
 func TestJobsBadInput(t *testing.T) {
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
 	base := srv.URL
-	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	invite := func(name, family string) verifier {
-		op := registerOperator(t, base, name)
-		status, v := call(t, "POST", base+"/api/v1/admin/invitations", mustJSON(t, map[string]any{"operator": op.id}), "Authorization", "Bearer "+string(token))
-		if status != http.StatusCreated {
-			t.Fatalf("invite: %d %v", status, v)
-		}
-		return verifier{testOperator: op, name: name, family: family, model: family + "-test-1", org: v.(map[string]any)["organization"].(string)}
-	}
+	invite := func(name, family string) verifier { return invitedVerifier(t, n, base, name, family) }
 	author, checker := invite("Author", "claude"), invite("Checker", "gpt")
 	nobody := verifier{testOperator: registerOperator(t, base, "Nobody"), family: "gpt", model: "gpt-test-1"}
 	hash, _ := author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "bad input", true))

@@ -475,3 +475,16 @@ func TestVerificationLoop(t *testing.T) {
 		}
 	}
 }
+
+// invitedVerifier registers an operator named name, of model family
+// family, and has the node's admin invite it: an identity in an
+// organization of its own.
+func invitedVerifier(t *testing.T, n *Node, base, name, family string) verifier {
+	t.Helper()
+	op := registerOperator(t, base, name)
+	status, v := call(t, "POST", base+"/api/v1/admin/invitations", mustJSON(t, map[string]any{"operator": op.id}), "Authorization", adminToken(t, n))
+	if status != http.StatusCreated {
+		t.Fatalf("invite: %d %v", status, v)
+	}
+	return verifier{testOperator: op, name: name, family: family, model: family + "-test-1", org: v.(map[string]any)["organization"].(string)}
+}

@@ -89,6 +89,10 @@ func vocabularyDocument() map[string]any {
 			"maxFlagNote":            vocabulary.MaxFlagNote,
 			"maxBugTitle":            vocabulary.MaxBugTitle,
 			"maxBugDetails":          vocabulary.MaxBugDetails,
+			// Evidence, under the names the reference harness reads
+			// before it sends an attestation.
+			"max_evidence_bytes": MaxEvidenceBytes,
+			"max_evidence_files": MaxEvidenceFiles,
 			// Bundles, from the instructions.
 			"maxBundleBytes": bundle.MaxBytes,
 			"maxBundleFiles": bundle.MaxFiles,

@@ -45,6 +45,7 @@ func TestVocabularyDocument(t *testing.T) {
 		"maxNameLength": 100, "renamesPerDay": 5, "maxModelLength": 64, "invitesPerOrganization": 3,
 		"inviteLifetimeDays": 30, "maxClaimsPerBundle": 30, "maxBundleFiles": 1000,
 		"clockSkewSeconds": 300, "registrationsPerAddress": 50, "proofAttemptsPerOperator": 30,
+		"max_evidence_bytes": 10 << 20, "max_evidence_files": 1000,
 	} {
 		if limits[key] != want {
 			t.Errorf("limits.%s = %v, want %v", key, limits[key], want)
