@@ -3,6 +3,7 @@ package client
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/url"
 
@@ -177,4 +178,30 @@ func (c *Client) ForgetMemoryRecord(ctx context.Context, ref string) (*Forgotten
 		return nil, err
 	}
 	return &a, nil
+}
+
+// ShareMemoryRecord shares a memory record with every adapter's sessions
+// (POST /api/v1/admin/memory/records/{ref}/share), or takes the share back
+// when share is false (/unshare), and returns the record as it now reads.
+func (c *Client) ShareMemoryRecord(ctx context.Context, ref string, share bool) (*memory.ReadRecord, error) {
+	verb := "share"
+	if !share {
+		verb = "unshare"
+	}
+	path := "/api/v1/admin/memory/records/" + url.PathEscape(ref) + "/" + verb
+	data, _, err := c.do(ctx, http.MethodPost, path, nil)
+	if err != nil {
+		return nil, err
+	}
+	var a struct {
+		Record *memory.ReadRecord `json:"record"`
+		Shared *bool              `json:"shared"`
+	}
+	if err := decode(path, data, &a); err != nil {
+		return nil, err
+	}
+	if a.Record == nil || a.Shared == nil || *a.Shared != share {
+		return nil, fmt.Errorf("%w: %s answered %.200s", ErrBadAnswer, path, data)
+	}
+	return a.Record, nil
 }
