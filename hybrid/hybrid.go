@@ -21,7 +21,7 @@ import (
 	"fmt"
 	"strings"
 
-	"filippo.io/mldsa"
+	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
 )
 
 // Algorithm names the scheme in key and signature texts.
@@ -31,9 +31,9 @@ const prefix = Algorithm + ":"
 
 // Sizes of the binary forms.
 const (
-	SecretKeySize = 32 + mldsa.PrivateKeySize                          // 64
-	PublicKeySize = ed25519.PublicKeySize + mldsa.MLDSA44PublicKeySize // 1,344
-	SignatureSize = ed25519.SignatureSize + mldsa.MLDSA44SignatureSize // 2,484
+	SecretKeySize = 32 + mldsa44.SeedSize                         // 64
+	PublicKeySize = ed25519.PublicKeySize + mldsa44.PublicKeySize // 1,344
+	SignatureSize = ed25519.SignatureSize + mldsa44.SignatureSize // 2,484
 )
 
 // ErrMalformed is wrapped by errors for key or signature texts that are not
@@ -45,7 +45,7 @@ var ErrMalformed = errors.New("malformed hybrid key or signature")
 type PrivateKey struct {
 	secret [SecretKeySize]byte
 	ed     ed25519.PrivateKey
-	ml     *mldsa.PrivateKey
+	ml     *mldsa44.PrivateKey
 	public *PublicKey
 }
 
@@ -65,16 +65,15 @@ func NewPrivateKey(secret []byte) (*PrivateKey, error) {
 		return nil, fmt.Errorf("hybrid: a secret key is %d bytes (an Ed25519 seed, then an ML-DSA-44 seed), not %d: %w",
 			SecretKeySize, len(secret), ErrMalformed)
 	}
-	ml, err := mldsa.NewPrivateKey(mldsa.MLDSA44(), secret[32:])
-	if err != nil {
-		return nil, fmt.Errorf("hybrid: ML-DSA-44 seed: %w", err)
-	}
+	var seed [mldsa44.SeedSize]byte
+	copy(seed[:], secret[32:])
+	mlPublic, ml := mldsa44.NewKeyFromSeed(&seed)
 	k := &PrivateKey{ed: ed25519.NewKeyFromSeed(secret[:32]), ml: ml}
 	copy(k.secret[:], secret)
 	pub := make([]byte, 0, PublicKeySize)
 	pub = append(pub, k.ed.Public().(ed25519.PublicKey)...)
-	pub = append(pub, ml.PublicKey().Bytes()...)
-	k.public = &PublicKey{ed: pub[:32], ml: ml.PublicKey(), text: prefix + hex.EncodeToString(pub)}
+	pub = append(pub, mlPublic.Bytes()...)
+	k.public = &PublicKey{ed: pub[:32], ml: mlPublic, text: prefix + hex.EncodeToString(pub)}
 	return k, nil
 }
 
@@ -87,35 +86,30 @@ func (k *PrivateKey) Public() *PublicKey { return k.public }
 // Sign signs message with both halves, ML-DSA in its hedged (randomized)
 // variant, and returns the signature text.
 func (k *PrivateKey) Sign(message []byte) string {
-	ml, err := k.ml.Sign(nil, message, nil)
-	if err != nil {
-		panic("hybrid: ML-DSA-44 signing failed: " + err.Error()) // only on a broken RNG
-	}
-	return k.encode(message, ml)
+	return k.sign(message, true)
 }
 
 // SignDeterministic signs with ML-DSA's deterministic variant, so the same
 // key and message always give the same signature, as the protocol's test
 // vectors do. Ordinary signers should use Sign.
 func (k *PrivateKey) SignDeterministic(message []byte) string {
-	ml, err := k.ml.SignDeterministic(message, nil)
-	if err != nil {
-		panic("hybrid: ML-DSA-44 signing failed: " + err.Error())
-	}
-	return k.encode(message, ml)
+	return k.sign(message, false)
 }
 
-func (k *PrivateKey) encode(message, ml []byte) string {
-	sig := make([]byte, 0, SignatureSize)
-	sig = append(sig, ed25519.Sign(k.ed, message)...)
-	sig = append(sig, ml...)
+func (k *PrivateKey) sign(message []byte, randomized bool) string {
+	sig := make([]byte, SignatureSize)
+	copy(sig, ed25519.Sign(k.ed, message))
+	// The context is empty, so SignTo can fail only on a broken RNG.
+	if err := mldsa44.SignTo(k.ml, message, nil, randomized, sig[ed25519.SignatureSize:]); err != nil {
+		panic("hybrid: ML-DSA-44 signing failed: " + err.Error())
+	}
 	return prefix + hex.EncodeToString(sig)
 }
 
 // PublicKey is a parsed hybrid public key. It is safe for concurrent use.
 type PublicKey struct {
 	ed   ed25519.PublicKey
-	ml   *mldsa.PublicKey
+	ml   *mldsa44.PublicKey
 	text string
 }
 
@@ -126,10 +120,12 @@ func ParsePublicKey(text string) (*PublicKey, error) {
 	if err != nil {
 		return nil, fmt.Errorf("hybrid: public key: %w", err)
 	}
-	ml, err := mldsa.NewPublicKey(mldsa.MLDSA44(), raw[32:])
-	if err != nil {
-		return nil, fmt.Errorf("hybrid: public key: ML-DSA-44 part: %w", ErrMalformed)
-	}
+	// Unpack expands the key's matrix once, so every later Verify with
+	// this key skips the work that dominates an ML-DSA verification.
+	var mlRaw [mldsa44.PublicKeySize]byte
+	copy(mlRaw[:], raw[32:])
+	ml := new(mldsa44.PublicKey)
+	ml.Unpack(&mlRaw)
 	return &PublicKey{ed: ed25519.PublicKey(raw[:32]), ml: ml, text: text}, nil
 }
 
@@ -145,19 +141,34 @@ func (p *PublicKey) Verify(message []byte, sig string) bool {
 		return false
 	}
 	return ed25519.Verify(p.ed, message, raw[:ed25519.SignatureSize]) &&
-		mldsa.Verify(p.ml, message, raw[ed25519.SignatureSize:], nil) == nil
+		mldsa44.Verify(p.ml, message, nil, raw[ed25519.SignatureSize:])
 }
 
 // Verify reports whether sig is a valid signature of message by the public
 // key publicKey, both given as text. Malformed keys and signatures are failed
 // verifications, never errors or panics.
+//
+// Parsed keys are kept in a bounded cache (see keycache.go), so verifying
+// many entries by one key parses it once.
 func Verify(sig string, message []byte, publicKey string) bool {
-	pub, err := ParsePublicKey(publicKey)
+	pub, err := cachedPublicKey(publicKey)
 	if err != nil {
 		return false
 	}
 	return pub.Verify(message, sig)
 }
+
+// lowerHex maps a lowercase hex digit to its value and every other byte to
+// 0xff, so decode checks and decodes in one pass.
+var lowerHex = func() (t [256]byte) {
+	for i := range t {
+		t[i] = 0xff
+	}
+	for i, c := range "0123456789abcdef" {
+		t[c] = byte(i)
+	}
+	return t
+}()
 
 // decode reads "ed25519-ml-dsa-44:" followed by exactly size bytes in
 // lowercase hex.
@@ -169,12 +180,13 @@ func decode(text string, size int) ([]byte, error) {
 	if len(hexPart) != 2*size {
 		return nil, fmt.Errorf("has %d hex digits, want %d: %w", len(hexPart), 2*size, ErrMalformed)
 	}
-	for i := 0; i < len(hexPart); i++ {
-		if c := hexPart[i]; !('0' <= c && c <= '9' || 'a' <= c && c <= 'f') {
+	raw := make([]byte, size)
+	for i := range raw {
+		hi, lo := lowerHex[hexPart[2*i]], lowerHex[hexPart[2*i+1]]
+		if hi|lo == 0xff {
 			return nil, fmt.Errorf("is not lowercase hex: %w", ErrMalformed)
 		}
+		raw[i] = hi<<4 | lo
 	}
-	raw := make([]byte, size)
-	hex.Decode(raw, []byte(hexPart))
 	return raw, nil
 }

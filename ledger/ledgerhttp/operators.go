@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
@@ -140,6 +141,7 @@ func (s *Server) rotateKey(r *http.Request) (any, int, error) {
 		}
 		return nil, 0, err
 	}
+	hybrid.Forget(signer.Key)
 	index, err := s.journal.Append(r.Context(), digest, signed, entry, map[string]any{"operator": op.ID})
 	if err != nil {
 		return nil, 0, err
