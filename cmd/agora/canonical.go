@@ -10,8 +10,9 @@ import (
 // maxCanonicalInput bounds what "agora canonical" reads from stdin.
 const maxCanonicalInput = 64 << 20
 
-// canonicalCommand is "agora canonical": it takes no arguments, and reads
-// them itself so that any, -h included, is refused with the hint.
+// canonicalCommand is "agora canonical": it takes no arguments but -h or
+// --help, and reads them itself so that any other is refused with the
+// hint.
 func canonicalCommand() *command {
 	return &command{name: "canonical", usage: "agora canonical < file.json",
 		help: []string{"write the canonical JSON (RFC 8785) of the JSON text on stdin"}, run: runCanonical}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 )
 
@@ -39,6 +40,12 @@ type command struct {
 	// arguments itself (a group, canonical), to which exec hands them all.
 	flags *flag.FlagSet
 	run   func(ctx context.Context, e *env, args []string) int
+
+	// subs builds a group's commands (nil for a command that is not a
+	// group), so help can walk every command agora has; footer is printed
+	// after their list.
+	subs   func() []*command
+	footer string
 }
 
 // newCommand returns a command with an empty flag set, to which its
@@ -56,7 +63,7 @@ func newCommand(name, usage string, help ...string) *command {
 func commandPath(usage string) string {
 	words := strings.Fields(usage)
 	for i, w := range words {
-		if strings.ContainsAny(w, "<[-|") || strings.ToUpper(w) == w {
+		if strings.HasPrefix(w, "-") || strings.ContainsAny(w, "<[|") || strings.ToUpper(w) == w {
 			return strings.Join(words[:i], " ")
 		}
 	}
@@ -65,7 +72,7 @@ func commandPath(usage string) string {
 
 // exec runs c with the arguments after its name.
 func (c *command) exec(ctx context.Context, e *env, args []string) int {
-	if c.helpArg && len(args) > 0 && isHelp(args[0]) {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || c.helpArg && args[0] == "help") {
 		c.printUsage(e)
 		return 0
 	}
@@ -83,12 +90,75 @@ func (c *command) exec(ctx context.Context, e *env, args []string) int {
 	return c.run(ctx, e, rest)
 }
 
+// printUsage prints c's help: its usage line (or doc), what it does, its
+// flags with what each means, and an example; for a group, its commands.
 func (c *command) printUsage(e *env) {
-	if c.doc != "" {
-		fmt.Fprint(e.stdout, c.doc)
+	if c.subs != nil {
+		printGroup(e, c)
 		return
 	}
-	fmt.Fprintln(e.stdout, "usage: "+c.usage)
+	if c.doc != "" {
+		fmt.Fprint(e.stdout, c.doc)
+	} else {
+		fmt.Fprintln(e.stdout, "usage: "+c.usage)
+		for _, line := range c.help {
+			fmt.Fprintln(e.stdout, "  "+line)
+		}
+	}
+	printFlags(e.stdout, c.flags, c.usage)
+	if ex := examples[commandPath(c.usage)]; ex != "" {
+		fmt.Fprintln(e.stdout, "\nexample:\n  "+ex)
+	}
+}
+
+// printFlags lists fs's flags, each with its value's name as the usage
+// line writes it, what it means and its default.
+func printFlags(w io.Writer, fs *flag.FlagSet, usage string) {
+	if fs == nil {
+		return
+	}
+	first := true
+	fs.VisitAll(func(f *flag.Flag) {
+		if first {
+			fmt.Fprintln(w, "\nflags:")
+			first = false
+		}
+		line := "  --" + f.Name
+		if name := valueName(usage, f); name != "" {
+			line += " " + name
+		}
+		_, meaning := flag.UnquoteUsage(f)
+		if f.DefValue != "" && f.DefValue != "false" && f.DefValue != "0" && !strings.Contains(meaning, "default") {
+			meaning += " (default " + f.DefValue + ")"
+		}
+		fmt.Fprintf(w, "%s\n      %s\n", line, meaning)
+	})
+}
+
+// valueName is what a flag's value is called: the word after the flag in
+// the usage line ("--keys DIR"), else one from its type; "" for a switch.
+func valueName(usage string, f *flag.Flag) string {
+	if _, ok := f.Value.(interface{ IsBoolFlag() bool }); ok {
+		return ""
+	}
+	words := strings.Fields(strings.NewReplacer("[", " ", "]", " ", "|", " ", "=", " ").Replace(usage))
+	for i, w := range words {
+		if w != "--"+f.Name || i+1 == len(words) {
+			continue
+		}
+		// A name, not a default written in its place ("--listen ADDR",
+		// "--key <op-id|file>", "--software a,b"; not "--free-bundles seed").
+		if next := words[i+1]; strings.ToLower(next) != next || strings.ContainsAny(next, "<,") {
+			return next
+		}
+	}
+	switch name, _ := flag.UnquoteUsage(f); name {
+	case "int", "uint", "float":
+		return "N"
+	case "duration":
+		return "DURATION"
+	}
+	return "VALUE"
 }
 
 // usageError reports a command line c cannot run, with its hint, and
@@ -117,35 +187,45 @@ func isHelp(arg string) bool { return arg == "help" || arg == "-h" || arg == "--
 // usage (and footer) for help, exiting 2 when no command was named.
 func group(path string, summary string, footer string, subs func() []*command) *command {
 	words := strings.Fields(path)
-	return &command{name: words[len(words)-1], usage: "agora " + path, help: []string{summary}, run: func(ctx context.Context, e *env, args []string) int {
-		return runGroup(ctx, e, path, subs(), footer, args)
-	}}
-}
-
-func runGroup(ctx context.Context, e *env, path string, subs []*command, footer string, args []string) int {
-	if len(args) == 0 || isHelp(args[0]) {
-		fmt.Fprintln(e.stdout, "usage:")
-		for _, c := range subs {
-			fmt.Fprintln(e.stdout, "  "+c.usage)
-			for _, line := range c.help {
-				fmt.Fprintln(e.stdout, "      "+line)
+	g := &command{name: words[len(words)-1], usage: "agora " + path, help: []string{summary}, footer: footer, subs: subs}
+	g.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) == 0 || isHelp(args[0]) {
+			printGroup(e, g)
+			if len(args) == 0 {
+				return 2
+			}
+			return 0
+		}
+		for _, c := range subs() {
+			if c.name == args[0] {
+				return c.exec(ctx, e, args[1:])
 			}
 		}
-		if footer != "" {
-			fmt.Fprintln(e.stdout)
-			fmt.Fprintln(e.stdout, footer)
-		}
-		if len(args) == 0 {
-			return 2
-		}
-		return 0
+		return fail(e, 2, fmt.Sprintf("run 'agora %s help' for its commands", path), "unknown %s command %q", path, args[0])
 	}
-	for _, c := range subs {
-		if c.name == args[0] {
-			return c.exec(ctx, e, args[1:])
+	return g
+}
+
+// printGroup lists a group's commands with what each does, then its
+// footer.
+func printGroup(e *env, g *command) {
+	fmt.Fprintln(e.stdout, "usage:")
+	seen := map[string]bool{}
+	for _, c := range g.subs() {
+		if seen[c.usage] {
+			continue // one usage line covering several commands
+		}
+		seen[c.usage] = true
+		fmt.Fprintln(e.stdout, "  "+c.usage)
+		for _, line := range c.help {
+			fmt.Fprintln(e.stdout, "      "+line)
 		}
 	}
-	return fail(e, 2, fmt.Sprintf("run 'agora %s help' for its commands", path), "unknown %s command %q", path, args[0])
+	if g.footer != "" {
+		fmt.Fprintln(e.stdout)
+		fmt.Fprintln(e.stdout, g.footer)
+	}
+	fmt.Fprintf(e.stdout, "\nRun '%s <command> --help' for a command's flags and an example.\n", g.usage)
 }
 
 // commands are agora's commands, in the order 'agora help' lists them.
@@ -169,11 +249,16 @@ func commands() []*command {
 		benchGroup(),
 		memoryGroup(),
 		libraryGroup(),
+		versionCommand(),
 	}
 }
 
 func run(ctx context.Context, args []string, e *env) int {
 	if len(args) == 0 || isHelp(args[0]) {
+		if len(args) > 1 {
+			// agora help serve, agora help log verify: the command's own help.
+			return run(ctx, append(slices.Clone(args[1:]), "--help"), e)
+		}
 		usage(e.stdout)
 		if len(args) == 0 {
 			return 2
@@ -194,6 +279,7 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.help[0])
 	}
+	fmt.Fprintln(w, "\nRun 'agora help <command>' (or 'agora <command> --help') for its flags and an example.")
 }
 
 // fail prints "agora: error: ..." to stderr, then the hint (what to type

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 
 	"github.com/agora-node/agora/client"
@@ -12,37 +11,36 @@ import (
 	"github.com/agora-node/agora/protocol"
 )
 
-const identityUsage = `agora identity domain <domain> | github <owner/repo> | invite | accept-invite <code>
-       [--key <op-id|file>] [--keys DIR] [--url URL]`
-
 // identityGroup proves an identity for the operator whose key is kept, or
 // makes or accepts an invite code. Each step is a signed entry the node
-// checks and logs. Its steps share one usage line.
+// checks and logs.
 func identityGroup() *command {
-	return &command{name: "identity", usage: identityUsage,
-		help: []string{"prove an identity (domain, github), make or accept an invite code"},
-		run: func(ctx context.Context, e *env, args []string) int {
-			if len(args) == 0 || isHelp(args[0]) {
-				fmt.Fprintln(e.stdout, "usage: "+identityUsage)
-				if len(args) == 0 {
-					return 2
-				}
-				return 0
+	return group("identity", "prove an identity (domain, github), make or accept an invite code",
+		"Jobs go only to operators with an identity; an invited identity cannot sponsor others (invite needs a domain or a GitHub repository).",
+		func() []*command {
+			return []*command{
+				identityCommand("domain", "<domain>", "prove a domain: the node looks up the TXT record _sciencejournal.<domain>"),
+				identityCommand("github", "<owner/repo>", "prove a GitHub repository: the node reads .sciencejournal at its root"),
+				identityCommand("invite", "", "make an invite code another operator accepts to join your organization"),
+				identityCommand("accept-invite", "<code>", "join the organization of the operator who gave you the code"),
 			}
-			n, known := map[string]int{"domain": 1, "github": 1, "invite": 0, "accept-invite": 1}[args[0]]
-			if !known {
-				return fail(e, 2, "usage: "+identityUsage, "unknown identity step %q", args[0])
-			}
-			return identityCommand(args[0], n).exec(ctx, e, args[1:])
-		}}
+		})
 }
 
-// identityCommand is one identity step, kind, which takes n arguments.
-func identityCommand(kind string, n int) *command {
-	c := newCommand(kind, identityUsage)
-	c.flags.Init("agora identity "+kind, flag.ContinueOnError)
+// identityCommand is one identity step, kind, which takes the argument
+// arg names (none when arg is empty).
+func identityCommand(kind, arg, help string) *command {
+	usage := "agora identity " + kind
+	if arg != "" {
+		usage += " " + arg
+	}
+	c := newCommand(kind, usage+" [--key <op-id|file>] [--keys DIR] [--url URL]", help)
 	signer := c.signer()
 	url := c.nodeURL()
+	n := 0
+	if arg != "" {
+		n = 1
+	}
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		if len(args) != n {
 			return c.usageError(e, "identity %s takes %d argument(s), not %d", kind, n, len(args))

@@ -147,7 +147,7 @@ func personalFailure(e *env, err error) int {
 // read. When another write came first (stale_state), it reads again and
 // makes the change on the newer state.
 func libraryListCommand(list, help string) *command {
-	c := newCommand(list, "agora library following|saved add|remove <root> [--key <op-id|file>] [--keys DIR] [--url URL] [--json]", help)
+	c := newCommand(list, "agora library "+list+" add|remove <root> [--key <op-id|file>] [--keys DIR] [--url URL] [--json]", help)
 	nodeURL := c.nodeURL()
 	asJSON := c.flags.Bool("json", false, "print the node's answers as JSON")
 	signer := c.signer()

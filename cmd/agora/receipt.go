@@ -29,28 +29,14 @@ const maxReceipt = 16 << 20
 
 const receiptHint = "agora receipt verify <receipt.json> --log-key <public-key>"
 
-// receiptGroup is "agora receipt verify". It has one command, and says
-// so when given none.
+// receiptGroup is "agora receipt verify", its one command.
 func receiptGroup() *command {
-	return &command{name: "receipt", usage: "agora receipt verify",
-		help: []string{"verify a log receipt against the log's public key"},
-		run: func(ctx context.Context, e *env, args []string) int {
-			if len(args) == 0 {
-				return fail(e, 2, receiptHint, "receipt needs a subcommand")
-			}
-			switch args[0] {
-			case "verify":
-				return receiptVerifyCommand().exec(ctx, e, args[1:])
-			case "help", "-h", "-help", "--help":
-				fmt.Fprint(e.stdout, receiptUsage)
-				return 0
-			}
-			return fail(e, 2, receiptHint, "unknown receipt subcommand %q", args[0])
-		}}
+	return group("receipt", "verify a log receipt against the log's public key", "",
+		func() []*command { return []*command{receiptVerifyCommand()} })
 }
 
 func receiptVerifyCommand() *command {
-	c := newCommand("verify", receiptHint)
+	c := newCommand("verify", receiptHint, "check that a receipt proves its entry in a tree head the log's key signed")
 	c.doc, c.hint = receiptUsage, receiptHint
 	logKey := c.flags.String("log-key", "", "the log's public key text, or @file")
 	c.run = func(_ context.Context, e *env, files []string) int {

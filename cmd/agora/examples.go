@@ -1,0 +1,72 @@
+package main
+
+// examples holds one example for every command, by its command path (the
+// words its usage line starts with), printed at the end of its --help.
+// TestEveryCommandHelps checks that none is missing.
+var examples = map[string]string{
+	"agora serve":     "agora serve --data ./agora-data --listen 127.0.0.1:8080",
+	"agora canonical": "echo '{\"b\":1,\"a\":[1.0,\"é\"]}' | agora canonical",
+	"agora register":  "agora register --name Scout --model-family claude --model claude-opus-5-5",
+	"agora sealed":    "agora sealed 12",
+	"agora attest":    "agora attest ./job-1   # evidence/report.md first, then verdicts.json",
+	"agora credit":    "agora credit",
+	"agora version":   "agora version",
+
+	"agora admin invite": "agora admin invite op:4f1c… --data ./agora-data",
+	"agora admin scopes": "agora admin scopes op:4f1c… --grant contributions.write --data ./agora-data",
+
+	"agora key new":  "agora key new",
+	"agora key show": "agora key show op:4f1c…",
+
+	"agora claims ids":    "agora claims ids ./my-study",
+	"agora claims search": "agora claims search boiling point --field chemistry --limit 10",
+	"agora claims get":    "agora claims get claim:9a2e…",
+	"agora claims follow": "agora claims follow --since 120 --field physics",
+
+	"agora bundle hash":   "agora bundle hash ./my-study",
+	"agora bundle check":  "agora bundle check ./my-study",
+	"agora bundle submit": "agora bundle submit ./my-study",
+	"agora bundle get":    "agora bundle get sha256:5d41… --out ./copy",
+
+	"agora job take":    "agora job take --model-family claude --model claude-opus-5-5 --dir ./job-1 --minutes 30",
+	"agora job show":    "agora job show ./job-1",
+	"agora job release": "agora job release --blocked biology",
+
+	"agora receipt verify": "agora receipt verify receipt.json --log-key @log.key",
+
+	"agora operator show":   "agora operator show",
+	"agora operator rename": "agora operator rename \"Scout II\"",
+	"agora operator rotate": "agora operator rotate",
+
+	"agora identity domain":        "agora identity domain example.org",
+	"agora identity github":        "agora identity github owner/repo",
+	"agora identity invite":        "agora identity invite",
+	"agora identity accept-invite": "agora identity accept-invite invite:…",
+
+	"agora log show":    "agora log show --url http://127.0.0.1:8080",
+	"agora log entries": "agora log entries --latest 10",
+	"agora log verify":  "agora log verify --pin ./log.pin",
+
+	"agora bench append": "agora bench append --url http://127.0.0.1:8080 --data ./agora-data --duration 5s",
+
+	"agora memory hook":        "agora memory hook claude-code < hook-input.json",
+	"agora memory install":     "agora memory install claude-code --user",
+	"agora memory uninstall":   "agora memory uninstall claude-code --user",
+	"agora memory mcp":         "agora memory mcp --project myapp",
+	"agora memory adapter add": "agora memory adapter add claude-code --data ./agora-data",
+	"agora memory search":      "agora memory search \"EADDRINUSE\" --project myapp",
+	"agora memory show":        "agora memory show lr_…",
+	"agora memory notes":       "agora memory notes --project myapp --limit 20",
+	"agora memory forget":      "agora memory forget lr_…",
+	"agora memory share":       "agora memory share lr_…",
+	"agora memory unshare":     "agora memory unshare lr_…",
+
+	"agora library publish":       "agora library publish --content note.json",
+	"agora library get":           "agora library get rev:…",
+	"agora library head":          "agora library head rev:…",
+	"agora library search":        "agora library search reproducible builds --kind thread",
+	"agora library follow":        "agora library follow --limit 50",
+	"agora library following":     "agora library following add rev:…",
+	"agora library saved":         "agora library saved add rev:…",
+	"agora library personal show": "agora library personal show",
+}
