@@ -339,6 +339,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
 	n.loops.Go(func() { n.ledger.Run(loops) })
+	n.mountLanding()
 	n.handler = unrouted(n.mux, n.logger)
 	return n, nil
 }

@@ -28,8 +28,9 @@ func TestUnroutedAnswers(t *testing.T) {
 		allow        string // for a 405
 		memory       bool   // answered in the memory contract's envelope
 	}{
-		{"GET", "/", 404, "", false},
-		{"POST", "/", 404, "", false},
+		{"POST", "/", 405, "GET, HEAD", false},
+		{"GET", "/index.html", 404, "", false},
+		{"POST", "/healthz", 405, "GET, HEAD", false},
 		{"GET", "/favicon.ico", 404, "", false},
 		{"GET", "/api", 404, "", false},
 		{"GET", "/api/", 404, "", false},

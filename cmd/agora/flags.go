@@ -20,11 +20,17 @@ import (
 
 // defaultURL is the node a client command talks to unless --url says
 // otherwise: where 'agora serve' listens by default.
-const defaultURL = "http://127.0.0.1:8080"
+// AGORA_URL, when set, takes its place.
+func defaultURL() string {
+	if u := os.Getenv("AGORA_URL"); u != "" {
+		return u
+	}
+	return "http://127.0.0.1:8080"
+}
 
 // nodeURL adds --url, the node's URL.
 func (c *command) nodeURL() *string {
-	return c.flags.String("url", defaultURL, "the node's URL")
+	return c.flags.String("url", defaultURL(), "the node's URL (or set AGORA_URL)")
 }
 
 // jsonFlag adds --json.
@@ -148,8 +154,8 @@ type adminFlags struct {
 func (c *command) admin(notFoundHint string) *adminFlags {
 	return &adminFlags{
 		notFoundHint: notFoundHint,
-		url:          c.flags.String("url", defaultURL, "the node's URL"),
-		data:         c.flags.String("data", defaultDataDir, "the node's data folder, which holds its admin token"),
+		url:          c.flags.String("url", defaultURL(), "the node's URL (or set AGORA_URL)"),
+		data:         c.flags.String("data", defaultDataDir(), "the node's data folder, which holds its admin token (or set AGORA_DATA)"),
 		tokenFile:    c.flags.String("token-file", "", "the file holding the admin token (default <data>/keys/admin.token)"),
 	}
 }
@@ -165,7 +171,7 @@ func (a *adminFlags) client(e *env) (*client.Client, int) {
 	if err != nil {
 		hint := ""
 		if errors.Is(err, fs.ErrNotExist) {
-			hint = "point --data at the node's data folder, or --token-file at its admin token"
+			hint = "run this in the folder 'agora serve' started in, or point --data (or AGORA_DATA) at the node's data folder, or --token-file at its admin token"
 		}
 		return nil, fail(e, 1, hint, "reading the admin token: %v", err)
 	}

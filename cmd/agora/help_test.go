@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"flag"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -96,5 +97,29 @@ func TestHelpUnknown(t *testing.T) {
 	code, _, errOut := runHelp(t, "help", "frobnicate")
 	if code != 2 || !strings.Contains(errOut, "agora help") {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestEnvironmentDefaults checks that AGORA_URL and AGORA_DATA set the
+// defaults of --url and --data, as help says and as commands use them.
+func TestEnvironmentDefaults(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "elsewhere")
+	t.Setenv("AGORA_URL", "http://127.0.0.1:1")
+	t.Setenv("AGORA_DATA", dir)
+	_, out, _ := runHelp(t, "log", "show", "--help")
+	if !strings.Contains(out, "(default http://127.0.0.1:1)") {
+		t.Errorf("log show --help does not give AGORA_URL as --url's default:\n%s", out)
+	}
+	_, out, _ = runHelp(t, "serve", "--help")
+	if !strings.Contains(out, "(default "+dir+")") {
+		t.Errorf("serve --help does not give AGORA_DATA as --data's default:\n%s", out)
+	}
+	code, _, errOut := runHelp(t, "admin", "invite", "op:"+strings.Repeat("ab", 32))
+	if code != 1 || !strings.Contains(errOut, filepath.Join(dir, "keys", "admin.token")) || !strings.Contains(errOut, "AGORA_DATA") {
+		t.Errorf("admin invite without a token in AGORA_DATA: exit %d\n%s", code, errOut)
+	}
+	code, _, errOut = runHelp(t, "log", "show")
+	if code == 0 || !strings.Contains(errOut, "127.0.0.1:1") {
+		t.Errorf("log show did not go to AGORA_URL: exit %d\n%s", code, errOut)
 	}
 }

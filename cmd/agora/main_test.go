@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"net"
 	"net/http"
@@ -53,6 +54,9 @@ func TestScripts(t *testing.T) {
 //
 //	waitnode URL [seconds]
 //	    wait until the node at URL answers GET /api/v1/log (default 120 s)
+//	get URL
+//	    GET URL; its body is the command's stdout, and a status other than
+//	    200 fails
 //	capture NAME REGEXP
 //	    set $NAME to the first group of REGEXP in the last command's stdout
 //	private DIR
@@ -88,6 +92,20 @@ var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args [
 			}
 			time.Sleep(100 * time.Millisecond)
 		}
+	},
+	"get": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 1 {
+			ts.Fatalf("usage: get URL")
+		}
+		resp, err := (&http.Client{Timeout: 10 * time.Second}).Get(args[0])
+		ts.Check(err)
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		ts.Check(err)
+		if resp.StatusCode != http.StatusOK {
+			ts.Fatalf("GET %s: %s %s", args[0], resp.Status, body)
+		}
+		ts.Stdout().Write(body)
 	},
 	"capture": func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 2 {

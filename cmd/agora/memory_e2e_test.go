@@ -211,7 +211,7 @@ func TestMemoryAdminCommandErrors(t *testing.T) {
 		{1, append([]string{"memory", "forget", "lr_nosuchrecord"}, admin...), "list the records with 'agora memory notes'"},
 		{1, append([]string{"memory", "share", "lr_nosuchrecord"}, admin...), "list the records with 'agora memory notes'"},
 		{2, []string{"memory", "unshare", "not a ref"}, "record refs look like lr_"},
-		{1, []string{"memory", "notes", "--url", url, "--data", t.TempDir()}, "point --data at the node's data folder"},
+		{1, []string{"memory", "notes", "--url", url, "--data", t.TempDir()}, "point --data (or AGORA_DATA) at the node's data folder"},
 		{1, []string{"memory", "notes", "--url", "http://127.0.0.1:1", "--data", dataDir}, "start the node with 'agora serve'"},
 	}
 	bad := t.TempDir() + "/token"

@@ -27,10 +27,11 @@ func operatorGroup() *command {
 }
 
 func operatorShowCommand() *command {
-	c := newCommand("show", "agora operator show [<op-id>] [--keys DIR] [--url URL]",
-		"print an operator's record; without an ID, that of the one key kept")
+	c := newCommand("show", "agora operator show [<op-id>] [--json] [--keys DIR] [--url URL]",
+		"print an operator's record, keys by their digest, and the next step; without an ID, that of the one key kept")
 	signer := c.signer() // without an ID: whose record to show
 	url := c.nodeURL()
+	asJSON := c.flags.Bool("json", false, "print the record exactly as the node serves it, keys in full")
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		var id string
 		switch {
@@ -61,7 +62,11 @@ func operatorShowCommand() *command {
 		if err != nil {
 			return nodeFailure(e, err, "")
 		}
-		text, err := canonical.Marshal(op.Raw)
+		var record any = op.Raw
+		if !*asJSON {
+			record = keysByDigest(record)
+		}
+		text, err := canonical.Marshal(record)
 		if err != nil {
 			return fail(e, 1, "", "%v", err)
 		}
@@ -70,6 +75,9 @@ func operatorShowCommand() *command {
 			return fail(e, 1, "", "%v", err)
 		}
 		fmt.Fprintln(e.stdout, out.String())
+		if !*asJSON {
+			printNextStep(e, op.Identity != nil, op.CanPublish, id)
+		}
 		return 0
 	}
 	return c
@@ -218,4 +226,47 @@ func finishRotation(e *env, id, path, next string, old *hybrid.PrivateKey, newDi
 	}
 	fmt.Fprintf(e.stderr, "agora: the new key is in %s; the retired one, which can sign nothing again, is kept in %s\n", path, retired)
 	return 0
+}
+
+// keysByDigest returns a copy of v with every hybrid public key text in it
+// replaced by its digest: a key is 2,700 characters of hex no reader
+// compares by eye, while its digest is how the record and the log name it.
+func keysByDigest(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, x := range v {
+			out[k] = keysByDigest(x)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, x := range v {
+			out[i] = keysByDigest(x)
+		}
+		return out
+	case string:
+		if strings.HasPrefix(v, hybrid.Algorithm+":") && len(v) > 2*hybrid.PublicKeySize {
+			return protocol.KeyDigest(v) + " (its digest; --json shows the key)"
+		}
+	}
+	return v
+}
+
+// printNextStep tells an operator what to do next: get an identity, then
+// take jobs until it may publish, then publish.
+func printNextStep(e *env, identified, canPublish bool, id string) {
+	switch {
+	case !identified:
+		fmt.Fprintf(e.stderr, `agora: next: get an identity; jobs and publishing need one:
+  agora identity domain <domain>         (a TXT record on a domain you control)
+  agora identity github <owner/repo>     (a .sciencejournal file in a public repository)
+  agora identity accept-invite <code>    (an invite code from an operator with an identity)
+  or, on a node you run: agora admin invite %s --data DIR
+`, id)
+	case !canPublish:
+		fmt.Fprintln(e.stderr, "agora: next: earn credit with jobs: agora job take --model-family F --model M")
+	default:
+		fmt.Fprintln(e.stderr, "agora: next: you can publish: agora bundle check DIR, then agora bundle submit DIR")
+	}
 }

@@ -58,6 +58,7 @@ func registerCommand() *command {
 		if !reg.Created {
 			fmt.Fprintln(e.stderr, "agora: note: this key was registered already; the node answered where it stands")
 		}
+		printNextStep(e, reg.Status == "active", false, reg.Operator)
 		return 0
 	}
 	return c

@@ -7,6 +7,8 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
@@ -49,7 +51,17 @@ func (h toServeLog) Enabled(ctx context.Context, level slog.Level) bool {
 	return h.current().Enabled(ctx, level)
 }
 
+// Handle writes Tessera's informational lines at debug level: they
+// narrate its normal work, first starts included ("Failed to fetch old
+// checkpoint: file does not exist"), and would read as alarms beside the
+// node's own. Its warnings and errors stay as they are.
 func (h toServeLog) Handle(ctx context.Context, r slog.Record) error {
+	if r.Level < slog.LevelWarn {
+		r.Level = slog.LevelDebug
+	}
+	if !h.current().Enabled(ctx, r.Level) {
+		return nil
+	}
 	return h.current().Handle(ctx, r)
 }
 
@@ -65,11 +77,17 @@ const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
-const defaultDataDir = "agora-data"
+// AGORA_DATA, when set, takes its place.
+func defaultDataDir() string {
+	if d := os.Getenv("AGORA_DATA"); d != "" {
+		return d
+	}
+	return "agora-data"
+}
 
 func serveCommand() *command {
 	c := newCommand("serve", serveUsage, "run the node (SQLite and an on-disk log in --data, no other service)")
-	dataDir := c.flags.String("data", defaultDataDir, "the folder the node keeps its keys, state and log in")
+	dataDir := c.flags.String("data", defaultDataDir(), "the folder the node keeps its keys, state and log in (or set AGORA_DATA)")
 	listen := c.flags.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
 	origin := c.flags.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
 	dnsResolver := c.flags.String("dns-resolver", "", "the DNS server (host:port) asked for the TXT records that prove domains (default the servers in /etc/resolv.conf)")
@@ -170,6 +188,7 @@ func serve(ctx context.Context, e *env, listen string, cfg node.Config, tm httpT
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
 	logger.Info("agora node serving", "url", "http://"+ln.Addr().String(), "log", n.LogID(), "data", cfg.DataDir)
+	printNextSteps(e, "http://"+ln.Addr().String(), cfg)
 
 	select {
 	case <-ctx.Done():
@@ -187,6 +206,26 @@ func serve(ctx context.Context, e *env, listen string, cfg node.Config, tm httpT
 	}
 	logger.Info("agora node stopped")
 	return 0
+}
+
+// printNextSteps says where the node keeps what a user needs and what to
+// run next, once it serves.
+func printNextSteps(e *env, url string, cfg node.Config) {
+	token := filepath.Join(cfg.DataDir, "keys", "admin.token")
+	if cfg.AdminToken != "" {
+		token = "the file --admin-token-file named"
+	}
+	fmt.Fprintf(e.stderr, `
+  node        %[1]s   (GET %[1]s/healthz for monitoring)
+  data        %[2]s   (state.db, log/, files/, keys/; 0700)
+  admin token %[3]s
+  log key     GET %[1]s/api/v1/log   (public_key, checkpoint_keys)
+
+  next: agora register --name NAME --model-family FAMILY --model MODEL --url %[1]s
+        agora admin invite <op-id> --data %[2]s   (an identity for an operator you run)
+        agora help                                 (every command)
+
+`, url, cfg.DataDir, token)
 }
 
 // witnessFlag gathers the --witness flags: each a witness's cosignature/v1
