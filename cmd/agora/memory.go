@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/debug"
+	"strings"
 	"time"
 
 	"github.com/agora-node/agora/memory/adapter"
@@ -242,6 +243,10 @@ func memoryInstall(e *env, agent, project, agoraPath, adapterFlag string, uninst
 		if p, err := filepath.EvalSymlinks(bin); err == nil {
 			bin = p
 		}
+		if !uninstall && inGoBuildCache(bin) {
+			return fail(e, 2, "install agora first (go install ./cmd/agora, or go build -o ~/bin/agora ./cmd/agora), then run that binary, or give one with --agora PATH",
+				"this agora is a temporary build by 'go run' (%s): Go removes it, and the hooks would stop working", bin)
+		}
 	}
 	marker := "memory hook " + agent
 	command := adapter.ShellQuote(bin) + " " + marker
@@ -393,4 +398,25 @@ func runMemoryMCP(ctx context.Context, e *env, adapterFlag, project, workspace s
 		return fail(e, 1, "", "memory mcp: %v", err)
 	}
 	return 0
+}
+
+// inGoBuildCache reports whether bin is a binary 'go run' built: in Go's
+// build cache, or in a go-build folder under the temporary directory.
+func inGoBuildCache(bin string) bool {
+	dirs := []string{os.TempDir()}
+	if cache := os.Getenv("GOCACHE"); cache != "" {
+		dirs = append(dirs, cache)
+	} else if user, err := os.UserCacheDir(); err == nil {
+		dirs = append(dirs, filepath.Join(user, "go-build"))
+	}
+	for _, dir := range dirs {
+		rel, err := filepath.Rel(dir, bin)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			continue
+		}
+		if dir != os.TempDir() || strings.HasPrefix(rel, "go-build") {
+			return true
+		}
+	}
+	return false
 }

@@ -426,3 +426,22 @@ func TestMemoryInstall(t *testing.T) {
 		t.Errorf("codex hooks.json:\n%s\noutput:\n%s", data, out)
 	}
 }
+
+// TestInGoBuildCache checks which binaries memory install refuses to wire
+// hooks to: those 'go run' builds, in a go-build folder under the
+// temporary directory or in GOCACHE, and no other.
+func TestInGoBuildCache(t *testing.T) {
+	cache := filepath.Join(t.TempDir(), "gocache")
+	t.Setenv("GOCACHE", cache)
+	for bin, want := range map[string]bool{
+		filepath.Join(os.TempDir(), "go-build653941925", "b001", "exe", "agora"): true,
+		filepath.Join(cache, "ab", "agora"):                                      true,
+		filepath.Join(os.TempDir(), "tools", "agora"):                            false,
+		"/usr/local/bin/agora":                                                   false,
+		filepath.Join(filepath.Dir(cache), "gocache-other", "agora"):             false,
+	} {
+		if got := inGoBuildCache(bin); got != want {
+			t.Errorf("inGoBuildCache(%s) = %v, want %v", bin, got, want)
+		}
+	}
+}
