@@ -18,8 +18,12 @@ import (
 
 // The budget of one hostile input, sent whole through the HTTP route: the
 // CPU time of the process (client and server), and the heap it grows by.
+// The CPU bound tells bounded work from a blow-up (before the limits, the
+// probe's inputs took from ten seconds to minutes each), not a speed goal:
+// it leaves room for a machine busy with other work, and the benchmarks
+// measure speed.
 const (
-	corpusCPUBudget    = time.Second
+	corpusCPUBudget    = 4 * time.Second
 	corpusMemoryBudget = 64 << 20
 	corpusAnswerBudget = 1 << 20 // the answer's bytes
 )
@@ -28,7 +32,7 @@ const (
 // (ledger/paper/testdata/hostile: the inputs the security probe of issue 12
 // sent, and more of their families) through POST /api/v1/bundles/check of a
 // node on loopback, each in an otherwise realistic bundle, one at a time:
-// each gets the status its case names, within a second of CPU, 64 MB of
+// each gets the status its case names, within 4 s of CPU, 64 MB of
 // extra heap and a 1 MB answer. Each is also submitted signed by a key no
 // operator holds, which is refused before its content is read.
 func TestBundleCheckHostileCorpus(t *testing.T) {
