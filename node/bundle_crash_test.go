@@ -231,6 +231,7 @@ func tempBytes(dir string) int64 {
 //     again gives a link, and the whole file then goes up;
 //   - every receipt on the log verifies (tlog.VerifyReceipt).
 func TestBundleCrash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills and restarts a node: not in -short")
 	}
@@ -239,7 +240,6 @@ func TestBundleCrash(t *testing.T) {
 	t.Logf("random kill moments from seed %d", seed)
 	// The child makes every bundle free (more are sealed here than the
 	// seeding rule's first ten) and opens each 300 ms after it is sealed.
-	t.Setenv(crashChildOpenAfterEnv, "300ms")
 	dir := dataDir(t)
 	const rounds, perRound = 4, 4
 	var (
@@ -253,7 +253,7 @@ func TestBundleCrash(t *testing.T) {
 		bigDigest  string
 	)
 	for round := range rounds {
-		ch := startChild(t, dir)
+		ch := startChild(t, dir, crashChildOpenAfterEnv+"=300ms")
 		if round == 0 {
 			b, err := os.ReadFile(AdminTokenPath(dir))
 			if err != nil {
@@ -624,6 +624,7 @@ func readBack(t *testing.T, c *client, s *submission) {
 // restart A is wholly gone and seals afresh when submitted again, and B is
 // sealed where the log holds it and answers where it stands.
 func TestBundleCrashRecover(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := dataDir(t)
 	var faults *faultStore

@@ -28,6 +28,7 @@ import (
 // bounded. It reports the normal requests' p99 with and without the attack,
 // and the peak RSS.
 func TestBundleCheckUnderAttack(t *testing.T) {
+	t.Parallel()
 	// The normal client checks its bundle four times a second, faster than
 	// an agent would: it gets an allowance of 120 a minute, and so do the
 	// attackers' addresses.

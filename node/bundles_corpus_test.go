@@ -35,6 +35,9 @@ const (
 // each gets the status its case names, within 4 s of CPU, 64 MB of
 // extra heap and a 1 MB answer. Each is also submitted signed by a key no
 // operator holds, which is refused before its content is read.
+//
+// It measures the whole process's CPU and heap, so it runs alone, never
+// in parallel with other tests.
 func TestBundleCheckHostileCorpus(t *testing.T) {
 	cases, err := hostile.Load("../ledger/paper/testdata/hostile")
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 // the check stops between stages and answers the spec's 503 busy with
 // Retry-After, rather than running on.
 func TestBundleCheckDeadline(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, CheckTimeout: time.Nanosecond})
 	a := newAuthor(t, n, srv.URL)
 	files, _ := realisticBundle(t, a)
@@ -63,6 +64,7 @@ func callResponse(t testing.TB, method, url string, body []byte) (*http.Response
 // address's allowance (429 with Retry-After past it, and the submissions'
 // own allowance untouched by checks).
 func TestBundleCheckAdmission(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, ChecksPerMinute: 3, CheckWorkers: 1, CheckQueue: 1, CheckQueueWait: 5 * time.Second})
 	a := newAuthor(t, n, srv.URL)
 	files, _ := realisticBundle(t, a)
@@ -127,6 +129,7 @@ func TestBundleCheckAdmission(t *testing.T) {
 // TestBundleBodyLimit checks that Config.MaxBundleBodyBytes holds for both
 // bundle routes, by Content-Length and, without one, as the body is read.
 func TestBundleBodyLimit(t *testing.T) {
+	t.Parallel()
 	_, srv := testNodeWith(t, Config{MaxBundleBodyBytes: 1 << 20})
 	body := append([]byte(`{"files":{"data/x.bin":"`), bytes.Repeat([]byte("A"), 1<<20)...)
 	body = append(body, `"}}`...)
@@ -151,6 +154,7 @@ func TestBundleBodyLimit(t *testing.T) {
 // stranger's gets 403 and a bad signature 422 naming only the signature,
 // and only the author's own, signed, hears about the paper.
 func TestSubmissionSignatureFirst(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1})
 	a := newAuthor(t, n, srv.URL)
 	files, _ := realisticBundle(t, a)
@@ -199,6 +203,7 @@ func TestSubmissionSignatureFirst(t *testing.T) {
 // within a stage of the client leaving, rather than at the end, or writing
 // an answer no one reads.
 func TestBundleCheckClientGone(t *testing.T) {
+	t.Parallel()
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Logger: logger})

@@ -21,6 +21,7 @@ import (
 // malformed, oversized, unsigned, wrongly signed, not anonymous and
 // over-limit requests, and checks each gets the spec's status and code.
 func TestBundleBadInput(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1})
 	base := srv.URL
 	a := newAuthor(t, n, base)
@@ -241,6 +242,7 @@ func TestBundleBadInput(t *testing.T) {
 // TestBundleLimits checks the daily bundle limit and that a bundle needs
 // credit when the node makes none free.
 func TestBundleLimits(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("seals ten bundles")
 	}

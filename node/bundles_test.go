@@ -195,6 +195,7 @@ func upload(t *testing.T, base string, a author, data []byte) string {
 // TestBundleEndToEnd takes a realistic bundle from check to seal to open,
 // reads everything back, and audits the log with the protocol core.
 func TestBundleEndToEnd(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: 200 * time.Millisecond})
 	base := srv.URL
 	a := newAuthor(t, n, base)

@@ -12,6 +12,7 @@ import (
 // it; the log reveals it as a canary entry when the real bundle opens,
 // and its attestations read back as not counted.
 func TestCanaries(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: 1})
 	base := srv.URL
 	invite := func(name, family string) verifier { return invitedVerifier(t, n, base, name, family) }

@@ -215,6 +215,7 @@ func identitiesOf(rec store.Operator) string {
 // the records it made, kept registrations, and changes nothing when run
 // again.
 func TestRecover(t *testing.T) {
+	t.Parallel()
 	dir := dataDir(t)
 	var faults *faultStore
 	n := openNodeWith(t, dir, io.Discard, func(st nodeStore) nodeStore { faults = &faultStore{nodeStore: st}; return faults })
@@ -497,6 +498,7 @@ const crashChildOpenAfterEnv = "AGORA_NODE_CRASH_CHILD_OPEN_AFTER"
 // to stderr. Its store binds entries slowly (slowBindStore). It is skipped
 // when the variable is not set.
 func TestCrashChild(t *testing.T) {
+	t.Parallel()
 	dir := os.Getenv(crashChildEnv)
 	if dir == "" {
 		t.Skip("only run as TestCrash's child process")
@@ -540,11 +542,14 @@ type child struct {
 	stderr *lockedBuffer
 }
 
-// startChild runs TestCrashChild on dir and waits for its URL.
-func startChild(t *testing.T, dir string) *child {
+// startChild runs TestCrashChild on dir, with env (NAME=value) added to
+// its environment, and waits for its URL. The child gets its settings
+// through its own environment, not this process's, so crash tests can run
+// in parallel.
+func startChild(t *testing.T, dir string, env ...string) *child {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$")
-	cmd.Env = append(os.Environ(), crashChildEnv+"="+dir)
+	cmd.Env = append(append(os.Environ(), crashChildEnv+"="+dir), env...)
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -704,6 +709,7 @@ func burst(t *testing.T, ch *child, token, pub string, round int, d time.Duratio
 // every tree head served before, and operator records rest only on logged
 // entries.
 func TestCrash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills and restarts a node: not in -short")
 	}

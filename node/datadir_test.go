@@ -12,6 +12,7 @@ import (
 )
 
 func TestDataFolderSharedRefused(t *testing.T) {
+	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "data")
 	if err := os.Mkdir(dir, 0o700); err != nil {
 		t.Fatal(err)
@@ -35,6 +36,7 @@ func TestDataFolderSharedRefused(t *testing.T) {
 }
 
 func TestDataFolderPrivateFiles(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	registerOperator(t, srv.URL, "Scout")
 	dir := n.cfg.DataDir
@@ -55,6 +57,7 @@ func TestDataFolderPrivateFiles(t *testing.T) {
 }
 
 func TestAdminTokenChecked(t *testing.T) {
+	t.Parallel()
 	for _, token := range []string{"x", "0123456789abcdef0123456789abcdef", "abcdefghijklmnopqrstuvwxyz0123456789", "has space" + strings.Repeat("a", 60)} {
 		if err := CheckAdminToken(token); err == nil {
 			t.Errorf("CheckAdminToken(%q) = nil; want refused", token)

@@ -15,6 +15,7 @@ import (
 // past the end of the log until they are logged, that ?latest= gives the
 // newest, and that names=yes names each entry's signer.
 func TestEntriesWaitAndNames(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
 	if err != nil {
@@ -80,6 +81,7 @@ func TestEntriesWaitAndNames(t *testing.T) {
 // waiters cannot take every connection the node serves; once one gives
 // its place back, the next request waits again.
 func TestEntriesWaitBounded(t *testing.T) {
+	t.Parallel()
 	_, srv := testNode(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)

@@ -224,6 +224,7 @@ func wantAnswer(t *testing.T, what string, status int, body map[string]any, want
 // identity entry on the log: its receipt against the log's key, its leaf's
 // organization, its signatures, and the operators' records.
 func TestIdentities(t *testing.T) {
+	t.Parallel()
 	_, srv, d, g := identityNode(t)
 	url := srv.URL
 	a := registerOperator(t, url, "Domain Agent")
@@ -439,6 +440,7 @@ func TestIdentities(t *testing.T) {
 // (30 by one operator in 24 hours) answer 429 with when to try again,
 // worked or not, and that an unreachable DNS server answers 503.
 func TestIdentityProofLimit(t *testing.T) {
+	t.Parallel()
 	_, srv, _, _ := identityNode(t)
 	o := registerOperator(t, srv.URL, "Eager Agent")
 	for i := range 30 {
@@ -501,6 +503,7 @@ func mustMarshal(v any) []byte {
 // bad input with the spec's error body and a 4xx status, never a 500, and
 // before asking DNS or GitHub.
 func TestIdentityBadInput(t *testing.T) {
+	t.Parallel()
 	_, srv, _, _ := identityNode(t)
 	o := registerOperator(t, srv.URL, "Careful Agent")
 	stranger, _ := hybrid.GenerateKey()
@@ -569,6 +572,7 @@ func TestIdentityBadInput(t *testing.T) {
 // anyone who saw it could: the copies never spend the operator's 30 tries
 // a day, so its own next proof is still tried.
 func TestIdentityProofReplay(t *testing.T) {
+	t.Parallel()
 	_, srv, dns, _ := identityNode(t)
 	o := registerOperator(t, srv.URL, "Watched Agent")
 	entry := o.sign(t, map[string]any{"type": "identity", "kind": "domain", "operator": o.id, "domain": "nowhere.example.org"})

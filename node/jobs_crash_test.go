@@ -92,15 +92,15 @@ func (v crashVerifier) loop(c *client, stop <-chan struct{}, acks chan<- int64) 
 // the log does not hold, and no job is held by two operators or any
 // operator holds two; then the rounds finish and every bundle opens.
 func TestJobsCrash(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("kills and restarts a node: not in -short")
 	}
 	seed := uint64(time.Now().UnixNano())
 	rng := rand.New(rand.NewPCG(seed, 1))
 	t.Logf("random kill moment from seed %d", seed)
-	t.Setenv(crashChildJobsEnv, "1")
 	dir := dataDir(t)
-	ch := startChild(t, dir)
+	ch := startChild(t, dir, crashChildJobsEnv+"=1")
 	token, err := os.ReadFile(AdminTokenPath(dir))
 	if err != nil {
 		t.Fatal(err)
@@ -159,7 +159,7 @@ func TestJobsCrash(t *testing.T) {
 	}
 
 	// Restarted, the rounds finish.
-	ch = startChild(t, dir)
+	ch = startChild(t, dir, crashChildJobsEnv+"=1")
 	stop = make(chan struct{})
 	acks = make(chan int64, 1000)
 	for _, v := range vs {

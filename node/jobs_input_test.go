@@ -14,6 +14,7 @@ import (
 // TestJobsBadInput sends bad input to every route of the verification
 // loop and checks each gets the spec's status and code, never a 500.
 func TestJobsBadInput(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
 	base := srv.URL
 	invite := func(name, family string) verifier { return invitedVerifier(t, n, base, name, family) }
@@ -173,6 +174,7 @@ func TestJobsBadInput(t *testing.T) {
 // outgrow what verifiers clear in 2 days (at least 10 jobs): 6 bundles
 // with 2 reproductions each make 12.
 func TestPricesFollowBacklog(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
 	base := srv.URL
 	a := newAuthor(t, n, base)

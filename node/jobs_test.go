@@ -308,6 +308,7 @@ func (v verifier) record(t *testing.T, base string) map[string]any {
 // rounds' verdicts revealed; and every entry verifies with the protocol
 // core.
 func TestVerificationLoop(t *testing.T) {
+	t.Parallel()
 	d, g := startDNS(t), startGitHub(t)
 	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
 	base := srv.URL

@@ -13,6 +13,7 @@ import (
 // and the next commands, and GET /healthz, which answers the log's size
 // and grows with it.
 func TestLandingAndHealth(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	resp, err := http.Get(srv.URL + "/")
 	if err != nil {

@@ -80,6 +80,7 @@ func sameIDs(a, b []string) bool {
 // records, with the same IDs, roots and signatures, as the first, logged
 // as imported, and can export them again.
 func TestLibraryBundleExportImport(t *testing.T) {
+	t.Parallel()
 	a, baseA, ids, _ := examplesNode(t)
 	b, srvB := testNode(t)
 	baseB := srvB.URL
@@ -164,6 +165,7 @@ func TestLibraryBundleExportImport(t *testing.T) {
 // more than library.MaxAuthoredAge ago, but imports records that old from
 // another node's bundle, since they were admitted there.
 func TestLibraryImportOldRecords(t *testing.T) {
+	t.Parallel()
 	_, baseA, ids, actors := examplesNode(t)
 	later := func() time.Time { return time.Now().Add(library.MaxAuthoredAge + time.Hour) }
 	b, srvB := testNodeWith(t, Config{clock: later})
@@ -190,6 +192,7 @@ func toStrings(v any) []string {
 // exactly the node, its evidence and its assessment, observed now; one of
 // a map is refused.
 func TestLibraryReviewBundle(t *testing.T) {
+	t.Parallel()
 	_, base, ids, _ := examplesNode(t)
 	before := time.Now().Add(-time.Second)
 	b, _ := getBundle(t, base+"/api/review-bundles/"+ids["claim"])
@@ -239,6 +242,7 @@ func redigest(t *testing.T, b map[string]any) []byte {
 // a state rule refuses on this node, is refused whole, naming the record,
 // with nothing written.
 func TestLibraryBundleRefused(t *testing.T) {
+	t.Parallel()
 	_, baseA, ids, actors := examplesNode(t)
 	c, srvC := testNode(t)
 	baseC := srvC.URL
@@ -386,6 +390,7 @@ func registerAs(t *testing.T, n *Node, base string, a author) {
 // TestLibraryBundleSize: a bundle over the limit is refused both ways,
 // 413, before anything is written.
 func TestLibraryBundleSize(t *testing.T) {
+	t.Parallel()
 	_, baseA, ids, _ := examplesNode(t)
 	c, srvC := testNode(t)
 	_, data := getBundle(t, baseA+"/api/bundles/"+ids["merge"])

@@ -95,6 +95,7 @@ func (f *follower) page() (bool, error) {
 // Each must see every revision it follows exactly once, in admission
 // order, and nothing else.
 func TestLibraryChangesFollowers(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	const writers, rounds = 4, 6
@@ -211,6 +212,7 @@ func TestLibraryChangesFollowers(t *testing.T) {
 // TestLibraryChangesResync checks the cursors the node cannot honour (409
 // resync_required) and the parameters it refuses (400).
 func TestLibraryChangesResync(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	a := newAuthor(t, n, base)
@@ -271,6 +273,7 @@ func TestLibraryChangesResync(t *testing.T) {
 // feed: the library's, a voted-on root's, and a vote's own, when the vote
 // is the root watched.
 func TestLibraryChangesNoVotes(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	a := newAuthor(t, n, base)
@@ -323,6 +326,7 @@ func itemIDs(page map[string]any) []string {
 // catalogue's relevance rule, projections, filters, vote ranking, pages
 // and refusals.
 func TestLibraryCatalogue(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	a, b, c := newAuthor(t, n, base), newAuthor(t, n, base), newAuthor(t, n, base)

@@ -72,6 +72,7 @@ func libraryPatterns(t *testing.T) []string {
 // route the library serves, by method and path, and that every route it
 // lists is one the node's mux serves with exactly that pattern.
 func TestLibraryContractRoutes(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	doc := libGet(t, srv.URL, "/api/contract")
 	listed := map[string]bool{}
@@ -143,6 +144,7 @@ func partSizes(t *testing.T, what map[string]any) (names []string, sizes []int) 
 // It also checks a signature the node's own code makes verifies under the
 // recipe.
 func TestLibraryContractSigning(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	doc := libGet(t, base, "/api/contract")

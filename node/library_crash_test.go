@@ -38,6 +38,7 @@ func (f *contributionFaultStore) AddContribution(ctx context.Context, c library.
 // contribution is logged, bound and provable, never dropped, and a
 // revision of it is admitted against it as the head.
 func TestRecoverContribution(t *testing.T) {
+	t.Parallel()
 	ctx := context.Background()
 	dir := dataDir(t)
 	var faults *contributionFaultStore

@@ -49,6 +49,7 @@ func libPublish(t *testing.T, base string, a author, content map[string]any, at 
 // TestLibraryObjects runs both of the contract's example sequences through
 // HTTP and reads them back through every object route.
 func TestLibraryObjects(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	owner, peer := newAuthor(t, n, base), newAuthor(t, n, base)
@@ -323,6 +324,7 @@ func hasBacklink(incoming any, source, relation, target string) bool {
 // holds is the package's, the examples are the contract's, and origin is
 // where the request went.
 func TestLibraryContract(t *testing.T) {
+	t.Parallel()
 	_, srv := testNode(t)
 	got := libGet(t, srv.URL, "/api/contract")
 	want := contractDocument(t)

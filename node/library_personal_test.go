@@ -86,6 +86,7 @@ func stateID(t *testing.T, v any) string {
 // limits, freshness, authority, and that nothing personal reaches the
 // library's reads or the log.
 func TestLibraryPersonal(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	owner, peer := newAuthor(t, n, base), newAuthor(t, n, base)

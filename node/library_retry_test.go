@@ -55,6 +55,7 @@ func (s *retryStore) BindIndex(ctx context.Context, index int64, digest string) 
 // answer that is one names the log index, and the log holds the
 // contribution there, once.
 func TestLibraryRetryUnlogged(t *testing.T) {
+	t.Parallel()
 	rs := &retryStore{reached: make(chan struct{}, 1)}
 	n, srv := testNodeWith(t, Config{wrapStore: func(st nodeStore) nodeStore { rs.nodeStore = st; return rs }})
 	base := srv.URL

@@ -88,6 +88,7 @@ func runExamples(t *testing.T, base string, steps []any, actors map[string]autho
 // against a node on loopback, with an owner and a peer operator, and checks
 // that every contribution is on the log, signed by its author.
 func TestLibraryExamplesEndToEnd(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	actors := map[string]author{"owner": newAuthor(t, n, base), "peer": newAuthor(t, n, base)}
@@ -147,6 +148,7 @@ func TestLibraryExamplesEndToEnd(t *testing.T) {
 // TestLibraryWriteErrors breaks the write path one way at a time and
 // checks each answer's status and code: nothing is admitted, nothing 500s.
 func TestLibraryWriteErrors(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	owner := newAuthor(t, n, base)
@@ -224,6 +226,7 @@ func TestLibraryWriteErrors(t *testing.T) {
 // TestLibraryScopes checks an admin's grants and denials override the
 // default (every scope once an operator holds an identity), per scope.
 func TestLibraryScopes(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))

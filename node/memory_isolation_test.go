@@ -62,6 +62,7 @@ func share(t *testing.T, url, admin, ref string, on bool) map[string]any {
 // own; alpha's record keeps its revision and fix; alpha's next failing npm
 // test is pushed alpha's fix, never beta's command.
 func TestMemoryIsolationProbeAttack(t *testing.T) {
+	t.Parallel()
 	_, srv, admin := startMemoryNode(t)
 	alpha := &agent{t: t, url: srv.URL, id: "alpha", token: issueAdapter(t, srv.URL, admin, "alpha")}
 	beta := &agent{t: t, url: srv.URL, id: "beta", token: issueAdapter(t, srv.URL, admin, "beta")}
@@ -130,6 +131,7 @@ func TestMemoryIsolationProbeAttack(t *testing.T) {
 // it; a profile reading all records may relate to others' records, but
 // not supersede them; related is always allowed for a record one reads.
 func TestMemoryIsolationRelations(t *testing.T) {
+	t.Parallel()
 	_, srv, admin := startMemoryNode(t)
 	alpha := &agent{t: t, url: srv.URL, id: "alpha", token: issueAdapter(t, srv.URL, admin, "alpha")}
 	beta := &agent{t: t, url: srv.URL, id: "beta", token: issueAdapter(t, srv.URL, admin, "beta")}
@@ -181,6 +183,7 @@ func TestMemoryIsolationRelations(t *testing.T) {
 // and reads alike; a profile's reads may name other adapters or all; and
 // a new revision of a shared record is no longer shared.
 func TestMemoryIsolationReads(t *testing.T) {
+	t.Parallel()
 	_, srv, admin := startMemoryNode(t)
 	alpha := &agent{t: t, url: srv.URL, id: "alpha", token: issueAdapter(t, srv.URL, admin, "alpha")}
 	beta := &agent{t: t, url: srv.URL, id: "beta", token: issueAdapter(t, srv.URL, admin, "beta")}

@@ -21,6 +21,7 @@ import (
 // secret; and no file of the node's data folder holds its bytes.
 
 func TestMemorySecretsNeverStored(t *testing.T) {
+	t.Parallel()
 	n, srv, admin := startMemoryNode(t)
 	a := &agent{t: t, url: srv.URL, id: "alpha", token: issueAdapter(t, srv.URL, admin, "alpha")}
 	shapes := memorytest.SecretShapes()

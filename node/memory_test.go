@@ -160,6 +160,7 @@ func goodNote(handle string) map[string]any {
 // each answer against the contract (post does), then what session.end
 // says of the session.
 func TestMemoryEveryKind(t *testing.T) {
+	t.Parallel()
 	_, srv, admin := startMemoryNode(t)
 	a := &agent{t: t, url: srv.URL, id: "codex", token: issueAdapter(t, srv.URL, admin, "codex")}
 	start := a.must("session.start", map[string]any{"project": "foo", "capabilities": []any{"session_binding"},
@@ -222,6 +223,7 @@ func TestMemoryEveryKind(t *testing.T) {
 
 // TestMemoryRefusals checks each refusal's code and status.
 func TestMemoryRefusals(t *testing.T) {
+	t.Parallel()
 	_, srv, admin := startMemoryNode(t)
 	a := &agent{t: t, url: srv.URL, id: "claude", token: issueAdapter(t, srv.URL, admin, "claude")}
 	h := a.start("foo", nil)
@@ -288,6 +290,7 @@ func TestMemoryRefusals(t *testing.T) {
 // TestMemoryProfiles pins a stored profile, falls back from an unknown
 // one, and lets an enabled workflow kind through, pushing at phase_start.
 func TestMemoryProfiles(t *testing.T) {
+	t.Parallel()
 	_, srv, admin := startMemoryNode(t)
 	a := &agent{t: t, url: srv.URL, id: "codex", token: issueAdapter(t, srv.URL, admin, "codex")}
 	prof := memory.DefaultProfile()
@@ -341,6 +344,7 @@ func TestMemoryProfiles(t *testing.T) {
 // agent runs the fix (applied), the step passes (used_then_passed); and a
 // second project passing makes the record reviewed.
 func TestMemoryFailureFlow(t *testing.T) {
+	t.Parallel()
 	n, srv, admin := startMemoryNode(t)
 	a := &agent{t: t, url: srv.URL, id: "claude", token: issueAdapter(t, srv.URL, admin, "claude")}
 	fail := func(h string) map[string]any {
@@ -437,6 +441,7 @@ func receiptKinds(t *testing.T, url, admin, handle string) []string {
 // sent twice at the same moment: every event is applied once (one note per
 // session, one record each), and both senders of an event get one answer.
 func TestMemoryConcurrent(t *testing.T) {
+	t.Parallel()
 	n, srv, admin := startMemoryNode(t)
 	const adapters, sessions = 3, 3
 	var wg sync.WaitGroup
@@ -493,6 +498,7 @@ func TestMemoryConcurrent(t *testing.T) {
 // works, the records are indexed again, and an event sent before the
 // restart is answered as it was.
 func TestMemoryRestart(t *testing.T) {
+	t.Parallel()
 	dir := dataDir(t)
 	open := func() (*Node, *httptest.Server) {
 		n, err := New(context.Background(), Config{DataDir: dir, CheckpointInterval: translog.MinCheckpointInterval})
@@ -544,6 +550,7 @@ func TestMemoryRestart(t *testing.T) {
 // pushes, searches, reads, the list and the store at once, its topic free
 // for a new note.
 func TestMemoryAdminRecords(t *testing.T) {
+	t.Parallel()
 	n, srv, admin := startMemoryNode(t)
 	a := &agent{t: t, url: srv.URL, id: "claude", token: issueAdapter(t, srv.URL, admin, "claude")}
 	get := func(path string, want int) map[string]any {
@@ -668,6 +675,7 @@ func TestMemoryAdminRecords(t *testing.T) {
 // body (idempotency_conflict): the replay rule holds for every kind, not
 // just the ones with effects.
 func TestMemoryReplayEveryKind(t *testing.T) {
+	t.Parallel()
 	_, srv, admin := startMemoryNode(t)
 	a := &agent{t: t, url: srv.URL, id: "claude", token: issueAdapter(t, srv.URL, admin, "claude")}
 	h := a.start("replay", nil)

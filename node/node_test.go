@@ -99,6 +99,7 @@ func mustJSON(t testing.TB, v any) []byte {
 // signer's key, a consistency proof from the first head to the last, and the
 // checkpoint against the vkey the log published.
 func TestRegisterInviteAndAudit(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
 	if err != nil {
@@ -296,6 +297,7 @@ func itoa(i uint64) string {
 // TestBadInput checks that every route answers bad input with the spec's
 // error body and status, never a 500.
 func TestBadInput(t *testing.T) {
+	t.Parallel()
 	_, srv := testNode(t)
 	key, _ := hybrid.GenerateKey()
 	good := keyEntry(t, key)

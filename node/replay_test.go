@@ -35,6 +35,7 @@ func nameOf(t *testing.T, base, id string) any {
 // nothing against the owner's 5 a day, and an older rename sent after a
 // newer one never reverts it.
 func TestRenameReplays(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	a := newAuthor(t, n, base)
@@ -85,6 +86,7 @@ func TestRenameReplays(t *testing.T) {
 // operator: 200 with where it stands, not a refusal of the retired key's
 // signature, and the key stays the new one.
 func TestRotationReplay(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	a := newAuthor(t, n, base)

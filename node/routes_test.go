@@ -20,6 +20,7 @@ import (
 // (memory/memory-agent-ingress-v1.schema.json), whose closed list of
 // codes has not_found and, for a method, bad_request.
 func TestUnroutedAnswers(t *testing.T) {
+	t.Parallel()
 	_, srv := testNode(t)
 	digest := "sha256:" + strings.Repeat("ab", 32)
 	for _, c := range []struct {

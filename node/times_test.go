@@ -19,6 +19,7 @@ import (
 // no leaf is stamped before the leaf ahead of it, and no tree head before
 // a smaller one.
 func TestTimesNeverGoBack(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	authors := []author{newAuthor(t, n, base), newAuthor(t, n, base), newAuthor(t, n, base), newAuthor(t, n, base)}

@@ -55,6 +55,7 @@ func registered(t *testing.T, base string) author {
 // TestUploadsNeedAnIdentity: an operator with no identity gets no upload
 // link (403 no_identity, the spec's code), and gets them once it has one.
 func TestUploadsNeedAnIdentity(t *testing.T) {
+	t.Parallel()
 	n, srv := testNode(t)
 	base := srv.URL
 	a := registered(t, base)
@@ -76,6 +77,7 @@ func TestUploadsNeedAnIdentity(t *testing.T) {
 // included, and a request past it is refused naming the quota; a request
 // that refreshes one already counted is not counted again.
 func TestUploadQuotaOfUnboundFiles(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{UnboundUploadQuota: 1000, OrgUnboundUploadQuota: 5000})
 	base := srv.URL
 	a := newAuthor(t, n, base)
@@ -112,6 +114,7 @@ func TestUploadQuotaOfUnboundFiles(t *testing.T) {
 // absent: the link is given, the PUT takes and checks the whole body, and
 // the answers are those of a file the node never had.
 func TestUploadsAnswerNoOneElsesFiles(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: time.Hour})
 	base := srv.URL
 	a, b, c := newAuthor(t, n, base), newAuthor(t, n, base), newAuthor(t, n, base)
@@ -180,6 +183,7 @@ func fetchBlob(t *testing.T, n *Node, digest string) []byte {
 // TestUploadsAnswerPublicFiles: a file an open bundle serves is public,
 // so anyone asking to upload it is told the node has it.
 func TestUploadsAnswerPublicFiles(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: 100 * time.Millisecond})
 	base := srv.URL
 	a, b := newAuthor(t, n, base), newAuthor(t, n, base)
@@ -212,6 +216,7 @@ func TestUploadsAnswerPublicFiles(t *testing.T) {
 // unsigned, or signed by anyone else, the answer for a file another
 // operator uploaded is word for word the answer for one nobody sent.
 func TestBundleCheckNamesNoOneElsesUploads(t *testing.T) {
+	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: time.Hour})
 	base := srv.URL
 	a, b := newAuthor(t, n, base), newAuthor(t, n, base)

@@ -50,6 +50,7 @@ func acceptingWitness(t *testing.T) (*tlog.Cosigner, translog.Witness) {
 // cosignature after the log's signature, both verifying with sumdb's note
 // package.
 func TestCheckpointWithWitness(t *testing.T) {
+	t.Parallel()
 	cosigner, witness := acceptingWitness(t)
 	n, srv := testNodeWith(t, Config{Witnesses: []translog.Witness{witness}})
 	_, v := call(t, "GET", srv.URL+"/api/v1/log", nil)
