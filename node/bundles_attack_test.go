@@ -27,8 +27,10 @@ import (
 // their refusals, 429 or 503, and the process's resident memory stays
 // bounded. It reports the normal requests' p99 with and without the attack,
 // and the peak RSS.
+//
+// It measures latency and the process's memory under load, so it runs
+// alone, never in parallel with other tests.
 func TestBundleCheckUnderAttack(t *testing.T) {
-	t.Parallel()
 	// The normal client checks its bundle four times a second, faster than
 	// an agent would: it gets an allowance of 120 a minute, and so do the
 	// attackers' addresses.

@@ -202,8 +202,10 @@ func TestSubmissionSignatureFirst(t *testing.T) {
 // the handler sees the canceled context (logged as "request canceled")
 // within a stage of the client leaving, rather than at the end, or writing
 // an answer no one reads.
+//
+// It measures how soon a check stops, so it runs alone, never in
+// parallel with other tests.
 func TestBundleCheckClientGone(t *testing.T) {
-	t.Parallel()
 	var logs syncBuffer
 	logger := slog.New(slog.NewTextHandler(&logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Logger: logger})
@@ -216,6 +218,14 @@ func TestBundleCheckClientGone(t *testing.T) {
 		files[fmt.Sprintf("data/n%d.json", i)] = numbers
 	}
 	body, _ := signedBody(t, a.key, files, nil)
+
+	// The whole check, left to run: what a check that ignored its client
+	// leaving would take.
+	began := time.Now()
+	if status, v := call(t, "POST", srv.URL+"/api/v1/bundles/check", body); status != http.StatusOK {
+		t.Fatalf("the check: %d %v", status, v)
+	}
+	whole := time.Since(began)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -244,11 +254,13 @@ func TestBundleCheckClientGone(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	// The whole check takes some 350 ms more; one stage, some 50 ms.
-	if stopped := time.Since(left); stopped > 200*time.Millisecond {
-		t.Errorf("the check stopped %s after its client left; a stage takes some 50 ms", stopped)
+	// The client left 100 ms in: running on would take the rest of the
+	// whole check; stopping at the next stage (one of eight) far less.
+	// Both scale with how busy the machine is.
+	if stopped := time.Since(left); stopped > whole/2 {
+		t.Errorf("the check stopped %s after its client left; the whole check takes %s", stopped, whole)
 	} else {
-		t.Logf("the check stopped %s after its client left", stopped)
+		t.Logf("the check stopped %s after its client left; the whole check takes %s", stopped, whole)
 	}
 }
 

@@ -389,8 +389,10 @@ func registerAs(t *testing.T, n *Node, base string, a author) {
 
 // TestLibraryBundleSize: a bundle over the limit is refused both ways,
 // 413, before anything is written.
+//
+// It changes libraryhttp.BundleLimit, which every node in the process
+// reads, so it runs alone, never in parallel with other tests.
 func TestLibraryBundleSize(t *testing.T) {
-	t.Parallel()
 	_, baseA, ids, _ := examplesNode(t)
 	c, srvC := testNode(t)
 	_, data := getBundle(t, baseA+"/api/bundles/"+ids["merge"])
