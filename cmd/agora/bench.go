@@ -622,6 +622,9 @@ func failureCode(err error) string {
 	if errors.Is(err, errNoJob) {
 		return "no job"
 	}
+	if errors.Is(err, errRuleBroken) {
+		return "rule broken"
+	}
 	return "transport"
 }
 

@@ -51,7 +51,9 @@ Setting up (timed, but not the figures asked for):
 
 Then --runs times, the figures:
   take         every operator asks for a job (a signed job_request),
-               --concurrency at a time: jobs handed out a second
+               --concurrency at a time: jobs handed out a second; a job
+               on a bundle of the operator's own (its organization) or of
+               its family's counts as failed (rule broken)
   attest       every operator that got one does it as an honest verifier
                (re-running the total from the files) and sends the signed
                attestation, --attest-concurrency at a time: each is logged
@@ -174,10 +176,18 @@ type jobsBench struct {
 	families                                     []string
 	cpuProfile                                   string
 	sealed                                       int // bundles sealed
+	// authorOf is the verifier (by index) that sealed each bundle, by
+	// hash: the take phase checks nobody gets its own organization's or
+	// family's work.
+	authorOf map[string]int
 }
 
-// errNoJob is a job request answered {"job": null}.
-var errNoJob = errors.New("no job")
+// errNoJob is a job request answered {"job": null}; errRuleBroken a job
+// handed to its author's organization or family.
+var (
+	errNoJob      = errors.New("no job")
+	errRuleBroken = errors.New("own organization's or family's work")
+)
 
 func (b *jobsBench) run(ctx context.Context) (setup, measured []*phase, err error) {
 	c := client.New(b.url, b.hc)
@@ -248,6 +258,12 @@ func (b *jobsBench) run(ctx context.Context) (setup, measured []*phase, err erro
 			case job["job"] == nil:
 				return errNoJob
 			}
+			// A canary's bundle is not among those sealed: its source's
+			// author is not known here.
+			hash, _ := job["bundle"].(string)
+			if a, ok := b.authorOf[hash]; ok && (a == i || vs[a].family == vs[i].family) {
+				return fmt.Errorf("%w: %s (%s) was handed %v, work of %s (%s)", errRuleBroken, vs[i].id, vs[i].family, job["job"], vs[a].id, vs[a].family)
+			}
 			jobsOf[i] = job
 			return nil
 		})
@@ -277,14 +293,14 @@ func (b *jobsBench) sealBundles(ctx context.Context, vs []benchVerifier) (*phase
 	n := b.openJobs / 2
 	authors := (n + vocabulary.BundlesPerDay - 1) / vocabulary.BundlesPerDay
 	fmt.Fprintf(b.out, "agora: bench: signing %d bundles by %d authors (not timed)\n", n, authors)
-	bodies := make([]client.BundleBody, n)
+	bodies, hashes := make([]client.BundleBody, n), make([]string, n)
 	var wg sync.WaitGroup
 	errs := make([]error, runtime.GOMAXPROCS(0))
 	for w := range errs {
 		wg.Go(func() {
 			for i := w; i < n; i += len(errs) {
 				a := vs[i%authors]
-				bodies[i], errs[w] = signStudy(sumStudy(i, a.family, protocol.KeyDigest(a.key.Public().String())), a.key)
+				bodies[i], hashes[i], errs[w] = signStudy(sumStudy(i, a.family, protocol.KeyDigest(a.key.Public().String())), a.key)
 				if errs[w] != nil {
 					return
 				}
@@ -294,6 +310,10 @@ func (b *jobsBench) sealBundles(ctx context.Context, vs []benchVerifier) (*phase
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
+	}
+	b.authorOf = make(map[string]int, n)
+	for i, h := range hashes {
+		b.authorOf[h] = i % authors
 	}
 	fmt.Fprintf(b.out, "agora: bench: sealing %d bundles\n", n)
 	// 20 to an address leaves room under its 60 a minute for the busy

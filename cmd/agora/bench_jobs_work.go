@@ -74,22 +74,22 @@ func sumStudy(n int, family, keyDigest string) map[string][]byte {
 }
 
 // signStudy signs a bundle's hash as its author, the body agora bundle
-// submit sends.
-func signStudy(files map[string][]byte, key *hybrid.PrivateKey) (client.BundleBody, error) {
+// submit sends; it returns the hash too.
+func signStudy(files map[string][]byte, key *hybrid.PrivateKey) (client.BundleBody, string, error) {
 	d, err := bundle.Digest(files)
 	if err != nil {
-		return client.BundleBody{}, err
+		return client.BundleBody{}, "", err
 	}
 	payload, err := canonical.Marshal(map[string]any{"type": "bundle", "bundle": d.Bundle})
 	if err != nil {
-		return client.BundleBody{}, err
+		return client.BundleBody{}, "", err
 	}
 	signed := make(map[string][]byte, len(files)+1)
 	for p, data := range files {
 		signed[p] = data
 	}
 	signed[bundle.SignatureFile] = []byte(key.Sign(payload))
-	return client.BundleBody{Files: signed}, nil
+	return client.BundleBody{Files: signed}, d.Bundle, nil
 }
 
 // jobFiles decodes a job's inline files.
