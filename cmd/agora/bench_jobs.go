@@ -316,14 +316,16 @@ func (b *jobsBench) sealBundles(ctx context.Context, vs []benchVerifier) (*phase
 		b.authorOf[h] = i % authors
 	}
 	fmt.Fprintf(b.out, "agora: bench: sealing %d bundles\n", n)
-	// 20 to an address leaves room under its 60 a minute for the busy
+	// 10 to an address leaves room under its 60 a minute for the busy
 	// node's retries.
-	clientFor, closeAll, _ := b.registrationClients(n, 20)
+	clientFor, closeAll, _ := b.registrationClients(n, 10)
 	defer closeAll()
-	// A busy node (503) is asked again after a second, not the minute an
-	// author's client waits.
+	// A busy node (503) is asked again after the 2 s its Retry-After
+	// says, not the minute an author's client waits, for as long as it
+	// stays busy: sealing is the fixture, and a bundle it could not seal
+	// would leave the backlog short.
 	retry := client.RetryDelay
-	client.RetryDelay = time.Second
+	client.RetryDelay = 2 * time.Second
 	defer func() { client.RetryDelay = retry }()
 	// Bundle i is author i%authors's, and an author sends one at a time
 	// (else 409 in_progress).
@@ -331,11 +333,16 @@ func (b *jobsBench) sealBundles(ctx context.Context, vs []benchVerifier) (*phase
 	p, _ := b.timedAt(ctx, "seal", b.sealConcurrency(), n, time.Hour, func(ctx context.Context, i int) error {
 		turns[i%authors].Lock()
 		defer turns[i%authors].Unlock()
-		answer, status, err := clientFor(i).SubmitBundle(ctx, bodies[i])
-		if err == nil && status != http.StatusAccepted {
-			err = fmt.Errorf("bundle %d: answered %d %v, not 202 sealed", i, status, answer)
+		for {
+			answer, status, err := clientFor(i).SubmitBundle(ctx, bodies[i])
+			switch {
+			case client.IsCode(err, "busy") && ctx.Err() == nil:
+				continue
+			case err == nil && status != http.StatusAccepted:
+				err = fmt.Errorf("bundle %d: answered %d %v, not 202 sealed", i, status, answer)
+			}
+			return err
 		}
-		return err
 	})
 	b.sealed = p.ops
 	p.appends = p.ops
@@ -346,10 +353,11 @@ func (b *jobsBench) sealBundles(ctx context.Context, vs []benchVerifier) (*phase
 }
 
 // sealConcurrency is how many submissions are in flight at once: at most
-// one an author, and 32 at most, since checks run on the node's few
-// workers and more in flight would only fill its queue (503 busy).
+// one an author, and 4 a CPU here at most, since checks run on the node's
+// few workers (one a CPU by default) and more in flight would only fill
+// its queue (503 busy).
 func (b *jobsBench) sealConcurrency() int {
-	return min(b.concurrency, 32, (b.openJobs/2+vocabulary.BundlesPerDay-1)/vocabulary.BundlesPerDay)
+	return min(b.concurrency, 4*runtime.NumCPU(), (b.openJobs/2+vocabulary.BundlesPerDay-1)/vocabulary.BundlesPerDay)
 }
 
 // rate is n over elapsed, a second.
