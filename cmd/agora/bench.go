@@ -66,22 +66,25 @@ node allows and stops at its first 429.
 // loopback address, under the node's 50 a day.
 const perSourceAddress = 40
 
-// benchGroup is "agora bench append", its one command.
+// benchGroup is "agora bench append" and "agora bench jobs".
 func benchGroup() *command {
-	return &command{name: "bench", usage: "agora bench append",
-		help: []string{"measure a running node: bench append (appends/s, latency to checkpoint, proof reads/s)"},
+	return &command{name: "bench", usage: "agora bench append|jobs",
+		help: []string{"measure a node: bench append (appends/s, latency to checkpoint, proof reads/s), bench jobs (jobs handed out/s, attestations admitted/s)"},
 		run: func(ctx context.Context, e *env, args []string) int {
 			if len(args) == 0 || isHelp(args[0]) {
-				fmt.Fprint(e.stdout, benchUsage)
+				fmt.Fprint(e.stdout, benchUsage+"\n"+benchJobsUsage)
 				if len(args) == 0 {
 					return 2
 				}
 				return 0
 			}
-			if args[0] != "append" {
-				return fail(e, 2, "run 'agora bench help'", "unknown bench %q", args[0])
+			switch args[0] {
+			case "append":
+				return benchAppendCommand().exec(ctx, e, args[1:])
+			case "jobs":
+				return benchJobsCommand().exec(ctx, e, args[1:])
 			}
-			return benchAppendCommand().exec(ctx, e, args[1:])
+			return fail(e, 2, "run 'agora bench help'", "unknown bench %q", args[0])
 		}}
 }
 
@@ -167,14 +170,18 @@ type phase struct {
 	elapsed   time.Duration
 	latencies []time.Duration
 	note      string
+	firstErr  error // the first failure, to say what failed
 }
 
 // merge adds one worker's latencies and failures to the phase; mu guards
 // the phase while workers run.
-func (p *phase) merge(mu *sync.Mutex, lat []time.Duration, failed map[string]int) {
+func (p *phase) merge(mu *sync.Mutex, lat []time.Duration, failed map[string]int, firstErr error) {
 	mu.Lock()
 	defer mu.Unlock()
 	p.latencies = append(p.latencies, lat...)
+	if p.firstErr == nil {
+		p.firstErr = firstErr
+	}
 	for k, v := range failed {
 		p.failed[k] += v
 	}
@@ -188,7 +195,7 @@ func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Dura
 	}
 
 	fmt.Fprintf(b.out, "agora: bench: making %d keys and signing their key entries (not timed)\n", n)
-	keys, entries, err := makeKeyEntries(ctx, n)
+	keys, entries, err := makeKeyEntries(ctx, n, func(int) string { return "claude" })
 	if err != nil {
 		return nil, err
 	}
@@ -241,8 +248,9 @@ func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Dura
 	return phases, nil
 }
 
-// makeKeyEntries makes n keys and their signed key entries on every CPU.
-func makeKeyEntries(ctx context.Context, n int) ([]*hybrid.PrivateKey, []map[string]any, error) {
+// makeKeyEntries makes n keys and their signed key entries on every CPU,
+// the i-th naming the model family familyOf(i).
+func makeKeyEntries(ctx context.Context, n int, familyOf func(int) string) ([]*hybrid.PrivateKey, []map[string]any, error) {
 	keys := make([]*hybrid.PrivateKey, n)
 	entries := make([]map[string]any, n)
 	var next atomic.Int64
@@ -260,7 +268,7 @@ func makeKeyEntries(ctx context.Context, n int) ([]*hybrid.PrivateKey, []map[str
 					errs[w] = err
 					return
 				}
-				entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{"claude"}, "model": "agora-bench"}
+				entry := map[string]any{"type": "key", "key": key.Public().String(), "model_families": []any{familyOf(i)}, "model": "agora-bench"}
 				if err := protocol.Sign(entry, key); err != nil {
 					errs[w] = err
 					return
@@ -281,7 +289,7 @@ func makeKeyEntries(ctx context.Context, n int) ([]*hybrid.PrivateKey, []map[str
 // each group of perSourceAddress is sent from its own source address.
 func (b *bench) register(ctx context.Context, entries []map[string]any) (*phase, []string, []int, error) {
 	p := &phase{name: "register", failed: map[string]int{}}
-	clientFor, closeAll, spread := b.registrationClients(len(entries))
+	clientFor, closeAll, spread := b.registrationClients(len(entries), perSourceAddress)
 	defer closeAll()
 	if spread > 0 {
 		p.note = fmt.Sprintf("from %d loopback addresses", spread)
@@ -331,10 +339,10 @@ func (b *bench) register(ctx context.Context, entries []map[string]any) (*phase,
 }
 
 // registrationClients returns a client for the i-th registration. Against
-// a node on loopback, each group of perSourceAddress shares a source
+// a node on loopback, each group of per requests shares a source
 // address of its own, picked at random in 127.0.0.0/8 so runs against one
 // node do not reuse one another's.
-func (b *bench) registrationClients(n int) (clientFor func(int) *client.Client, closeAll func(), spread int) {
+func (b *bench) registrationClients(n, per int) (clientFor func(int) *client.Client, closeAll func(), spread int) {
 	u, err := url.Parse(b.url)
 	host := ""
 	if err == nil {
@@ -348,7 +356,7 @@ func (b *bench) registrationClients(n int) (clientFor func(int) *client.Client, 
 		c := client.New(b.url, b.hc)
 		return func(int) *client.Client { return c }, func() {}, 0
 	}
-	groups := (n + perSourceAddress - 1) / perSourceAddress
+	groups := (n + per - 1) / per
 	base := uint32(127)<<24 | (1+rand.Uint32N(250))<<16 | rand.Uint32N(256)<<8 | 1
 	// Only some systems (Linux) route all of 127.0.0.0/8 to loopback.
 	probe := net.IPv4(byte(base>>24), byte(base>>16), byte(base>>8), byte(base))
@@ -379,7 +387,7 @@ func (b *bench) registrationClients(n int) (clientFor func(int) *client.Client, 
 			t.CloseIdleConnections()
 		}
 	}
-	return func(i int) *client.Client { return clients[i/perSourceAddress] }, closeAll, groups
+	return func(i int) *client.Client { return clients[i/per] }, closeAll, groups
 }
 
 // appendPhase invites the registered operators, concurrency at a time,
@@ -418,15 +426,21 @@ func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string,
 // items before the duration was over. do's i is the item; each i is given
 // once.
 func (b *bench) timed(ctx context.Context, name string, n int, duration time.Duration, do func(ctx context.Context, i int) error) (*phase, bool) {
+	return b.timedAt(ctx, name, b.concurrency, n, duration, do)
+}
+
+// timedAt is timed with concurrency calls at a time.
+func (b *bench) timedAt(ctx context.Context, name string, concurrency, n int, duration time.Duration, do func(ctx context.Context, i int) error) (*phase, bool) {
 	p := &phase{name: name, failed: map[string]int{}}
 	deadline := time.Now().Add(duration)
 	var next atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	start := time.Now()
-	for range b.concurrency {
+	for range concurrency {
 		wg.Go(func() {
 			var lat []time.Duration
+			var firstErr error
 			failed := map[string]int{}
 			for ctx.Err() == nil && time.Now().Before(deadline) {
 				i := int(next.Add(1) - 1)
@@ -436,11 +450,14 @@ func (b *bench) timed(ctx context.Context, name string, n int, duration time.Dur
 				t := time.Now()
 				if err := do(ctx, i); err != nil {
 					failed[failureCode(err)]++
+					if firstErr == nil && !errors.Is(err, errNoJob) {
+						firstErr = err
+					}
 					continue
 				}
 				lat = append(lat, time.Since(t))
 			}
-			p.merge(&mu, lat, failed)
+			p.merge(&mu, lat, failed, firstErr)
 		})
 	}
 	wg.Wait()
@@ -601,6 +618,12 @@ func failureCode(err error) string {
 	}
 	if errors.Is(err, context.Canceled) {
 		return "canceled"
+	}
+	if errors.Is(err, errNoJob) {
+		return "no job"
+	}
+	if errors.Is(err, errRuleBroken) {
+		return "rule broken"
 	}
 	return "transport"
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"path/filepath"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -24,7 +25,11 @@ const (
 	benchAuthors   = 100
 )
 
-func jobsFixture(b *testing.B) *ledgerStore {
+func jobsFixture(b *testing.B) *ledgerStore { return openJobsFixture(b, []string{"claude"}) }
+
+// openJobsFixture is jobsFixture with bundle i written by a model of
+// families[i%len(families)].
+func openJobsFixture(b *testing.B, families []string) *ledgerStore {
 	b.Helper()
 	ctx := context.Background()
 	s, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(b.TempDir(), "agora.db")})
@@ -37,7 +42,7 @@ func jobsFixture(b *testing.B) *ledgerStore {
 	for i := range benchOpenJobs {
 		bundle := fmt.Sprintf("sha256:%064x", i/2)
 		js = append(js, ledger.Job{ID: fmt.Sprintf("job:%032x", i), Kind: jobs.Reproduction, Bundle: bundle, Urgency: jobs.UrgencySealed,
-			AuthorOrgs: []string{fmt.Sprintf("org:author%d", (i/2)%benchAuthors)}, AuthorFamilies: []string{"claude"}, Credits: 1, Minutes: 5,
+			AuthorOrgs: []string{fmt.Sprintf("org:author%d", (i/2)%benchAuthors)}, AuthorFamilies: []string{families[(i/2)%len(families)]}, Credits: 1, Minutes: 5,
 			Claims: []ledger.JobClaim{{LocalID: "C1", ClaimID: fmt.Sprintf("claim:%064x", i/2), NeedsVerdict: true}}, Created: now.Add(time.Duration(i))})
 	}
 	if err := s.CreateJobs(ctx, js, nil); err != nil {
@@ -47,6 +52,49 @@ func jobsFixture(b *testing.B) *ledgerStore {
 }
 
 type ledgerStore struct{ ledger.Store }
+
+// BenchmarkTakeJob hands b.N operators a job each, 32 at a time, from
+// 10,000 open jobs by 100 organizations and 5 model families, the
+// operators of those families in turn: each take is a new assignment, and
+// the jobs taken stay held, as 1,000 operators' would (-benchtime 1000x).
+// It reports assignments a second: every write of the node waits for the
+// one writer, so what a take holds it for bounds them.
+func BenchmarkTakeJob(b *testing.B) {
+	families := []string{"claude", "gpt", "gemini", "llama", "mistral"}
+	f := openJobsFixture(b, families)
+	ctx := context.Background()
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	start := time.Now()
+	for w := range 32 {
+		wg.Go(func() {
+			rnd := rand.New(rand.NewPCG(uint64(w), 2))
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= b.N {
+					return
+				}
+				op, org, fam := fmt.Sprintf("op:%064x", i), fmt.Sprintf("org:v%d", i), families[i%len(families)]
+				v := jobs.Verifier{Operator: op, Organization: org, Family: fam, Can: jobs.DefaultCan}
+				j, err := f.TakeJob(ctx, ledger.TakeJob{Operator: op, Organization: org, Family: fam, At: time.Now()}, func(open []jobs.Open) (string, bool) {
+					c, ok := jobs.Choose(open, v, rnd)
+					return c.ID, ok
+				})
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if j.Operator != op || slices.Contains(j.AuthorFamilies, fam) {
+					b.Errorf("take %d: %+v", i, j)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/time.Since(start).Seconds(), "takes/s")
+}
 
 // BenchmarkJobLoop has operators, 32 at a time, each take a job (jobs.Choose
 // over the most urgent open ones) and answer it with work, paying its
