@@ -68,28 +68,12 @@ const perSourceAddress = 40
 
 // benchGroup is "agora bench append" and "agora bench jobs".
 func benchGroup() *command {
-	return &command{name: "bench", usage: "agora bench append|jobs",
-		help: []string{"measure a node: bench append (appends/s, latency to checkpoint, proof reads/s), bench jobs (jobs handed out/s, attestations admitted/s)"},
-		run: func(ctx context.Context, e *env, args []string) int {
-			if len(args) == 0 || isHelp(args[0]) {
-				fmt.Fprint(e.stdout, benchUsage+"\n"+benchJobsUsage)
-				if len(args) == 0 {
-					return 2
-				}
-				return 0
-			}
-			switch args[0] {
-			case "append":
-				return benchAppendCommand().exec(ctx, e, args[1:])
-			case "jobs":
-				return benchJobsCommand().exec(ctx, e, args[1:])
-			}
-			return fail(e, 2, "run 'agora bench help'", "unknown bench %q", args[0])
-		}}
+	return group("bench", "measure a node: bench append (appends/s, latency to checkpoint, proof reads/s), bench jobs (jobs handed out/s, attestations admitted/s)", "",
+		func() []*command { return []*command{benchAppendCommand(), benchJobsCommand()} })
 }
 
 func benchAppendCommand() *command {
-	c := newCommand("append", "agora bench append --url URL --data DIR")
+	c := newCommand("append", "agora bench append --url URL --data DIR", "appends a second, latency to a covering checkpoint, proof reads a second")
 	c.doc, c.hint = benchUsage, "run 'agora bench help'"
 	nodeURL := c.nodeURL()
 	dataDir := c.flags.String("data", "", "the node's data folder, which holds its admin token")

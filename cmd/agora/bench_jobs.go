@@ -64,7 +64,7 @@ It prints each run and the medians over runs, with p50 and p95 latencies.
 `
 
 func benchJobsCommand() *command {
-	c := newCommand("jobs", "agora bench jobs [--url URL --data DIR]")
+	c := newCommand("jobs", "agora bench jobs [--url URL --data DIR]", "jobs handed out and attestations admitted a second, through signed HTTP requests")
 	c.doc, c.hint = benchJobsUsage, "run 'agora bench help'"
 	nodeURL := c.flags.String("url", "", "the node to measure (default: one of its own on loopback)")
 	dataDir := c.flags.String("data", "", "with --url: the node's data folder, which holds its admin token")

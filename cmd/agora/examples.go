@@ -48,6 +48,7 @@ var examples = map[string]string{
 	"agora log verify":  "agora log verify --pin ./log.pin",
 
 	"agora bench append": "agora bench append --url http://127.0.0.1:8080 --data ./agora-data --duration 5s",
+	"agora bench jobs":   "agora bench jobs --operators 1000 --open-jobs 10000 --runs 3",
 
 	"agora memory hook":        "agora memory hook claude-code < hook-input.json",
 	"agora memory install":     "agora memory install claude-code --user",
