@@ -413,6 +413,9 @@ type report struct {
 	// withdrawals and openBundles count the bundles the log withdrew or
 	// opened whose state the node serves as the log says.
 	withdrawals, openBundles int
+	// concernRecords counts the operators whose hazard_concerns agree
+	// with the log.
+	concernRecords int
 }
 
 // Why a run did not check something.
@@ -450,6 +453,9 @@ func (r *report) print(w io.Writer, head tlog.TreeHead, entries uint64) {
 	if r.withdrawals+r.openBundles > 0 {
 		fmt.Fprintf(w, "verified: the node serves %d withdrawn bundles as their withdrawals say (tombstone, no files, claims unavailable) and %d opened bundles as not withdrawn\n",
 			r.withdrawals, r.openBundles)
+	}
+	if r.concernRecords > 0 {
+		fmt.Fprintf(w, "verified: %d operators' hazard_concerns agree with the concerns the log holds and the panels' withdrawals\n", r.concernRecords)
 	}
 	whys := make([]string, 0, len(r.unchecked))
 	for why := range r.unchecked {

@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/agora-node/agora/client"
+	"github.com/agora-node/agora/ledger/jobs"
 )
 
 // What the log settles about bundles, checked against what the node
@@ -17,7 +18,9 @@ import (
 // files and no claims, its sealed entry reads withdrawn, and each claim
 // the log opened with it is Unavailable, its words no longer served; a
 // bundle the log opened and never withdrew is not served as withdrawn by
-// an entry the log holds no withdrawal at. Credit is not on the log (a
+// an entry the log holds no withdrawal at; and each signer's
+// hazard_concerns agrees with the concerns the log holds (below). Credit
+// is not on the log (a
 // job's price is the node's record, not an entry), so the audit leaves
 // balances to the node.
 
@@ -35,6 +38,11 @@ type loggedBundle struct {
 type outcomes struct {
 	bundles map[string]*loggedBundle
 	order   []string
+	// concerns lists, by signer of an attestation or hazard review, the
+	// bundles of the answers that named a concern; signers every signer
+	// of one, in the order the log first names them.
+	concerns map[string][]string
+	signers  []string
 }
 
 func (o *outcomes) bundle(hash string) *loggedBundle {
@@ -52,6 +60,7 @@ func (o *outcomes) bundle(hash string) *loggedBundle {
 
 // note records what entry i, of type typ and already verified, settles.
 func (o *outcomes) note(i uint64, typ string, leaf, signed map[string]any) {
+	o.noteConcern(typ, signed)
 	hash, _ := signed["bundle"].(string)
 	if hash == "" {
 		return
@@ -114,13 +123,14 @@ func (a *audit) checkOutcomes(ctx context.Context) error {
 		if err != nil {
 			return err
 		}
-		if a.outcomes.bundles[hashes[k]].withdrawn {
+		switch b := a.outcomes.bundles[hashes[k]]; {
+		case b.withdrawn:
 			a.report.withdrawals++
-		} else {
+		case b.opened:
 			a.report.openBundles++
 		}
 	}
-	return nil
+	return a.checkConcerns(ctx)
 }
 
 func (a *audit) checkBundleOutcome(ctx context.Context, hash string, b *loggedBundle) error {
@@ -129,6 +139,9 @@ func (a *audit) checkBundleOutcome(ctx context.Context, hash string, b *loggedBu
 		return fetchFailure("GET /api/v1/bundles/"+hash, err)
 	}
 	state, _ := served["state"].(string)
+	if !b.withdrawn && !b.opened {
+		return nil // a bundle only a concern named, still sealed on the log
+	}
 	if !b.withdrawn {
 		if state != "withdrawn" {
 			return nil
@@ -196,6 +209,135 @@ func (a *audit) checkUnavailable(ctx context.Context, id, hash string, at uint64
 	}
 	if c["claim"] != nil || c["statement"] != nil {
 		return bad("claim %s of bundle %s, withdrawn by entry %d, still has its words served", id, hash, at)
+	}
+	return nil
+}
+
+// A concern on the log is an attestation's hazard, or a hazard review's
+// verdict, that names a hazard (jobs.Concern). Each counts once for its
+// signer on the operator record's hazard_concerns: upheld once a panel's
+// withdrawal (hazard, private_data, unlawful) takes its bundle down,
+// overturned once its bundle opens without one, and neither while its
+// bundle is still sealed or was withdrawn another way. The node counts
+// only the concerns named up to its panel's decision, and an overturned
+// panel's bundle may not have opened yet, so the record must hold at least
+// the upheld concerns the log shows, at most those and the ones still
+// pending, and no more overturned than the log shows opened or pending.
+
+// concernOf is the signer and the hazard a verified entry of type typ
+// names, "" when it names none.
+func concernOf(typ string, signed map[string]any) (signer, hazard string) {
+	switch typ {
+	case "attestation":
+		signer, _ = signed["verifier"].(string)
+		hazard, _ = signed["hazard"].(string)
+	case "hazard_review":
+		signer, _ = signed["reviewer"].(string)
+		hazard, _ = signed["verdict"].(string)
+	}
+	return signer, hazard
+}
+
+// noteConcern records who signed an answer and, if it names a concern,
+// on which bundle.
+func (o *outcomes) noteConcern(typ string, signed map[string]any) {
+	signer, hazard := concernOf(typ, signed)
+	bundle, _ := signed["bundle"].(string)
+	if signer == "" || bundle == "" {
+		return
+	}
+	if o.concerns == nil {
+		o.concerns = map[string][]string{}
+	}
+	if _, seen := o.concerns[signer]; !seen {
+		o.concerns[signer] = nil
+		o.signers = append(o.signers, signer)
+	}
+	if jobs.Concern(hazard) {
+		o.concerns[signer] = append(o.concerns[signer], bundle)
+		o.bundle(bundle) // so its state is known
+	}
+}
+
+// concernCounts is what the log says of one signer's concerns.
+type concernCounts struct{ upheld, overturned, pending int }
+
+func (o *outcomes) counts(signer string) concernCounts {
+	var c concernCounts
+	for _, hash := range o.concerns[signer] {
+		b := o.bundles[hash]
+		switch {
+		case b.withdrawn && jobs.PanelWithdrawal(b.reason):
+			c.upheld++
+		case b.opened:
+			c.overturned++
+		default:
+			c.pending++
+		}
+	}
+	return c
+}
+
+// checkConcerns checks every answering signer's hazard_concerns against
+// the log, on a run that audits the whole log (the counts are over all of
+// it).
+func (a *audit) checkConcerns(ctx context.Context) error {
+	if !a.wholeLog {
+		if len(a.outcomes.signers) > 0 {
+			a.report.notChecked(notCheckedConcerns, "operator")
+		}
+		return nil
+	}
+	const workers = 8
+	signers := a.outcomes.signers
+	errs := make([]error, len(signers))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(signers)) {
+		wg.Go(func() {
+			for k := range next {
+				errs[k] = a.checkSignerConcerns(ctx, signers[k])
+			}
+		})
+	}
+	for k := range signers {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
+	}
+	a.report.concernRecords = len(signers)
+	return nil
+}
+
+const notCheckedConcerns = "operators' hazard_concerns, which count over the whole log (a run with a new --pin checks them)"
+
+func (a *audit) checkSignerConcerns(ctx context.Context, signer string) error {
+	op, err := a.c.Operator(ctx, signer)
+	if err != nil {
+		return fetchFailure("GET /api/v1/operators/"+signer, err)
+	}
+	served, ok := op.Raw["hazard_concerns"].(map[string]any)
+	if !ok {
+		return bad("operator %s's record has no hazard_concerns", signer)
+	}
+	upheld, okU := served["upheld"].(float64)
+	overturned, okO := served["overturned"].(float64)
+	if !okU || !okO {
+		return bad("operator %s's hazard_concerns is %v, not {upheld, overturned}", signer, served)
+	}
+	c := a.outcomes.counts(signer)
+	switch {
+	case int(upheld) < c.upheld || int(upheld) > c.upheld+c.pending:
+		return bad("operator %s's record shows %v hazard concerns upheld, but the log shows %d upheld by a panel's withdrawal and %d pending", signer, upheld, c.upheld, c.pending)
+	case int(overturned) > c.overturned+c.pending:
+		return bad("operator %s's record shows %v hazard concerns overturned, but the log shows %d on bundles that opened and %d pending", signer, overturned, c.overturned, c.pending)
+	case int(upheld+overturned) > c.upheld+c.overturned+c.pending:
+		return bad("operator %s's record shows %v hazard concerns decided, but the log holds %d it named", signer, upheld+overturned, c.upheld+c.overturned+c.pending)
 	}
 	return nil
 }

@@ -34,8 +34,10 @@ func (f *fakeLog) sealAndOpen(id string, key *hybrid.PrivateKey, hash string, cl
 // is checked against what the node serves. A node that serves the
 // withdrawn bundle as open, gives its tombstone another reason, still
 // serves its claim's words, says its sealed entry is still sealed, or
-// serves a bundle the log never withdrew as withdrawn, is caught (exit 1);
-// a node that serves them as the log says passes.
+// serves a bundle the log never withdrew as withdrawn, or shows a
+// reviewer's hazard_concerns other than its concerns on the log and the
+// panels' withdrawals allow, is caught (exit 1); a node that serves them
+// as the log says passes.
 func TestLogVerifyWithdrawals(t *testing.T) {
 	f := newFakeLog(t)
 	id, key := f.operator()
@@ -44,6 +46,11 @@ func TestLogVerifyWithdrawals(t *testing.T) {
 	claim := "claim:" + strings.Repeat("12", 32)
 	sealedAt := f.sealAndOpen(id, key, gone, claim)
 	f.sealAndOpen(id, key, kept)
+	for hash, verdict := range map[string]string{gone: "biological", kept: "cyber"} {
+		review := map[string]any{"type": "hazard_review", "reviewer": id, "bundle": hash, "verdict": verdict}
+		protocol.Sign(review, key)
+		f.append(review, map[string]any{"operator": id})
+	}
 	withdrawal := map[string]any{"type": "withdrawal", "bundle": gone, "reason": "hazard"}
 	protocol.Sign(withdrawal, f.key)
 	wAt := f.append(withdrawal, nil)
@@ -58,12 +65,18 @@ func TestLogVerifyWithdrawals(t *testing.T) {
 			"/api/v1/claims/" + claim: map[string]any{"claim_id": claim, "claim": nil, "statement": nil, "statuses": []any{"unavailable"},
 				"bundles": []any{map[string]any{"bundle": gone, "withdrawn": true}}},
 			"/api/v1/sealed/" + strconv.FormatUint(sealedAt, 10): map[string]any{"sealed": sealedAt, "state": "withdrawn", "withdrawn_in": wAt},
+			"/api/v1/operators/" + id: map[string]any{"operator": id, "hazard_concerns": map[string]any{"upheld": 1, "overturned": 1}},
 		}
 	}
 	f.served = honest()
 	out, _ := verifyLog(t, 0, url, filepath.Join(t.TempDir(), "pin.json"))
-	if want := "the node serves 1 withdrawn bundles as their withdrawals say (tombstone, no files, claims unavailable) and 1 opened bundles as not withdrawn"; !strings.Contains(out, want) {
-		t.Errorf("no %q in:\n%s", want, out)
+	for _, want := range []string{
+		"the node serves 1 withdrawn bundles as their withdrawals say (tombstone, no files, claims unavailable) and 1 opened bundles as not withdrawn",
+		"1 operators' hazard_concerns agree with the concerns the log holds",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in:\n%s", want, out)
+		}
 	}
 
 	for _, c := range []struct {
@@ -93,6 +106,15 @@ func TestLogVerifyWithdrawals(t *testing.T) {
 		{"sealed entry not withdrawn", func(m map[string]any) {
 			m["/api/v1/sealed/"+strconv.FormatUint(sealedAt, 10)] = map[string]any{"sealed": sealedAt, "state": "sealed"}
 		}, "but the node says that entry is sealed"},
+		{"an upheld concern not counted", func(m map[string]any) {
+			m["/api/v1/operators/"+id] = map[string]any{"operator": id, "hazard_concerns": map[string]any{"upheld": 0, "overturned": 1}}
+		}, "shows 0 hazard concerns upheld, but the log shows 1 upheld"},
+		{"overturned inflated", func(m map[string]any) {
+			m["/api/v1/operators/"+id] = map[string]any{"operator": id, "hazard_concerns": map[string]any{"upheld": 1, "overturned": 2}}
+		}, "shows 2 hazard concerns overturned, but the log shows 1 on bundles that opened"},
+		{"no hazard_concerns", func(m map[string]any) {
+			m["/api/v1/operators/"+id] = map[string]any{"operator": id}
+		}, "has no hazard_concerns"},
 		{"a withdrawal the log lacks", func(m map[string]any) {
 			m["/api/v1/bundles/"+kept] = map[string]any{"bundle": kept, "state": "withdrawn", "withdrawn_entry": wAt, "tombstone": map[string]any{"reason": "hazard"}}
 		}, "holds no withdrawal of it"},
