@@ -65,7 +65,7 @@ func TestLogVerifyWithdrawals(t *testing.T) {
 			"/api/v1/claims/" + claim: map[string]any{"claim_id": claim, "claim": nil, "statement": nil, "statuses": []any{"unavailable"},
 				"bundles": []any{map[string]any{"bundle": gone, "withdrawn": true}}},
 			"/api/v1/sealed/" + strconv.FormatUint(sealedAt, 10): map[string]any{"sealed": sealedAt, "state": "withdrawn", "withdrawn_in": wAt},
-			"/api/v1/operators/" + id: map[string]any{"operator": id, "hazard_concerns": map[string]any{"upheld": 1, "overturned": 1}},
+			"/api/v1/operators/" + id:                            map[string]any{"operator": id, "hazard_concerns": map[string]any{"upheld": 1, "overturned": 1}},
 		}
 	}
 	f.served = honest()
