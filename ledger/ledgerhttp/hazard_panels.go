@@ -5,10 +5,12 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/http"
 	"slices"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/jobs"
 	"github.com/agora-node/agora/protocol"
@@ -81,6 +83,9 @@ func (s *Server) hazardHold(ctx context.Context, b ledger.Bundle, all []ledger.J
 			}
 		}
 		if len(panelJobs) == 0 {
+			if !s.firstJobsBack(b.Hash, all) {
+				return true, nil // the panel goes to none of the round's screeners
+			}
 			return true, s.makePanel(ctx, b, all, answers)
 		}
 		var verdicts []string
@@ -117,6 +122,25 @@ func (s *Server) hazardHold(ctx context.Context, b ledger.Bundle, all []ledger.J
 		return true, s.withdraw(ctx, b, jobs.ReasonRights)
 	}
 	return false, nil
+}
+
+// firstJobsBack reports whether a round's first jobs (its reproductions or
+// screens) are all done, or jobs.SealedWait has passed since they were
+// made: when its panel is made, so that no organization that screens it
+// in the round sits on the panel too.
+func (s *Server) firstJobsBack(hash string, all []ledger.Job) bool {
+	var started time.Time
+	done := true
+	for _, j := range all {
+		if jobs.IsReview(j.Kind) || j.Kind == jobs.HazardReview || j.ID == reserveJobID(hash) {
+			continue
+		}
+		done = done && j.Done
+		if started.IsZero() || j.Created.Before(started) {
+			started = j.Created
+		}
+	}
+	return done || !s.now().Before(started.Add(jobs.SealedWait))
 }
 
 // makePanel creates a bundle's hazard panel: its jobs go to none of the
@@ -335,3 +359,18 @@ func trackRecord(id store.Identity, now time.Time, opens func(string) bool) func
 // TrackRecordAge is how old an identity must be for hazard and challenge
 // reviews, unless the node's reviewers invited its operator.
 const TrackRecordAge = 30 * 24 * time.Hour
+
+// withdrawnFile is the answer for a file the node does not serve: 410
+// withdrawn when a withdrawn bundle held it (its tombstone is public),
+// else notFound as it stands, which says nothing of sealed work.
+func (s *Server) withdrawnFile(ctx context.Context, digest string, notFound error) error {
+	withdrawn, err := s.store.WithdrawnFile(ctx, digest)
+	if err != nil {
+		return err
+	}
+	if withdrawn {
+		return &httpapi.Error{Status: http.StatusGone, Code: "withdrawn",
+			Message: "The bundle that held " + digest + " was withdrawn: its files are no longer served"}
+	}
+	return notFound
+}
