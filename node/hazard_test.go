@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/jobs"
 	"github.com/agora-node/agora/protocol"
@@ -76,8 +77,15 @@ func (v verifier) respond(t *testing.T, base string, job map[string]any, verdict
 	if overBudget {
 		e["over_budget"] = true
 	}
+	finding := map[string]any{"paths": []any{"data/chapter.txt"}, "source": "A. Writer's novel", "nonce": "00112233445566778899aabbccddeeff"}
+	if hazardVerdict == "copyright" {
+		e["copyright"] = canonical.Digest(mustJSON(t, finding))
+	}
 	v.sign(t, e)
 	body := map[string]any{"entry": e, "evidence": map[string]any{"files": map[string]any{"report.md": base64.StdEncoding.EncodeToString(report)}}}
+	if hazardVerdict == "copyright" {
+		body["copyright"] = finding
+	}
 	status, resp := call(t, "POST", base+"/api/v1/attestations", mustJSON(t, body))
 	m, _ := resp.(map[string]any)
 	return status, m
@@ -545,5 +553,51 @@ func TestPublishedWithdrawal(t *testing.T) {
 	}
 	if hc := hazardConcerns(t, base, r3); hc["upheld"] != 1.0 {
 		t.Errorf("the public reproducer's hazard_concerns: %v", hc)
+	}
+}
+
+// TestRightsLapse: a reproduction finds a copy of someone else's work; no
+// panel is made, the bundle stays sealed, and with no confirmation of the
+// rights within 7 days it is withdrawn with the reason rights and its
+// files deleted.
+func TestRightsLapse(t *testing.T) {
+	clock := &testClock{}
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, clock: clock.now})
+	base := srv.URL
+	author := invitedVerifier(t, n, base, "Author", "claude")
+	r1, r2, p1 := invitedVerifier(t, n, base, "R1", "gpt"), invitedVerifier(t, n, base, "R2", "gemini"), invitedVerifier(t, n, base, "P1", "mistral")
+	files := sumBundle(t, author.keyDigest(), "claude", "the copied sample", true)
+	files["data/chapter.txt"] = []byte("Chapter One. Copyright 2020 A. Writer. All rights reserved.\n")
+	hash, _ := author.submit(t, base, files)
+	run := map[string]any{"minutes": 30}
+	for _, r := range []verifier{r1, r2} {
+		job := r.requestAt(t, base, run, clock.now())
+		_, hz := judge(t, jobFiles(t, job))
+		if hz != "copyright" {
+			t.Fatalf("the screen reads %q", hz)
+		}
+		r.mustRespond(t, base, job, "reproduced", hz)
+	}
+	if job := p1.requestAt(t, base, run, clock.now()); job != nil {
+		t.Fatalf("a copy found made a %v", job["kind"])
+	}
+	if status, _ := call(t, "GET", base+"/api/v1/bundles/"+hash, nil); status != http.StatusNotFound {
+		t.Fatalf("the bundle while its rights are asked about: %d", status)
+	}
+	clock.advance(jobs.RightsWait + time.Minute)
+	eventually(t, "the rights withdrawal", func() bool {
+		status, v := call(t, "GET", base+"/api/v1/bundles/"+hash, nil)
+		return status == http.StatusOK && v.(map[string]any)["state"] == "withdrawn"
+	})
+	_, v := call(t, "GET", base+"/api/v1/bundles/"+hash, nil)
+	if reason := v.(map[string]any)["tombstone"].(map[string]any)["reason"]; reason != jobs.ReasonRights {
+		t.Errorf("withdrawn for %v", reason)
+	}
+	// The sweep deletes the files just after it logs the withdrawal.
+	eventually(t, "a rights withdrawal deleting the bundle's files", func() bool { return !n.files.Has(fileDigest(files["data/chapter.txt"])) })
+	for _, r := range []verifier{r1, r2} {
+		if hc := hazardConcerns(t, base, r); hc["upheld"] != 0.0 || hc["overturned"] != 0.0 {
+			t.Errorf("%s: a copy found counted as a concern: %v", r.name, hc)
+		}
 	}
 }
