@@ -22,19 +22,9 @@ import (
 // against it, and the four verifiers' hazard_concerns against the log
 // (three raised the concern, one found nothing).
 func TestLogVerifyHazardWithdrawal(t *testing.T) {
-	url, dataDir := startNodeWith(t, node.Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
-	keys := filepath.Join(t.TempDir(), "keys")
-	register := func(name, family string) string {
-		out, _ := agora(t, 0, "register", "--name", name, "--model-family", family, "--model", family+"-test-1", "--keys", keys, "--url", url)
-		id := operatorLine.FindStringSubmatch(out)[1]
-		agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
-		return id
-	}
+	url, keys, register := startLoopNode(t)
 	author := register("Author", "claude")
-	out, _ := agora(t, 0, "key", "show", author, "--keys", keys)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	study, _ := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]), 0)
-	agora(t, 0, "bundle", "submit", study, "--key", author, "--keys", keys, "--url", url)
+	submitStudy(t, url, keys, author)
 
 	jobsDir := t.TempDir()
 	var hash string
@@ -69,7 +59,7 @@ func TestLogVerifyHazardWithdrawal(t *testing.T) {
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
-	out, _ = agora(t, 0, "log", "verify", "--url", url, "--pin", filepath.Join(t.TempDir(), "pin"))
+	out, _ := agora(t, 0, "log", "verify", "--url", url, "--pin", filepath.Join(t.TempDir(), "pin"))
 	for _, want := range []string{
 		"withdrawal 1",
 		"the node serves 1 withdrawn bundles as their withdrawals say",
@@ -79,4 +69,30 @@ func TestLogVerifyHazardWithdrawal(t *testing.T) {
 			t.Errorf("no %q in:\n%s", want, out)
 		}
 	}
+}
+
+// startLoopNode starts a node for the verification loop (no timer opens
+// bundles, no qualification, no canaries) and returns its URL, a keys
+// folder, and register, which registers an operator of a model family
+// there and has the admin invite it, returning its ID.
+func startLoopNode(t *testing.T) (url, keys string, register func(name, family string) string) {
+	t.Helper()
+	url, dataDir := startNodeWith(t, node.Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
+	keys = filepath.Join(t.TempDir(), "keys")
+	return url, keys, func(name, family string) string {
+		t.Helper()
+		out, _ := agora(t, 0, "register", "--name", name, "--model-family", family, "--model", family+"-test-1", "--keys", keys, "--url", url)
+		id := operatorLine.FindStringSubmatch(out)[1]
+		agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
+		return id
+	}
+}
+
+// submitStudy submits a one-claim study by author, sealed for its round.
+func submitStudy(t *testing.T, url, keys, author string) {
+	t.Helper()
+	out, _ := agora(t, 0, "key", "show", author, "--keys", keys)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	study, _ := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]), 0)
+	agora(t, 0, "bundle", "submit", study, "--key", author, "--keys", keys, "--url", url)
 }

@@ -102,27 +102,13 @@ func (o *outcomes) note(i uint64, typ string, leaf, signed map[string]any) {
 // or withdrew, a few at a time, and fails on the first answer the log
 // contradicts.
 func (a *audit) checkOutcomes(ctx context.Context) error {
-	const workers = 8
 	hashes := a.outcomes.order
-	errs := make([]error, len(hashes))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(hashes)) {
-		wg.Go(func() {
-			for k := range next {
-				errs[k] = a.checkBundleOutcome(ctx, hashes[k], a.outcomes.bundles[hashes[k]])
-			}
-		})
+	if err := inParallel(len(hashes), func(k int) error {
+		return a.checkBundleOutcome(ctx, hashes[k], a.outcomes.bundles[hashes[k]])
+	}); err != nil {
+		return err
 	}
 	for k := range hashes {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	for k, err := range errs {
-		if err != nil {
-			return err
-		}
 		switch b := a.outcomes.bundles[hashes[k]]; {
 		case b.withdrawn:
 			a.report.withdrawals++
@@ -288,27 +274,9 @@ func (a *audit) checkConcerns(ctx context.Context) error {
 		}
 		return nil
 	}
-	const workers = 8
 	signers := a.outcomes.signers
-	errs := make([]error, len(signers))
-	next := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(signers)) {
-		wg.Go(func() {
-			for k := range next {
-				errs[k] = a.checkSignerConcerns(ctx, signers[k])
-			}
-		})
-	}
-	for k := range signers {
-		next <- k
-	}
-	close(next)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil {
-			return err
-		}
+	if err := inParallel(len(signers), func(k int) error { return a.checkSignerConcerns(ctx, signers[k]) }); err != nil {
+		return err
 	}
 	a.report.concernRecords = len(signers)
 	return nil
@@ -338,6 +306,33 @@ func (a *audit) checkSignerConcerns(ctx context.Context, signer string) error {
 		return bad("operator %s's record shows %v hazard concerns overturned, but the log shows %d on bundles that opened and %d pending", signer, overturned, c.overturned, c.pending)
 	case int(upheld+overturned) > c.upheld+c.overturned+c.pending:
 		return bad("operator %s's record shows %v hazard concerns decided, but the log holds %d it named", signer, upheld+overturned, c.upheld+c.overturned+c.pending)
+	}
+	return nil
+}
+
+// inParallel calls check for 0 to n-1, a few at a time, and returns the
+// error of the lowest k that failed.
+func inParallel(n int, check func(k int) error) error {
+	const workers = 8
+	errs := make([]error, n)
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, n) {
+		wg.Go(func() {
+			for k := range next {
+				errs[k] = check(k)
+			}
+		})
+	}
+	for k := range n {
+		next <- k
+	}
+	close(next)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return err
+		}
 	}
 	return nil
 }
