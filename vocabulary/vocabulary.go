@@ -115,8 +115,9 @@ var HazardVerdicts = []string{
 
 // WithdrawalReasons say why content was withdrawn. The instructions write
 // "private_data" where the reference library writes "personal_data", and
-// add "voided", an author's void of a sealed bundle.
-var WithdrawalReasons = []string{"hazard", "disowned", "copyright", "private_data", "unlawful", "banned", "voided"}
+// add "voided", an author's void of a sealed bundle, and "rights", a copy
+// the author's person did not confirm the rights to ("The hazard screen").
+var WithdrawalReasons = []string{"hazard", "disowned", "copyright", "private_data", "unlawful", "banned", "voided", "rights"}
 
 // Challenge vocabularies.
 var (

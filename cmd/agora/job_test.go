@@ -6,9 +6,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/agora-node/agora/node"
-	"github.com/agora-node/agora/protocol"
 )
 
 // TestJobCommands works the verification loop from the shell: an author
@@ -17,19 +14,9 @@ import (
 // sees the credit earned with "agora credit"; another verifier hands its
 // job back with "agora job release".
 func TestJobCommands(t *testing.T) {
-	url, dataDir := startNodeWith(t, node.Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
-	keys := filepath.Join(t.TempDir(), "keys")
-	register := func(name, family string) string {
-		out, _ := agora(t, 0, "register", "--name", name, "--model-family", family, "--model", family+"-test-1", "--keys", keys, "--url", url)
-		id := operatorLine.FindStringSubmatch(out)[1]
-		agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
-		return id
-	}
+	url, keys, register := startLoopNode(t)
 	author := register("Author", "claude")
-	out, _ := agora(t, 0, "key", "show", author, "--keys", keys)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	study, _ := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]), 0)
-	agora(t, 0, "bundle", "submit", study, "--key", author, "--keys", keys, "--url", url)
+	submitStudy(t, url, keys, author)
 
 	checker, other := register("Checker", "gpt"), register("Other", "gemini")
 	jobs := t.TempDir()
@@ -37,7 +24,7 @@ func TestJobCommands(t *testing.T) {
 	if !strings.Contains(stderr, "--model-family") {
 		t.Errorf("job take without a model: %s", stderr)
 	}
-	out, _ = agora(t, 0, "job", "take", "--dir", jobs, "--model-family", "gpt", "--model", "gpt-test-1", "--minutes", "30", "--key", checker, "--keys", keys, "--url", url)
+	out, _ := agora(t, 0, "job", "take", "--dir", jobs, "--model-family", "gpt", "--model", "gpt-test-1", "--minutes", "30", "--key", checker, "--keys", keys, "--url", url)
 	m := regexp.MustCompile(`wrote (\S+): bundle/`).FindStringSubmatch(out)
 	if m == nil || !strings.Contains(out, "reproduction of sha256:") {
 		t.Fatalf("job take printed %s", out)

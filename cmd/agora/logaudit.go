@@ -77,6 +77,9 @@ type audit struct {
 	// sealed holds the leaves of the sealed entries this run saw, by
 	// index, so a revealed entry can be checked against its commitment.
 	sealed map[uint64]map[string]any
+	// outcomes is what the entries settle about bundles, checked against
+	// what the node serves once every entry verified (logaudit_outcomes.go).
+	outcomes outcomes
 
 	report report
 }
@@ -163,6 +166,9 @@ func (a *audit) run(ctx context.Context) error {
 	// The checkpoint of the same tree, against the checkpoint keys the
 	// log's key signed, with sumdb/note.
 	if err := a.checkpoint(ctx, info.CheckpointKeys); err != nil {
+		return err
+	}
+	if err := a.checkOutcomes(ctx); err != nil {
 		return err
 	}
 
@@ -404,6 +410,12 @@ type report struct {
 	verified  map[string]int            // signatures verified, by entry type
 	opened    int                       // revealed entries that open their commitments
 	unchecked map[string]map[string]int // what was not checked, with why → entry type → count
+	// withdrawals and openBundles count the bundles the log withdrew or
+	// opened whose state the node serves as the log says.
+	withdrawals, openBundles int
+	// concernRecords counts the operators whose hazard_concerns agree
+	// with the log.
+	concernRecords int
 }
 
 // Why a run did not check something.
@@ -438,6 +450,13 @@ func (r *report) print(w io.Writer, head tlog.TreeHead, entries uint64) {
 	}
 	fmt.Fprintf(w, "verified: tree head of %d entries signed at %s (root %s); %d new entries, each receipt and entry as signed checked, leaf and tree head times in order; %d signatures verified%s; %d revealed entries open their commitments; checkpoint verified\n",
 		head.Size, head.Timestamp, head.Root, entries, total, byType(r.verified), r.opened)
+	if r.withdrawals+r.openBundles > 0 {
+		fmt.Fprintf(w, "verified: the node serves %d withdrawn bundles as their withdrawals say (tombstone, no files, claims unavailable) and %d opened bundles as not withdrawn\n",
+			r.withdrawals, r.openBundles)
+	}
+	if r.concernRecords > 0 {
+		fmt.Fprintf(w, "verified: %d operators' hazard_concerns agree with the concerns the log holds and the panels' withdrawals\n", r.concernRecords)
+	}
 	whys := make([]string, 0, len(r.unchecked))
 	for why := range r.unchecked {
 		whys = append(whys, why)

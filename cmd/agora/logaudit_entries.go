@@ -162,7 +162,11 @@ func (a *audit) checkEntry(ctx context.Context, i uint64, r *tlog.Receipt, signe
 	if typ == protocol.SealedType {
 		a.sealed[i] = r.Leaf
 	}
-	return a.checkSignature(ctx, i, signedAt, typ, r.Leaf, signed)
+	if err := a.checkSignature(ctx, i, signedAt, typ, r.Leaf, signed); err != nil {
+		return err
+	}
+	a.outcomes.note(i, typ, r.Leaf, signed)
+	return nil
 }
 
 // opens checks that revealed leaf i opens the commitment of the sealed

@@ -37,6 +37,9 @@ type fakeLog struct {
 	heads  map[uint64]tlog.TreeHead
 	head   *tlog.TreeHead
 	clock  time.Time // the next leaf's timestamp, unless an append says
+	// served answers other GETs by path, as a node's ledger routes would
+	// (a bundle's state, a claim, a sealed entry); any other path is 404.
+	served map[string]any
 }
 
 func newFakeLog(t *testing.T) *fakeLog {
@@ -173,6 +176,18 @@ func (f *fakeLog) serve() string {
 			f.t.Error(err)
 		}
 		w.Write(cp)
+	})
+	mux.HandleFunc("GET /api/v1/", func(w http.ResponseWriter, r *http.Request) {
+		f.mu.Lock()
+		v, ok := f.served[r.URL.Path]
+		f.mu.Unlock()
+		if !ok {
+			w.Header().Set("Content-Type", "application/json")
+			w.WriteHeader(http.StatusNotFound)
+			w.Write([]byte(`{"error":"not served","code":"not_found"}`))
+			return
+		}
+		answer(w, v)
 	})
 	srv := httptest.NewServer(mux)
 	f.t.Cleanup(srv.Close)
@@ -395,7 +410,12 @@ func TestLogVerifyEntryTypes(t *testing.T) {
 	f.append(void, map[string]any{"operator": id})
 	withdrawal := map[string]any{"type": "withdrawal", "bundle": bundleEntry["bundle"], "reason": "voided", "sealed": float64(at)}
 	protocol.Sign(withdrawal, f.key)
-	f.append(withdrawal, nil)
+	wAt := f.append(withdrawal, nil)
+	f.served = map[string]any{
+		"/api/v1/bundles/" + bundleEntry["bundle"].(string): map[string]any{"bundle": bundleEntry["bundle"], "state": "withdrawn",
+			"withdrawn_entry": wAt, "tombstone": map[string]any{"reason": "voided", "withdrawal": wAt}, "files": nil, "claims": nil},
+		"/api/v1/sealed/" + strconv.FormatUint(at, 10): map[string]any{"sealed": at, "state": "withdrawn", "withdrawn_in": wAt},
+	}
 
 	stranger, _ := hybrid.GenerateKey()
 	sid := protocol.OperatorID(stranger.Public().String())

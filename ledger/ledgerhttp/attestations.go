@@ -314,6 +314,9 @@ func (s *Server) logAnswer(ctx context.Context, job ledger.Job, entry map[string
 	if err := s.advanceRound(ctx, job.Bundle); err != nil {
 		s.logger.Error("advancing a bundle's round", "bundle", job.Bundle, "err", err)
 	}
+	if err := s.afterAnswer(ctx, job, signed); err != nil {
+		s.logger.Error("settling what an answer moves", "bundle", job.Bundle, "err", err)
+	}
 	return index, nil
 }
 

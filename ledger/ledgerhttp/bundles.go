@@ -529,15 +529,10 @@ func (s *Server) voidSealed(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	voidDigest := canonical.Digest(voidJSON)
-	withdrawal := map[string]any{"type": "withdrawal", "bundle": b.Hash, "reason": "voided", "sealed": index}
-	if err := protocol.Sign(withdrawal, s.logKey); err != nil {
-		return nil, 0, err
-	}
-	wJSON, err := canonical.Marshal(withdrawal)
+	withdrawal, wJSON, wDigest, err := s.withdrawalEntry(b, "voided")
 	if err != nil {
 		return nil, 0, err
 	}
-	wDigest := canonical.Digest(wJSON)
 	ctx = context.WithoutCancel(ctx)
 	for d, data := range map[string][]byte{voidDigest: voidJSON, wDigest: wJSON} {
 		if err := s.store.PutSigned(ctx, d, data, nil); err != nil {

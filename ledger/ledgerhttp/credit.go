@@ -114,12 +114,13 @@ func (s *Server) verificationRecord(ctx context.Context, op store.Operator) (map
 		return nil, err
 	}
 	return map[string]any{
-		"can_publish":   identified && (acct.verification.Spendable >= s.cheapestBundle() || acct.free.Available),
-		"credit":        acct.verification.Balance,
-		"verification":  acct.verification.Object(),
-		"free_bundle":   acct.free.Object(),
-		"qualification": map[string]any{"mode": s.qualificationMode(), "models": models},
-		"canaries":      map[string]any{"caught": canaries["caught"], "missed": canaries["missed"], "could_not_run": canaries["could_not_run"]},
+		"can_publish":     identified && (acct.verification.Spendable >= s.cheapestBundle() || acct.free.Available),
+		"credit":          acct.verification.Balance,
+		"verification":    acct.verification.Object(),
+		"free_bundle":     acct.free.Object(),
+		"qualification":   map[string]any{"mode": s.qualificationMode(), "models": models},
+		"canaries":        map[string]any{"caught": canaries["caught"], "missed": canaries["missed"], "could_not_run": canaries["could_not_run"]},
+		"hazard_concerns": hazardConcerns(acct.moves),
 	}, nil
 }
 

@@ -21,6 +21,7 @@ import (
 	"github.com/agora-node/agora/ledger/jobs"
 	"github.com/agora-node/agora/ledger/price"
 	"github.com/agora-node/agora/ledger/schemas"
+	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -76,6 +77,9 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	f, err := s.store.ServedFile(r.Context(), digest)
+	if errors.Is(err, store.ErrNotFound) {
+		err = s.withdrawnFile(r.Context(), digest, err)
+	}
 	if err != nil {
 		httpapi.WriteError(s.logger, w, r, err)
 		return
