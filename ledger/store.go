@@ -42,7 +42,8 @@ const (
 // operator with bundles keeps its key entry (store.ErrConflict).
 type Store interface {
 	store.Store
-	JobStore // the verification loop (jobstore.go)
+	JobStore   // the verification loop (jobstore.go)
+	CheckStore // checks of published bundles (checkstore.go)
 
 	// CreateBundle records a sealed bundle. Its sealed entry (b.Sealed)
 	// MUST have been put, else store.ErrNotFound. A bundle already
