@@ -236,7 +236,7 @@ func (s *Server) requestJob(r *http.Request) (any, int, error) {
 			return nil, 0, err
 		}
 	}
-	v := jobs.Verifier{Operator: op.ID, Organization: org, Family: req.ModelFamily, Can: req.Can, Unfiltered: req.Unfiltered, Opens: opens}
+	v := jobs.Verifier{Operator: op.ID, Organization: org, Family: req.ModelFamily, Can: req.Can, Unfiltered: req.Unfiltered, NoImportance: !req.Importance, Opens: opens}
 	job, err := s.store.TakeJob(ctx, ledger.TakeJob{Operator: op.ID, Organization: org, Family: req.ModelFamily, At: now},
 		func(open []jobs.Open) (id string, ok bool) {
 			s.verify.random(func(rnd *mrand.Rand) {
