@@ -53,6 +53,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option)
 		{"DropBundle", testDropBundle},
 		{"Uploads", testUploads},
 		{"Jobs", testJobs},
+		{"Checks", testChecks},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
