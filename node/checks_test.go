@@ -257,19 +257,10 @@ func TestPublishedChecks(t *testing.T) {
 
 	// Logged: the citation and duplicate checks as signed, in the open;
 	// the ratings nowhere; each attestation counted.
-	c := newClient(base, nil, "")
-	leaves, _ := auditLog(t, c, n.keys.log.Public().String())
-	keys := map[string]string{}
-	for _, v := range everyone {
-		keys[v.id] = v.key.Public().String()
-	}
+	leaves, entries, keys := loggedEntries(t, n, base, everyone)
 	counts := map[string]int{}
 	for i, leaf := range leaves {
-		_, sv, err := c.do("GET", "/api/v1/log/entries/"+itoa(uint64(i))+"/signed", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		signed := sv.(map[string]any)["entry"].(map[string]any)
+		signed := entries[i]
 		typ := signed["type"].(string)
 		switch typ {
 		case "citation_check", "duplicate_check":

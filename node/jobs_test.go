@@ -443,19 +443,10 @@ func TestVerificationLoop(t *testing.T) {
 
 	// Every entry verifies: receipts, entries against their leaves, each
 	// operator's signature, and each revealed commitment.
-	c := newClient(base, nil, "")
-	leaves, _ := auditLog(t, c, n.keys.log.Public().String())
-	keys := map[string]string{}
-	for _, v := range everyone {
-		keys[v.id] = v.key.Public().String()
-	}
+	leaves, entries, keys := loggedEntries(t, n, base, everyone)
 	counts := map[string]int{}
 	for i, leaf := range leaves {
-		_, sv, err := c.do("GET", "/api/v1/log/entries/"+itoa(uint64(i))+"/signed", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		signed := sv.(map[string]any)["entry"].(map[string]any)
+		signed := entries[i]
 		typ := signed["type"].(string)
 		counts[typ]++
 		if seal, ok := leaf["sealed"].(map[string]any); ok {
@@ -560,4 +551,24 @@ func (v verifier) check(t *testing.T, base string, job map[string]any) (int, map
 	status, resp := call(t, "POST", base+path, mustJSON(t, body))
 	m, _ := resp.(map[string]any)
 	return status, m
+}
+
+// loggedEntries audits the node's log and returns its leaves, each
+// leaf's entry as signed, and the keys of vs by operator.
+func loggedEntries(t *testing.T, n *Node, base string, vs []verifier) (leaves, entries []map[string]any, keys map[string]string) {
+	t.Helper()
+	c := newClient(base, nil, "")
+	leaves, _ = auditLog(t, c, n.keys.log.Public().String())
+	keys = map[string]string{}
+	for _, v := range vs {
+		keys[v.id] = v.key.Public().String()
+	}
+	for i := range leaves {
+		_, sv, err := c.do("GET", "/api/v1/log/entries/"+itoa(uint64(i))+"/signed", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, sv.(map[string]any)["entry"].(map[string]any))
+	}
+	return leaves, entries, keys
 }

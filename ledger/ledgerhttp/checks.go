@@ -31,6 +31,20 @@ func (s *Server) routeChecks() {
 	s.routeDownloads()
 }
 
+// signedAnswer checks who signed an answer whose members had issues list,
+// in the order the spec gives: an operator ID to look up, then its
+// signature and identity, then the members (422 code).
+func (s *Server) signedAnswer(ctx context.Context, who string, entry map[string]any, list []jobs.Issue, code, what string) (store.Operator, store.Identity, error) {
+	if !protocol.IsOperatorID(who) {
+		return store.Operator{}, store.Identity{}, issuesError(http.StatusUnprocessableEntity, code, what, list)
+	}
+	op, identity, err := s.verifier(ctx, who, entry, http.StatusUnprocessableEntity)
+	if err == nil && len(list) > 0 {
+		err = issuesError(http.StatusUnprocessableEntity, code, what, list)
+	}
+	return op, identity, err
+}
+
 // checkAnswer is what a check's entry says, as the shared steps need it.
 type checkAnswer struct {
 	who, bundle, family, evidence string
@@ -99,15 +113,9 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	}
 	ctx, now := r.Context(), s.now()
 	a, list := k.check(entry)
-	if !protocol.IsOperatorID(a.who) {
-		return nil, 0, issuesError(http.StatusUnprocessableEntity, "invalid_check", "The "+k.answer, list)
-	}
-	op, identity, err := s.verifier(ctx, a.who, entry, http.StatusUnprocessableEntity)
+	op, identity, err := s.signedAnswer(ctx, a.who, entry, list, "invalid_check", "The "+k.answer)
 	if err != nil {
 		return nil, 0, err
-	}
-	if len(list) > 0 {
-		return nil, 0, issuesError(http.StatusUnprocessableEntity, "invalid_check", "The "+k.answer, list)
 	}
 	release, ok := s.StartSubmission(op.ID)
 	if !ok {
@@ -205,15 +213,9 @@ func (s *Server) rateImportance(r *http.Request) (any, int, error) {
 	}
 	ctx, now := r.Context(), s.now()
 	rt, list := jobs.CheckImportanceRating(entry)
-	if !protocol.IsOperatorID(rt.Rater) {
-		return nil, 0, issuesError(http.StatusUnprocessableEntity, "invalid_rating", "The importance rating", list)
-	}
-	op, identity, err := s.verifier(ctx, rt.Rater, entry, http.StatusUnprocessableEntity)
+	op, identity, err := s.signedAnswer(ctx, rt.Rater, entry, list, "invalid_rating", "The importance rating")
 	if err != nil {
 		return nil, 0, err
-	}
-	if len(list) > 0 {
-		return nil, 0, issuesError(http.StatusUnprocessableEntity, "invalid_rating", "The importance rating", list)
 	}
 	unlock := s.verify.lock(op.ID)
 	defer unlock()
