@@ -44,6 +44,7 @@ type Store interface {
 	store.Store
 	JobStore   // the verification loop (jobstore.go)
 	RoundStore // its timers and withdrawals (roundstore.go)
+	CheckStore // checks of published bundles (checkstore.go)
 
 	// CreateBundle records a sealed bundle. Its sealed entry (b.Sealed)
 	// MUST have been put, else store.ErrNotFound. A bundle already

@@ -48,7 +48,7 @@ func (v crashVerifier) loop(c *client, stop <-chan struct{}, acks chan<- int64) 
 		default:
 		}
 		status, v2, err := c.do("POST", "/api/v1/jobs", v.signed(map[string]any{"type": "job_request", "operator": v.id,
-			"time": tlog.FormatTimestamp(time.Now()), "can": map[string]any{"minutes": 30}, "model_family": v.family, "model": v.family + "-1"}))
+			"time": tlog.FormatTimestamp(time.Now()), "can": map[string]any{"minutes": 30, "importance": false}, "model_family": v.family, "model": v.family + "-1"}))
 		if err != nil {
 			return // the node is gone
 		}

@@ -66,6 +66,30 @@ func TestJobsBadInput(t *testing.T) {
 			"model_family": v.family, "model": v.model}))
 	}
 
+	// Checks of published work: what needs no job held is refused first.
+	stranger := verifier{testOperator: testOperator{id: "op:" + strings.Repeat("cd", 32), key: checker.key}, family: "gpt", model: "gpt-1"}
+	citations := func(e map[string]any) { e["citations"] = map[string]any{"doi:10.1/x": "supports"} }
+	pairs := func(e map[string]any) {
+		e["pairs"] = []any{map[string]any{"claim": claimID, "earlier": claimID, "verdict": "distinct"}}
+	}
+	unsigned := func(v verifier, kind string, change func(map[string]any)) map[string]any {
+		e := map[string]any{"type": kind, "checker": v.id, "bundle": hash, "evidence": evidence, "model_family": v.family, "model": v.model}
+		change(e)
+		return e
+	}
+	check := func(v verifier, kind string, change func(map[string]any)) map[string]any {
+		return v.sign(t, unsigned(v, kind, change))
+	}
+	checkBody := func(e map[string]any) []byte { return mustJSON(t, map[string]any{"entry": e, "evidence": good}) }
+	rating := func(v verifier, score float64, sign bool) []byte {
+		e := map[string]any{"type": "importance_rating", "rater": v.id, "bundle": hash, "scores": map[string]any{claimID: score},
+			"model_family": v.family, "model": v.model}
+		if sign {
+			v.sign(t, e)
+		}
+		return mustJSON(t, map[string]any{"entry": e})
+	}
+
 	for _, c := range []struct {
 		name, method, path string
 		body               []byte
@@ -113,6 +137,33 @@ func TestJobsBadInput(t *testing.T) {
 		{"attestation: bad index", "GET", "/api/v1/attestations/abc", nil, 400, "bad_request"},
 		{"attestation: none there", "GET", "/api/v1/attestations/999999", nil, 404, "not_found"},
 		{"attestation: not one", "GET", "/api/v1/attestations/0", nil, 404, "not_found"},
+		{"citation check: not JSON", "POST", "/api/v1/citation-checks", []byte("{"), 400, "invalid_json"},
+		{"citation check: bare entry", "POST", "/api/v1/citation-checks", mustJSON(t, check(checker, "citation_check", citations)), 400, "bad_request"},
+		{"citation check: bad verdict", "POST", "/api/v1/citation-checks", checkBody(check(checker, "citation_check", func(e map[string]any) {
+			e["citations"] = map[string]any{"doi:10.1/x": "maybe"}
+		})), 422, "invalid_check"},
+		{"citation check: unknown member", "POST", "/api/v1/citation-checks", checkBody(check(checker, "citation_check", func(e map[string]any) {
+			citations(e)
+			e["colour"] = "red"
+		})), 422, "invalid_check"},
+		{"citation check: bad signature", "POST", "/api/v1/citation-checks", checkBody(unsigned(checker, "citation_check", citations)), 422, "bad_signature"},
+		{"citation check: unknown checker", "POST", "/api/v1/citation-checks", checkBody(check(stranger, "citation_check", citations)), 404, "not_found"},
+		{"citation check: no job", "POST", "/api/v1/citation-checks", checkBody(check(author, "citation_check", citations)), 403, "no_job"},
+		{"duplicate check: not an object", "POST", "/api/v1/duplicate-checks", []byte(`[1]`), 400, "bad_request"},
+		{"duplicate check: no pairs", "POST", "/api/v1/duplicate-checks", checkBody(check(checker, "duplicate_check", func(e map[string]any) { e["pairs"] = []any{} })), 422, "invalid_check"},
+		{"duplicate check: bad pair", "POST", "/api/v1/duplicate-checks", checkBody(check(checker, "duplicate_check", func(e map[string]any) {
+			e["pairs"] = []any{map[string]any{"claim": "C1", "earlier": claimID, "verdict": "distinct"}}
+		})), 422, "invalid_check"},
+		{"duplicate check: no job", "POST", "/api/v1/duplicate-checks", checkBody(check(author, "duplicate_check", pairs)), 403, "no_job"},
+		{"duplicate check: no evidence (the job is checked first)", "POST", "/api/v1/duplicate-checks", mustJSON(t, map[string]any{"entry": check(author, "duplicate_check", pairs)}), 403, "no_job"},
+		{"rating: not JSON", "POST", "/api/v1/importance-ratings", []byte("nope"), 400, "invalid_json"},
+		{"rating: score out of range", "POST", "/api/v1/importance-ratings", rating(checker, 101, true), 422, "invalid_rating"},
+		{"rating: not whole", "POST", "/api/v1/importance-ratings", rating(checker, 40.5, true), 422, "invalid_rating"},
+		{"rating: bad signature", "POST", "/api/v1/importance-ratings", rating(checker, 40, false), 422, "bad_signature"},
+		{"rating: no job", "POST", "/api/v1/importance-ratings", rating(author, 40, true), 403, "no_job"},
+		{"download: no link", "GET", "/api/v1/jobs/" + job["job"].(string) + "/files/" + evidence, nil, 403, "bad_link"},
+		{"download: forged", "GET", "/api/v1/jobs/" + job["job"].(string) + "/files/" + evidence + "?operator=" + checker.id + "&expires=99999999999&sig=00", nil, 403, "bad_link"},
+		{"download: not a digest", "GET", "/api/v1/jobs/" + job["job"].(string) + "/files/x?operator=" + checker.id + "&expires=1&sig=00", nil, 403, "bad_link"},
 		{"credit: bad operator", "GET", "/api/v1/operators/me/credit", nil, 400, "bad_request"},
 		{"credit: unknown operator", "GET", "/api/v1/operators/op:" + strings.Repeat("ef", 32) + "/credit", nil, 404, "not_found"},
 	} {

@@ -39,7 +39,8 @@ func (v verifier) request(t *testing.T, base string, can map[string]any) (int, m
 func jobFiles(t *testing.T, job map[string]any) map[string][]byte {
 	t.Helper()
 	out := map[string][]byte{}
-	for p, v := range job["files"].(map[string]any) {
+	inline, _ := job["files"].(map[string]any) // an importance rating carries none
+	for p, v := range inline {
 		data, err := base64.StdEncoding.DecodeString(v.(string))
 		if err != nil {
 			t.Fatal(err)
@@ -119,12 +120,19 @@ func (v verifier) answer(t *testing.T, base string, job map[string]any) (int, ma
 		m, _ := body.(map[string]any)
 		return status, m
 	}
-	verdict, significance := "reproduced", map[string]any{}
-	if !holds {
-		verdict = "mismatch"
+	if kind == "importance_rating" || kind == "citation_check" || kind == "duplicate_check" {
+		return v.check(t, base, job)
 	}
-	if kind != "reproduction" {
+	verdict, significance := "reproduced", map[string]any{}
+	switch {
+	case kind == "proof_check":
+		verdict = map[bool]string{true: "passed", false: "failed"}[holds]
+	case kind == "replication_match":
+		verdict = map[bool]string{true: "matched", false: "mismatched"}[holds]
+	case kind != "reproduction":
 		verdict = map[bool]string{true: "sound", false: "unsound"}[holds]
+	case !holds:
+		verdict = "mismatch"
 	}
 	verdicts := map[string]any{}
 	for _, c := range job["claims"].([]any) {
@@ -141,9 +149,10 @@ func (v verifier) answer(t *testing.T, base string, job map[string]any) (int, ma
 	}
 	e := map[string]any{"type": "attestation", "job": kind, "verifier": v.id, "bundle": job["bundle"], "claims": verdicts,
 		"evidence": digest, "model_family": v.family, "model": v.model, "harness": "agora-test 1.0"}
-	if kind == "reproduction" {
+	switch {
+	case kind == "reproduction":
 		e["hazard"] = hz
-	} else {
+	case strings.HasSuffix(kind, "_review"):
 		e["significance"] = significance
 	}
 	v.sign(t, e)
@@ -279,7 +288,7 @@ func work(t *testing.T, base string, vs []verifier) map[string][]done {
 				t.Fatal("a job carries signature")
 			}
 			status, ans := v.answer(t, base, job)
-			if status != http.StatusCreated {
+			if status != http.StatusCreated && !(job["kind"] == "importance_rating" && status == http.StatusOK) {
 				t.Fatalf("%s: answering %s: %d %v", v.name, job["kind"], status, ans)
 			}
 			out[job["bundle"].(string)] = append(out[job["bundle"].(string)], done{v, job["kind"].(string)})
@@ -366,7 +375,7 @@ func TestVerificationLoop(t *testing.T) {
 			switch dn.kind {
 			case "reproduction":
 				reproducers = append(reproducers, dn.by.org)
-			default:
+			case "methods_review", "domain_review", "adversarial_review":
 				reviewers = append(reviewers, dn.by.org+"/"+dn.by.family)
 			}
 		}
@@ -412,13 +421,22 @@ func TestVerificationLoop(t *testing.T) {
 		t.Errorf("the credit account: %d %v", status, v)
 	}
 	did = work(t, base, everyone)
-	if len(did[third]) != 5 {
-		t.Errorf("the third bundle's round: %d jobs, want 2 screens and 3 reviews", len(did[third]))
+	if kinds := kindsDone(did[third]); kinds["screen"] != 2 || kinds["methods_review"]+kinds["domain_review"]+kinds["adversarial_review"] != 3 || kinds["importance_rating"] != 4 {
+		t.Errorf("the third bundle's jobs: %v, want 2 screens, 3 reviews and, once open, 4 importance ratings", kinds)
 	}
+	// A model of the family that wrote it may rate its importance, once.
+	ownFamilyRatings := 0
 	for _, dn := range did[third] {
+		if dn.kind == "importance_rating" && dn.by.family == payer.family && dn.by.org != payer.org {
+			ownFamilyRatings++
+			continue
+		}
 		if dn.by.org == payer.org || dn.by.family == payer.family {
 			t.Errorf("a %s of %s's bundle went to %s (%s, %s)", dn.kind, payer.name, dn.by.name, dn.by.org, dn.by.family)
 		}
+	}
+	if ownFamilyRatings > 1 {
+		t.Errorf("%d importance ratings of %s's bundle came from its own family, want at most 1", ownFamilyRatings, payer.name)
 	}
 	if status, v := call(t, "GET", base+"/api/v1/bundles/"+third, nil); status != http.StatusOK || v.(map[string]any)["state"] != "open" {
 		t.Fatalf("the third bundle: %d %v", status, v)
@@ -426,19 +444,10 @@ func TestVerificationLoop(t *testing.T) {
 
 	// Every entry verifies: receipts, entries against their leaves, each
 	// operator's signature, and each revealed commitment.
-	c := newClient(base, nil, "")
-	leaves, _ := auditLog(t, c, n.keys.log.Public().String())
-	keys := map[string]string{}
-	for _, v := range everyone {
-		keys[v.id] = v.key.Public().String()
-	}
+	leaves, entries, keys := loggedEntries(t, n, base, everyone)
 	counts := map[string]int{}
 	for i, leaf := range leaves {
-		_, sv, err := c.do("GET", "/api/v1/log/entries/"+itoa(uint64(i))+"/signed", nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		signed := sv.(map[string]any)["entry"].(map[string]any)
+		signed := entries[i]
 		typ := signed["type"].(string)
 		counts[typ]++
 		if seal, ok := leaf["sealed"].(map[string]any); ok {
@@ -488,4 +497,79 @@ func invitedVerifier(t *testing.T, n *Node, base, name, family string) verifier 
 		t.Fatalf("invite: %d %v", status, v)
 	}
 	return verifier{testOperator: op, name: name, family: family, model: family + "-test-1", org: v.(map[string]any)["organization"].(string)}
+}
+
+// kindsDone counts the jobs done by kind.
+func kindsDone(ds []done) map[string]int {
+	out := map[string]int{}
+	for _, d := range ds {
+		out[d.kind]++
+	}
+	return out
+}
+
+// check answers a citation check, a duplicate check or an importance
+// rating as an honest checker: every source supports, every pair is
+// distinct, every claim scores 40 with its reason.
+func (v verifier) check(t *testing.T, base string, job map[string]any) (int, map[string]any) {
+	t.Helper()
+	kind := job["kind"].(string)
+	if kind == "importance_rating" {
+		scores, reasons := map[string]any{}, map[string]any{}
+		for _, c := range job["claims"].([]any) {
+			id := c.(map[string]any)["claim_id"].(string)
+			scores[id], reasons[id] = 40, "Real but narrow knowledge, on a small sample."
+		}
+		e := v.sign(t, map[string]any{"type": "importance_rating", "rater": v.id, "bundle": job["bundle"], "scores": scores, "reasons": reasons,
+			"model_family": v.family, "model": v.model})
+		status, body := call(t, "POST", base+"/api/v1/importance-ratings", mustJSON(t, map[string]any{"entry": e}))
+		m, _ := body.(map[string]any)
+		return status, m
+	}
+	report := []byte("# Report\n\nI read each source and pair: what I relied on is quoted here.\n")
+	_, digest, err := bundle.DigestEvidence(map[string][]byte{"report.md": report})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := map[string]any{"type": kind, "checker": v.id, "bundle": job["bundle"], "evidence": digest, "model_family": v.family, "model": v.model}
+	path := "/api/v1/citation-checks"
+	if kind == "citation_check" {
+		verdicts := map[string]any{}
+		for _, c := range job["citations"].([]any) {
+			verdicts[c.(map[string]any)["reference"].(string)] = "supports"
+		}
+		e["citations"] = verdicts
+	} else {
+		var pairs []any
+		for _, p := range job["pairs"].([]any) {
+			p := p.(map[string]any)
+			pairs = append(pairs, map[string]any{"claim": p["claim"], "earlier": p["earlier"], "verdict": "distinct"})
+		}
+		e["pairs"], path = pairs, "/api/v1/duplicate-checks"
+	}
+	v.sign(t, e)
+	body := map[string]any{"entry": e, "evidence": map[string]any{"files": map[string]any{"report.md": base64.StdEncoding.EncodeToString(report)}}}
+	status, resp := call(t, "POST", base+path, mustJSON(t, body))
+	m, _ := resp.(map[string]any)
+	return status, m
+}
+
+// loggedEntries audits the node's log and returns its leaves, each
+// leaf's entry as signed, and the keys of vs by operator.
+func loggedEntries(t *testing.T, n *Node, base string, vs []verifier) (leaves, entries []map[string]any, keys map[string]string) {
+	t.Helper()
+	c := newClient(base, nil, "")
+	leaves, _ = auditLog(t, c, n.keys.log.Public().String())
+	keys = map[string]string{}
+	for _, v := range vs {
+		keys[v.id] = v.key.Public().String()
+	}
+	for i := range leaves {
+		_, sv, err := c.do("GET", "/api/v1/log/entries/"+itoa(uint64(i))+"/signed", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries = append(entries, sv.(map[string]any)["entry"].(map[string]any))
+	}
+	return leaves, entries, keys
 }

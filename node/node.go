@@ -114,6 +114,10 @@ type Config struct {
 	// (spec/ledger-protocol.md, "Verifying claims"): 0 means one in 20,
 	// negative none.
 	CanaryRate float64
+	// JobFileInline and JobInline bound what a job carries inline, the
+	// rest coming as download links (ledgerhttp.Config); zero means the
+	// spec's 8 and 10 MB.
+	JobFileInline, JobInline int64
 
 	// MinTransferRate, in bytes a second, and TransferGrace size the
 	// deadlines of the routes that move a file, an upload (PUT
@@ -329,6 +333,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		CheckTimeout:       cfg.CheckTimeout, CheckWorkers: cfg.CheckWorkers, CheckQueue: cfg.CheckQueue,
 		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
 		Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate,
+		JobFileInline: cfg.JobFileInline, JobInline: cfg.JobInline,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

@@ -314,6 +314,10 @@ func attestCommand() *command {
 			}
 			return printLoopAnswer(e, out, "review")
 		}
+		if route, ok := checkRoutes[kind]; ok {
+			return fail(e, 1, "sign a "+kind+" entry as the instructions give it and POST it to "+route,
+				"agora attest does not answer a %s yet", kind)
+		}
 		claims, err := byClaim(job, verdicts)
 		if err != nil {
 			return c.usageError(e, "%v", err)
@@ -431,4 +435,12 @@ func creditCommand() *command {
 		return 0
 	}
 	return c
+}
+
+// checkRoutes are where the checks agora attest does not answer yet are
+// sent.
+var checkRoutes = map[string]string{
+	"citation_check":    "/api/v1/citation-checks",
+	"duplicate_check":   "/api/v1/duplicate-checks",
+	"importance_rating": "/api/v1/importance-ratings",
 }

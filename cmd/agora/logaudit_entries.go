@@ -33,6 +33,8 @@ import (
 //	void          the author's key
 //	attestation,  the verifier's (reviewer's) key, revealed from a
 //	hazard_review commitment by the key it held when that was logged
+//	citation_check, the checker's key; logged in the open, on published
+//	duplicate_check work
 //	sealed,       the log's key: entries the node signs itself name no one
 //	withdrawal,
 //	canary
@@ -201,7 +203,7 @@ func (a *audit) checkSignature(ctx context.Context, i, signedAt uint64, typ stri
 	op, _ := leaf["operator"].(string)
 	// The operator an entry names must be the one its leaf names.
 	named := map[string]string{"key_rotation": "operator", "identity": "operator", "contribution": "operator", "void": "author",
-		"attestation": "verifier", "hazard_review": "reviewer"}[typ]
+		"attestation": "verifier", "hazard_review": "reviewer", "citation_check": "checker", "duplicate_check": "checker"}[typ]
 	if named != "" && signed[named] != op {
 		return bad("entry %d (%s) names %v as its %s, but its leaf names %q", i, typ, signed[named], named, op)
 	}
@@ -222,7 +224,7 @@ func (a *audit) checkSignature(ctx context.Context, i, signedAt uint64, typ stri
 		ok = protocol.Verify(signed, a.key)
 	case "identity":
 		return a.checkIdentity(ctx, i, leaf, signed)
-	case "key_rotation", "contribution", "bundle", "void", "attestation", "hazard_review":
+	case "key_rotation", "contribution", "bundle", "void", "attestation", "hazard_review", "citation_check", "duplicate_check":
 		return a.checkBySigner(ctx, i, signedAt, typ, op, leaf, signed)
 	default:
 		a.report.notChecked(notCheckedUnknownType, fmt.Sprintf("%.40s", typ))

@@ -64,6 +64,10 @@ type Open struct {
 	// ReviewFamilies are the families of the bundle's other reviews,
 	// held or done: its three need at least two families between them.
 	ReviewFamilies []string
+	// RoundFamilies are the families holding or done with a job of the
+	// same kind on this bundle: only one of a claim's importance ratings
+	// may come from the families that wrote it.
+	RoundFamilies []string
 	// Declined are the organizations that handed this job back, which
 	// never get it again.
 	Declined []string
@@ -76,6 +80,9 @@ type Verifier struct {
 	Family       string
 	Can          Can
 	Unfiltered   []string
+	// NoImportance is a request's "importance": false: no importance
+	// ratings.
+	NoImportance bool
 	// Opens reports whether the verifier's model may do a kind of job
 	// (its qualification); nil opens every kind.
 	Opens func(kind string) bool
@@ -83,10 +90,16 @@ type Verifier struct {
 
 // Eligible reports whether j may go to v.
 func Eligible(j Open, v Verifier) bool {
+	// A model of a family that wrote the bundle may rate its importance,
+	// but only one of its ratings comes from those families.
+	rating := j.Kind == ImportanceRating
+	authorFamily := slices.Contains(j.AuthorFamilies, v.Family)
 	switch {
 	case slices.Contains(j.AuthorOrgs, v.Organization):
 		return false // never work by its own organization
-	case slices.Contains(j.AuthorFamilies, v.Family):
+	case rating && (v.NoImportance || authorFamily && slices.ContainsFunc(j.RoundFamilies, func(f string) bool { return slices.Contains(j.AuthorFamilies, f) })):
+		return false
+	case authorFamily && !rating:
 		return false // never work a model of its family wrote
 	case slices.Contains(j.RoundOrgs, v.Organization), slices.Contains(j.Declined, v.Organization):
 		return false

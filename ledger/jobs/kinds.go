@@ -2,13 +2,15 @@ package jobs
 
 import (
 	"slices"
+	"time"
 
 	"github.com/agora-node/agora/vocabulary"
 )
 
 // The kinds of job this node hands out now. vocabulary.JobKinds lists every
-// kind the protocol names; the others are assigned as their features
-// arrive.
+// kind the protocol names; challenge reviews, idea screens and addendum
+// screens wait for challenges, ideas and addenda, and no job of theirs is
+// ever made.
 const (
 	Reproduction      = "reproduction"
 	Screen            = "screen"
@@ -19,6 +21,9 @@ const (
 	ProofCheck        = "proof_check"
 	ReplicationMatch  = "replication_match"
 	ChallengeReview   = "challenge_review"
+	CitationCheck     = "citation_check"
+	DuplicateCheck    = "duplicate_check"
+	ImportanceRating  = "importance_rating"
 )
 
 // ReviewKinds are the three reviews a bundle's round runs.
@@ -39,12 +44,16 @@ func Verdicts(kind string) ([]string, bool) {
 	return nil, false
 }
 
-// AnsweredBy is the entry type that answers a job of kind: "attestation"
-// or "hazard_review" ("" for a kind this node does not answer yet).
+// AnsweredBy is the entry type that answers a job of kind: "attestation",
+// "hazard_review", or the kind's own type for citation and duplicate
+// checks and importance ratings ("" for a kind this node does not answer
+// yet).
 func AnsweredBy(kind string) string {
 	switch kind {
 	case Screen, HazardReview:
 		return "hazard_review"
+	case CitationCheck, DuplicateCheck, ImportanceRating:
+		return kind
 	}
 	if _, ok := Verdicts(kind); ok {
 		return "attestation"
@@ -78,3 +87,16 @@ func WithWork(verdicts map[string]string) bool {
 // Runs reports whether a job of kind runs code, which needs can.minutes
 // above 0 and the qualification's setup.
 func Runs(kind string) bool { return kind == Reproduction || kind == ProofCheck }
+
+// RatingDeadline is how long an importance rating is due after it is
+// handed out ("due in 2 hours").
+const RatingDeadline = 2 * time.Hour
+
+// DeadlineFor is when a job of kind assigned at must be done: an
+// importance rating in RatingDeadline, any other job by Deadline.
+func DeadlineFor(kind string, at time.Time, minutes float64) time.Time {
+	if kind == ImportanceRating {
+		return at.Add(RatingDeadline)
+	}
+	return Deadline(at, minutes)
+}

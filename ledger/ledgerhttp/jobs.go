@@ -237,7 +237,7 @@ func (s *Server) requestJob(r *http.Request) (any, int, error) {
 			return nil, 0, err
 		}
 	}
-	v := jobs.Verifier{Operator: op.ID, Organization: org, Family: req.ModelFamily, Can: req.Can, Unfiltered: req.Unfiltered, Opens: trackRecord(identity, now, opens)}
+	v := jobs.Verifier{Operator: op.ID, Organization: org, Family: req.ModelFamily, Can: req.Can, Unfiltered: req.Unfiltered, NoImportance: !req.Importance, Opens: trackRecord(identity, now, opens)}
 	job, err := s.store.TakeJob(ctx, ledger.TakeJob{Operator: op.ID, Organization: org, Family: req.ModelFamily, At: now},
 		func(open []jobs.Open) (id string, ok bool) {
 			s.verify.random(func(rnd *mrand.Rand) {
@@ -330,6 +330,9 @@ func itemView(st *jobs.ModelState, it jobs.Item, now time.Time) map[string]any {
 // jobView is a job as its verifier gets it: blind, every file of its
 // bundle but manifest.json and signature.
 func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, error) {
+	if j.Kind == jobs.ImportanceRating {
+		return s.ratingView(ctx, j)
+	}
 	// A canary is served as the bundle it copies is: its fields, and
 	// every file but manifest.json and signature, one result changed.
 	source := j.Bundle
@@ -348,12 +351,12 @@ func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, err
 			paths[f.Path] = f.Digest
 		}
 	}
+	delete(paths, "manifest.json")
+	delete(paths, "signature")
+	inline, downloads := s.splitJobFiles(b, paths)
 	files := map[string]any{}
-	for p, digest := range paths {
-		if p == "manifest.json" || p == "signature" {
-			continue
-		}
-		data, err := s.readBlob(digest)
+	for _, p := range inline {
+		data, err := s.readBlob(paths[p])
 		if err != nil {
 			return nil, fmt.Errorf("job %s: %s: %w", j.ID, p, err)
 		}
@@ -363,11 +366,15 @@ func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, err
 	for i, cl := range j.Claims {
 		claimList[i] = map[string]any{"local_id": cl.LocalID, "claim_id": cl.ClaimID, "needs_verdict": cl.NeedsVerdict}
 	}
-	return map[string]any{
+	view := map[string]any{
 		"job": j.ID, "kind": j.Kind, "bundle": j.Bundle, "deadline": j.Deadline.UTC().Format(time.RFC3339),
 		"fields": stringsAny(b.Fields), "compute": map[string]any{"minutes": j.Minutes, "gpu": j.GPU}, "claims": claimList,
 		"credits": j.Credits, "files": files, "served": j.Served, "assigned_at": j.AssignedAt.UTC().Format(time.RFC3339),
-	}, nil
+	}
+	if len(downloads) > 0 {
+		view["downloads"] = s.downloadLinks(j, b, paths, downloads)
+	}
+	return view, s.addCheckDetail(ctx, j, view)
 }
 
 func (s *Server) readBlob(digest string) ([]byte, error) {

@@ -200,6 +200,9 @@ func (s *Server) openRound(ctx context.Context, b ledger.Bundle) error {
 			return err
 		}
 	}
+	if err := s.startChecks(ctx, b.Hash); err != nil {
+		s.logger.Error("making an opened bundle's checks", "bundle", b.Hash, "err", err)
+	}
 	return s.closeCanaries(ctx, b.Hash)
 }
 

@@ -77,6 +77,11 @@ type Config struct {
 	// CanaryRate is the share of quick sealed bundles that get a canary:
 	// 0 means DefaultCanaryRate, negative none.
 	CanaryRate float64
+	// JobFileInline and JobInline bound what a job carries inline: a file
+	// larger than JobFileInline, and the largest files under data/ once
+	// the rest pass JobInline, come as downloads; zero means
+	// DefaultJobFileInline and DefaultJobInline, the spec's 8 and 10 MB.
+	JobFileInline, JobInline int64
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -147,6 +152,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeReads()
 	s.routeUploads()
 	s.routeJobs()
+	s.routeChecks()
 	return s
 }
 

@@ -51,9 +51,10 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	beforeClaims, err := f.s.SearchClaims(f.ctx, ledger.ClaimQuery{Limit: 50})
 	f.ok(err, "SearchClaims")
 
-	afterReopen := f.jobsBeforeReopen()
+	afterReopen, checksAfterReopen := f.jobsBeforeReopen(), f.checksBeforeReopen()
 	f.s = reopen(f.t, f.s)
 	afterReopen()
+	checksAfterReopen()
 
 	for h, was := range before {
 		now, err := f.s.Bundle(f.ctx, h)

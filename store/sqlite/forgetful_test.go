@@ -22,7 +22,8 @@ func owner(table string) string {
 	case "signed", "operators", "names", "keys", "identities", "invites", "rate_events", "name_changes":
 		return "Core"
 	case "bundles", "bundle_files", "claims", "claim_tags", "claim_words", "uploads",
-		"jobs", "job_answers", "job_declines", "credit_moves", "qualification", "canaries", "canary_outcomes":
+		"jobs", "job_answers", "job_declines", "credit_moves", "qualification", "canaries", "canary_outcomes",
+		"job_needs", "importance_ratings":
 		return "Ledger"
 	case "contributions", "contribution_links", "library_votes", "catalogue_heads", "catalogue_votes", "catalogue_terms",
 		"personal_states", "personal_nonces", "library_scopes":

@@ -129,24 +129,32 @@ func jsonText(v any) string {
 func (s *Store) CreateJobs(ctx context.Context, js []ledger.Job, moves []jobs.Movement) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		for _, j := range js {
-			_, err := tx.ExecContext(ctx, `INSERT INTO jobs (id, kind, bundle, urgency, author_orgs, author_families, claims, credits, minutes, gpu, created)
-				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-				j.ID, j.Kind, j.Bundle, j.Urgency, jsonText(orEmpty(j.AuthorOrgs)), jsonText(orEmpty(j.AuthorFamilies)), jsonText(j.Claims),
-				j.Credits, j.Minutes, j.GPU, nanos(j.Created))
-			if err != nil {
+			if err := insertJob(ctx, tx, j); err != nil {
 				return err
-			}
-			var changes int
-			if err := tx.QueryRowContext(ctx, `SELECT changes()`).Scan(&changes); err != nil {
-				return err
-			}
-			if changes == 0 {
-				return fmt.Errorf("sqlite: job %s: %w", j.ID, store.ErrDuplicate)
 			}
 		}
 		_, err := addMoves(ctx, tx, moves)
 		return err
 	})
+}
+
+// insertJob records a new job; one already recorded is store.ErrDuplicate.
+func insertJob(ctx context.Context, tx *sql.Tx, j ledger.Job) error {
+	_, err := tx.ExecContext(ctx, `INSERT INTO jobs (id, kind, bundle, urgency, author_orgs, author_families, claims, credits, minutes, gpu, created)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		j.ID, j.Kind, j.Bundle, j.Urgency, jsonText(orEmpty(j.AuthorOrgs)), jsonText(orEmpty(j.AuthorFamilies)), jsonText(j.Claims),
+		j.Credits, j.Minutes, j.GPU, nanos(j.Created))
+	if err != nil {
+		return err
+	}
+	var changes int
+	if err := tx.QueryRowContext(ctx, `SELECT changes()`).Scan(&changes); err != nil {
+		return err
+	}
+	if changes == 0 {
+		return fmt.Errorf("sqlite: job %s: %w", j.ID, store.ErrDuplicate)
+	}
+	return nil
 }
 
 func orEmpty(s []string) []string {
@@ -280,7 +288,7 @@ func (s *Store) TakeJob(ctx context.Context, t ledger.TakeJob, choose func([]job
 		if j.Done || (j.Operator != "" && j.Deadline.After(t.At)) {
 			return fmt.Errorf("sqlite: job %s is held or done: %w", id, store.ErrConflict)
 		}
-		deadline := jobs.Deadline(t.At, j.Minutes)
+		deadline := jobs.DeadlineFor(j.Kind, t.At, j.Minutes)
 		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET operator = ?, organization = ?, family = ?, assigned_at = ?, deadline = ?, served = 1 WHERE id = ?`,
 			t.Operator, t.Organization, t.Family, nanos(t.At), nanos(deadline), id); err != nil {
 			return err
@@ -298,7 +306,8 @@ func (s *Store) TakeJob(ctx context.Context, t ledger.TakeJob, choose func([]job
 // queries, whatever the number of candidates.
 func candidates(ctx context.Context, tx *sql.Tx, now time.Time, offset int) ([]jobs.Open, error) {
 	const pick = `SELECT id, bundle FROM jobs WHERE done = 0 AND (operator IS NULL OR deadline <= ?1) ORDER BY urgency, created LIMIT ?2 OFFSET ?3`
-	rows, err := tx.QueryContext(ctx, `SELECT id, kind, bundle, urgency, author_orgs, author_families, minutes, gpu FROM jobs
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, bundle, urgency, author_orgs, author_families, minutes, gpu,
+		COALESCE((SELECT software FROM job_needs WHERE job_needs.job = jobs.id), '[]') FROM jobs
 		WHERE done = 0 AND (operator IS NULL OR deadline <= ?1) ORDER BY urgency, created LIMIT ?2 OFFSET ?3`, nanos(now), candidatePage, offset)
 	if err != nil {
 		return nil, err
@@ -307,12 +316,13 @@ func candidates(ctx context.Context, tx *sql.Tx, now time.Time, offset int) ([]j
 	at := map[string]int{}
 	for rows.Next() {
 		var j jobs.Open
-		var orgs, fams string
-		if err := rows.Scan(&j.ID, &j.Kind, &j.Bundle, &j.Urgency, &orgs, &fams, &j.Minutes, &j.GPU); err != nil {
+		var orgs, fams, software string
+		if err := rows.Scan(&j.ID, &j.Kind, &j.Bundle, &j.Urgency, &orgs, &fams, &j.Minutes, &j.GPU, &software); err != nil {
 			rows.Close()
 			return nil, err
 		}
-		if err := errors.Join(json.Unmarshal([]byte(orgs), &j.AuthorOrgs), json.Unmarshal([]byte(fams), &j.AuthorFamilies)); err != nil {
+		if err := errors.Join(json.Unmarshal([]byte(orgs), &j.AuthorOrgs), json.Unmarshal([]byte(fams), &j.AuthorFamilies),
+			json.Unmarshal([]byte(software), &j.Software)); err != nil {
 			rows.Close()
 			return nil, fmt.Errorf("sqlite: job %s as kept: %w", j.ID, err)
 		}
@@ -326,6 +336,7 @@ func candidates(ctx context.Context, tx *sql.Tx, now time.Time, offset int) ([]j
 	type round struct {
 		orgs     map[string][]string // kind → organizations
 		families []string            // of its reviews
+		kindFams map[string][]string // kind → families
 	}
 	rounds := map[string]*round{}
 	rows, err = tx.QueryContext(ctx, `WITH c AS (`+pick+`)
@@ -342,10 +353,11 @@ func candidates(ctx context.Context, tx *sql.Tx, now time.Time, offset int) ([]j
 		}
 		r := rounds[b]
 		if r == nil {
-			r = &round{orgs: map[string][]string{}}
+			r = &round{orgs: map[string][]string{}, kindFams: map[string][]string{}}
 			rounds[b] = r
 		}
 		r.orgs[kind] = append(r.orgs[kind], org)
+		r.kindFams[kind] = append(r.kindFams[kind], fam)
 		if jobs.IsReview(kind) {
 			r.families = append(r.families, fam)
 			// each review of a bundle comes from a different organization
@@ -382,6 +394,7 @@ func candidates(ctx context.Context, tx *sql.Tx, now time.Time, offset int) ([]j
 	for i := range open {
 		if r := rounds[open[i].Bundle]; r != nil {
 			open[i].RoundOrgs = r.orgs[open[i].Kind]
+			open[i].RoundFamilies = r.kindFams[open[i].Kind]
 			if jobs.IsReview(open[i].Kind) {
 				open[i].ReviewFamilies = r.families
 			}

@@ -438,6 +438,9 @@ CREATE TABLE library_votes (
 	// The verification loop: jobs, answers, declines, credit and
 	// qualification (jobs.go).
 	jobsMigration,
+	// Checks of published bundles: check jobs' needs and importance
+	// ratings (checks.go).
+	checksMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

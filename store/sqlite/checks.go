@@ -1,0 +1,170 @@
+package sqlite
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/jobs"
+	"github.com/agora-node/agora/store"
+)
+
+// checksMigration keeps the checks of published bundles (ledger.CheckStore):
+// each check job's needs beside its row in jobs, and importance ratings,
+// one row per claim a rating scores. It only makes what is missing.
+const checksMigration = `
+CREATE TABLE IF NOT EXISTS job_needs (
+	job      TEXT PRIMARY KEY REFERENCES jobs (id),
+	software TEXT NOT NULL,
+	detail   TEXT NOT NULL
+) WITHOUT ROWID;
+
+CREATE TABLE IF NOT EXISTS importance_ratings (
+	job          TEXT NOT NULL REFERENCES jobs (id),
+	claim        TEXT NOT NULL,
+	bundle       TEXT NOT NULL,
+	operator     TEXT NOT NULL,
+	organization TEXT NOT NULL,
+	family       TEXT NOT NULL,
+	model        TEXT NOT NULL,
+	score        INTEGER NOT NULL,
+	reason       TEXT NOT NULL,
+	digest       TEXT NOT NULL,
+	signed       BLOB NOT NULL,
+	at           BIGINT NOT NULL,
+	PRIMARY KEY (job, claim)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS importance_ratings_bundle ON importance_ratings (bundle, at);
+CREATE INDEX IF NOT EXISTS importance_ratings_claim ON importance_ratings (claim);
+`
+
+func (s *Store) CreateCheckJobs(ctx context.Context, js []ledger.CheckJob, moves []jobs.Movement) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for _, j := range js {
+			if err := insertJob(ctx, tx, j.Job); err != nil {
+				return err
+			}
+			detail := "null"
+			if j.Needs.Detail != nil {
+				detail = string(j.Needs.Detail)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO job_needs (job, software, detail) VALUES (?, ?, ?)`,
+				j.ID, jsonText(orEmpty(j.Needs.Software)), detail); err != nil {
+				return err
+			}
+		}
+		_, err := addMoves(ctx, tx, moves)
+		return err
+	})
+}
+
+func (s *Store) JobNeeds(ctx context.Context, id string) (ledger.JobNeeds, error) {
+	var n ledger.JobNeeds
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		var software, detail string
+		err := tx.QueryRowContext(ctx, `SELECT software, detail FROM job_needs WHERE job = ?`, id).Scan(&software, &detail)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if detail != "null" {
+			n.Detail = []byte(detail)
+		}
+		return json.Unmarshal([]byte(software), &n.Software)
+	})
+	return n, err
+}
+
+func (s *Store) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs.Movement) (ledger.Job, error) {
+	var got ledger.Job
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		j, err := jobIn(ctx, tx, r.Job)
+		if err != nil {
+			return err
+		}
+		var prior int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM importance_ratings WHERE job = ? AND operator = ?`, r.Job, r.Operator).Scan(&prior); err != nil {
+			return err
+		}
+		if prior > 0 {
+			got = j
+			return fmt.Errorf("sqlite: %s rated job %s: %w", r.Operator, r.Job, store.ErrDuplicate)
+		}
+		if j.Done || j.Operator != r.Operator || !j.Deadline.After(r.At) {
+			return fmt.Errorf("sqlite: job %s is not held by %s now: %w", r.Job, r.Operator, store.ErrConflict)
+		}
+		for claim, score := range r.Scores {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO importance_ratings (job, claim, bundle, operator, organization, family, model, score, reason, digest, signed, at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Job, claim, r.Bundle, r.Operator, r.Organization, r.Family, r.Model,
+				score, r.Reasons[claim], r.Digest, r.Signed, nanos(r.At)); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = ? WHERE id = ?`, r.Digest, r.Job); err != nil {
+			return err
+		}
+		if _, err := addMoves(ctx, tx, pay); err != nil {
+			return err
+		}
+		got, err = jobIn(ctx, tx, r.Job)
+		return err
+	})
+	return got, err
+}
+
+func (s *Store) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.Rating, error) {
+	var out []ledger.Rating
+	err := s.read(ctx, func(tx *sql.Tx) error {
+		rows, err := tx.QueryContext(ctx, `SELECT job, claim, operator, organization, family, model, score, reason, digest, signed, at
+			FROM importance_ratings WHERE bundle = ? ORDER BY at, job, claim`, bundle)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		at := map[string]int{}
+		for rows.Next() {
+			var r ledger.Rating
+			var claim, reason string
+			var score int
+			var when int64
+			if err := rows.Scan(&r.Job, &claim, &r.Operator, &r.Organization, &r.Family, &r.Model, &score, &reason, &r.Digest, &r.Signed, &when); err != nil {
+				return err
+			}
+			i, seen := at[r.Job]
+			if !seen {
+				r.Bundle, r.At = bundle, fromNanos(when)
+				r.Scores, r.Reasons = map[string]int{}, map[string]string{}
+				i = len(out)
+				at[r.Job] = i
+				out = append(out, r)
+			}
+			out[i].Scores[claim] = score
+			if reason != "" {
+				out[i].Reasons[claim] = reason
+			}
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) RetireBundleJobs(ctx context.Context, bundle, kind string, moves []jobs.Movement) (int, error) {
+	var n int64
+	err := s.write(ctx, func(tx *sql.Tx) error {
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1 WHERE bundle = ? AND kind = ? AND done = 0`, bundle, kind)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		_, err = addMoves(ctx, tx, moves)
+		return err
+	})
+	return int(n), err
+}
