@@ -153,6 +153,7 @@ func (s *Store) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.
 	return out, err
 }
 
+// RetireBundleJobs implements ledger.CheckStore.
 func (s *Store) RetireBundleJobs(ctx context.Context, bundle, kind string, moves []jobs.Movement) (int, error) {
 	var n int64
 	err := s.write(ctx, func(tx *sql.Tx) error {
