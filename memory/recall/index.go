@@ -482,7 +482,12 @@ func lowerMap(m map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		out[strings.ToLower(strings.TrimSpace(k))] = strings.ToLower(strings.TrimSpace(v))
+		k = strings.ToLower(strings.TrimSpace(k))
+		if k == "os" {
+			out[k] = canonOS(v)
+			continue
+		}
+		out[k] = strings.ToLower(strings.TrimSpace(v))
 	}
 	return out
 }

@@ -19,6 +19,15 @@ const (
 // normalized output is evidence.
 const errOverlapShare = 0.8
 
+// quoteShare caps what a record's quoted output, printed whole by the
+// query, can earn: below an exact signature, above loose overlap.
+// quoteMass is how many of the rarest possible words (in idf²) the
+// shared part must weigh to count in full.
+const (
+	quoteShare = 0.95
+	quoteMass  = 1.5
+)
+
 // bm25IDF is the non-negative BM25 idf. A term no record has gets the
 // largest idf, so words only the query knows lower its normalized score.
 func bm25IDF(n, df int) float64 {
@@ -91,6 +100,11 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	// Context signals scale with how well the content matched, so context
 	// alone can reorder matches but never make one.
 	rs.addContext(p, w, e, content/w.contentTotal())
+	if qo, do := p.q.Environment["os"], e.doc.Environment["os"]; e.doc.PlatformBound && qo != "" && do != "" && qo != do {
+		// The note ties its fix to another system: the same output here
+		// has another cause or another fix.
+		rs.add(SignalEnvironment, "the record's fix is for os="+do+", the query is on os="+qo, -osBoundShare*content)
+	}
 	if s, v := negative(e.doc); s > 0 {
 		rs.add(SignalNegative, v, -w.Negative*s)
 	}
@@ -190,10 +204,21 @@ func (ix *Index) outputOverlap(p preparedQuery, a accum, in scoreInputs, e *entr
 		idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
 		dn += idf * idf
 	}
-	if dot > 0 && dn > 0 {
-		return errOverlapShare * dot / (in.errQNorm * math.Sqrt(dn)), "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+	if dot <= 0 || dn <= 0 {
+		return 0, ""
 	}
-	return 0, ""
+	s := errOverlapShare * dot / (in.errQNorm * math.Sqrt(dn))
+	// A note quotes a line or two of what the tool printed; the tool's
+	// whole output holds them. The share of the record's quoted output
+	// that the query prints (idf-weighted, so the name in it counts more
+	// than the kind's wording) is the evidence then, if it adds up to
+	// enough specific words that a short quote cannot match everything.
+	idfMax := bm25IDF(ix.errDocs, 1)
+	mass := math.Min(1, dot/(quoteMass*idfMax*idfMax))
+	if c := quoteShare * (dot / dn) * mass; c > s {
+		return c, "quoted output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+	}
+	return s, "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
 }
 
 // symbolSignal is the idf-weighted cosine of the code symbols, 0..1, with
@@ -213,7 +238,7 @@ func (ix *Index) symbolSignal(p preparedQuery, a accum, in scoreInputs, e *entry
 				}
 			}
 		}
-		return float64(a.sym) / (in.symQNorm * math.Sqrt(dn)), strings.Join(shared, ", ")
+		return float64(a.sym) / (in.symQNorm * math.Sqrt(dn)) * ix.symbolSpecificity(shared), strings.Join(shared, ", ")
 	}
 	return 0, ""
 }
@@ -252,7 +277,7 @@ func (rs *reasonList) addContext(p preparedQuery, w Weights, e *entry, gate floa
 	if s, v := envMatch(p.q.Environment, doc.Environment); s > 0 {
 		rs.add(SignalEnvironment, v, w.Environment*s*gate)
 	}
-	if qo, do := strings.ToLower(p.q.Environment["os"]), doc.Environment["os"]; qo != "" && do != "" && qo != do {
+	if qo, do := p.q.Environment["os"], doc.Environment["os"]; qo != "" && do != "" && qo != do && !doc.PlatformBound {
 		// The same message on another OS often has another fix.
 		rs.add(SignalEnvironment, "record is from os="+do+", query from os="+qo, -w.Environment*osMissShare*gate)
 	}
@@ -308,6 +333,12 @@ func negative(d Doc) (float64, string) {
 	}
 	return math.Min(1, s), strings.Join(why, ", ")
 }
+
+// osBoundShare is the share of its content score a platform-bound record
+// (Doc.PlatformBound) loses on another operating system: enough that its
+// twin for the query's system, with the same output, ranks above it, and
+// that alone it rarely reaches a push floor.
+const osBoundShare = 0.6
 
 // osMissShare is the share of the environment weight a record loses when
 // it was written on another operating system than the query's.
@@ -460,4 +491,37 @@ func clip(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s + "..."
+}
+
+// genericSymbols are names nearly every project has: a manifest, a lock
+// file, a build file. Sharing one says where a failure was noticed, not
+// which failure it was.
+var genericSymbols = map[string]bool{
+	"package.json": true, "package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true, "tsconfig.json": true,
+	"cargo.toml": true, "cargo.lock": true, "go.mod": true, "go.sum": true, "pyproject.toml": true, "requirements.txt": true,
+	"setup.py": true, "setup.cfg": true, "pom.xml": true, "build.gradle": true, "build.gradle.kts": true, "gemfile": true,
+	"gemfile.lock": true, "makefile": true, "dockerfile": true, "docker-compose.yml": true, "compose.yaml": true,
+	".env": true, "main": true, "index": true, "src": true, "app": true, "test": true, "tests": true, "lib": true,
+	"config": true, "node_modules": true, "npm": true, "pip": true, "cargo": true, "go": true, "python": true, "node": true,
+}
+
+// symbolSpecificity scales the symbol signal by how specific the most
+// specific shared symbol is across the store (its idf over the largest
+// idf): a match carried by names many records share, or by a generic
+// file name, is not the match a rare module name is.
+func (ix *Index) symbolSpecificity(shared []string) float64 {
+	best := 0.0
+	idfMax := bm25IDF(ix.symDocs, 1)
+	if idfMax <= 0 {
+		return 0
+	}
+	for _, s := range shared {
+		id := ix.syms.ids[s]
+		spec := bm25IDF(ix.symDocs, int(ix.syms.df[id])) / idfMax
+		if genericSymbols[s] || genericSymbols[s[strings.LastIndexByte(s, '/')+1:]] {
+			spec *= 0.25
+		}
+		best = max(best, spec)
+	}
+	return best
 }

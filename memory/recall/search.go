@@ -59,6 +59,7 @@ type preparedQuery struct {
 }
 
 func prepare(q Query) preparedQuery {
+	q.Environment = lowerMap(q.Environment)
 	p := preparedQuery{q: q, now: q.Now}
 	if p.now.IsZero() {
 		p.now = time.Now()

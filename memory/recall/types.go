@@ -108,6 +108,11 @@ type Doc struct {
 	EvidenceCount int
 	UpdatedAt     time.Time
 	Superseded    bool // a newer record replaces this one
+	// PlatformBound says the record's fix holds on its Environment's os
+	// only: its note names that system. On another system the same
+	// output usually has another fix, so such a record loses most of its
+	// score there (see osBoundShare).
+	PlatformBound bool
 	ConflictsWith bool // another record contradicts this one and neither is resolved
 }
 
