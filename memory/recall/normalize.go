@@ -14,11 +14,11 @@ import (
 var (
 	// Colours and cursor moves (CSI), window titles and links (OSC), and
 	// the bare "[31m" a log keeps when something stripped the escape.
-	reANSI     = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]|\[\d{1,3}(?:;\d{1,3})*m`)
+	reANSI = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]|\[\d{1,3}(?:;\d{1,3})*m`)
 	// Elisions a tail is cut with: a line of dots, "[...]", "(12 lines
 	// omitted)", "... 40 more", "[truncated]".
 	reElision = regexp.MustCompile(`(?im)^\s*(?:\.{3,}|…|\[\.\.\.\]|\[?\(?\s*(?:\.\.\.\s*)?\d*\s*(?:more\s+)?(?:lines?\s+)?(?:omitted|truncated|elided|skipped|more)\s*(?:lines?)?\s*\)?\]?)\s*$|^\s*(?:\.{3,}|…)\s*|\s*(?:\.{3,}|…)\s*$`)
-	reUUID = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	reUUID    = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 	// npm names its logs 2024-05-31T01_28_46_000Z-debug-0.log: some
 	// tools write the time with underscores where a file name cannot
 	// hold a colon.
