@@ -118,7 +118,8 @@ func (r *record) doc() recall.Doc {
 	c := r.Content
 	d := recall.Doc{
 		ID: r.Ref, Title: r.Title,
-		Content: strings.Join([]string{c.What, c.Why, c.Where, c.Learned, fixText(r.Fix)}, "\n"),
+		Content: strings.Join([]string{c.What, c.Why, c.Where, c.Learned, runes.Prefix(fixText(r.Fix), 4000)}, "\n"),
+		About:   c.What + "\n" + c.Where,
 		Project: r.Project, Phase: r.Phase, Dimensions: r.Dimensions, Marks: r.Marks, Trust: recall.Trust(r.Trust),
 		EvidenceCount: len(r.EvidenceRefs), UpdatedAt: r.occurred(), Superseded: r.Superseded, ConflictsWith: r.ConflictsWith,
 		Environment: environment(r.Environment),

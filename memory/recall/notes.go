@@ -25,8 +25,14 @@ var (
 	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|with the message|message)[:\s]+(.{6,400})`)
 	// A line that starts the way tools start their failure lines.
 	reOutputLine = regexp.MustCompile(`(?i)^\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|\w+(?:error|exception)\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by)`)
+	// Words of failure that error lines use and signatures do not key
+	// on.
+	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
 	// Platform words: a note that names one ties its fix to it.
-	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|osx|darwin|homebrew|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
+	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
+	// A platform string (linux/arm64, windows/amd64) names an image's
+	// platform, not the system the note's fix is for.
+	rePlatformString = regexp.MustCompile(`(?i)\b(?:linux|windows|darwin)/(?:amd64|arm64|arm|386|x86_64|ppc64le|s390x)\b`)
 )
 
 // NoteErrorText returns the failure a note's texts quote: fenced blocks,
@@ -43,7 +49,7 @@ func NoteErrorText(texts ...string) string {
 			if len(l) < 3 || seen[l] {
 				continue
 			}
-			if keyLine.MatchString(l) || reOutputLine.MatchString(l) {
+			if keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) {
 				seen[l] = true
 				out = append(out, l)
 			}
@@ -108,22 +114,28 @@ func canonOS(s string) string {
 	return s
 }
 
-// NotePlatform returns the one operating system a note's texts tie it to
-// ("windows", "darwin", "linux"), or "" when they name none or several.
+// NotePlatform returns the operating system a note's texts tie it to
+// ("windows", "darwin", "linux"): the one they name more often than all
+// others together, or "" when they name none or no system dominates.
 // WSL counts as Linux: what runs there is Linux.
 func NotePlatform(texts ...string) string {
-	found := ""
+	counts := map[string]int{}
+	total := 0
 	for _, t := range texts {
-		for _, m := range rePlatform.FindAllString(t, -1) {
-			os := canonOS(strings.ReplaceAll(strings.ToLower(m), " ", ""))
-			if strings.HasPrefix(strings.ToLower(m), "mac") {
+		for _, m := range rePlatform.FindAllString(rePlatformString.ReplaceAllString(t, " "), -1) {
+			m = strings.ToLower(m)
+			os := canonOS(strings.ReplaceAll(m, " ", ""))
+			if strings.HasPrefix(m, "mac") || m == "apple silicon" {
 				os = "darwin"
 			}
-			if found != "" && found != os {
-				return ""
-			}
-			found = os
+			counts[os]++
+			total++
 		}
 	}
-	return found
+	for os, n := range counts {
+		if 2*n > total {
+			return os
+		}
+	}
+	return ""
 }

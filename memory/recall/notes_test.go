@@ -48,11 +48,12 @@ func TestNoteErrorTextFindsQuotedFailures(t *testing.T) {
 
 func TestNotePlatform(t *testing.T) {
 	for text, want := range map[string]string{
-		"only on Windows runners":            "windows",
-		"on macOS the Homebrew openssl path": "darwin",
-		"inside WSL2 on Ubuntu":              "linux",
-		"works on Linux and Windows alike":   "",
-		"no system named":                    "",
+		"only on Windows runners":                      "windows",
+		"on macOS the Homebrew openssl path":           "darwin",
+		"inside WSL2 on Ubuntu":                        "linux",
+		"works on Linux and Windows alike":             "",
+		"on Windows; Linux containers, Windows runner": "windows",
+		"no system named":                              "",
 	} {
 		if got := recall.NotePlatform(text); got != want {
 			t.Errorf("NotePlatform(%q) = %q, want %q", text, got, want)

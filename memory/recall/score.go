@@ -93,6 +93,11 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if kaOK {
 		c = rs.addKeyAgreement(w, ka, foreign, in.scale, c)
 	}
+	if miss, obj := ix.objectMiss(in.qIDs, e); miss {
+		total := c.err + c.lex + c.sym
+		rs.add(SignalCodeSymbol, "record is about "+obj+", which the query does not name", -objectMissShare*total)
+		c.err, c.lex, c.sym = c.err*(1-objectMissShare), c.lex*(1-objectMissShare), c.sym*(1-objectMissShare)
+	}
 	content := c.err + c.lex + c.sym
 	if content <= 0 {
 		return Hit{}, unmatched
@@ -524,4 +529,32 @@ func (ix *Index) symbolSpecificity(shared []string) float64 {
 		best = max(best, spec)
 	}
 	return best
+}
+
+// objectMissShare is the share of its content score a record loses when
+// the query names none of its object: the same message about another
+// module, port, test or image is another failure, with another fix.
+const objectMissShare = 0.8
+
+// objectMaxTitles is how many titles at most (or a 5000th of them in a
+// large store) may hold a term for it to name an object rather than a
+// kind of failure.
+const objectMaxTitles = 2
+
+// objectMiss reports whether the record names an object (a title term
+// its note also talks about, held by few titles: the module, the port,
+// the test) and the query names none of it, with that object.
+func (ix *Index) objectMiss(q []int32, e *entry) (bool, string) {
+	limit := int32(max(objectMaxTitles, ix.titles/5000))
+	var obj []string
+	for _, id := range e.said {
+		if df := ix.titleDF[id]; df > limit || df <= 0 {
+			continue
+		}
+		if _, found := slices.BinarySearch(q, id); found {
+			return false, ""
+		}
+		obj = append(obj, ix.lex.names[id])
+	}
+	return len(obj) > 0, strings.Join(obj, " ")
 }

@@ -87,6 +87,13 @@ type Doc struct {
 	Title string
 	// Content is the record's what, why, where and learned text joined.
 	Content string
+	// About is the part of the record that says what failed (a note's
+	// what and where), without its cause or fix. When set, the rare
+	// title terms it names, or the output prints, are the record's
+	// object, and a query that names none of them loses most of the
+	// record's score (see objectMiss). A title often names the fix
+	// (start dockerd): About keeps the fix's words out of the object.
+	About string
 	// ErrorText is the failing output the record was written about. Its
 	// signature and normalized tokens are indexed; it may be empty.
 	ErrorText string

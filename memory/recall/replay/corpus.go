@@ -225,6 +225,9 @@ func (c *Corpus) addObject(f *family, o *object, id string, i int) {
 		if n.os == "" {
 			n.os = o.os
 		}
+		if n.year == 0 {
+			n.year = o.year + 1
+		}
 		n.global = n.global || o.global
 		nid := id + "/next"
 		note := c.note(f, n, nid, i+1)
@@ -251,6 +254,9 @@ func (c *Corpus) addObject(f *family, o *object, id string, i int) {
 	if o.twin != nil {
 		t := o.twin
 		t.project, t.global, t.stored = o.project, o.global, true
+		if t.year == 0 {
+			t.year = o.year
+		}
 		tid := id + "/twin"
 		c.Notes = append(c.Notes, c.note(f, t, tid, i+1))
 		c.query(f, t, tid, tid, nil, "twin on another system", i+1)
@@ -312,8 +318,9 @@ func mangle(tail, os string, i int) string {
 			lines[0] = lines[0][len(lines[0])/3:]
 		}
 	case 3:
-		if len(lines) > 4 {
-			lines = append(append(lines[:1:1], "..."), lines[len(lines)-3:]...)
+		if n := len(lines); n > 6 {
+			// the middle third cut out
+			lines = append(append(lines[:n/3:n/3], "..."), lines[2*n/3:]...)
 		}
 	case 4:
 		lines = append([]string{"\x1b[2K\r[=====>     ] 48%", "\x1b[2K\r[==========] 100%"}, lines...)

@@ -57,7 +57,7 @@ npm ERR! this command with --force or --legacy-peer-deps`,
 			},
 			objs: []*object{
 				{name: "react-beautiful-dnd", cause: "react-beautiful-dnd is unmaintained and never declared React 18 support.", fix: "npm install @hello-pangea/dnd && npm uninstall react-beautiful-dnd", learned: "Swap to the maintained fork instead of forcing peers.", stored: true, project: "dashboard", os: "darwin",
-					next: &object{name: "react-beautiful-dnd", cause: "the old advice of --legacy-peer-deps no longer works since npm 9 also fails at runtime; the fork is the fix.", fix: "npm install @hello-pangea/dnd", learned: "Use the fork.", stored: true, year: 2025}},
+					next: &object{name: "react-beautiful-dnd", cause: "the old advice of --legacy-peer-deps no longer works since npm 9 also fails at runtime; the fork is the fix.", fix: "npm install @hello-pangea/dnd", learned: "Use the @hello-pangea/dnd fork instead of forcing peer deps.", stored: true, year: 2025}},
 				{name: "react-helmet", cause: "react-helmet pins React 16/17 peers; react-helmet-async is the drop-in.", fix: "npm install react-helmet-async", learned: "Use react-helmet-async with React 18.", stored: true, project: "dashboard", os: "darwin"},
 				{name: "enzyme-adapter-react-16"},
 			},
