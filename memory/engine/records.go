@@ -119,7 +119,7 @@ func (r *record) doc() recall.Doc {
 	d := recall.Doc{
 		ID: r.Ref, Title: r.Title,
 		Content: strings.Join([]string{c.What, c.Why, c.Where, c.Learned, runes.Prefix(fixText(r.Fix), 4000)}, "\n"),
-		About:   c.What + "\n" + c.Where,
+		About:   c.What + "\n" + c.Why + "\n" + c.Where,
 		Project: r.Project, Phase: r.Phase, Dimensions: r.Dimensions, Marks: r.Marks, Trust: recall.Trust(r.Trust),
 		EvidenceCount: len(r.EvidenceRefs), UpdatedAt: r.occurred(), Superseded: r.Superseded, ConflictsWith: r.ConflictsWith,
 		Environment: environment(r.Environment),

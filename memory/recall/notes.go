@@ -24,7 +24,7 @@ var (
 	// Output pasted after a colon: "failed with: X", "the error was X".
 	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|with the message|message)[:\s]+(.{6,400})`)
 	// A line that starts the way tools start their failure lines.
-	reOutputLine = regexp.MustCompile(`(?i)^\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|\w+(?:error|exception)\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by)`)
+	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
 	// on.
 	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
@@ -32,6 +32,7 @@ var (
 	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
 	// A platform string (linux/arm64, windows/amd64) names an image's
 	// platform, not the system the note's fix is for.
+	reImageTag       = regexp.MustCompile(`(?i)\S*(?:[:-](?:alpine|ubuntu|debian|centos|fedora)|(?:alpine|ubuntu|debian|centos|fedora)[:-])\S*`)
 	rePlatformString = regexp.MustCompile(`(?i)\b(?:linux|windows|darwin)/(?:amd64|arm64|arm|386|x86_64|ppc64le|s390x)\b`)
 )
 
@@ -122,6 +123,12 @@ func NotePlatform(texts ...string) string {
 	counts := map[string]int{}
 	total := 0
 	for _, t := range texts {
+		// What the note quotes is the tool's (an image's alpine, a
+		// linux/arm64 platform); the prose says which system it is about.
+		t = reFence.ReplaceAllString(t, " ")
+		t = reCodeSpan.ReplaceAllString(t, " ")
+		t = reQuotedMsg.ReplaceAllString(t, " ")
+		t = reImageTag.ReplaceAllString(t, " ")
 		for _, m := range rePlatform.FindAllString(rePlatformString.ReplaceAllString(t, " "), -1) {
 			m = strings.ToLower(m)
 			os := canonOS(strings.ReplaceAll(m, " ", ""))

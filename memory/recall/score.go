@@ -539,22 +539,28 @@ const objectMissShare = 0.8
 // objectMaxTitles is how many titles at most (or a 5000th of them in a
 // large store) may hold a term for it to name an object rather than a
 // kind of failure.
-const objectMaxTitles = 2
+const objectMaxTitles = 3
 
-// objectMiss reports whether the record names an object (a title term
-// its note also talks about, held by few titles: the module, the port,
-// the test) and the query names none of it, with that object.
+// objectMiss reports whether the record names an object (title terms
+// its note also says in its what, why or where, or its output prints,
+// held by few titles: the module, the port, the test) and the query
+// lacks most of it (by idf among titles: "client" in @prisma/client is
+// not the part that says which module), with the part it lacks.
 func (ix *Index) objectMiss(q []int32, e *entry) (bool, string) {
 	limit := int32(max(objectMaxTitles, ix.titles/5000))
 	var obj []string
+	var all, missing float64
 	for _, id := range e.said {
-		if df := ix.titleDF[id]; df > limit || df <= 0 {
+		df := ix.titleDF[id]
+		if df > limit || df <= 0 {
 			continue
 		}
-		if _, found := slices.BinarySearch(q, id); found {
-			return false, ""
+		idf := bm25IDF(ix.titles, int(df))
+		all += idf
+		if _, found := slices.BinarySearch(q, id); !found {
+			missing += idf
+			obj = append(obj, ix.lex.names[id])
 		}
-		obj = append(obj, ix.lex.names[id])
 	}
-	return len(obj) > 0, strings.Join(obj, " ")
+	return all > 0 && 2*missing > all, strings.Join(obj, " ")
 }

@@ -89,7 +89,7 @@ Emitted 'error' event on Server instance at:
 			causes: []cause{
 				{"a previous run of the dev server on {obj} was left as a zombie after the terminal crashed.", "npx kill-port {obj}", "Kill the stray process on the port."},
 				{"another service in docker compose already publishes {obj}.", "docker compose ps", "Check compose ports before starting a local server."},
-				{"on macOS AirPlay Receiver listens on {obj}.", "", "Turn off AirPlay Receiver or pick another port."},
+				{"a forgotten `python -m http.server {obj}` from a debugging session held the port.", "", "Turn off AirPlay Receiver or pick another port."},
 			},
 			objs: []*object{
 				{name: "3000", cause: "a `next dev` from another terminal tab was still holding the port (the log shows the watcher restarting).", fix: "npx kill-port 3000", learned: "Check for a stray dev server before blaming the code.", stored: true, project: "storefront", context: "[watch] restarting after change in src/pages/index.tsx"},
@@ -168,7 +168,7 @@ ERROR: failed to solve: {obj}: no match for platform in manifest: not found`,
 			title: "docker build: no match for platform in manifest ({obj})",
 			more:  []string{"python:2.7-slim", "mongo:4.4", "mysql:5.7", "redis:5-alpine", "elasticsearch:6.8.23", "centos:7", "openjdk:8-jdk-alpine", "postgres:9.6", "ubuntu:16.04", "golang:1.12-alpine"},
 			causes: []cause{
-				{"{obj} has no arm64 variant and the build ran on Apple silicon.", "docker build --platform linux/amd64 .", "Pass --platform linux/amd64 for old images on arm64."},
+				{"{obj} has no arm64 variant and the build ran on an arm64 runner.", "docker build --platform linux/amd64 .", "Pass --platform linux/amd64 for old images on arm64."},
 				{"the buildx builder defaulted to linux/arm64 on the Graviton runner and {obj} is amd64 only.", "docker buildx build --platform linux/amd64 .", "Set the platform on arm runners."},
 				{"{obj} was removed from Docker Hub's multi-arch index after end of life.", "", "Move to a supported tag."},
 			},
