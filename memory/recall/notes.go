@@ -27,7 +27,9 @@ var (
 	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
 	// on.
-	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
+	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
+	// Narration: words a writer uses and tools do not.
+	reNarration = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
 	// Platform words: a note that names one ties its fix to it.
 	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
 	// A platform string (linux/arm64, windows/amd64) names an image's
@@ -44,13 +46,15 @@ var (
 func NoteErrorText(texts ...string) string {
 	var out []string
 	seen := map[string]bool{}
-	add := func(s string) {
+	// declared says the writer introduced the text as the error ("the
+	// error was: ..."), which then needs no error words of its own.
+	add := func(s string, declared bool) {
 		for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
 			l = strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "`"))
 			if len(l) < 3 || seen[l] {
 				continue
 			}
-			if keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) {
+			if declared || keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) {
 				seen[l] = true
 				out = append(out, l)
 			}
@@ -59,21 +63,23 @@ func NoteErrorText(texts ...string) string {
 	for _, t := range texts {
 		rest := t
 		for _, m := range reFence.FindAllStringSubmatch(t, -1) {
-			add(m[1])
+			add(m[1], false)
 		}
 		rest = reFence.ReplaceAllString(rest, "\n")
 		for _, m := range reCodeSpan.FindAllStringSubmatch(rest, -1) {
-			add(m[1])
+			add(m[1], false)
 		}
 		for _, m := range reQuotedMsg.FindAllStringSubmatch(rest, -1) {
-			add(m[1] + m[2])
+			add(m[1]+m[2], false)
 		}
 		for _, m := range reIntroducedMsg.FindAllStringSubmatch(rest, -1) {
-			add(m[1])
+			add(m[1], true)
 		}
 		for _, l := range strings.Split(rest, "\n") {
-			if reOutputLine.MatchString(l) {
-				add(l)
+			// A line pasted as the tool printed it: shaped like output,
+			// or failure words without the writer's narration.
+			if reOutputLine.MatchString(l) || pastedLine(l) {
+				add(l, false)
 			}
 		}
 	}
@@ -145,4 +151,13 @@ func NotePlatform(texts ...string) string {
 		}
 	}
 	return ""
+}
+
+// pastedLine reports whether a line of prose is output pasted as the
+// tool printed it: failure words, at least three words, no quoting of
+// its own, none of a writer's narration, and no sentence's full stop.
+func pastedLine(l string) bool {
+	l = strings.TrimSpace(l)
+	return keyLine.MatchString(l) && !strings.ContainsAny(l, "`\"“") && !reNarration.MatchString(l) &&
+		len(strings.Fields(l)) >= 3 && !strings.HasSuffix(l, ".")
 }

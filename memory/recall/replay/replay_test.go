@@ -139,3 +139,8 @@ func TestReplayTune(t *testing.T) {
 		t.Errorf("tune replay below its floors: %s", r)
 	}
 }
+
+func adminToken(tb testing.TB, dataDir string) string {
+	tb.Helper()
+	return nodetest.AdminToken(tb, dataDir)
+}
