@@ -122,9 +122,9 @@ func (c *Client) end(ref, handle string, at time.Time) error {
 
 var reSlug = regexp.MustCompile(`[^a-z0-9_.-]+`)
 
-// topicKey gives every note a topic of its own: two notes of the corpus
+// TopicKey gives every note a topic of its own: two notes of the corpus
 // are two records, as two sessions' notes on one failure usually are.
-func topicKey(id string) string {
+func TopicKey(id string) string {
 	return "bench/" + strings.Trim(reSlug.ReplaceAllString(strings.ToLower(id), "-"), "-")
 }
 
@@ -132,7 +132,7 @@ func topicKey(id string) string {
 // records refs names (by note ID).
 func NotePayload(n Note, handle string, refs map[string]string) map[string]any {
 	p := map[string]any{
-		"session_handle": handle, "title": n.Title, "type": n.Type, "scope": n.Scope, "topic_key": topicKey(n.ID),
+		"session_handle": handle, "title": n.Title, "type": n.Type, "scope": n.Scope, "topic_key": TopicKey(n.ID),
 		"content": map[string]any{"what": n.What, "why": n.Why, "where": n.Where, "learned": n.Learned},
 	}
 	if n.Fix != "" {
