@@ -290,7 +290,7 @@ func (t *turn) toolResult(p *memory.ToolResultPayload) memory.InjectResult {
 	if f.ErrorTail == "" && f.ErrorSignature == "" && len(f.Symbols) == 0 {
 		return memory.InjectResult{}
 	}
-	q := recall.Query{ErrorText: f.ErrorTail, ErrorSignature: f.ErrorSignature, ToolName: p.ToolName, Symbols: p.Symbols}
+	q := recall.Query{ErrorText: f.ErrorTail, ErrorSignature: f.ErrorSignature, ToolName: p.ToolName, Symbols: p.Symbols, Command: command}
 	return memory.InjectResult{Inject: t.push("after_failure", q)}
 }
 

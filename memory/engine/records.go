@@ -270,7 +270,7 @@ func (r *record) provenance() string {
 		shared = " · shared by the node's admin"
 	}
 	return runes.Prefix(fmt.Sprintf("%s · written by adapter %s · revision %d%s · project %s · %s · session outcome: %s",
-		words, writer, r.Revision, shared, r.Project, r.Created.UTC().Format("2006-01-02"), outcome), 512)
+		words, writer, r.Revision, shared, r.Project, r.occurred().UTC().Format("2006-01-02"), outcome), 512)
 }
 
 // hit is a recall hit as the contract shows it.

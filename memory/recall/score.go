@@ -48,6 +48,7 @@ type scoreInputs struct {
 	scale     float64
 	qIDs      []int32     // the query's lex ids, sorted
 	qSyms     []int32     // the query's symbol ids (-1 for unknown symbols)
+	cmdIDs    []int32     // the lex ids of the failed command's terms, sorted (see objectMiss)
 	qShape    int32       // the shape of the query's output, or -1
 	qKind     []string    // see kindTerms
 	qKey      [][]string  // see queryKey
@@ -93,7 +94,7 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if kaOK {
 		c = rs.addKeyAgreement(w, ka, foreign, in.scale, c)
 	}
-	if miss, obj := ix.objectMiss(in.qIDs, e); miss {
+	if miss, obj := ix.objectMiss(in.qIDs, in.cmdIDs, e); miss {
 		total := c.err + c.lex + c.sym
 		rs.add(SignalCodeSymbol, "record is about "+obj+", which the query does not name", -objectMissShare*total)
 		c.err, c.lex, c.sym = c.err*(1-objectMissShare), c.lex*(1-objectMissShare), c.sym*(1-objectMissShare)
@@ -546,13 +547,18 @@ const objectMaxTitles = 3
 // held by few titles: the module, the port, the test) and the query
 // lacks most of it (by idf among titles: "client" in @prisma/client is
 // not the part that says which module), with the part it lacks.
-func (ix *Index) objectMiss(q []int32, e *entry) (bool, string) {
+func (ix *Index) objectMiss(q, cmd []int32, e *entry) (bool, string) {
 	limit := int32(max(objectMaxTitles, ix.titles/5000))
 	var obj []string
 	var all, missing float64
 	for _, id := range e.said {
 		df := ix.titleDF[id]
 		if df > limit || df <= 0 {
+			continue
+		}
+		if _, tool := slices.BinarySearch(cmd, id); tool {
+			// The title names the tool that failed (pytest, jest): that
+			// says which tool, not what it failed on.
 			continue
 		}
 		idf := bm25IDF(ix.titles, int(df))

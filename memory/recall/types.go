@@ -134,11 +134,16 @@ type Query struct {
 	// query_facts.error_signature); it matches like a locally computed one.
 	ErrorSignature string
 	ToolName       string
-	Symbols        []string
-	Project        string
-	Environment    map[string]string
-	Phase          string
-	Dimensions     map[string][]string
+	// Command is the command that failed. A title names its tool to say
+	// which tool failed (pytest, jest), so the terms of the command are
+	// no part of a record's object (see Doc.About); it is not searched
+	// for.
+	Command     string
+	Symbols     []string
+	Project     string
+	Environment map[string]string
+	Phase       string
+	Dimensions  map[string][]string
 	// Now anchors recency; the zero value means time.Now().
 	Now time.Time
 	// Allow, when set, says which records the asker may read, by ID: the

@@ -156,8 +156,8 @@ func (f *family) expand() {
 }
 
 func (f *family) fill(s string, o *object, root string) string {
-	r := strings.NewReplacer("{obj}", o.name, "{root}", root, "{ctx}", o.context)
-	return r.Replace(s)
+	r := strings.NewReplacer("{obj}", o.name, "{root}", root)
+	return r.Replace(strings.ReplaceAll(s, "{ctx}", o.context))
 }
 
 // roots are workspace roots per operating system.
