@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -35,8 +36,12 @@ func BenchmarkIngressReplay(b *testing.B) {
 		}
 	})
 	b.Run("100k", func(b *testing.B) {
+		n := 100_000
+		if v, err := strconv.Atoi(os.Getenv("REPLAY_PAD")); err == nil {
+			n = v // a smaller store, to try the benchmark quickly
+		}
 		for b.Loop() {
-			measure(b, startPadded(b, 100_000))
+			measure(b, startPadded(b, n))
 		}
 	})
 }

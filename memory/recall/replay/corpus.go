@@ -168,7 +168,7 @@ func root(os, project string) string {
 	case "darwin":
 		return "/Users/kim/code/" + project
 	}
-	return "/home/ci/work/" + project
+	return "/home/ci/build/" + project
 }
 
 // Build returns the whole corpus: both parts' notes, and the queries.
