@@ -78,9 +78,10 @@ func TestMemoryEndToEnd(t *testing.T) {
 	memoryHook(t, "claude-code", "claude-a-05-edit-package-json.json")
 
 	// The agent notes the fix through the MCP server Claude Code runs in
-	// the project.
+	// the project, for every project (a project note is no candidate in
+	// another one).
 	note := memoryMCPNote(t, "/home/dev/shop-api", map[string]any{
-		"title": "npm test fails: Cannot find module 'left-pad'", "type": "bugfix",
+		"title": "npm test fails: Cannot find module 'left-pad'", "type": "bugfix", "scope": "global",
 		"what": "npm test failed: src/format.js requires left-pad, which package.json did not list",
 		"why":  "left-pad was installed globally on one machine only", "where": "src/format.js, package.json",
 		"learned": "install left-pad as a dependency of the project", "fix_command": "npm install --save left-pad",
@@ -139,7 +140,7 @@ func TestMemoryEndToEnd(t *testing.T) {
 	show, _ := agora(t, 0, append([]string{"memory", "show", ref}, admin...)...)
 	for _, want := range []string{
 		ref + "  npm test fails: Cannot find module 'left-pad'",
-		"type bugfix · scope project · topic bugfix/", "revision 1 · trust local_auto",
+		"type bugfix · scope global · topic bugfix/", "revision 1 · trust local_auto",
 		"project shop-api", "Fix (command): npm install --save left-pad",
 		"Marks: used_then_passed ×1", "Receipts: 3 from 1 session(s): applied ×1, pushed ×1, used_success ×1",
 	} {

@@ -190,7 +190,8 @@ func TestForgetWhileSessionsRun(t *testing.T) {
 	}
 	h := start("p")
 	must("tool.result", failing(h))
-	ref := must("note", map[string]any{"session_handle": h, "title": "go vet copylocks in the worker pool", "type": "pitfall", "scope": "project",
+	// Global: a project note is no candidate in the other projects.
+	ref := must("note", map[string]any{"session_handle": h, "title": "go vet copylocks in the worker pool", "type": "pitfall", "scope": "global",
 		"content": map[string]any{"what": "go vet reported copylocks on Pool.worker", "why": "the worker took Pool by value",
 			"where": "internal/pool/pool.go", "learned": "pass the pool by pointer"},
 		"fix": map[string]any{"kind": "command", "command": "gofmt -r 'Pool -> *Pool' -w internal/pool"}})["record_ref"].(string)

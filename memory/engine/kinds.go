@@ -61,13 +61,20 @@ func (t *turn) canRead(r *record) bool {
 	return t.prof.Reads.Allows(t.s.AdapterID, r.Adapter, r.Shared)
 }
 
+// inScope says whether r is a candidate in this session's project: a
+// project note only in its own project (another project's fix for the
+// same message is about that project's code), a global note anywhere.
+func (t *turn) inScope(r *record) bool {
+	return r.Scope != MemoryScopeProject || r.Project == t.s.Project
+}
+
 // search ranks the records this session may see: those it may read
 // (canRead), written before it started, never its own session's.
 func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*record, recall.Hit) bool) []memory.Hit {
 	q = t.context(q)
 	q.Allow = func(ref string) bool {
 		r := t.view(ref)
-		return r != nil && t.canRead(r)
+		return r != nil && t.canRead(r) && t.inScope(r)
 	}
 	// Ask for more than wanted: some hits are records the session may not
 	// see yet.
@@ -75,7 +82,7 @@ func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*recor
 	out := []memory.Hit{}
 	for _, h := range found {
 		r := t.view(h.ID)
-		if r == nil || !t.canRead(r) || !r.Created.Before(t.s.Started) || (keep != nil && !keep(r, h)) {
+		if r == nil || !t.canRead(r) || !t.inScope(r) || !r.Created.Before(t.s.Started) || (keep != nil && !keep(r, h)) {
 			continue
 		}
 		out = append(out, r.hit(h))
@@ -283,7 +290,7 @@ func (t *turn) toolResult(p *memory.ToolResultPayload) memory.InjectResult {
 	if f.ErrorTail == "" && f.ErrorSignature == "" && len(f.Symbols) == 0 {
 		return memory.InjectResult{}
 	}
-	q := recall.Query{ErrorText: f.ErrorTail, ErrorSignature: f.ErrorSignature, ToolName: p.ToolName, Symbols: p.Symbols}
+	q := recall.Query{ErrorText: f.ErrorTail, ErrorSignature: f.ErrorSignature, ToolName: p.ToolName, Symbols: p.Symbols, Command: command}
 	return memory.InjectResult{Inject: t.push("after_failure", q)}
 }
 
@@ -325,6 +332,10 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 	if err := t.checkRelations(p); err != nil {
 		return nil, err
 	}
+	occurred, err := occurredAt(t.ev.OccurredAt, t.at)
+	if err != nil {
+		return nil, err
+	}
 	key, derived := p.EffectiveTopicKey()
 	tid := topicID{s.AdapterID, p.Scope, s.Project, key}
 	if p.Scope == MemoryScopeGlobal {
@@ -350,6 +361,7 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 	r.recordBody = recordBody{
 		Title: p.Title, Type: p.Type, Content: p.Content, EvidenceRefs: p.EvidenceRefs, Fix: p.Fix,
 		Failure: s.Failure, Environment: s.Environment, Dimensions: s.Dimensions, Trust: string(recall.TrustRaw),
+		Occurred: occurred, SupersedesInProse: proseSupersedes(p),
 	}
 	if p.Phase != nil {
 		r.Phase = *p.Phase
@@ -362,15 +374,13 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 		}
 		switch rel.Relation {
 		case "supersedes":
-			old := t.record(rel.RecordRef)
-			old.Superseded = true
-			old.Marks.Superseded++
-			t.receipt(old.Ref, "superseded", map[string]any{"mark": "superseded", "revision": old.Revision, "by_ref": r.Ref})
+			t.supersede(rel.RecordRef, r.Ref)
 		case "conflicts_with":
 			t.record(rel.RecordRef).ConflictsWith = true
 		}
 		t.cite(rel.RecordRef)
 	}
+	t.supersedeInProse(r)
 	for _, ev := range p.EvidenceRefs {
 		if t.s.Exposed[ev] != nil {
 			t.cite(ev)
@@ -452,11 +462,19 @@ func (t *turn) query(p *memory.QueryPayload) (any, error) {
 	}
 	s.Spent.Searches++
 	q := recall.Query{Text: p.Query}
+	if recall.NoteErrorText(p.Query) != "" {
+		// A search for a failure's text is asked as the failing tool
+		// result would ask: records are matched on the output they quote.
+		q.ErrorText = p.Query
+	}
 	if p.Phase != nil {
 		q.Phase = *p.Phase
 	}
 	if f := p.Facts; f != nil {
-		q.ToolName, q.ErrorSignature, q.ErrorText, q.Symbols = f.ToolName, f.ErrorSignature, f.ErrorTail, f.Symbols
+		q.ToolName, q.ErrorSignature, q.Symbols = f.ToolName, f.ErrorSignature, f.Symbols
+		if f.ErrorTail != "" {
+			q.ErrorText = f.ErrorTail
+		}
 	}
 	limit := int(p.Limit)
 	if limit == 0 {

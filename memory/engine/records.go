@@ -50,6 +50,22 @@ type recordBody struct {
 	ConflictsWith  bool     `json:"conflicts_with,omitempty"`
 	// Outcome is how the recording session ended; "" while it runs.
 	Outcome string `json:"outcome,omitempty"`
+	// Occurred is when the note says it was written (its event's
+	// occurred_at, never after the node received it): what recency and
+	// the order of supersession go by. Zero for records kept before it
+	// was, which go by Updated.
+	Occurred time.Time `json:"occurred,omitempty"`
+	// SupersedesInProse says the note's words declare an older fix
+	// obsolete (see proseSupersedes).
+	SupersedesInProse bool `json:"supersedes_in_prose,omitempty"`
+}
+
+// occurred is when the record's note was written, as best known.
+func (r *record) occurred() time.Time {
+	if !r.Occurred.IsZero() {
+		return r.Occurred
+	}
+	return r.Updated
 }
 
 // topicID is a topic key of an adapter's in its scope: a project's, or ""
@@ -91,26 +107,70 @@ func (r *record) clone() *record {
 	return &c
 }
 
-// doc is the record as recall ranks it.
+// doc is the record as recall ranks it. What it is matched on comes from
+// everything the note says: the failure its words quote (what, why,
+// where, learned: recall.NoteErrorText), its title and fix, and the
+// failing output its session met before it, when there was one. A note
+// that quotes no failure, written in a session that met none, has no
+// error output and so no error_signature: no failing tool result pushes
+// it.
 func (r *record) doc() recall.Doc {
+	c := r.Content
 	d := recall.Doc{
 		ID: r.Ref, Title: r.Title,
-		Content: strings.Join([]string{r.Content.What, r.Content.Why, r.Content.Where, r.Content.Learned}, "\n"),
+		Content: strings.Join([]string{c.What, c.Why, c.Where, c.Learned, runes.Prefix(fixText(r.Fix), 4000)}, "\n"),
+		About:   c.What + "\n" + c.Why + "\n" + c.Where,
 		Project: r.Project, Phase: r.Phase, Dimensions: r.Dimensions, Marks: r.Marks, Trust: recall.Trust(r.Trust),
-		EvidenceCount: len(r.EvidenceRefs), UpdatedAt: r.Updated, Superseded: r.Superseded, ConflictsWith: r.ConflictsWith,
+		EvidenceCount: len(r.EvidenceRefs), UpdatedAt: r.occurred(), Superseded: r.Superseded, ConflictsWith: r.ConflictsWith,
 		Environment: environment(r.Environment),
+		ErrorText:   recall.NoteErrorText(c.What, c.Why, c.Where, c.Learned),
+		CodeSymbols: recall.NoteSymbols(c.What, c.Why, c.Where, c.Learned),
+	}
+	if os := recall.NotePlatform(r.Title, c.What, c.Why, c.Where, c.Learned); os != "" {
+		// The note names the system its fix is for, which may not be the
+		// one its session ran on (a CI runner's failure noted from a
+		// laptop).
+		if d.Environment == nil {
+			d.Environment = map[string]string{}
+		}
+		d.Environment["os"] = os
+		d.PlatformBound = true
 	}
 	if f := r.Failure; f != nil {
-		d.ErrorText = f.ErrorTail
+		d.ErrorText = strings.TrimSpace(f.ErrorTail + "\n" + d.ErrorText)
 		if f.ErrorSignature != "" {
 			d.ErrorSignatures = []string{f.ErrorSignature}
 		}
-		d.CodeSymbols = f.Symbols
+		d.CodeSymbols = append(d.CodeSymbols, f.Symbols...)
 		if f.ToolName != "" {
 			d.ToolNames = []string{f.ToolName}
 		}
 	}
 	return d
+}
+
+// fixText is what a fix says, for the lexical match: its command, the
+// lines its diff adds and removes, or the path and content of its config.
+func fixText(f *memory.Fix) string {
+	if f == nil {
+		return ""
+	}
+	switch f.Kind {
+	case memory.FixCommand:
+		return f.Command
+	case memory.FixDiff:
+		var b strings.Builder
+		for _, l := range strings.Split(f.Diff, "\n") {
+			if (strings.HasPrefix(l, "+") || strings.HasPrefix(l, "-")) && !strings.HasPrefix(l, "+++") && !strings.HasPrefix(l, "---") {
+				b.WriteString(l[1:])
+				b.WriteByte('\n')
+			}
+		}
+		return b.String()
+	case memory.FixConfig:
+		return f.Path + "\n" + f.Content
+	}
+	return ""
 }
 
 // environment is the contract's environment as recall's keys.
@@ -210,7 +270,7 @@ func (r *record) provenance() string {
 		shared = " · shared by the node's admin"
 	}
 	return runes.Prefix(fmt.Sprintf("%s · written by adapter %s · revision %d%s · project %s · %s · session outcome: %s",
-		words, writer, r.Revision, shared, r.Project, r.Created.UTC().Format("2006-01-02"), outcome), 512)
+		words, writer, r.Revision, shared, r.Project, r.occurred().UTC().Format("2006-01-02"), outcome), 512)
 }
 
 // hit is a recall hit as the contract shows it.

@@ -81,6 +81,10 @@ type entry struct {
 	// without output) and stoks its shape tokens (see shape.go).
 	shape int32
 	stoks []string
+	// said are the title's lex ids that the record's content or output
+	// holds too: what the note names and talks about, of which the rare
+	// ones are its object (see objectMiss).
+	said []int32
 }
 
 // object is a code symbol a record is about, with the lex ids of the
@@ -227,6 +231,17 @@ func (ix *Index) insert(d Doc) {
 		}
 	}
 	norm := NormalizeError(d.ErrorText)
+	if d.About != "" {
+		about := map[string]bool{}
+		for _, t := range append(Tokenize(d.About), Tokenize(norm)...) {
+			about[t] = true
+		}
+		for _, id := range e.title {
+			if about[ix.lex.names[id]] {
+				e.said = append(e.said, id)
+			}
+		}
+	}
 	// The failing output is part of what the record says; prompts often
 	// quote it.
 	for _, t := range Tokenize(norm) {
@@ -482,7 +497,12 @@ func lowerMap(m map[string]string) map[string]string {
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
-		out[strings.ToLower(strings.TrimSpace(k))] = strings.ToLower(strings.TrimSpace(v))
+		k = strings.ToLower(strings.TrimSpace(k))
+		if k == "os" {
+			out[k] = canonOS(v)
+			continue
+		}
+		out[k] = strings.ToLower(strings.TrimSpace(v))
 	}
 	return out
 }

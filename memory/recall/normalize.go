@@ -12,8 +12,13 @@ import (
 // the earlier ones, so e.g. a timestamp is gone before the number rules could
 // split it into pieces.
 var (
-	reANSI = regexp.MustCompile(`\x1b\[[0-9;?]*[A-Za-z]`)
-	reUUID = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
+	// Colours and cursor moves (CSI), window titles and links (OSC), and
+	// the bare "[31m" a log keeps when something stripped the escape.
+	reANSI = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[()][A-Za-z0-9]|\x1b[=>78]|\[\d{1,3}(?:;\d{1,3})*m`)
+	// Elisions a tail is cut with: a line of dots, "[...]", "(12 lines
+	// omitted)", "... 40 more", "[truncated]".
+	reElision = regexp.MustCompile(`(?im)^\s*(?:\.{3,}|…|\[\.\.\.\]|\[?\(?\s*(?:\.\.\.\s*)?\d*\s*(?:more\s+)?(?:lines?\s+)?(?:omitted|truncated|elided|skipped|more)\s*(?:lines?)?\s*\)?\]?)\s*$|^\s*(?:\.{3,}|…)\s*|\s*(?:\.{3,}|…)\s*$`)
+	reUUID    = regexp.MustCompile(`(?i)\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)
 	// npm names its logs 2024-05-31T01_28_46_000Z-debug-0.log: some
 	// tools write the time with underscores where a file name cannot
 	// hold a colon.
@@ -77,7 +82,11 @@ func NormalizeError(text string) string {
 		return ""
 	}
 	s := strings.ReplaceAll(text, "\r\n", "\n")
+	// A lone carriage return redraws a line (progress bars); what follows
+	// it is what the terminal showed.
+	s = strings.ReplaceAll(s, "\r", "\n")
 	s = reANSI.ReplaceAllString(s, "")
+	s = reElision.ReplaceAllString(s, "")
 	s = reUUID.ReplaceAllString(s, "<uuid>")
 	s = reTimestamp.ReplaceAllString(s, "<time>")
 	s = reDate.ReplaceAllString(s, "<time>")

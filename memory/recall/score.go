@@ -19,6 +19,15 @@ const (
 // normalized output is evidence.
 const errOverlapShare = 0.8
 
+// quoteShare caps what a record's quoted output, printed whole by the
+// query, can earn: below an exact signature, above loose overlap.
+// quoteMass is how many of the rarest possible words (in idf²) the
+// shared part must weigh to count in full.
+const (
+	quoteShare = 0.95
+	quoteMass  = 1.5
+)
+
 // bm25IDF is the non-negative BM25 idf. A term no record has gets the
 // largest idf, so words only the query knows lower its normalized score.
 func bm25IDF(n, df int) float64 {
@@ -39,6 +48,7 @@ type scoreInputs struct {
 	scale     float64
 	qIDs      []int32     // the query's lex ids, sorted
 	qSyms     []int32     // the query's symbol ids (-1 for unknown symbols)
+	cmdIDs    []int32     // the lex ids of the failed command's terms, sorted (see objectMiss)
 	qShape    int32       // the shape of the query's output, or -1
 	qKind     []string    // see kindTerms
 	qKey      [][]string  // see queryKey
@@ -84,6 +94,11 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if kaOK {
 		c = rs.addKeyAgreement(w, ka, foreign, in.scale, c)
 	}
+	if miss, obj := ix.objectMiss(in.qIDs, in.cmdIDs, e); miss {
+		total := c.err + c.lex + c.sym
+		rs.add(SignalCodeSymbol, "record is about "+obj+", which the query does not name", -objectMissShare*total)
+		c.err, c.lex, c.sym = c.err*(1-objectMissShare), c.lex*(1-objectMissShare), c.sym*(1-objectMissShare)
+	}
 	content := c.err + c.lex + c.sym
 	if content <= 0 {
 		return Hit{}, unmatched
@@ -91,6 +106,11 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	// Context signals scale with how well the content matched, so context
 	// alone can reorder matches but never make one.
 	rs.addContext(p, w, e, content/w.contentTotal())
+	if qo, do := p.q.Environment["os"], e.doc.Environment["os"]; e.doc.PlatformBound && qo != "" && do != "" && qo != do {
+		// The note ties its fix to another system: the same output here
+		// has another cause or another fix.
+		rs.add(SignalEnvironment, "the record's fix is for os="+do+", the query is on os="+qo, -osBoundShare*content)
+	}
 	if s, v := negative(e.doc); s > 0 {
 		rs.add(SignalNegative, v, -w.Negative*s)
 	}
@@ -190,10 +210,21 @@ func (ix *Index) outputOverlap(p preparedQuery, a accum, in scoreInputs, e *entr
 		idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
 		dn += idf * idf
 	}
-	if dot > 0 && dn > 0 {
-		return errOverlapShare * dot / (in.errQNorm * math.Sqrt(dn)), "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+	if dot <= 0 || dn <= 0 {
+		return 0, ""
 	}
-	return 0, ""
+	s := errOverlapShare * dot / (in.errQNorm * math.Sqrt(dn))
+	// A note quotes a line or two of what the tool printed; the tool's
+	// whole output holds them. The share of the record's quoted output
+	// that the query prints (idf-weighted, so the name in it counts more
+	// than the kind's wording) is the evidence then, if it adds up to
+	// enough specific words that a short quote cannot match everything.
+	idfMax := bm25IDF(ix.errDocs, 1)
+	mass := math.Min(1, dot/(quoteMass*idfMax*idfMax))
+	if c := quoteShare * (dot / dn) * mass; c > s {
+		return c, "quoted output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+	}
+	return s, "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
 }
 
 // symbolSignal is the idf-weighted cosine of the code symbols, 0..1, with
@@ -213,7 +244,7 @@ func (ix *Index) symbolSignal(p preparedQuery, a accum, in scoreInputs, e *entry
 				}
 			}
 		}
-		return float64(a.sym) / (in.symQNorm * math.Sqrt(dn)), strings.Join(shared, ", ")
+		return float64(a.sym) / (in.symQNorm * math.Sqrt(dn)) * ix.symbolSpecificity(shared), strings.Join(shared, ", ")
 	}
 	return 0, ""
 }
@@ -252,7 +283,7 @@ func (rs *reasonList) addContext(p preparedQuery, w Weights, e *entry, gate floa
 	if s, v := envMatch(p.q.Environment, doc.Environment); s > 0 {
 		rs.add(SignalEnvironment, v, w.Environment*s*gate)
 	}
-	if qo, do := strings.ToLower(p.q.Environment["os"]), doc.Environment["os"]; qo != "" && do != "" && qo != do {
+	if qo, do := p.q.Environment["os"], doc.Environment["os"]; qo != "" && do != "" && qo != do && !doc.PlatformBound {
 		// The same message on another OS often has another fix.
 		rs.add(SignalEnvironment, "record is from os="+do+", query from os="+qo, -w.Environment*osMissShare*gate)
 	}
@@ -308,6 +339,12 @@ func negative(d Doc) (float64, string) {
 	}
 	return math.Min(1, s), strings.Join(why, ", ")
 }
+
+// osBoundShare is the share of its content score a platform-bound record
+// (Doc.PlatformBound) loses on another operating system: enough that its
+// twin for the query's system, with the same output, ranks above it, and
+// that alone it rarely reaches a push floor.
+const osBoundShare = 0.6
 
 // osMissShare is the share of the environment weight a record loses when
 // it was written on another operating system than the query's.
@@ -460,4 +497,76 @@ func clip(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s + "..."
+}
+
+// genericSymbols are names nearly every project has: a manifest, a lock
+// file, a build file. Sharing one says where a failure was noticed, not
+// which failure it was.
+var genericSymbols = map[string]bool{
+	"package.json": true, "package-lock.json": true, "yarn.lock": true, "pnpm-lock.yaml": true, "tsconfig.json": true,
+	"cargo.toml": true, "cargo.lock": true, "go.mod": true, "go.sum": true, "pyproject.toml": true, "requirements.txt": true,
+	"setup.py": true, "setup.cfg": true, "pom.xml": true, "build.gradle": true, "build.gradle.kts": true, "gemfile": true,
+	"gemfile.lock": true, "makefile": true, "dockerfile": true, "docker-compose.yml": true, "compose.yaml": true,
+	".env": true, "main": true, "index": true, "src": true, "app": true, "test": true, "tests": true, "lib": true,
+	"config": true, "node_modules": true, "npm": true, "pip": true, "cargo": true, "go": true, "python": true, "node": true,
+}
+
+// symbolSpecificity scales the symbol signal by how specific the most
+// specific shared symbol is across the store (its idf over the largest
+// idf): a match carried by names many records share, or by a generic
+// file name, is not the match a rare module name is.
+func (ix *Index) symbolSpecificity(shared []string) float64 {
+	best := 0.0
+	idfMax := bm25IDF(ix.symDocs, 1)
+	if idfMax <= 0 {
+		return 0
+	}
+	for _, s := range shared {
+		id := ix.syms.ids[s]
+		spec := bm25IDF(ix.symDocs, int(ix.syms.df[id])) / idfMax
+		if genericSymbols[s] || genericSymbols[s[strings.LastIndexByte(s, '/')+1:]] {
+			spec *= 0.25
+		}
+		best = max(best, spec)
+	}
+	return best
+}
+
+// objectMissShare is the share of its content score a record loses when
+// the query names none of its object: the same message about another
+// module, port, test or image is another failure, with another fix.
+const objectMissShare = 0.8
+
+// objectMaxTitles is how many titles at most (or a 5000th of them in a
+// large store) may hold a term for it to name an object rather than a
+// kind of failure.
+const objectMaxTitles = 3
+
+// objectMiss reports whether the record names an object (title terms
+// its note also says in its what, why or where, or its output prints,
+// held by few titles: the module, the port, the test) and the query
+// lacks most of it (by idf among titles: "client" in @prisma/client is
+// not the part that says which module), with the part it lacks.
+func (ix *Index) objectMiss(q, cmd []int32, e *entry) (bool, string) {
+	limit := int32(max(objectMaxTitles, ix.titles/5000))
+	var obj []string
+	var all, missing float64
+	for _, id := range e.said {
+		df := ix.titleDF[id]
+		if df > limit || df <= 0 {
+			continue
+		}
+		if _, tool := slices.BinarySearch(cmd, id); tool {
+			// The title names the tool that failed (pytest, jest): that
+			// says which tool, not what it failed on.
+			continue
+		}
+		idf := bm25IDF(ix.titles, int(df))
+		all += idf
+		if _, found := slices.BinarySearch(q, id); !found {
+			missing += idf
+			obj = append(obj, ix.lex.names[id])
+		}
+	}
+	return all > 0 && 2*missing > all, strings.Join(obj, " ")
 }

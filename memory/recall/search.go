@@ -59,6 +59,7 @@ type preparedQuery struct {
 }
 
 func prepare(q Query) preparedQuery {
+	q.Environment = lowerMap(q.Environment)
 	p := preparedQuery{q: q, now: q.Now}
 	if p.now.IsZero() {
 		p.now = time.Now()
@@ -120,6 +121,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	in.errQNorm, in.errCommon = ix.collectOutput(sc, p.errTerms)
 	in.symQNorm = ix.collectSymbols(sc, p.syms)
 	in.qIDs, in.unknownTerm = ix.lexIDs(p.lexTerms)
+	in.cmdIDs, _ = ix.lexIDs(Tokenize(q.Command))
 	in.qSyms = ix.symbolIDs(p.syms)
 	in.offered = contentOffer{
 		err: len(p.sigs) > 0 || len(p.errTerms) > 0,

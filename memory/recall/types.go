@@ -87,6 +87,13 @@ type Doc struct {
 	Title string
 	// Content is the record's what, why, where and learned text joined.
 	Content string
+	// About is the part of the record that says what failed (a note's
+	// what and where), without its cause or fix. When set, the rare
+	// title terms it names, or the output prints, are the record's
+	// object, and a query that names none of them loses most of the
+	// record's score (see objectMiss). A title often names the fix
+	// (start dockerd): About keeps the fix's words out of the object.
+	About string
 	// ErrorText is the failing output the record was written about. Its
 	// signature and normalized tokens are indexed; it may be empty.
 	ErrorText string
@@ -108,6 +115,11 @@ type Doc struct {
 	EvidenceCount int
 	UpdatedAt     time.Time
 	Superseded    bool // a newer record replaces this one
+	// PlatformBound says the record's fix holds on its Environment's os
+	// only: its note names that system. On another system the same
+	// output usually has another fix, so such a record loses most of its
+	// score there (see osBoundShare).
+	PlatformBound bool
 	ConflictsWith bool // another record contradicts this one and neither is resolved
 }
 
@@ -122,11 +134,16 @@ type Query struct {
 	// query_facts.error_signature); it matches like a locally computed one.
 	ErrorSignature string
 	ToolName       string
-	Symbols        []string
-	Project        string
-	Environment    map[string]string
-	Phase          string
-	Dimensions     map[string][]string
+	// Command is the command that failed. A title names its tool to say
+	// which tool failed (pytest, jest), so the terms of the command are
+	// no part of a record's object (see Doc.About); it is not searched
+	// for.
+	Command     string
+	Symbols     []string
+	Project     string
+	Environment map[string]string
+	Phase       string
+	Dimensions  map[string][]string
 	// Now anchors recency; the zero value means time.Now().
 	Now time.Time
 	// Allow, when set, says which records the asker may read, by ID: the

@@ -1,0 +1,134 @@
+package engine_test
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/memory/engine"
+	"github.com/agora-node/agora/store/sqlite"
+)
+
+// notesEngine is an engine over a fresh store with a codex token, and a
+// way to send events stamped at a given occurred_at.
+func notesEngine(t *testing.T) func(kind string, at time.Time, payload map[string]any) (map[string]any, string) {
+	st, err := sqlite.Open(t.Context(), sqlite.Config{Path: filepath.Join(t.TempDir(), "m.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	e, err := engine.New(t.Context(), st, engine.Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	token, err := e.IssueToken(t.Context(), "codex")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return func(kind string, at time.Time, payload map[string]any) (map[string]any, string) {
+		t.Helper()
+		body, _ := json.Marshal(map[string]any{"adapter_id": "codex", "event_id": eventID(), "session_ref": "r",
+			"occurred_at": at.UTC().Format(time.RFC3339Nano), "kind": kind, "payload": payload})
+		out, _, _ := e.Handle(t.Context(), "codex", kind, token, body)
+		var v struct {
+			OK     bool
+			Result map[string]any
+			Error  struct{ Code, Message string }
+		}
+		json.Unmarshal(out, &v)
+		if !v.OK {
+			return nil, v.Error.Code + ": " + v.Error.Message
+		}
+		return v.Result, ""
+	}
+}
+
+func start(t *testing.T, send func(string, time.Time, map[string]any) (map[string]any, string), project, os string) string {
+	t.Helper()
+	r, msg := send("session.start", time.Now(), map[string]any{"project": project, "capabilities": []any{}, "environment": map[string]any{"os": os}})
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	return r["session_handle"].(string)
+}
+
+func note(h, title, scope, what, why, fix string) map[string]any {
+	return map[string]any{"session_handle": h, "title": title, "type": "bugfix", "scope": scope,
+		"content": map[string]any{"what": what, "why": why, "where": "the build", "learned": "see the fix for what to run next time"},
+		"fix":     map[string]any{"kind": "command", "command": fix}}
+}
+
+// pushed replays a failure in a fresh session and returns the titles
+// pushed, best first.
+func pushed(t *testing.T, send func(string, time.Time, map[string]any) (map[string]any, string), project, os, tail string) []string {
+	t.Helper()
+	h := start(t, send, project, os)
+	r, msg := send("tool.result", time.Now(), map[string]any{"session_handle": h, "tool_name": "Bash", "ok": false, "exit_code": 1, "error_tail": tail, "command": "pytest -q"})
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	var titles []string
+	if inj, ok := r["inject"].(map[string]any); ok {
+		for _, h := range inj["hits"].([]any) {
+			titles = append(titles, h.(map[string]any)["title"].(string))
+		}
+	}
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	return titles
+}
+
+// TestNoteWordsMakeTheMatch: a note sent with no failing tool result
+// before it, quoting its failure in prose, is pushed for that failure in
+// its project only; a note that quotes no failure never is.
+func TestNoteWordsMakeTheMatch(t *testing.T) {
+	send := notesEngine(t)
+	h := start(t, send, "shop", "linux")
+	send("note", time.Now().Add(-time.Hour), note(h, "pytest can't import yaml", "project",
+		"pytest stopped at collection with `ModuleNotFoundError: No module named 'yaml'`.", "PyYAML was only a dev dependency.", "pip install -r requirements-dev.txt"))
+	send("note", time.Now().Add(-time.Hour), note(h, "we pin yaml loaders", "project",
+		"We decided to always use yaml.safe_load in the shop service.", "Unsafe loaders are a risk we do not take.", "grep -r yaml.load ."))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+
+	tail := "ImportError while importing test module '/src/tests/test_cfg.py'.\nE   ModuleNotFoundError: No module named 'yaml'\n"
+	if got := pushed(t, send, "shop", "linux", tail); len(got) != 1 || got[0] != "pytest can't import yaml" {
+		t.Errorf("in its project the failure pushed %v", got)
+	}
+	if got := pushed(t, send, "blog", "linux", tail); len(got) != 0 {
+		t.Errorf("another project was pushed %v, a project note of shop", got)
+	}
+	if got := pushed(t, send, "shop", "linux", "E   ModuleNotFoundError: No module named 'toml'\n"); len(got) != 0 {
+		t.Errorf("the same failure about another module pushed %v", got)
+	}
+}
+
+// TestSupersededInProse: a newer note that says in words the older fix
+// no longer works ranks first, the older one is marked superseded; and a
+// note's occurred_at must be a date that can be true.
+func TestSupersededInProse(t *testing.T) {
+	send := notesEngine(t)
+	quote := "`npm ERR! ERESOLVE unable to resolve dependency tree` for react-beautiful-dnd"
+	h := start(t, send, "web", "linux")
+	send("note", time.Now().AddDate(-2, 0, 0), note(h, "npm ERESOLVE for react-beautiful-dnd", "global", "npm install failed: "+quote, "the package wants react 17", "npm install --legacy-peer-deps"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	h = start(t, send, "web", "linux")
+	_, msg := send("note", time.Now().AddDate(0, -1, 0), note(h, "react-beautiful-dnd ERESOLVE, the real fix", "global", "npm install failed again: "+quote,
+		"the old --legacy-peer-deps workaround no longer works since npm 9; the maintained fork supports react 18", "npm install @hello-pangea/dnd"))
+	if msg != "" {
+		t.Fatal(msg)
+	}
+	for at, code := range map[time.Time]string{time.Date(1999, 12, 31, 0, 0, 0, 0, time.UTC): "schema_invalid", time.Now().Add(48 * time.Hour): "schema_invalid"} {
+		if _, msg := send("note", at, note(h, "a note from a broken clock", "global", "npm install failed with `error: the lock file is corrupt`", "a merge left conflict markers in it", "git checkout --theirs package-lock.json")); !strings.HasPrefix(msg, code) || !strings.Contains(msg, "/occurred_at") {
+			t.Errorf("occurred_at %s: %q, want %s at /occurred_at", at, msg, code)
+		}
+	}
+	if _, msg := send("note", time.Now().Add(time.Hour), note(h, "a note from a clock a little ahead", "global", "npm ci failed with `error: the lock file is out of date`", "package.json changed without npm install", "npm install")); msg != "" {
+		t.Errorf("a clock an hour ahead: %s", msg)
+	}
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	got := pushed(t, send, "web", "linux", "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1\n")
+	if len(got) == 0 || got[0] != "react-beautiful-dnd ERESOLVE, the real fix" {
+		t.Errorf("pushed %v, want the newer fix first", got)
+	}
+}

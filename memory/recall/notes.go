@@ -1,0 +1,163 @@
+package recall
+
+import (
+	"regexp"
+	"strings"
+)
+
+// Notes: what an agent's own words say failed.
+//
+// Agents write a note after the fact, often in a later session than the
+// failure, through a note tool that never saw the tool's output. What the
+// tool printed survives only as the agent quoted it: a fenced block, a
+// code span, a quoted message, or a line pasted into the prose. NoteErrorText
+// finds those pieces, so a record is found by the failure its note
+// describes and not only by the last failing output of the session that
+// wrote it.
+
+var (
+	reFence    = regexp.MustCompile("(?s)```[a-zA-Z0-9_-]*\n?(.*?)```")
+	reCodeSpan = regexp.MustCompile("`([^`\n]{3,400})`")
+	// A quoted message: double quotes or typographic ones, long enough to
+	// be output rather than a word.
+	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
+	// Output pasted after a colon: "failed with: X", "the error was X".
+	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|with the message|message)[:\s]+(.{6,400})`)
+	// A line that starts the way tools start their failure lines.
+	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
+	// Words of failure that error lines use and signatures do not key
+	// on.
+	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
+	// Narration: words a writer uses and tools do not.
+	reNarration = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	// Platform words: a note that names one ties its fix to it.
+	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
+	// A platform string (linux/arm64, windows/amd64) names an image's
+	// platform, not the system the note's fix is for.
+	reImageTag       = regexp.MustCompile(`(?i)\S*(?:[:-](?:alpine|ubuntu|debian|centos|fedora)|(?:alpine|ubuntu|debian|centos|fedora)[:-])\S*`)
+	rePlatformString = regexp.MustCompile(`(?i)\b(?:linux|windows|darwin)/(?:amd64|arm64|arm|386|x86_64|ppc64le|s390x)\b`)
+)
+
+// NoteErrorText returns the failure a note's texts quote: fenced blocks,
+// code spans and quoted messages that read like errors, and the lines of
+// the prose shaped like tool output, one per line. A note that quotes
+// nothing that reads like a failure gets "": it describes no failure, and
+// no failing tool result should bring it back.
+func NoteErrorText(texts ...string) string {
+	var out []string
+	seen := map[string]bool{}
+	// declared says the writer introduced the text as the error ("the
+	// error was: ..."), which then needs no error words of its own.
+	add := func(s string, declared bool) {
+		for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+			l = strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "`"))
+			if len(l) < 3 || seen[l] {
+				continue
+			}
+			if declared || keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) {
+				seen[l] = true
+				out = append(out, l)
+			}
+		}
+	}
+	for _, t := range texts {
+		rest := t
+		for _, m := range reFence.FindAllStringSubmatch(t, -1) {
+			add(m[1], false)
+		}
+		rest = reFence.ReplaceAllString(rest, "\n")
+		for _, m := range reCodeSpan.FindAllStringSubmatch(rest, -1) {
+			add(m[1], false)
+		}
+		for _, m := range reQuotedMsg.FindAllStringSubmatch(rest, -1) {
+			add(m[1]+m[2], false)
+		}
+		for _, m := range reIntroducedMsg.FindAllStringSubmatch(rest, -1) {
+			add(m[1], true)
+		}
+		for _, l := range strings.Split(rest, "\n") {
+			// A line pasted as the tool printed it: shaped like output,
+			// or failure words without the writer's narration.
+			if reOutputLine.MatchString(l) || pastedLine(l) {
+				add(l, false)
+			}
+		}
+	}
+	return strings.Join(out, "\n")
+}
+
+// NoteSymbols returns the code spans of a note's texts that are not
+// error output: the commands, files and names it talks about.
+func NoteSymbols(texts ...string) []string {
+	var out []string
+	for _, t := range texts {
+		for _, m := range reCodeSpan.FindAllStringSubmatch(reFence.ReplaceAllString(t, " "), -1) {
+			s := strings.TrimSpace(m[1])
+			if strings.ContainsAny(s, " \t") || keyLine.MatchString(s) {
+				continue
+			}
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// canonOS names an operating system one way, so the same system written
+// by an adapter (darwin), a person (macOS) or a CI image (ubuntu) compares
+// equal.
+func canonOS(s string) string {
+	s = strings.ToLower(strings.TrimSpace(s))
+	switch {
+	case s == "":
+		return ""
+	case strings.HasPrefix(s, "win") || s == "powershell" || strings.HasPrefix(s, "msys") || strings.HasPrefix(s, "mingw") || strings.HasPrefix(s, "cygwin"):
+		return "windows"
+	case strings.HasPrefix(s, "mac") || s == "osx" || s == "darwin" || s == "homebrew" || s == "os x":
+		return "darwin"
+	case strings.HasPrefix(s, "wsl"), s == "linux", s == "ubuntu", s == "debian", s == "alpine", s == "fedora",
+		s == "centos", s == "rhel", s == "arch linux", s == "gnu/linux":
+		return "linux"
+	}
+	return s
+}
+
+// NotePlatform returns the operating system a note's texts tie it to
+// ("windows", "darwin", "linux"): the one they name more often than all
+// others together, or "" when they name none or no system dominates.
+// WSL counts as Linux: what runs there is Linux.
+func NotePlatform(texts ...string) string {
+	counts := map[string]int{}
+	total := 0
+	for _, t := range texts {
+		// What the note quotes is the tool's (an image's alpine, a
+		// linux/arm64 platform); the prose says which system it is about.
+		t = reFence.ReplaceAllString(t, " ")
+		t = reCodeSpan.ReplaceAllString(t, " ")
+		t = reQuotedMsg.ReplaceAllString(t, " ")
+		t = reImageTag.ReplaceAllString(t, " ")
+		for _, m := range rePlatform.FindAllString(rePlatformString.ReplaceAllString(t, " "), -1) {
+			m = strings.ToLower(m)
+			os := canonOS(strings.ReplaceAll(m, " ", ""))
+			if strings.HasPrefix(m, "mac") || m == "apple silicon" {
+				os = "darwin"
+			}
+			counts[os]++
+			total++
+		}
+	}
+	for os, n := range counts {
+		if 2*n > total {
+			return os
+		}
+	}
+	return ""
+}
+
+// pastedLine reports whether a line of prose is output pasted as the
+// tool printed it: failure words, at least three words, no quoting of
+// its own, none of a writer's narration, and no sentence's full stop.
+func pastedLine(l string) bool {
+	l = strings.TrimSpace(l)
+	return keyLine.MatchString(l) && !strings.ContainsAny(l, "`\"“") && !reNarration.MatchString(l) &&
+		len(strings.Fields(l)) >= 3 && !strings.HasSuffix(l, ".")
+}

@@ -1,0 +1,62 @@
+package recall_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/agora-node/agora/memory/recall"
+)
+
+func TestNormalizeErrorReadsMangledTails(t *testing.T) {
+	clean := "error: could not compile `serde_yaml`\nerror[E0432]: unresolved import `serde::de`"
+	mangled := []string{
+		"\x1b[1m\x1b[31merror\x1b[0m: could not compile `serde_yaml`\r\n\x1b[31merror[E0432]\x1b[0m: unresolved import `serde::de`\r\n",
+		"[1m[31merror[0m: could not compile `serde_yaml`\n[31merror[E0432][0m: unresolved import `serde::de`",
+		"error: could not compile `serde_yaml`\n...\nerror[E0432]: unresolved import `serde::de`",
+		"error: could not compile `serde_yaml`\n[... 40 lines omitted ...]\nerror[E0432]: unresolved import `serde::de`",
+		"downloading 10%\rdownloading 100%\rerror: could not compile `serde_yaml`\nerror[E0432]: unresolved import `serde::de`",
+	}
+	want := recall.ErrorSignature(clean)
+	for _, m := range mangled {
+		if got := recall.ErrorSignature(m); got != want {
+			t.Errorf("%q normalizes to\n%s\nnot\n%s", m, recall.NormalizeError(m), recall.NormalizeError(clean))
+		}
+	}
+	win := recall.NormalizeError(`C:\Users\dev\proj\node_modules\esbuild\bin\esbuild.exe: Access is denied.`)
+	mac := recall.NormalizeError(`/Users/dev/proj/node_modules/esbuild/bin/esbuild.exe: Access is denied.`)
+	if win != mac {
+		t.Errorf("windows and macOS paths read apart: %q vs %q", win, mac)
+	}
+}
+
+func TestNoteErrorTextFindsQuotedFailures(t *testing.T) {
+	what := "Running `pytest -q` blew up at collection with `ModuleNotFoundError: No module named 'yaml'` even though PyYAML was in requirements."
+	why := "The venv was created with python3.12 but the tests ran under the system python3.11, which printed:\n```\nImportError while importing test module '/src/tests/test_cfg.py'.\nE   ModuleNotFoundError: No module named 'yaml'\n```"
+	got := recall.NoteErrorText(what, why)
+	for _, w := range []string{"ModuleNotFoundError: No module named 'yaml'", "ImportError while importing test module"} {
+		if !strings.Contains(got, w) {
+			t.Errorf("NoteErrorText misses %q:\n%s", w, got)
+		}
+	}
+	if strings.Contains(got, "pytest -q") {
+		t.Errorf("a command span is not error output:\n%s", got)
+	}
+	if got := recall.NoteErrorText("We decided to keep the API versioned under /v2.", "Consistency with the mobile client."); got != "" {
+		t.Errorf("a decision quotes no failure, got %q", got)
+	}
+}
+
+func TestNotePlatform(t *testing.T) {
+	for text, want := range map[string]string{
+		"only on Windows runners":                      "windows",
+		"on macOS the Homebrew openssl path":           "darwin",
+		"inside WSL2 on Ubuntu":                        "linux",
+		"works on Linux and Windows alike":             "",
+		"on Windows; Linux containers, Windows runner": "windows",
+		"no system named":                              "",
+	} {
+		if got := recall.NotePlatform(text); got != want {
+			t.Errorf("NotePlatform(%q) = %q, want %q", text, got, want)
+		}
+	}
+}

@@ -1,0 +1,137 @@
+package replay_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/memory"
+	"github.com/agora-node/agora/memory/engine"
+	"github.com/agora-node/agora/memory/recall/internal/gen"
+	"github.com/agora-node/agora/memory/recall/replay"
+	"github.com/agora-node/agora/node"
+	"github.com/agora-node/agora/store/sqlite"
+)
+
+// BenchmarkIngressReplay is the memory's measurement: the corpus's notes
+// sent through a real node's ingress, then every failing tool result of
+// the held-out part (and, apart, the tune part) replayed in a fresh
+// session, the inject read as the agent reads it.
+//
+//	go test -run '^$' -bench BenchmarkIngressReplay -benchtime=1x ./memory/recall/replay/
+//
+// BenchmarkIngressReplay/100k does the same with 100,000 more records
+// stored (the generator's, written to the node's store before it starts).
+func BenchmarkIngressReplay(b *testing.B) {
+	b.Run("corpus", func(b *testing.B) {
+		for b.Loop() {
+			measure(b, startNode(b))
+		}
+	})
+	b.Run("100k", func(b *testing.B) {
+		n := 100_000
+		if v, err := strconv.Atoi(os.Getenv("REPLAY_PAD")); err == nil {
+			n = v // a smaller store, to try the benchmark quickly
+		}
+		for b.Loop() {
+			measure(b, startPadded(b, n))
+		}
+	})
+}
+
+func measure(b *testing.B, c *replay.Client) {
+	corpus := replay.Build()
+	refs, err := c.Store(corpus.Notes)
+	if err != nil {
+		b.Fatal(err)
+	}
+	byRef := map[string]string{}
+	for id, ref := range refs {
+		byRef[ref] = id
+	}
+	for _, s := range []replay.Split{replay.HeldOut, replay.Tune} {
+		var outs []replay.Outcome
+		for _, q := range corpus.Of(s) {
+			o, err := c.Ask(q, byRef, time.Now())
+			if err != nil {
+				b.Fatal(err)
+			}
+			outs = append(outs, o)
+		}
+		r := replay.Evaluate(outs)
+		b.Logf("%s: %s", s, r)
+		if path := os.Getenv("REPLAY_MISSES"); path != "" {
+			// The benchmark log keeps only its first lines.
+			os.WriteFile(path+"."+string(s), []byte(strings.Join(r.Misses, "\n")+"\n"), 0o600)
+		}
+		if s == replay.HeldOut {
+			b.ReportMetric(r.RecallAt1, "recall@1")
+			b.ReportMetric(r.RecallAt3, "recall@3")
+			b.ReportMetric(r.MRR, "MRR")
+			b.ReportMetric(r.FalseInjection, "false-inj")
+			b.ReportMetric(r.StaleFix, "stale-fix")
+			b.ReportMetric(float64(r.P50.Microseconds())/1000, "p50-ms")
+			b.ReportMetric(float64(r.P95.Microseconds())/1000, "p95-ms")
+		}
+	}
+}
+
+// startPadded starts a node whose store holds n records of the
+// generator's corpus, all the adapter's own, before the replay's.
+func startPadded(b *testing.B, n int) *replay.Client {
+	ctx := context.Background()
+	dir := filepath.Join(b.TempDir(), "data")
+	first, err := node.New(ctx, node.Config{DataDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	if err := first.Close(ctx); err != nil {
+		b.Fatal(err)
+	}
+	st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(dir, "state.db")})
+	if err != nil {
+		b.Fatal(err)
+	}
+	docs := gen.Generate(gen.Config{Seed: 7, Records: n}).Docs
+	const batch = 2000
+	for i := 0; i < len(docs); i += batch {
+		var rows []engine.MemoryRecord
+		for j, d := range docs[i:min(i+batch, len(docs))] {
+			body, _ := json.Marshal(map[string]any{
+				"title": d.Title, "type": "bugfix", "trust": "raw",
+				"content":     map[string]string{"what": d.Content, "why": "", "where": "", "learned": ""},
+				"failure":     map[string]string{"step_key": "", "tool_name": "Bash", "error_tail": d.ErrorText},
+				"environment": map[string]any{"os": d.Environment["os"]},
+				"occurred":    d.UpdatedAt,
+			})
+			at := time.Now().Add(-time.Hour)
+			rows = append(rows, engine.MemoryRecord{Ref: memory.NewLocalRef(), Version: 1, Scope: engine.MemoryScopeGlobal,
+				Project: d.Project, TopicKey: fmt.Sprintf("pad/%d", i+j), Revision: 1, Adapter: "codex", Created: at, Updated: at, Body: body})
+		}
+		ev := engine.MemoryEvent{AdapterID: "codex", EventID: fmt.Sprintf("sha256:%064x", i), BodyDigest: "sha256:" + fmt.Sprintf("%064x", i),
+			Kind: "note", Result: []byte(`{"ok":true}`), Status: 200, At: time.Now()}
+		if _, err := st.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: ev, Records: rows}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := st.Close(); err != nil {
+		b.Fatal(err)
+	}
+	n2, err := node.New(ctx, node.Config{DataDir: dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srv := httptest.NewServer(n2.Handler())
+	b.Cleanup(func() {
+		srv.Close()
+		n2.Close(ctx)
+	})
+	return adapterOf(b, srv.URL, adminToken(b, dir), "codex")
+}

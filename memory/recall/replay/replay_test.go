@@ -1,0 +1,146 @@
+package replay_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/memory/recall/replay"
+	"github.com/agora-node/agora/node"
+	"github.com/agora-node/agora/node/nodetest"
+)
+
+// startNode runs a real node on loopback and returns a client of one
+// adapter of it.
+func startNode(tb testing.TB) *replay.Client {
+	tb.Helper()
+	srv, dataDir := nodetest.Start(tb, node.Config{})
+	return adapterOf(tb, srv.URL, nodetest.AdminToken(tb, dataDir), "codex")
+}
+
+// adapterOf has the node's admin issue a token for adapter id.
+func adapterOf(tb testing.TB, url, admin, id string) *replay.Client {
+	tb.Helper()
+	body, _ := json.Marshal(map[string]any{"adapter_id": id})
+	req, _ := http.NewRequest("POST", url+"/api/v1/admin/memory/adapters", bytes.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+admin)
+	req.Header.Set("Content-Type", "application/json")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var v struct{ Token string }
+	if err := json.NewDecoder(resp.Body).Decode(&v); err != nil || resp.StatusCode != http.StatusCreated {
+		tb.Fatalf("issuing a token: %d %v", resp.StatusCode, err)
+	}
+	return &replay.Client{URL: url, Adapter: id, Token: v.Token, HTTP: http.DefaultClient}
+}
+
+// replayAll stores the corpus's notes and replays the queries of part s.
+func replayAll(tb testing.TB, c *replay.Client, corpus replay.Corpus, s replay.Split) (replay.Report, []replay.Outcome, map[string]string) {
+	tb.Helper()
+	refs, err := c.Store(corpus.Notes)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	byRef := map[string]string{}
+	for id, ref := range refs {
+		byRef[ref] = id
+	}
+	var outs []replay.Outcome
+	now := time.Now()
+	for _, q := range corpus.Of(s) {
+		o, err := c.Ask(q, byRef, now)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		outs = append(outs, o)
+	}
+	return replay.Evaluate(outs), outs, byRef
+}
+
+// TestCorpusShape holds the corpus to what issue 14 asks of it.
+func TestCorpusShape(t *testing.T) {
+	c := replay.Build()
+	var nofail, global int
+	projects, systems, years := map[string]bool{}, map[string]bool{}, map[int]bool{}
+	for _, n := range c.Notes {
+		if n.NoFailure {
+			nofail++
+		}
+		if n.Scope == "global" {
+			global++
+		}
+		projects[n.Project], systems[n.OS], years[n.At.Year()] = true, true, true
+	}
+	nomatch := 0
+	kinds := map[string]int{}
+	for _, q := range c.Queries {
+		if q.Want == "" {
+			nomatch++
+		}
+		kinds[q.Kind]++
+	}
+	t.Logf("%d notes (%d describe no failure, %d global), %d projects, systems %v, %d years; %d queries, %d match no note; kinds %v",
+		len(c.Notes), nofail, global, len(projects), systems, len(years), len(c.Queries), nomatch, kinds)
+	if len(c.Notes) < 150 || len(c.Queries) < 200 || 4*nomatch < len(c.Queries) {
+		t.Errorf("want ≥150 notes, ≥200 queries, ≥¼ matching none")
+	}
+	if nofail*100 < 4*len(c.Notes) || nofail*100 > 8*len(c.Notes) || global == 0 || len(projects) < 5 || len(systems) < 3 || len(years) < 3 {
+		t.Errorf("want ~5%% notes without a failure, global notes, several projects, systems and years")
+	}
+	for _, k := range []string{"superseded fix", "twin on another system", "same text, another cause", "another project", "never stored: same kind, another object", "never stored: another failure"} {
+		if kinds[k] == 0 {
+			t.Errorf("no query of kind %q", k)
+		}
+	}
+	if len(c.Of(replay.Tune)) == 0 || len(c.Of(replay.HeldOut)) == 0 {
+		t.Error("both parts need queries")
+	}
+}
+
+// TestReplayTune replays the tune part through a real node's ingress and
+// holds it to floors below the figures the tuning reached; the held-out
+// part is measured by BenchmarkIngressReplay. A note that describes no
+// failure is never pushed, and the answers do not depend on the queries
+// before them: the first queries asked again get the same pushes.
+func TestReplayTune(t *testing.T) {
+	c := startNode(t)
+	corpus := replay.Build()
+	r, outs, byRef := replayAll(t, c, corpus, replay.Tune)
+	t.Logf("tune: %s", r)
+	if testing.Verbose() || os.Getenv("REPLAY_MISSES") != "" {
+		for _, m := range r.Misses {
+			t.Log(m)
+		}
+	}
+	for _, o := range outs {
+		for _, id := range o.Got {
+			if strings.HasPrefix(id, "plain/") {
+				t.Errorf("%s pushed %s, a note that describes no failure", o.Query.ID, id)
+			}
+		}
+	}
+	for _, o := range outs[:10] {
+		again, err := c.Ask(o.Query, byRef, time.Now())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if strings.Join(again.Got, ",") != strings.Join(o.Got, ",") {
+			t.Errorf("%s asked again got %v, first %v", o.Query.ID, again.Got, o.Got)
+		}
+	}
+	if r.RecallAt1 < 0.5 || r.FalseInjection > 0.2 || r.StaleFix > 0 {
+		t.Errorf("tune replay below its floors: %s", r)
+	}
+}
+
+func adminToken(tb testing.TB, dataDir string) string {
+	tb.Helper()
+	return nodetest.AdminToken(tb, dataDir)
+}
