@@ -2,6 +2,7 @@ package engine_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -90,6 +91,19 @@ func TestNoteWordsMakeTheMatch(t *testing.T) {
 	send("note", time.Now().Add(-time.Hour), note(h, "we pin yaml loaders", "project",
 		"We decided to always use yaml.safe_load in the shop service.", "Unsafe loaders are a risk we do not take.", "grep -r yaml.load ."))
 	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	// Other notes, so that the store can tell a rare name from wording.
+	tools := []string{"cargo", "gradle", "helm", "terraform", "rspec", "mvn", "xcodebuild", "dotnet", "composer", "kubectl",
+		"tsc", "eslint", "vite", "webpack", "bundler", "alembic", "docker", "make", "swift", "ruby"}
+	for i, tool := range tools {
+		if i%5 == 0 {
+			h = start(t, send, "other", "linux")
+		}
+		send("note", time.Now().Add(-time.Hour), note(h, tool+" step "+fmt.Sprint(i)+" fails", "global",
+			tool+" failed with `error: step "+fmt.Sprint(i)+" of "+tool+" could not start`.", "the "+tool+" cache was stale", tool+" --clean"))
+		if i%5 == 4 {
+			send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+		}
+	}
 
 	tail := "ImportError while importing test module '/src/tests/test_cfg.py'.\nE   ModuleNotFoundError: No module named 'yaml'\n"
 	if got := pushed(t, send, "shop", "linux", tail); len(got) != 1 || got[0] != "pytest can't import yaml" {

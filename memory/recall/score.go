@@ -542,12 +542,21 @@ const objectMissShare = 0.8
 // kind of failure.
 const objectMaxTitles = 3
 
+// objectMinTitles is how many titles the store needs before the object
+// check runs.
+const objectMinTitles = 20
+
 // objectMiss reports whether the record names an object (title terms
 // its note also says in its what, why or where, or its output prints,
 // held by few titles: the module, the port, the test) and the query
 // lacks most of it (by idf among titles: "client" in @prisma/client is
 // not the part that says which module), with the part it lacks.
 func (ix *Index) objectMiss(q, cmd []int32, e *entry) (bool, string) {
+	if ix.titles < objectMinTitles {
+		// Among a few titles every word is rare: which name an object
+		// and which the wording of a kind of failure cannot be told.
+		return false, ""
+	}
 	limit := int32(max(objectMaxTitles, ix.titles/5000))
 	var obj []string
 	var all, missing float64
