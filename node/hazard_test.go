@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/base64"
 	"encoding/hex"
+	"maps"
 	"net/http"
 	"strings"
 	"sync/atomic"
@@ -26,8 +27,15 @@ func (c *testClock) now() time.Time { return time.Now().Add(time.Duration(c.offs
 func (c *testClock) advance(d time.Duration) { c.offset.Add(int64(d)) }
 
 // requestAt asks for a job signed at the node's time at.
+//
+// It asks for no importance ratings (a published bundle's checks are
+// TestPublishedChecks's), unless can says otherwise.
 func (v verifier) requestAt(t *testing.T, base string, can map[string]any, at time.Time) map[string]any {
 	t.Helper()
+	if _, ok := can["importance"]; !ok {
+		can = maps.Clone(can)
+		can["importance"] = false
+	}
 	e := v.sign(t, map[string]any{"type": "job_request", "operator": v.id, "time": tlog.FormatTimestamp(at),
 		"can": can, "model_family": v.family, "model": v.model})
 	status, body := call(t, "POST", base+"/api/v1/jobs", mustJSON(t, e))
@@ -454,8 +462,14 @@ func TestRoundTimers(t *testing.T) {
 	if refunds[refundPrefix+"screening_deposit"] != 2 || refunds[refundPrefix+"reserve"] != reserve || lapsed != 1 {
 		t.Errorf("refunds %v, want the deposit (2), the reserve (%v) and one review (1)", refunds, reserve)
 	}
+	// What the published bundle's checks gave back (duplicate checks with
+	// no close claim) is TestPublishedChecks's; here it only adds up.
+	var checks float64
+	for _, amount := range movementsFor(t, base, author, "refund:duplicate_checks:") {
+		checks += amount
+	}
 	ver := author.record(t, base)["verification"].(map[string]any)
-	if want := 40 - charged + 2 + reserve + 1; ver["balance"] != want || ver["spent"] != charged-2-reserve-1 {
+	if want := 40 - charged + 2 + reserve + 1 + checks; ver["balance"] != want || ver["spent"] != charged-2-reserve-1-checks {
 		t.Errorf("the author's account after the round: %v, want balance %v", ver, want)
 	}
 }

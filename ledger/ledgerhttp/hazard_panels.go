@@ -132,7 +132,9 @@ func (s *Server) firstJobsBack(hash string, all []ledger.Job) bool {
 	var started time.Time
 	done := true
 	for _, j := range all {
-		if jobs.IsReview(j.Kind) || j.Kind == jobs.HazardReview || j.ID == reserveJobID(hash) {
+		// Only the round's first jobs: not its reviews, panel or reserve,
+		// nor the checks a published bundle gets.
+		if j.Kind != jobs.Reproduction && j.Kind != jobs.Screen || j.ID == reserveJobID(hash) {
 			continue
 		}
 		done = done && j.Done
