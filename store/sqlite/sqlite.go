@@ -438,6 +438,8 @@ CREATE TABLE library_votes (
 	// The verification loop: jobs, answers, declines, credit and
 	// qualification (jobs.go).
 	jobsMigration,
+	// Answers found by their own entry digest (jobs.go).
+	jobAnswersDigestMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
