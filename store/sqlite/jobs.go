@@ -110,6 +110,14 @@ CREATE TABLE IF NOT EXISTS qualification (
 ) WITHOUT ROWID;
 `
 
+// jobAnswersDigestMigration indexes answers by their own entry digest:
+// AnswerByEntry finds an answer by its logged entry or by that digest, and
+// without this index the OR read every answer (a sealed round's advance
+// asks it for each answered job, so it grew with every attestation).
+const jobAnswersDigestMigration = `
+CREATE INDEX IF NOT EXISTS job_answers_digest ON job_answers (digest);
+`
+
 // candidatePage is how many open jobs TakeJob weighs at once, most urgent
 // and oldest first; it weighs the next page only when none on this one is
 // eligible. So the choice "at random within the most urgent class" is at

@@ -441,6 +441,8 @@ CREATE TABLE library_votes (
 	// Checks of published bundles: check jobs' needs and importance
 	// ratings (checks.go).
 	checksMigration,
+	// Answers found by their own entry digest (jobs.go).
+	jobAnswersDigestMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
