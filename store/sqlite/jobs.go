@@ -236,9 +236,15 @@ func (s *Store) OpenJob(ctx context.Context, operator string, now time.Time) (le
 }
 
 func (s *Store) BundleJobs(ctx context.Context, bundle string) ([]ledger.Job, error) {
+	return s.queryJobs(ctx, `SELECT `+jobColumns+` FROM jobs WHERE bundle = ? ORDER BY created, id`, bundle)
+}
+
+// queryJobs reads the jobs query selects (jobColumns) in one read
+// transaction.
+func (s *Store) queryJobs(ctx context.Context, query string, args ...any) ([]ledger.Job, error) {
 	var out []ledger.Job
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE bundle = ? ORDER BY created, id`, bundle)
+		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
 			return err
 		}

@@ -38,26 +38,10 @@ func (s *Store) RetireJobs(ctx context.Context, ids []string, moves []jobs.Movem
 
 // LapsedJobs implements ledger.RoundStore.
 func (s *Store) LapsedJobs(ctx context.Context, kinds []string, createdBefore, now time.Time, limit int) ([]ledger.Job, error) {
-	var out []ledger.Job
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+jobColumns+` FROM jobs
-			WHERE done = 0 AND created <= ? AND kind IN (SELECT value FROM json_each(?))
-			AND (operator IS NULL OR deadline <= ?) ORDER BY created, id LIMIT ?`,
-			nanos(createdBefore), jsonText(orEmpty(kinds)), nanos(now), limit)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			j, err := scanJob(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, j)
-		}
-		return rows.Err()
-	})
-	return out, err
+	return s.queryJobs(ctx, `SELECT `+jobColumns+` FROM jobs
+		WHERE done = 0 AND created <= ? AND kind IN (SELECT value FROM json_each(?))
+		AND (operator IS NULL OR deadline <= ?) ORDER BY created, id LIMIT ?`,
+		nanos(createdBefore), jsonText(orEmpty(kinds)), nanos(now), limit)
 }
 
 // WithdrawnFile implements ledger.RoundStore.
