@@ -33,4 +33,15 @@ type RoundStore interface {
 	// withdrawn holds a file with digest digest: whether deleting the file
 	// of a withdrawn bundle would take it from another.
 	HeldElsewhere(ctx context.Context, digest, except string) (bool, error)
+
+	// UnsettledBundles returns up to limit open bundles (their revealing
+	// entry bound) whose opening SettleBundle has not recorded as settled,
+	// oldest first: the ones whose node stopped between logging an
+	// opening and the work that follows it.
+	UnsettledBundles(ctx context.Context, limit int) ([]Bundle, error)
+
+	// SettleBundle records that the work following bundle hash's opening
+	// is done. A bundle not revealed, or settled before, is left as it is.
+	// A revealing entry dropped (DropUnbound) leaves its bundle unsettled.
+	SettleBundle(ctx context.Context, hash string) error
 }

@@ -176,13 +176,23 @@ func (s *Server) advanceRound(ctx context.Context, hash string) error {
 	return nil
 }
 
-// openRound opens a sealed bundle whose round is done: its entry, then
-// every answer of its round logged as a commitment, each revealed with
-// the salt that opens it.
+// openRound opens a sealed bundle whose round is done, and settles it.
 func (s *Server) openRound(ctx context.Context, b ledger.Bundle) error {
 	if _, err := s.OpenBundle(ctx, b); err != nil {
 		return err
 	}
+	return s.settle(ctx, b)
+}
+
+// settle does the work that follows a bundle's opening, then records it
+// done (ledger.RoundStore.SettleBundle), so that a node stopped in
+// between does it at the next sweep: the author's deposit back, every
+// answer of its round logged as a commitment revealed with the salt that
+// opens it, the checks a published bundle gets, and its canaries closed.
+// Each step is idempotent.
+func (s *Server) settle(ctx context.Context, b ledger.Bundle) error {
+	s.settleMu.Lock()
+	defer s.settleMu.Unlock()
 	if all, err := s.store.BundleJobs(ctx, b.Hash); err != nil {
 		return err
 	} else if err := s.refundDeposit(ctx, b, all); err != nil {
@@ -201,9 +211,12 @@ func (s *Server) openRound(ctx context.Context, b ledger.Bundle) error {
 		}
 	}
 	if err := s.startChecks(ctx, b.Hash); err != nil {
-		s.logger.Error("making an opened bundle's checks", "bundle", b.Hash, "err", err)
+		return fmt.Errorf("making an opened bundle's checks: %w", err)
 	}
-	return s.closeCanaries(ctx, b.Hash)
+	if err := s.closeCanaries(ctx, b.Hash); err != nil {
+		return err
+	}
+	return s.store.SettleBundle(ctx, b.Hash)
 }
 
 // revealAnswer logs a sealed answer as signed, its leaf naming the sealed
@@ -262,6 +275,15 @@ func (s *Server) sweepRounds(ctx context.Context) {
 		for _, b := range due {
 			if err := s.advanceRound(ctx, b.Hash); err != nil && ctx.Err() == nil {
 				s.logger.Error("advancing a bundle's round", "bundle", b.Hash, "err", err)
+			}
+		}
+		unsettled, err := s.store.UnsettledBundles(ctx, 100)
+		if err != nil && ctx.Err() == nil {
+			s.logger.Error("listing opened bundles not settled", "err", err)
+		}
+		for _, b := range unsettled {
+			if err := s.settle(ctx, b); err != nil && ctx.Err() == nil {
+				s.logger.Error("settling an opened bundle", "bundle", b.Hash, "err", err)
 			}
 		}
 		if err := s.closeLapsedReviews(ctx); err != nil && ctx.Err() == nil {

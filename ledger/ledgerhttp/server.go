@@ -123,6 +123,9 @@ type Server struct {
 	submitMu   sync.Mutex
 	submitting map[string]bool
 	seedMu     sync.Mutex // held while a free seed bundle is counted and sealed
+	// settleMu is held while an opened bundle is settled (settle), so the
+	// sweep and the answer that opened a round never log its reveals twice.
+	settleMu sync.Mutex
 
 	waits *waiters // the long polls waiting
 	// checks runs bundle checks; checkLimit and submitLimit are the

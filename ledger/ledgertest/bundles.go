@@ -114,12 +114,17 @@ func testBundles(f *fixture) {
 	if got, _ := f.s.Bundle(f.ctx, b.Hash); got.State != ledger.BundleSealed {
 		f.t.Errorf("state before the revealing entry is bound = %s", got.State)
 	}
+	f.unsettled(nil, "before the revealing entry is bound")
 	opened := f.bind(b.EntryDigest)
 	got, err := f.s.Bundle(f.ctx, b.Hash)
 	f.ok(err, "Bundle")
 	if got.State != ledger.BundleOpen || got.RevealedIndex != opened {
 		f.t.Errorf("opened bundle: state %s, revealed at %d, want %d", got.State, got.RevealedIndex, opened)
 	}
+	f.unsettled([]string{b.Hash}, "once opened")
+	f.ok(f.s.SettleBundle(f.ctx, b.Hash), "SettleBundle")
+	f.ok(f.s.SettleBundle(f.ctx, b.Hash), "SettleBundle again")
+	f.unsettled(nil, "once settled")
 	found, err := f.s.SearchClaims(f.ctx, ledger.ClaimQuery{Limit: 10})
 	f.ok(err, "SearchClaims")
 	if !slices.Equal(claimIDs(found), []string{b.Claims[0].ID, b.Claims[1].ID}) || found[0].Opened != opened {
@@ -378,4 +383,18 @@ func testUnboundUploads(f *fixture) {
 	// Requests older than Keep lapsed: the sweep has removed their files.
 	f.ok(f.s.RequestUpload(f.ctx, ledger.Upload{Digest: "sha256:" + nonce() + nonce(), Size: 1000, Operator: op.ID, Organization: org, Requested: f.now.Add(8 * 24 * time.Hour)}, limits),
 		"RequestUpload once the earlier requests lapsed")
+}
+
+// unsettled fails the test unless UnsettledBundles lists exactly want.
+func (f *fixture) unsettled(want []string, when string) {
+	f.t.Helper()
+	list, err := f.s.UnsettledBundles(f.ctx, 10)
+	f.ok(err, "UnsettledBundles")
+	var got []string
+	for _, b := range list {
+		got = append(got, b.Hash)
+	}
+	if !slices.Equal(got, want) {
+		f.t.Errorf("UnsettledBundles %s = %v, want %v", when, got, want)
+	}
 }

@@ -69,7 +69,8 @@ func TestBindHookMigration(t *testing.T) {
 	// The database as the program before the hooks left it.
 	// The migrations after the hooks' go too.
 	hooks := slices.Index(migrations, bindHookMigration)
-	for _, q := range []string{"DROP TABLE name_changes", "ALTER TABLE signed DROP COLUMN on_bind", "PRAGMA user_version = " + itoa(hooks)} {
+	for _, q := range []string{"DROP TABLE name_changes", "ALTER TABLE signed DROP COLUMN on_bind",
+		"DROP INDEX bundles_unsettled", "ALTER TABLE bundles DROP COLUMN settled", "PRAGMA user_version = " + itoa(hooks)} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))
 	}
 	ok(s.Close())

@@ -229,6 +229,29 @@ func (s *Store) SealedBundles(ctx context.Context, before time.Time, limit int) 
 		ORDER BY b.at LIMIT ?`, nanos(before), limit)
 }
 
+// UnsettledBundles implements ledger.Store.
+func (s *Store) UnsettledBundles(ctx context.Context, limit int) ([]ledger.Bundle, error) {
+	return s.loadBundles(ctx, `b.revealed IS NOT NULL AND b.settled IS NULL AND re.idx IS NOT NULL
+		ORDER BY b.at LIMIT ?`, limit)
+}
+
+// SettleBundle implements ledger.Store.
+func (s *Store) SettleBundle(ctx context.Context, hash string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		_, err := tx.ExecContext(ctx, `UPDATE bundles SET settled = ? WHERE hash = ? AND revealed IS NOT NULL AND settled IS NULL`,
+			nanos(time.Now()), hash)
+		return err
+	})
+}
+
+// settledMigration marks when the work following a bundle's opening was
+// done (SettleBundle); bundles opened before it are taken as settled.
+const settledMigration = `
+ALTER TABLE bundles ADD COLUMN settled BIGINT;
+UPDATE bundles SET settled = at WHERE revealed IS NOT NULL;
+CREATE INDEX bundles_unsettled ON bundles (at) WHERE revealed IS NOT NULL AND settled IS NULL;
+`
+
 // loadBundles loads every bundle where matches, in one read transaction.
 func (s *Store) loadBundles(ctx context.Context, where string, args ...any) ([]ledger.Bundle, error) {
 	var out []ledger.Bundle
@@ -386,7 +409,7 @@ func dropBundleRecords(ctx context.Context, tx *sql.Tx, digest string) error {
 		return err
 	}
 	for _, q := range []string{
-		`UPDATE bundles SET revealed = NULL WHERE revealed = ?1`,
+		`UPDATE bundles SET revealed = NULL, settled = NULL WHERE revealed = ?1`,
 		`UPDATE bundles SET withdrawal = NULL, reason = NULL, void = NULL, withdrawn_at = NULL WHERE withdrawal = ?1 OR void = ?1`,
 	} {
 		if _, err := tx.ExecContext(ctx, q, digest); err != nil {

@@ -39,6 +39,9 @@ func TestMemoryOwnerMigration(t *testing.T) {
 		`INSERT INTO memory_sessions (handle, adapter_id, version, state, started, ended) VALUES ('ms_codex', 'codex', 1, x'7b7d', 1, 0)`,
 		`INSERT INTO memory_records VALUES ('lr_codex', 1, 'project', 'shop', 'shop', 'bugfix/npm', 1, 'ms_codex', 1, 1, x'7b7d')`,
 		`INSERT INTO memory_records VALUES ('lr_orphan', 1, 'global', 'shop', '', 'bugfix/other', 1, 'ms_gone', 1, 1, x'7b7d')`,
+		// and without what later migrations added that they cannot add twice.
+		`DROP INDEX bundles_unsettled`,
+		`ALTER TABLE bundles DROP COLUMN settled`,
 		"PRAGMA user_version = " + itoa(before),
 	} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))

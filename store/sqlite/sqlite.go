@@ -443,6 +443,8 @@ CREATE TABLE library_votes (
 	checksMigration,
 	// Answers found by their own entry digest (jobs.go).
 	jobAnswersDigestMigration,
+	// When the work following a bundle's opening was done (bundles.go).
+	settledMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
