@@ -61,8 +61,10 @@ type Store interface {
 
 	// SealedBundles returns up to limit bundles still sealed, whose sealed
 	// entry is bound and which were sealed at or before before, oldest
-	// first: those due to open under a node's policy.
-	SealedBundles(ctx context.Context, before time.Time, limit int) ([]Bundle, error)
+	// first (by At, then by Hash): those due to open under a node's
+	// policy. A page starts after bundle after, "" from the first; after a
+	// bundle that is no more, the page is empty.
+	SealedBundles(ctx context.Context, before time.Time, after string, limit int) ([]Bundle, error)
 
 	// OpenBundle records that entry (put before) reveals bundle hash. A
 	// bundle withdrawn, or revealed by another entry, returns

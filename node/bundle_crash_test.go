@@ -478,7 +478,7 @@ func TestBundleCrash(t *testing.T) {
 
 	// Every bundle opens (as the policy loop would open it), and reads
 	// back whole.
-	due, err := n.store.SealedBundles(ctx, time.Now(), 1000)
+	due, err := n.store.SealedBundles(ctx, time.Now(), "", 1000)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -395,7 +395,7 @@ func (s *Server) openDue(ctx context.Context) {
 			return
 		case <-t.C:
 		}
-		due, err := s.store.SealedBundles(ctx, s.now().Add(-s.cfg.OpenAfter), 100)
+		due, err := s.store.SealedBundles(ctx, s.now().Add(-s.cfg.OpenAfter), "", 100)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.logger.Error("listing bundles due to open", "err", err)

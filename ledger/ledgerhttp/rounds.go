@@ -257,20 +257,32 @@ func (s *Server) revealAnswer(ctx context.Context, a ledger.Answer) error {
 	return nil
 }
 
-// roundSweep is how often sweepRounds looks at every sealed bundle.
-const roundSweep = 2 * time.Second
+// roundSweep is how often sweepRounds looks at the next page of sealed
+// bundles, sweepPage of them: a node with 5,000 sealed bundles looks at
+// each about every 100 s, which is soon enough for timers of days and for
+// a round left halfway by a crash, and costs the same at any backlog.
+const (
+	roundSweep = 2 * time.Second
+	sweepPage  = 100
+)
 
-// sweepRounds advances every sealed bundle's round, now and then every
-// roundSweep until ctx ends: a round moves on after each answer, and this
-// moves on one whose last answer was logged just before the node stopped
-// (its reviews not yet made, or its opening not yet logged).
+// sweepRounds advances every sealed bundle's round, a page every
+// roundSweep until ctx ends, from the oldest and round again: a round
+// moves on after each answer, and this moves on one whose last answer was
+// logged just before the node stopped (its reviews not yet made, or its
+// opening not yet logged), or whose timers ran out. It also settles
+// openings left unsettled and closes lapsed reviews.
 func (s *Server) sweepRounds(ctx context.Context) {
 	t := time.NewTicker(roundSweep)
 	defer t.Stop()
+	after := ""
 	for {
-		due, err := s.store.SealedBundles(ctx, s.now(), 1000)
+		due, err := s.store.SealedBundles(ctx, s.now(), after, sweepPage)
 		if err != nil && ctx.Err() == nil {
 			s.logger.Error("listing sealed bundles for their rounds", "err", err)
+		}
+		if after = ""; len(due) == sweepPage {
+			after = due[len(due)-1].Hash
 		}
 		for _, b := range due {
 			if err := s.advanceRound(ctx, b.Hash); err != nil && ctx.Err() == nil {

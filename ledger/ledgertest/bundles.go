@@ -89,12 +89,12 @@ func testBundles(f *fixture) {
 	if by.Hash != b.Hash {
 		f.t.Errorf("BundleBySealed = %s, want %s", by.Hash, b.Hash)
 	}
-	due, err := f.s.SealedBundles(f.ctx, f.now, 10)
+	due, err := f.s.SealedBundles(f.ctx, f.now, "", 10)
 	f.ok(err, "SealedBundles")
 	if len(due) != 1 || due[0].Hash != b.Hash {
 		f.t.Errorf("SealedBundles = %d bundles", len(due))
 	}
-	if due, _ := f.s.SealedBundles(f.ctx, f.now.Add(-time.Second), 10); len(due) != 0 {
+	if due, _ := f.s.SealedBundles(f.ctx, f.now.Add(-time.Second), "", 10); len(due) != 0 {
 		f.t.Errorf("SealedBundles before it was sealed = %d bundles", len(due))
 	}
 	if n, err := f.s.OperatorBundles(f.ctx, op.ID, f.now.Add(-time.Hour)); err != nil || n != 1 {

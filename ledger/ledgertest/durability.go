@@ -95,7 +95,7 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	if held, err := f.s.HoldsFile(f.ctx, sealed.Files[0].Digest); err != nil || !held {
 		f.t.Errorf("HoldsFile of the sealed bundle's file after reopening = %v, %v", held, err)
 	}
-	if due, err := f.s.SealedBundles(f.ctx, f.now, 10); err != nil || len(due) == 0 || due[0].Hash != sealed.Hash ||
+	if due, err := f.s.SealedBundles(f.ctx, f.now, "", 10); err != nil || len(due) == 0 || due[0].Hash != sealed.Hash ||
 		slices.ContainsFunc(due, func(b ledger.Bundle) bool { return b.Hash == opened.Hash || b.Hash == withdrawn.Hash }) {
 		f.t.Errorf("SealedBundles after reopening = %d bundles, %v; want the sealed one first, none opened", len(due), err)
 	}

@@ -54,6 +54,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option)
 		{"Uploads", testUploads},
 		{"Jobs", testJobs},
 		{"Rounds", testRounds},
+		{"SealedPages", testSealedPages},
 		{"Checks", testChecks},
 	}
 	for _, tc := range tests {

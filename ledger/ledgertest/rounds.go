@@ -1,6 +1,8 @@
 package ledgertest
 
 import (
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agora-node/agora/ledger"
@@ -76,5 +78,45 @@ func testRounds(f *fixture) {
 	}
 	if elsewhere, err := f.s.HeldElsewhere(f.ctx, up.Files[0].Digest, down.Hash); err != nil || !elsewhere {
 		f.t.Errorf("HeldElsewhere of a file a bundle still sealed holds: %v %v", elsewhere, err)
+	}
+}
+
+// testSealedPages checks that SealedBundles pages through sealed bundles
+// in order, a page starting after the last one of the page before, and
+// that a bundle opened meanwhile drops out without losing the rest.
+func testSealedPages(f *fixture) {
+	op, _ := f.register("Paging author")
+	var want []string
+	for i := range 5 {
+		want = append(want, f.sealBundle(op, []string{"physics"}, fmt.Sprintf("Paged %d", i)).Hash)
+	}
+	page := func(after string, limit int) []string {
+		f.t.Helper()
+		list, err := f.s.SealedBundles(f.ctx, f.now, after, limit)
+		f.ok(err, "SealedBundles")
+		var hashes []string
+		for _, b := range list {
+			hashes = append(hashes, b.Hash)
+		}
+		return hashes
+	}
+	all := page("", 10)
+	if !slices.Equal(slices.Sorted(slices.Values(all)), slices.Sorted(slices.Values(want))) {
+		f.t.Fatalf("SealedBundles = %v, want the 5 sealed", all)
+	}
+	first := page("", 2)
+	if !slices.Equal(first, all[:2]) {
+		f.t.Errorf("first page = %v, want %v", first, all[:2])
+	}
+	b, err := f.s.Bundle(f.ctx, all[2])
+	f.ok(err, "Bundle")
+	f.ok(f.s.PutSigned(f.ctx, b.EntryDigest, b.Entry, nil), "PutSigned")
+	f.ok(f.s.OpenBundle(f.ctx, b.Hash, b.EntryDigest), "OpenBundle")
+	f.bind(b.EntryDigest)
+	if next := page(first[1], 2); !slices.Equal(next, all[3:5]) {
+		f.t.Errorf("page after %s, with the next one opened = %v, want %v", first[1], next, all[3:5])
+	}
+	if rest := page(all[4], 2); len(rest) != 0 {
+		f.t.Errorf("page after the last = %v, want none", rest)
 	}
 }

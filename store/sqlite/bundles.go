@@ -224,9 +224,14 @@ func (s *Store) BundleBySealed(ctx context.Context, index int64) (b ledger.Bundl
 }
 
 // SealedBundles implements ledger.Store.
-func (s *Store) SealedBundles(ctx context.Context, before time.Time, limit int) ([]ledger.Bundle, error) {
+func (s *Store) SealedBundles(ctx context.Context, before time.Time, after string, limit int) ([]ledger.Bundle, error) {
+	if after == "" {
+		return s.loadBundles(ctx, `b.revealed IS NULL AND b.withdrawal IS NULL AND b.at <= ? AND se.idx IS NOT NULL
+		ORDER BY b.at, b.hash LIMIT ?`, nanos(before), limit)
+	}
 	return s.loadBundles(ctx, `b.revealed IS NULL AND b.withdrawal IS NULL AND b.at <= ? AND se.idx IS NOT NULL
-		ORDER BY b.at LIMIT ?`, nanos(before), limit)
+		AND (b.at, b.hash) > (SELECT at, hash FROM bundles WHERE hash = ?)
+		ORDER BY b.at, b.hash LIMIT ?`, nanos(before), after, limit)
 }
 
 // UnsettledBundles implements ledger.Store.
