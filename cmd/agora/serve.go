@@ -73,7 +73,7 @@ func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 // would outlive the logger it was made for.
 func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...]"
+const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...] [--pprof 127.0.0.1:PORT]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -99,6 +99,7 @@ func serveCommand() *command {
 	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
 	allowShared := c.flags.Bool("allow-shared-data", false, "start even when other local users can read --data (it holds the node's keys, state and sealed files)")
 	tokenFile := c.flags.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
+	profiles := c.flags.String("pprof", "", "serve Go's runtime profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060 (default off)")
 	var witnesses witnessFlag
 	c.flags.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
 	c.run = func(ctx context.Context, e *env, args []string) int {
@@ -117,6 +118,14 @@ func serveCommand() *command {
 		token, code := serveAdminToken(e, *tokenFile)
 		if code != 0 {
 			return code
+		}
+		if *profiles != "" {
+			addr, stop, err := listenProfiles(*profiles)
+			if err != nil {
+				return c.usageError(e, "%v", err)
+			}
+			defer stop()
+			fmt.Fprintf(e.stderr, "profiles: go tool pprof http://%s/debug/pprof/profile?seconds=30\n", addr)
 		}
 		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, Origin: *origin, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
 			MaxBodyBytes: *maxBody, MaxBundleBodyBytes: *maxBundleBody, AdminToken: token, AllowSharedData: *allowShared, Witnesses: witnesses,
