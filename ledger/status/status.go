@@ -1,0 +1,422 @@
+// Package status derives every claim's statuses, hallmarks and
+// requirements from the log alone ("Statuses", "Hallmarks"), so anyone
+// holding the log and the files its entries digest gets the same answer
+// as the node that serves them.
+//
+// A Deriver reads the log's leaves in order (Add) and answers for any
+// claim at any moment (Claim): the node feeds it each leaf as the log
+// grows, and agora status feeds it a whole log fetched over HTTP. It keeps
+// no storage and serves nothing; the only thing it reads besides the
+// leaves is the manifest and claims of each bundle that opens, through
+// the Files it is given, since a leaf names a bundle by its hash and not
+// its contents.
+//
+// What the log decides here:
+//
+//   - Published: the bundle entry that revealed the claim's bundle, not
+//     withdrawn since.
+//   - Reproduced, and its failure: reproductions from organizations other
+//     than the authors', one vote each with its first verdict,
+//     could_not_run no vote.
+//   - Formally verified, and its rejection: proof checks, counted the same
+//     way.
+//   - Reviewed: the three reviews of one version, from organizations
+//     other than the authors' and families that did not write it, with a
+//     favourable median; reproduced first when the claim computes.
+//   - Replicated: a replication claim in another organization's bundle
+//     that depends on it, matched by two organizations and mismatched by
+//     none.
+//   - Refuted: a failed reproduction its author did not correct away
+//     within CorrectWithin.
+//   - Unavailable: every bundle that held it was withdrawn.
+//
+// Contested and Retracted wait for challenge and retraction entries,
+// which this node does not log yet; no claim holds them.
+package status
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/ledger/claims"
+	"github.com/agora-node/agora/tlog"
+	"github.com/agora-node/agora/vocabulary"
+)
+
+// CorrectWithin is how long after its reproduction fails an author has to
+// correct a claim away before it is Refuted ("Statuses").
+const CorrectWithin = 30 * 24 * time.Hour
+
+// Files reads a file of a bundle the log opened, by the bundle's hash and
+// the file's path in it ("manifest.json", "claims.json"). An error means
+// the file cannot be had (a withdrawn bundle's files are no longer
+// served): the bundle's claims are then known by their IDs only, and earn
+// no hallmark that needs their evidence.
+type Files func(bundle, path string) ([]byte, error)
+
+// Deriver holds what the leaves added so far say about claims.
+type Deriver struct {
+	files   Files
+	next    uint64
+	last    time.Time
+	orgs    map[string]string // operator → the organization its latest identity counts as
+	bundles map[string]*bundleState
+	claims  map[string]*claimState
+	// pending are claims whose reproduction has failed, waiting for their
+	// correct_by to pass.
+	pending map[string]bool
+}
+
+type bundleState struct {
+	hash       string
+	author     string
+	authorOrg  string
+	families   []string
+	opened     uint64
+	openedAt   time.Time
+	replaces   string
+	withdrawn  bool
+	withdrawal uint64
+	claims     []string
+	known      bool // its manifest and claims were read
+}
+
+type claimState struct {
+	id        string
+	bundles   []*bundleState // every opened bundle holding it, in log order
+	typ       string
+	computes  bool
+	proves    bool
+	dependsOn []string
+	votes     []Vote
+	// replications are the replication claims that depend on it.
+	replications []string
+
+	failedSince  time.Time // when its reproduction last came to have failed
+	failedIndex  uint64
+	refuted      bool
+	refutedAt    time.Time
+	correctedBy  string // the opened correction that changed or dropped it
+	correctedAt  time.Time
+}
+
+// Vote is one verdict an attestation gave a claim.
+type Vote struct {
+	Index        uint64 // the attestation's log index
+	Job          string // its kind: reproduction, methods_review, ...
+	Bundle       string // the bundle it was given on
+	Verifier     string
+	Organization string // "" when the verifier had no identity
+	ModelFamily  string
+	Verdict      string
+}
+
+// New returns a Deriver over an empty log, reading bundle files with
+// files.
+func New(files Files) *Deriver {
+	return &Deriver{files: files, orgs: map[string]string{}, bundles: map[string]*bundleState{},
+		claims: map[string]*claimState{}, pending: map[string]bool{}}
+}
+
+// Size is the number of leaves added: the index Add expects next.
+func (d *Deriver) Size() uint64 { return d.next }
+
+// Add reads the leaf at index, which must be Size: leaves are read in log
+// order, each once. A leaf it cannot parse is an error and is not added.
+func (d *Deriver) Add(index uint64, leaf []byte) error {
+	if index != d.next {
+		return fmt.Errorf("status: leaf %d added when %d is next", index, d.next)
+	}
+	v, err := canonical.Parse(leaf)
+	if err != nil {
+		return fmt.Errorf("status: leaf %d: %w", index, err)
+	}
+	obj, _ := v.(map[string]any)
+	entry, _ := obj["entry"].(map[string]any)
+	if obj == nil || entry == nil {
+		return fmt.Errorf("status: leaf %d holds no entry", index)
+	}
+	stamp, _ := obj["timestamp"].(string)
+	at, err := tlog.ParseTimestamp(stamp)
+	if err != nil {
+		return fmt.Errorf("status: leaf %d: %w", index, err)
+	}
+	d.next++
+	if at.After(d.last) {
+		d.last = at
+	}
+	d.settle(d.last)
+	switch entry["type"] {
+	case "identity":
+		op, _ := obj["operator"].(string)
+		if org, _ := obj["organization"].(string); op != "" && org != "" {
+			d.orgs[op] = org
+		}
+	case "bundle":
+		if _, revealed := obj["sealed"]; revealed {
+			d.open(index, at, obj, entry)
+		}
+	case "attestation":
+		d.attest(index, obj, entry)
+	case "withdrawal":
+		d.withdraw(index, entry)
+	}
+	return nil
+}
+
+// organization is what op counts as now: its identity's organization, ""
+// without one.
+func (d *Deriver) organization(op string) string { return d.orgs[op] }
+
+func stringList(v any) []string {
+	list, _ := v.([]any)
+	out := make([]string, 0, len(list))
+	for _, item := range list {
+		if s, ok := item.(string); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// open reads a bundle entry that revealed a bundle.
+func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
+	hash, _ := entry["bundle"].(string)
+	if hash == "" || d.bundles[hash] != nil {
+		return
+	}
+	b := &bundleState{hash: hash, opened: index, openedAt: at, claims: stringList(leaf["claims"])}
+	b.author, _ = leaf["operator"].(string)
+	b.replaces, _ = leaf["replaces"].(string)
+	// An author without an identity counts as an organization of its own,
+	// as the round that assigned its checks took it.
+	b.authorOrg = d.organization(b.author)
+	if b.authorOrg == "" {
+		b.authorOrg = b.author
+	}
+	d.bundles[hash] = b
+	facts := d.readFacts(b)
+	for i, id := range b.claims {
+		c := d.claim(id)
+		c.bundles = append(c.bundles, b)
+		if f, ok := facts[i]; ok && b.known {
+			c.typ, c.computes, c.proves = f.typ, f.computes, f.proves
+			c.dependsOn = f.dependsOn
+			if f.typ == "replication" {
+				for _, dep := range f.dependsOn {
+					o := d.claim(dep)
+					if !slices.Contains(o.replications, id) {
+						o.replications = append(o.replications, id)
+					}
+				}
+			}
+		}
+	}
+	if old := d.bundles[b.replaces]; old != nil {
+		for _, id := range old.claims {
+			if slices.Contains(b.claims, id) {
+				continue
+			}
+			c := d.claims[id]
+			if c.correctedBy == "" {
+				c.correctedBy, c.correctedAt = hash, at
+			}
+		}
+	}
+}
+
+func (d *Deriver) claim(id string) *claimState {
+	c := d.claims[id]
+	if c == nil {
+		c = &claimState{id: id}
+		d.claims[id] = c
+	}
+	return c
+}
+
+// claimFacts is what claims.json says of one claim.
+type claimFacts struct {
+	typ       string
+	computes  bool
+	proves    bool
+	dependsOn []string // global claim IDs
+}
+
+// readFacts reads b's manifest (the families that wrote it) and claims
+// (each claim's type, evidence and dependencies, by its place in
+// claims.json, which is its place in the leaf's list).
+func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
+	if d.files == nil {
+		return nil
+	}
+	manifest, err := d.files(b.hash, "manifest.json")
+	if err != nil {
+		return nil
+	}
+	list, err := d.files(b.hash, "claims.json")
+	if err != nil {
+		return nil
+	}
+	mv, err := canonical.Parse(manifest)
+	if err != nil {
+		return nil
+	}
+	m, _ := mv.(map[string]any)
+	b.families = stringList(m["model_families"])
+	cv, err := canonical.Parse(list)
+	if err != nil {
+		return nil
+	}
+	items, _ := cv.([]any)
+	local := map[string]string{}
+	for i, item := range items {
+		obj, _ := item.(map[string]any)
+		if id, _ := obj["id"].(string); id != "" && i < len(b.claims) {
+			local[id] = b.claims[i]
+		}
+	}
+	out := map[int]claimFacts{}
+	for i, item := range items {
+		obj, _ := item.(map[string]any)
+		if obj == nil || i >= len(b.claims) {
+			continue
+		}
+		var f claimFacts
+		f.typ, _ = obj["type"].(string)
+		for _, e := range asList(obj["evidence"]) {
+			ev, _ := e.(map[string]any)
+			if _, ok := ev["produced_by"]; ok {
+				f.computes = true
+			}
+			if _, ok := ev["proof"]; ok {
+				f.proves = true
+			}
+		}
+		for _, dep := range stringList(obj["depends_on"]) {
+			if g, ok := local[dep]; ok {
+				f.dependsOn = append(f.dependsOn, g)
+			} else if claims.IsClaimID(dep) {
+				f.dependsOn = append(f.dependsOn, dep)
+			}
+		}
+		out[i] = f
+	}
+	b.known = true
+	return out
+}
+
+func asList(v any) []any {
+	list, _ := v.([]any)
+	return list
+}
+
+// attest reads an attestation: each of its verdicts is a vote on a claim.
+func (d *Deriver) attest(index uint64, leaf, entry map[string]any) {
+	job, _ := entry["job"].(string)
+	if _, ok := jobVerdicts(job); !ok {
+		return
+	}
+	verifier, _ := entry["verifier"].(string)
+	bundle, _ := entry["bundle"].(string)
+	family, _ := entry["model_family"].(string)
+	verdicts, _ := entry["claims"].(map[string]any)
+	ids := make([]string, 0, len(verdicts))
+	for id := range verdicts {
+		ids = append(ids, id)
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		verdict, _ := verdicts[id].(string)
+		c := d.claims[id]
+		if c == nil {
+			continue // a claim the log never opened
+		}
+		c.votes = append(c.votes, Vote{Index: index, Job: job, Bundle: bundle, Verifier: verifier,
+			Organization: d.organization(verifier), ModelFamily: family, Verdict: verdict})
+		if job == "reproduction" {
+			d.noteReproduction(c, index)
+		}
+	}
+}
+
+func jobVerdicts(job string) ([]string, bool) {
+	for _, j := range vocabulary.AttestationJobs {
+		if j.Job == job {
+			return j.Verdicts, true
+		}
+	}
+	return nil, false
+}
+
+// noteReproduction follows whether c's reproduction has failed after a
+// new reproduction vote: from the moment it fails its correct_by runs,
+// and a failure that stops holding (an appeal's reproductions) stops it.
+func (d *Deriver) noteReproduction(c *claimState, index uint64) {
+	if c.refuted {
+		return
+	}
+	t := d.tally(c, "reproduction", "reproduced", "mismatch")
+	failed := t.failed()
+	switch {
+	case failed && c.failedSince.IsZero():
+		c.failedSince, c.failedIndex = d.last, index
+		d.pending[c.id] = true
+	case !failed && !c.failedSince.IsZero():
+		c.failedSince, c.failedIndex = time.Time{}, 0
+		delete(d.pending, c.id)
+	}
+}
+
+// settle makes final every failed claim whose correct_by has passed by
+// now with no correction that changed it: Refuted is final for a claim ID.
+func (d *Deriver) settle(now time.Time) {
+	for id := range d.pending {
+		c := d.claims[id]
+		deadline := c.failedSince.Add(CorrectWithin)
+		if now.Before(deadline) {
+			continue
+		}
+		delete(d.pending, id)
+		if c.correctedBy != "" && c.correctedAt.Before(deadline) {
+			continue
+		}
+		c.refuted, c.refutedAt = true, deadline
+	}
+}
+
+// withdraw reads a withdrawal of a bundle the log opened.
+func (d *Deriver) withdraw(index uint64, entry map[string]any) {
+	hash, _ := entry["bundle"].(string)
+	b := d.bundles[hash]
+	if b == nil || b.withdrawn {
+		return
+	}
+	b.withdrawn, b.withdrawal = true, index
+	// A withdrawn correction no longer stands: the claims it dropped are
+	// not corrected away by it.
+	if old := d.bundles[b.replaces]; old != nil {
+		for _, id := range old.claims {
+			if c := d.claims[id]; c.correctedBy == hash {
+				c.correctedBy, c.correctedAt = "", time.Time{}
+			}
+		}
+	}
+}
+
+// Derive reads a whole log, its leaves in order from index 0, and answers
+// for every claim it opened as of now.
+func Derive(leaves [][]byte, files Files, now time.Time) (map[string]Claim, error) {
+	d := New(files)
+	for i, leaf := range leaves {
+		if err := d.Add(uint64(i), leaf); err != nil {
+			return nil, err
+		}
+	}
+	out := make(map[string]Claim, len(d.claims))
+	for _, id := range d.IDs() {
+		out[id], _ = d.Claim(id, now)
+	}
+	return out, nil
+}
