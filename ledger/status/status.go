@@ -94,12 +94,12 @@ type claimState struct {
 	// replications are the replication claims that depend on it.
 	replications []string
 
-	failedSince  time.Time // when its reproduction last came to have failed
-	failedIndex  uint64
-	refuted      bool
-	refutedAt    time.Time
-	correctedBy  string // the opened correction that changed or dropped it
-	correctedAt  time.Time
+	failedSince time.Time // when its reproduction last came to have failed
+	failedIndex uint64
+	refuted     bool
+	refutedAt   time.Time
+	correctedBy string // the opened correction that changed or dropped it
+	correctedAt time.Time
 }
 
 // Vote is one verdict an attestation gave a claim.
