@@ -474,6 +474,30 @@ func TestVerificationLoop(t *testing.T) {
 	if counts["attestation"] != 13 || counts["hazard_review"] != 2 {
 		t.Errorf("entries logged: %v, want 13 attestations and 2 hazard reviews", counts)
 	}
+	// The round's verdicts make the first bundle's computed claim
+	// Reproduced (two organizations) and Reviewed (three reviews, two
+	// families, none the author's), each check listed as counted.
+	status, v = call(t, "GET", base+"/api/v1/bundles/"+first, nil)
+	if status != http.StatusOK {
+		t.Fatalf("bundle %s: %d %v", first, status, v)
+	}
+	claimID := v.(map[string]any)["claims"].([]any)[0].(map[string]any)["claim_id"].(string)
+	status, v = call(t, "GET", base+"/api/v1/claims/"+claimID, nil)
+	view, _ := v.(map[string]any)
+	if status != http.StatusOK || fmt.Sprint(view["statuses"]) != "[published reproduced reviewed]" {
+		t.Errorf("the first bundle's claim after its round: %d %v %v", status, view["statuses"], view["requirements"])
+	}
+	if checks, _ := view["attestations"].([]any); len(checks) != 5 || slices.ContainsFunc(checks, func(a any) bool {
+		return a.(map[string]any)["counted"] != true
+	}) {
+		t.Errorf("the first bundle's claim's attestations: %v, want 5, all counted", view["attestations"])
+	}
+	if status, v := call(t, "GET", base+"/api/v1/claims?status=refuted,formally_verified", nil); status != http.StatusOK || len(v.(map[string]any)["claims"].([]any)) != 0 {
+		t.Errorf("claims refuted or formally verified: %d %v, want none", status, v)
+	}
+	if status, v := call(t, "GET", base+"/api/v1/claims?status=reviewed", nil); status != http.StatusOK || len(v.(map[string]any)["claims"].([]any)) != 3 {
+		t.Errorf("claims with status reviewed: %d %v, want the claims of all three bundles", status, v)
+	}
 	// The attestation read back.
 	for i, leaf := range leaves {
 		if leaf["entry"].(map[string]any)["type"] == "attestation" {

@@ -605,11 +605,19 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 		files[f.Path] = f.Digest
 		sizes[f.Path] = f.Size
 	}
+	found := make([]ledger.FoundClaim, len(b.Claims))
+	for i, c := range b.Claims {
+		found[i] = ledger.FoundClaim{Claim: c, Bundle: b.Hash}
+	}
+	derived, err := s.claimStatuses(r.Context(), found)
+	if err != nil {
+		return nil, 0, err
+	}
 	cl := make([]any, len(b.Claims))
 	for i, c := range b.Claims {
 		v, _ := canonical.Parse(c.JSON)
 		cl[i] = map[string]any{"claim_id": c.ID, "local_id": c.LocalID, "type": c.Type, "statement": c.Statement,
-			"assertion_digest": c.Assertion, "claim": v, "statuses": []any{"published"}}
+			"assertion_digest": c.Assertion, "claim": v, "statuses": statusList(found[i], derived)}
 	}
 	out["operator"] = b.Operator
 	out["fields"] = stringsAny(b.Fields)

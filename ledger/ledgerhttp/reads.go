@@ -172,17 +172,17 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 	}
 	cq := ledger.ClaimQuery{Words: words, Field: q.Get("field"), Type: q.Get("type"), Operator: q.Get("operator"),
 		DependsOn: q.Get("depends_on"), Cites: q.Get("cites"), Limit: limit}
-	if s := q.Get("status"); s != "" {
-		// Until verification runs here, every claim found is Published and
-		// holds no other status.
-		for _, st := range strings.Split(s, ",") {
+	var wanted []string
+	if list := q.Get("status"); list != "" {
+		for _, st := range strings.Split(list, ",") {
 			if !isStatus(st) {
 				return nil, 0, httpapi.BadRequest("bad_request", "status %q is none of %s", st, strings.Join(vocabulary.Statuses, ", "))
 			}
+			wanted = append(wanted, st)
 		}
-		if !strings.Contains(","+s+",", ",published,") {
-			return map[string]any{"claims": []any{}, "next": nil}, http.StatusOK, nil
-		}
+	}
+	search := func(ctx context.Context, cq ledger.ClaimQuery) ([]ledger.FoundClaim, error) {
+		return s.searchWithStatus(ctx, cq, wanted)
 	}
 	since, following, err := httpapi.QueryUint(r, "since")
 	if err != nil {
@@ -207,7 +207,7 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 			return nil, 0, err
 		}
 		hold, release := s.waits.hold(r, min(time.Duration(wait)*time.Second, maxWait))
-		found, err := s.followClaims(r.Context(), cq, hold)
+		found, err := s.followClaims(r.Context(), cq, hold, search)
 		release()
 		if err != nil {
 			return nil, 0, err
@@ -216,12 +216,16 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 		if len(found) > 0 {
 			next = found[len(found)-1].Opened
 		}
-		return map[string]any{"claims": claimList(found), "next": map[string]any{"since": next}}, http.StatusOK, nil
+		list, err := s.claimList(r.Context(), found)
+		if err != nil {
+			return nil, 0, err
+		}
+		return map[string]any{"claims": list, "next": map[string]any{"since": next}}, http.StatusOK, nil
 	case sort == "importance":
 		// No importance is revealed yet, so every score counts as 0 and
 		// claims come newest first, paged by offset.
 		cq.Limit = int(offset) + limit
-		found, err := s.store.SearchClaims(r.Context(), cq)
+		found, err := search(r.Context(), cq)
 		if err != nil {
 			return nil, 0, err
 		}
@@ -230,14 +234,18 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 		if len(found) >= cq.Limit {
 			next = map[string]any{"offset": int(offset) + len(page)}
 		}
-		return map[string]any{"claims": claimList(page), "next": next}, http.StatusOK, nil
+		list, err := s.claimList(r.Context(), page)
+		if err != nil {
+			return nil, 0, err
+		}
+		return map[string]any{"claims": list, "next": next}, http.StatusOK, nil
 	}
 	if before, ok, err := httpapi.QueryUint(r, "before"); err != nil {
 		return nil, 0, err
 	} else if ok {
 		cq.Before = int64(before)
 	}
-	found, err := s.store.SearchClaims(r.Context(), cq)
+	found, err := search(r.Context(), cq)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -245,16 +253,21 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 	if len(found) >= limit {
 		next = map[string]any{"before": found[len(found)-1].Opened}
 	}
-	return map[string]any{"claims": claimList(found), "next": next}, http.StatusOK, nil
+	list, err := s.claimList(r.Context(), found)
+	if err != nil {
+		return nil, 0, err
+	}
+	return map[string]any{"claims": list, "next": next}, http.StatusOK, nil
 }
 
 // followClaims finds claims opened after cq.Since, waiting up to wait for
 // one to open.
-func (s *Server) followClaims(ctx context.Context, cq ledger.ClaimQuery, wait time.Duration) ([]ledger.FoundClaim, error) {
+func (s *Server) followClaims(ctx context.Context, cq ledger.ClaimQuery, wait time.Duration,
+	search func(context.Context, ledger.ClaimQuery) ([]ledger.FoundClaim, error)) ([]ledger.FoundClaim, error) {
 	ctx, cancel := context.WithTimeout(ctx, wait)
 	defer cancel()
 	for {
-		found, err := s.store.SearchClaims(context.WithoutCancel(ctx), cq)
+		found, err := search(context.WithoutCancel(ctx), cq)
 		if err != nil || len(found) > 0 || wait <= 0 {
 			return found, err
 		}
@@ -359,13 +372,20 @@ func tokens(text string) []string {
 	})
 }
 
-// claimList is claims as a search answers them.
-func claimList(found []ledger.FoundClaim) []any {
+// claimList is claims as a search answers them, each with the statuses
+// its log derives.
+func (s *Server) claimList(ctx context.Context, found []ledger.FoundClaim) ([]any, error) {
+	derived, err := s.claimStatuses(ctx, found)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]any, len(found))
 	for i, c := range found {
-		out[i] = claimAnswer(c)
+		answer := claimAnswer(c)
+		answer["statuses"] = statusList(c, derived)
+		out[i] = answer
 	}
-	return out
+	return out, nil
 }
 
 func claimAnswer(c ledger.FoundClaim) map[string]any {
@@ -405,13 +425,26 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 	}
 	answer := claimAnswer(latest)
 	answer["bundles"] = bundles
+	derived, err := s.claimStatuses(ctx, found[len(found)-1:])
+	if err != nil {
+		return nil, 0, err
+	}
+	answer["statuses"] = statusList(latest, derived)
 	if latest.Withdrawn {
 		answer["claim"] = nil
 		answer["statement"] = nil
-		answer["statuses"] = []any{"unavailable"}
 	}
 	answer["requirements"] = map[string]any{
 		"published": map[string]any{"logs": map[string]any{"each": latest.Opened}},
+	}
+	answer["attestations"] = []any{}
+	answer["correct_by"] = nil
+	if got, ok := derived[latest.ID]; ok {
+		answer["requirements"] = got.Requirements
+		answer["attestations"] = attestationViews(got)
+		if !got.CorrectBy.IsZero() {
+			answer["correct_by"] = formatTime(got.CorrectBy)
+		}
 	}
 	restated, err := s.store.Restatements(ctx, latest.Assertion, id)
 	if err != nil {
@@ -436,7 +469,6 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 		ids[i] = c.ID
 	}
 	answer["depended_on_by"] = ids
-	answer["attestations"] = []any{}
 	return answer, http.StatusOK, nil
 }
 

@@ -135,6 +135,7 @@ type Server struct {
 	submitLimit *addressLimiter
 
 	verify *verification // the verification loop's state (jobs.go)
+	status statuses      // what the log says of claims (statuses.go)
 }
 
 // New returns the ledger's handlers, mounted on mux.

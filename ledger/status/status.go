@@ -273,7 +273,7 @@ func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
 	local := map[string]string{}
 	for i, item := range items {
 		obj, _ := item.(map[string]any)
-		if id, _ := obj["id"].(string); id != "" && i < len(b.claims) {
+		if id, _ := obj["local_id"].(string); id != "" && i < len(b.claims) {
 			local[id] = b.claims[i]
 		}
 	}

@@ -86,7 +86,7 @@ func (h *history) open(author string, families []string, replaces string, cs ...
 		if typ == "" {
 			typ = "empirical"
 		}
-		list = append(list, map[string]any{"id": c.local, "type": typ, "statement": c.id, "evidence": []any{ev}, "depends_on": deps})
+		list = append(list, map[string]any{"local_id": c.local, "type": typ, "statement": c.id, "evidence": []any{ev}, "depends_on": deps})
 		ids = append(ids, c.id)
 	}
 	fams := make([]any, len(families))

@@ -1,0 +1,179 @@
+package ledgerhttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/status"
+	"github.com/agora-node/agora/store"
+)
+
+// statuses is the node's copy of what its log says of claims: a
+// status.Deriver fed every leaf in log order, caught up before each read,
+// so the statuses the node serves are the ones anyone holding the log
+// recomputes (agora status).
+type statuses struct {
+	mu sync.Mutex
+	d  *status.Deriver
+}
+
+// derived runs read with the Deriver caught up to every entry bound in
+// the store. The Deriver is not safe for concurrent use, so read holds it
+// alone; it must not call back into the store's statuses.
+func (s *Server) derived(ctx context.Context, read func(d *status.Deriver) error) error {
+	s.status.mu.Lock()
+	defer s.status.mu.Unlock()
+	if s.status.d == nil {
+		s.status.d = status.New(func(bundle, path string) ([]byte, error) {
+			return s.storedFile(context.Background(), bundle, path)
+		})
+	}
+	if err := s.catchUp(ctx, s.status.d); err != nil {
+		return err
+	}
+	return read(s.status.d)
+}
+
+// catchUp adds every bound leaf d has not read, stopping at the first
+// index not bound yet (an append still on its way): the next read goes
+// on from there.
+func (s *Server) catchUp(ctx context.Context, d *status.Deriver) error {
+	latest, err := s.store.LatestIndex(ctx)
+	if err != nil {
+		return err
+	}
+	for i := int64(d.Size()); i <= latest; i++ {
+		signed, err := s.store.Signed(ctx, i)
+		if errors.Is(err, store.ErrNotFound) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if err := d.Add(uint64(i), signed.Leaf); err != nil {
+			return fmt.Errorf("deriving statuses: %w", err)
+		}
+	}
+	return nil
+}
+
+// storedFile reads the file at path of a bundle the store holds.
+func (s *Server) storedFile(ctx context.Context, hash, path string) ([]byte, error) {
+	b, err := s.store.Bundle(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	data, err := s.bundleFile(b, path)
+	if err == nil && data == nil {
+		err = fmt.Errorf("bundle %s has no %s: %w", hash, path, store.ErrNotFound)
+	}
+	return data, err
+}
+
+// claimStatuses derives the statuses of each claim found, by ID.
+func (s *Server) claimStatuses(ctx context.Context, found []ledger.FoundClaim) (map[string]status.Claim, error) {
+	out := make(map[string]status.Claim, len(found))
+	now := s.now()
+	err := s.derived(ctx, func(d *status.Deriver) error {
+		for _, c := range found {
+			if got, ok := d.Claim(c.ID, now); ok {
+				out[c.ID] = got
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
+// statusList is a claim's statuses as an answer gives them: what the log
+// derives, or Published for a claim whose opening the Deriver has not
+// read yet (its entry bound after the catch-up began).
+func statusList(c ledger.FoundClaim, derived map[string]status.Claim) []any {
+	got, ok := derived[c.ID]
+	if !ok {
+		if c.Withdrawn {
+			return []any{"unavailable"}
+		}
+		return []any{"published"}
+	}
+	out := make([]any, len(got.Statuses))
+	for i, st := range got.Statuses {
+		out[i] = st
+	}
+	return out
+}
+
+// attestationViews are a claim's checks as GET /api/v1/claims/{id} lists
+// them.
+func attestationViews(c status.Claim) []any {
+	out := make([]any, 0, len(c.Attestations))
+	for _, a := range c.Attestations {
+		var because any
+		if !a.Counted {
+			because = a.NotCountedBecause
+		}
+		var org any
+		if a.Organization != "" {
+			org = a.Organization
+		}
+		out = append(out, map[string]any{
+			"index": a.Index, "job": a.Job, "bundle": a.Bundle, "verifier": a.Verifier, "organization": org,
+			"model_family": a.ModelFamily, "verdict": a.Verdict, "counted": a.Counted, "not_counted_because": because,
+		})
+	}
+	return out
+}
+
+// hasAnyStatus reports whether c holds one of wanted.
+func hasAnyStatus(c ledger.FoundClaim, derived map[string]status.Claim, wanted []string) bool {
+	for _, st := range statusList(c, derived) {
+		for _, w := range wanted {
+			if st == w {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// searchWithStatus is SearchClaims keeping only claims that hold one of
+// wanted (all when wanted is empty). The store knows no statuses, so it
+// reads the store's pages in turn, filtering each, until cq.Limit claims
+// hold one or the store has no more.
+func (s *Server) searchWithStatus(ctx context.Context, cq ledger.ClaimQuery, wanted []string) ([]ledger.FoundClaim, error) {
+	if len(wanted) == 0 {
+		return s.store.SearchClaims(ctx, cq)
+	}
+	want := cq.Limit
+	page := cq
+	page.Limit = max(want*4, 200)
+	var out []ledger.FoundClaim
+	for len(out) < want {
+		found, err := s.store.SearchClaims(ctx, page)
+		if err != nil {
+			return nil, err
+		}
+		derived, err := s.claimStatuses(ctx, found)
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range found {
+			if hasAnyStatus(c, derived, wanted) {
+				out = append(out, c)
+			}
+		}
+		if len(found) < page.Limit {
+			break
+		}
+		last := found[len(found)-1].Opened
+		if page.Follow {
+			page.Since = last
+		} else {
+			page.Before = last
+		}
+	}
+	return out, nil
+}
