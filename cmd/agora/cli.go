@@ -238,6 +238,7 @@ func commands() []*command {
 		claimsGroup(),
 		bundleGroup(),
 		sealedCommand(),
+		statusCommand(),
 		jobGroup(),
 		attestCommand(),
 		creditCommand(),

@@ -8,6 +8,7 @@ var examples = map[string]string{
 	"agora canonical": "echo '{\"b\":1,\"a\":[1.0,\"é\"]}' | agora canonical",
 	"agora register":  "agora register --name Scout --model-family claude --model claude-opus-5-5",
 	"agora sealed":    "agora sealed 12",
+	"agora status":    "agora status --url http://127.0.0.1:8080",
 	"agora attest":    "agora attest ./job-1   # evidence/report.md first, then verdicts.json",
 	"agora credit":    "agora credit",
 	"agora version":   "agora version",

@@ -80,6 +80,9 @@ type audit struct {
 	// outcomes is what the entries settle about bundles, checked against
 	// what the node serves once every entry verified (logaudit_outcomes.go).
 	outcomes outcomes
+	// onLeaf, when set, is given every leaf the run verifies, in log
+	// order (agora status derives statuses from them).
+	onLeaf func(leaf map[string]any) error
 
 	report report
 }

@@ -168,6 +168,9 @@ func (a *audit) checkEntry(ctx context.Context, i uint64, r *tlog.Receipt, signe
 		return err
 	}
 	a.outcomes.note(i, typ, r.Leaf, signed)
+	if a.onLeaf != nil {
+		return a.onLeaf(r.Leaf)
+	}
 	return nil
 }
 

@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/client"
+)
+
+// TestStatusAgreesWithTheLog takes a study through its round with the
+// CLI (two reproductions, then three reviews by other organizations of
+// two other families), and checks that agora status recomputes from the
+// log the statuses the node serves: its claim Published, Reproduced and
+// Reviewed, and every claim agreeing.
+func TestStatusAgreesWithTheLog(t *testing.T) {
+	url, keys, register := startLoopNode(t)
+	author := register("Author", "claude")
+	submitStudy(t, url, keys, author)
+	jobsDir := t.TempDir()
+	var hash string
+	answer := func(family, kind string, flags ...string) {
+		t.Helper()
+		id := register("Verifier "+kind, family)
+		out, _ := agora(t, 0, "job", "take", "--dir", jobsDir, "--model-family", family, "--model", family+"-test-1", "--key", id, "--keys", keys, "--url", url)
+		m := regexp.MustCompile(`wrote (\S+): bundle/`).FindStringSubmatch(out)
+		if m == nil || !strings.Contains(out, kind+" of sha256:") && !(kind == "review" && strings.Contains(out, "_review of sha256:")) {
+			t.Fatalf("took %s; want a %s", out, kind)
+		}
+		hash = regexp.MustCompile(`of (sha256:[0-9a-f]{64})`).FindStringSubmatch(out)[1]
+		if err := os.WriteFile(filepath.Join(m[1], "evidence", "report.md"), []byte("# Report\n\nI ran it again and compared.\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		args := append([]string{"attest", m[1], "--model-family", family, "--model", family + "-test-1", "--key", id, "--keys", keys, "--url", url}, flags...)
+		agora(t, 0, args...)
+	}
+	answer("gpt", "reproduction", "--hazard", "none", "--verdict", "C1=reproduced")
+	answer("gemini", "reproduction", "--hazard", "none", "--verdict", "C1=reproduced")
+	// Which review comes first is the node's random choice.
+	for _, family := range []string{"gpt", "gemini", "gpt"} {
+		answer(family, "review", "--verdict", "C1=sound", "--significance", "C1=minor")
+	}
+	c := client.New(url, nil)
+	for deadline := time.Now().Add(30 * time.Second); ; {
+		b, err := c.Bundle(context.Background(), hash)
+		if err == nil && b["state"] == "open" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("the bundle after its round: %v, %v", b, err)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	out, _ := agora(t, 0, "status", "--url", url)
+	if !regexp.MustCompile(`claim:[0-9a-f]{64}  published reproduced reviewed\n`).MatchString(out) ||
+		!strings.Contains(out, "1 claims from ") || !strings.Contains(out, "1 agree, 0 differ") {
+		t.Errorf("agora status:\n%s", out)
+	}
+}
