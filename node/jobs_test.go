@@ -24,6 +24,9 @@ import (
 type verifier struct {
 	testOperator
 	name, family, model, org string
+	// verdictFor, when set, gives the verdict v sends on a job of kind in
+	// place of the honest one.
+	verdictFor func(kind, honest string) string
 }
 
 func (v verifier) request(t *testing.T, base string, can map[string]any) (int, map[string]any) {
@@ -133,6 +136,9 @@ func (v verifier) answer(t *testing.T, base string, job map[string]any) (int, ma
 		verdict = map[bool]string{true: "sound", false: "unsound"}[holds]
 	case !holds:
 		verdict = "mismatch"
+	}
+	if v.verdictFor != nil {
+		verdict = v.verdictFor(kind, verdict)
 	}
 	verdicts := map[string]any{}
 	for _, c := range job["claims"].([]any) {
