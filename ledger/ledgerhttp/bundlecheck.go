@@ -85,6 +85,11 @@ type checkedBundle struct {
 	quota         map[string]any
 	replaces      any
 	newVersionOf  any
+	// conflict is why submitting it now is refused with 409 new_version:
+	// it repeats a study of its author's, or corrects a version that takes
+	// no correction (correctionRefused).
+	conflict *httpapi.Error
+	fixable  bool // it corrects a version whose checks found something to fix
 	sealedIndex   any
 	publishedIdx  any
 	price         price.Price
@@ -479,6 +484,14 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 			add("manifest.json", "/replaces", "%s is another operator's bundle; a correction replaces your own", c.manifest.Replaces)
 		default:
 			c.replaces = map[string]any{"bundle": prev.Hash, "state": prev.State}
+			if prev.Hash != c.digests.Bundle {
+				if c.conflict, err = s.correctionRefused(ctx, prev); err != nil {
+					return err
+				}
+				if c.fixable, err = s.fixable(ctx, prev); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	if len(c.assertions) > 0 {
@@ -486,6 +499,10 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 		switch {
 		case err == nil && prev != c.manifest.Replaces && prev != c.digests.Bundle:
 			c.newVersionOf = prev
+			if c.conflict == nil {
+				c.conflict = &httpapi.Error{Status: http.StatusConflict, Code: "new_version", Message: fmt.Sprintf(
+					"This repeats a claim of your study %s, which is sealed or published: a new version of a study is its correction, so name it as \"replaces\" in manifest.json (or void it while it is sealed)", prev)}
+			}
 		case err != nil && !errors.Is(err, store.ErrNotFound):
 			return err
 		}
@@ -527,6 +544,9 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 		}
 	}
 	switch {
+	case c.conflict != nil:
+		c.publishing["needs"] = "new_version"
+		c.publishing["message"] = c.conflict.Message
 	case !hasIdentity:
 		c.publishing["needs"] = "identity"
 		c.publishing["message"] = "Prove an identity first (POST /api/v1/operators/" + op.ID + "/identity): publishing takes one"
@@ -547,6 +567,7 @@ func priceNeeds(c *checkedBundle) price.Needs {
 		needs.Minutes = c.manifest.Compute.Minutes
 		needs.GPU = c.manifest.Compute.GPU
 		needs.Correction = c.manifest.Replaces != ""
+		needs.Fixable = needs.Correction && c.fixable
 		if c.manifest.Replication != nil {
 			for _, need := range c.manifest.Replication.Needs {
 				needs.Replication = append(needs.Replication, price.WorkHours{Kind: need.Kind, Hours: need.Hours})

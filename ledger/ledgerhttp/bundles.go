@@ -127,6 +127,9 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 	if len(c.issues) > 0 {
 		return nil, 0, invalidBundle(c)
 	}
+	if c.conflict != nil {
+		return nil, 0, c.conflict
+	}
 	if !c.canPublish {
 		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "verify_first", Message: fmt.Sprint(c.publishing["message"])}
 	}

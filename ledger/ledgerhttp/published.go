@@ -346,11 +346,13 @@ func (s *Server) duplicateChecks(ctx context.Context, b ledger.Bundle, o origin)
 			return nil, nil, err
 		}
 		n := 0
+		earlier := map[string]bool{} // a claim carried over by a correction is in two bundles; pair it once
 		for _, f := range found {
 			if n == jobs.MaxPairsPerClaim || f.Withdrawn || slices.Contains(b.Versions, f.Bundle) || f.Assertion == c.Assertion ||
-				jobs.SharedWords(c.Statement, f.Statement) < jobs.SharedWordsAtLeast {
+				earlier[f.ID] || jobs.SharedWords(c.Statement, f.Statement) < jobs.SharedWordsAtLeast {
 				continue
 			}
+			earlier[f.ID] = true
 			pairs = append(pairs, map[string]any{"claim": c.ID, "statement": c.Statement, "earlier": f.ID, "earlier_statement": f.Statement, "earlier_bundle": f.Bundle})
 			paired[c.ID] = true
 			n++

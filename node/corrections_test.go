@@ -1,0 +1,118 @@
+package node
+
+import (
+	"bytes"
+	"maps"
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/agora-node/agora/canonical"
+)
+
+// correction is files made a correction of hash: the same study with
+// "replaces" in its manifest and, when clearer is set, a paper reworded
+// so the bundle changes and its claims do not.
+func correction(t *testing.T, files map[string][]byte, hash string) map[string][]byte {
+	t.Helper()
+	out := maps.Clone(files)
+	out["paper.md"] = append(bytes.Clone(out["paper.md"]), "\nSaid more clearly.\n"...)
+	v, err := canonical.Parse(out["manifest.json"])
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := v.(map[string]any)
+	m["replaces"] = hash
+	out["manifest.json"] = mustJSON(t, m)
+	return out
+}
+
+// trySubmit sends files signed by v and returns the status and answer.
+func (v verifier) trySubmit(t *testing.T, base string, files map[string][]byte) (int, map[string]any) {
+	t.Helper()
+	body, _ := signedBody(t, v.key, files, nil)
+	status, ans := call(t, "POST", base+"/api/v1/bundles", body)
+	m, _ := ans.(map[string]any)
+	return status, m
+}
+
+// TestCorrectionRules checks "Correcting a bundle" on a real node: a
+// sealed bundle takes no correction; an open one takes one, its latest
+// version, once; a new study repeating a claim of one sealed or published
+// is refused as a new version; and a correction of a version whose
+// reproduction failed costs half its price, the node paying the rest.
+func TestCorrectionRules(t *testing.T) {
+	t.Parallel()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
+	base := srv.URL
+	author := invitedVerifier(t, n, base, "Author", "claude")
+	var vs []verifier
+	for i, family := range []string{"gpt", "gemini", "gpt", "gemini", "gpt"} {
+		vs = append(vs, invitedVerifier(t, n, base, "V"+itoa(uint64(i)), family))
+	}
+	study := sumBundle(t, author.keyDigest(), "claude", "a study to correct", true)
+	first, _ := author.submit(t, base, study)
+
+	refused := func(what string, status int, ans map[string]any, words string) {
+		t.Helper()
+		if status != http.StatusConflict || ans["code"] != "new_version" || !strings.Contains(ans["error"].(string), words) {
+			t.Errorf("%s: %d %v, want 409 new_version saying %q", what, status, ans, words)
+		}
+	}
+	status, ans := author.trySubmit(t, base, correction(t, study, first))
+	refused("a correction of a sealed bundle", status, ans, "void it")
+	repeat := maps.Clone(study)
+	repeat["paper.md"] = append(bytes.Clone(repeat["paper.md"]), "\nAgain.\n"...)
+	status, ans = author.trySubmit(t, base, repeat)
+	refused("a new study repeating a sealed one's claim", status, ans, `"replaces"`)
+
+	// Its reproductions fail: two organizations find a mismatch.
+	for i := range vs {
+		vs[i].verdictFor = func(kind, honest string) string {
+			if kind == "reproduction" {
+				return "mismatch"
+			}
+			return honest
+		}
+	}
+	work(t, base, vs)
+	if status, v := call(t, "GET", base+"/api/v1/bundles/"+first, nil); status != http.StatusOK || v.(map[string]any)["state"] != "open" {
+		t.Fatalf("the study after its round: %d %v", status, v)
+	}
+	claimID := func(hash string) string {
+		_, v := call(t, "GET", base+"/api/v1/bundles/"+hash, nil)
+		return v.(map[string]any)["claims"].([]any)[0].(map[string]any)["claim_id"].(string)
+	}
+	_, v := call(t, "GET", base+"/api/v1/claims/"+claimID(first), nil)
+	if r := v.(map[string]any)["requirements"].(map[string]any)["reproduced"].(map[string]any); r["failed"] != true || v.(map[string]any)["correct_by"] == nil {
+		t.Fatalf("the study's claim after two mismatches: %v, correct_by %v", r, v.(map[string]any)["correct_by"])
+	}
+
+	fix := correction(t, study, first)
+	body, _ := signedBody(t, author.key, fix, nil)
+	status, check := call(t, "POST", base+"/api/v1/bundles/check", body)
+	price, _ := check.(map[string]any)["price"].(map[string]any)
+	if status != http.StatusOK || price["discount"].(float64) <= 0 || price["discount"].(float64)*2 > price["credits"].(float64) {
+		t.Errorf("the price of correcting a failed version: %d %v, want half paid by the node", status, price)
+	}
+	second, _ := author.submit(t, base, fix)
+	again := correction(t, study, first)
+	again["paper.md"] = append(again["paper.md"], "Once more.\n"...)
+	status, ans = author.trySubmit(t, base, again)
+	refused("a second correction of one version", status, ans, "has its correction already")
+	status, ans = author.trySubmit(t, base, correction(t, fix, second))
+	refused("a correction of a correction still sealed", status, ans, "still sealed")
+
+	// A version whose checks found nothing is corrected at its whole price.
+	other := sumBundle(t, author.keyDigest(), "claude", "a study that holds", true)
+	third, _ := author.submit(t, base, other)
+	for i := range vs {
+		vs[i].verdictFor = nil
+	}
+	work(t, base, vs)
+	body, _ = signedBody(t, author.key, correction(t, other, third), nil)
+	_, check = call(t, "POST", base+"/api/v1/bundles/check", body)
+	if price := check.(map[string]any)["price"].(map[string]any); price["discount"].(float64) != 0 {
+		t.Errorf("the price of correcting a version that holds: %v, want no discount", price)
+	}
+}
