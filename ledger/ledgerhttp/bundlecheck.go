@@ -88,11 +88,11 @@ type checkedBundle struct {
 	// conflict is why submitting it now is refused with 409 new_version:
 	// it repeats a study of its author's, or corrects a version that takes
 	// no correction (correctionRefused).
-	conflict *httpapi.Error
-	fixable  bool // it corrects a version whose checks found something to fix
-	sealedIndex   any
-	publishedIdx  any
-	price         price.Price
+	conflict     *httpapi.Error
+	fixable      bool // it corrects a version whose checks found something to fix
+	sealedIndex  any
+	publishedIdx any
+	price        price.Price
 }
 
 // readBundleRequest reads {"files": {path: base64}, "uploaded": {path:
