@@ -138,7 +138,12 @@ func (d *Deriver) Claim(id string, now time.Time) (Claim, bool) {
 		ref["corrected_by"] = c.correctedBy
 	}
 	out.Requirements["refuted"] = ref
-	out.Requirements["contested"] = map[string]any{"met": false, "challenges": []any{}}
+	contested, creq, _ := d.contested(c, now)
+	held["contested"] = contested && !refuted
+	out.Requirements["contested"] = creq
+	if c.refutedBy != 0 {
+		ref["challenge"] = c.refutedBy
+	}
 	out.Requirements["retracted"] = map[string]any{"met": false}
 
 	overridden := held["refuted"] || held["contested"] || held["retracted"]

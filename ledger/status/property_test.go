@@ -36,6 +36,11 @@ func randomHistory(t *testing.T, seed uint64, events int) *history {
 		corrected    bool
 	}
 	var bundles []*opened
+	type challenged struct {
+		index  uint64
+		bundle string
+	}
+	var challenges []challenged
 	n := 0
 	newClaim := func() claim {
 		n++
@@ -87,7 +92,14 @@ func randomHistory(t *testing.T, seed uint64, events int) *history {
 		case k < 19:
 			h.withdraw(bundles[r.IntN(len(bundles))].hash)
 		case k < 23:
-			h.wait(time.Duration(r.IntN(10*24)) * time.Hour)
+			h.wait(time.Duration(r.IntN(3*24)) * time.Hour)
+		case k < 27:
+			b := bundles[max(0, len(bundles)-1-r.IntN(4))]
+			challenges = append(challenges, challenged{h.challengeClaim(ops[r.IntN(len(ops))], b.claims[0].id), b.hash})
+		case k < 32 && len(challenges) > 0:
+			ch := challenges[r.IntN(len(challenges))]
+			verdicts := vocabulary.ChallengeVerdicts
+			h.reviewChallenge(ops[r.IntN(len(ops))], ch.index, ch.bundle, verdicts[r.IntN(len(verdicts))])
 		default:
 			// Verifiers mostly check the newest bundles, so checks pile up
 			// on claims as they do in rounds.
@@ -183,8 +195,19 @@ func TestDerivationProperties(t *testing.T) {
 					t.Fatalf("claim %s is Refuted and shows hallmarks: %v", id, want.Statuses)
 				}
 			}
+			// Challenges lapse in 14 days: count the contested at the log's
+			// last moment instead.
+			soon, err := status.Derive(h.leaves, h.readFile, h.at)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, c := range soon {
+				if c.Has("contested") {
+					held["contested"]++
+				}
+			}
 			t.Logf("%d claims from %d entries: %v", len(whole), len(h.leaves), held)
-			for _, s := range []string{"published", "reproduced", "reviewed", "formally_verified", "refuted", "unavailable"} {
+			for _, s := range []string{"published", "reproduced", "reviewed", "formally_verified", "contested", "refuted", "unavailable"} {
 				if held[s] == 0 {
 					t.Errorf("no claim of %d holds %s: the history tests too little (%v)", len(whole), s, held)
 				}

@@ -67,6 +67,10 @@ type Deriver struct {
 	// pending are claims whose reproduction has failed, waiting for their
 	// correct_by to pass.
 	pending map[string]bool
+	// challenges are the challenges logged, by index; openChallenges those
+	// not yet settled or void.
+	challenges     map[uint64]*challengeState
+	openChallenges map[uint64]bool
 }
 
 type bundleState struct {
@@ -98,6 +102,8 @@ type claimState struct {
 	failedIndex uint64
 	refuted     bool
 	refutedAt   time.Time
+	refutedBy   uint64 // the upheld challenge that refuted it; 0 for a failed reproduction
+	challenges  []uint64
 	correctedBy string // the opened correction that changed or dropped it
 	correctedAt time.Time
 }
@@ -117,7 +123,8 @@ type Vote struct {
 // files.
 func New(files Files) *Deriver {
 	return &Deriver{files: files, orgs: map[string]string{}, bundles: map[string]*bundleState{},
-		claims: map[string]*claimState{}, pending: map[string]bool{}}
+		claims: map[string]*claimState{}, pending: map[string]bool{},
+		challenges: map[uint64]*challengeState{}, openChallenges: map[uint64]bool{}}
 }
 
 // Size is the number of leaves added: the index Add expects next.
@@ -162,6 +169,10 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 		d.attest(index, obj, entry)
 	case "withdrawal":
 		d.withdraw(index, entry)
+	case "challenge":
+		d.challenge(index, at, entry)
+	case "challenge_review":
+		d.challengeReview(index, entry)
 	}
 	return nil
 }
@@ -372,6 +383,7 @@ func (d *Deriver) noteReproduction(c *claimState, index uint64) {
 // settle makes final every failed claim whose correct_by has passed by
 // now with no correction that changed it: Refuted is final for a claim ID.
 func (d *Deriver) settle(now time.Time) {
+	d.voidChallenges(now)
 	for id := range d.pending {
 		c := d.claims[id]
 		deadline := c.failedSince.Add(CorrectWithin)

@@ -493,3 +493,75 @@ func TestAddInOrder(t *testing.T) {
 		t.Fatalf("size %d after only refused leaves", d.Size())
 	}
 }
+
+func (h *history) challengeClaim(challenger, id string) uint64 {
+	return h.add(map[string]any{"entry": map[string]any{"type": "challenge", "challenger": challenger, "claim": id,
+		"ground": "counterexample", "evidence": digest("case " + challenger), "sig": "x"}, "operator": challenger})
+}
+
+func (h *history) reviewChallenge(reviewer string, challenge uint64, bundle, verdict string) uint64 {
+	return h.add(map[string]any{"entry": map[string]any{"type": "challenge_review", "reviewer": reviewer, "challenge": challenge,
+		"bundle": bundle, "verdict": verdict, "evidence": digest("panel"), "model_family": "gpt", "sig": "x"}, "operator": reviewer})
+}
+
+func TestChallenges(t *testing.T) {
+	setup := func(t *testing.T) (*history, string, uint64) {
+		h := world(t)
+		b := h.open("op:author", []string{"claude"}, "", computed)
+		h.attest("reproduction", "op:b", "gpt", b, computed.id, "reproduced")
+		h.attest("reproduction", "op:c", "gpt", b, computed.id, "reproduced")
+		h.identity("op:e", "e.example")
+		h.identity("op:f", "f.example")
+		h.identity("op:e2", "e.example")
+		return h, b, h.challengeClaim("op:d", computed.id)
+	}
+	t.Run("contested while open", func(t *testing.T) {
+		h, _, _ := setup(t)
+		wantStatuses(t, h.derive(computed.id, 0), "published", "contested")
+	})
+	t.Run("upheld refutes", func(t *testing.T) {
+		h, b, ch := setup(t)
+		h.reviewChallenge("op:e", ch, b, "upheld")
+		wantStatuses(t, h.derive(computed.id, 0), "published", "contested")
+		h.reviewChallenge("op:f", ch, b, "upheld")
+		c := h.derive(computed.id, 0)
+		wantStatuses(t, c, "published", "refuted")
+		if c.Requirements["refuted"].(map[string]any)["challenge"] != ch {
+			t.Fatalf("refuted names %v, want the challenge %d", c.Requirements["refuted"], ch)
+		}
+	})
+	t.Run("rejected lifts contested", func(t *testing.T) {
+		h, b, ch := setup(t)
+		h.reviewChallenge("op:e", ch, b, "rejected")
+		h.reviewChallenge("op:f", ch, b, "rejected")
+		wantStatuses(t, h.derive(computed.id, 0), "published", "reproduced")
+	})
+	t.Run("one organization is one panelist", func(t *testing.T) {
+		h, b, ch := setup(t)
+		h.reviewChallenge("op:e", ch, b, "upheld")
+		h.reviewChallenge("op:e2", ch, b, "upheld")
+		wantStatuses(t, h.derive(computed.id, 0), "published", "contested")
+	})
+	t.Run("the challenger's and the authors' organizations do not sit", func(t *testing.T) {
+		h, b, ch := setup(t)
+		h.identity("op:d2", "d.example")
+		h.reviewChallenge("op:d2", ch, b, "upheld")
+		h.reviewChallenge("op:a2", ch, b, "rejected")
+		h.reviewChallenge("op:e", ch, b, "upheld")
+		wantStatuses(t, h.derive(computed.id, 0), "published", "contested")
+	})
+	t.Run("could_not_judge is no vote", func(t *testing.T) {
+		h, b, ch := setup(t)
+		h.reviewChallenge("op:e", ch, b, "could_not_judge")
+		h.reviewChallenge("op:f", ch, b, "upheld")
+		wantStatuses(t, h.derive(computed.id, 0), "published", "contested")
+	})
+	t.Run("void after its window", func(t *testing.T) {
+		h, b, ch := setup(t)
+		wantStatuses(t, h.derive(computed.id, status.ChallengeWindow), "published", "reproduced")
+		h.wait(status.ChallengeWindow)
+		h.reviewChallenge("op:e", ch, b, "upheld")
+		h.reviewChallenge("op:f", ch, b, "upheld")
+		wantStatuses(t, h.derive(computed.id, 0), "published", "reproduced")
+	})
+}
