@@ -59,6 +59,8 @@ type checkKind struct {
 	// listed are the keys the job's verdicts must cover, with the
 	// pointer prefix and name of one, from the job's needs.
 	listed func(context.Context, *Server, ledger.Job) ([]string, string, string, error)
+	// after, when set, runs once the answer is logged.
+	after func(context.Context, *Server, ledger.Job) error
 }
 
 var citationKind = checkKind{kind: jobs.CitationCheck, answer: "citation_check",
@@ -150,6 +152,11 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	index, err := s.logAnswer(ctx, job, entry, op.ID, identity.Organization, a.family, a.verdicts, "", a.withWork, now)
 	if err != nil {
 		return nil, 0, err
+	}
+	if k.after != nil {
+		if err := k.after(ctx, s, job); err != nil {
+			s.logger.Error("after a check's answer", "job", job.ID, "err", err)
+		}
 	}
 	if k.kind == jobs.CitationCheck && !a.withWork {
 		if err := s.closeUnreachedCitations(ctx, job.Bundle); err != nil {

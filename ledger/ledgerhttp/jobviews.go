@@ -18,7 +18,7 @@ import (
 // addCheckDetail adds to view what the job's needs list for its kind.
 func (s *Server) addCheckDetail(ctx context.Context, j ledger.Job, view map[string]any) error {
 	switch j.Kind {
-	case jobs.ReplicationMatch, jobs.CitationCheck, jobs.DuplicateCheck:
+	case jobs.ReplicationMatch, jobs.CitationCheck, jobs.DuplicateCheck, jobs.ChallengeReview:
 	default:
 		return nil
 	}

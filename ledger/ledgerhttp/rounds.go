@@ -301,6 +301,9 @@ func (s *Server) sweepRounds(ctx context.Context) {
 		if err := s.closeLapsedReviews(ctx); err != nil && ctx.Err() == nil {
 			s.logger.Error("closing lapsed reviews", "err", err)
 		}
+		if err := s.settleChallenges(ctx); err != nil && ctx.Err() == nil {
+			s.logger.Error("settling challenges", "err", err)
+		}
 		select {
 		case <-ctx.Done():
 			return

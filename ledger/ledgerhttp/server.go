@@ -134,8 +134,9 @@ type Server struct {
 	checkLimit  *addressLimiter
 	submitLimit *addressLimiter
 
-	verify *verification // the verification loop's state (jobs.go)
-	status statuses      // what the log says of claims (statuses.go)
+	verify     *verification // the verification loop's state (jobs.go)
+	status     statuses      // what the log says of claims (statuses.go)
+	challenges challengeBook // challenges.go
 }
 
 // New returns the ledger's handlers, mounted on mux.
@@ -157,6 +158,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeUploads()
 	s.routeJobs()
 	s.routeChecks()
+	s.routeChallenges()
 	return s
 }
 
