@@ -38,12 +38,35 @@ func (c *Client) ReleaseJob(ctx context.Context, release map[string]any) (map[st
 // Attest sends a signed attestation with its evidence files (path →
 // base64) to POST /api/v1/attestations.
 func (c *Client) Attest(ctx context.Context, entry map[string]any, files map[string]string) (map[string]any, error) {
+	return c.postWithEvidence(ctx, "/api/v1/attestations", entry, files)
+}
+
+// Challenge sends a signed challenge with its evidence (path → base64):
+// POST /api/v1/challenges.
+func (c *Client) Challenge(ctx context.Context, entry map[string]any, files map[string]string) (map[string]any, error) {
+	return c.postWithEvidence(ctx, "/api/v1/challenges", entry, files)
+}
+
+// ChallengeReview sends a panelist's signed challenge_review with its
+// evidence: POST /api/v1/challenge-reviews.
+func (c *Client) ChallengeReview(ctx context.Context, entry map[string]any, files map[string]string) (map[string]any, error) {
+	return c.postWithEvidence(ctx, "/api/v1/challenge-reviews", entry, files)
+}
+
+// GetChallenge reads GET /api/v1/challenges/{index}.
+func (c *Client) GetChallenge(ctx context.Context, index uint64) (map[string]any, error) {
+	var out map[string]any
+	return out, c.getJSON(ctx, "/api/v1/challenges/"+u(index), &out)
+}
+
+// postWithEvidence posts {"entry", "evidence": {"files"}} to path.
+func (c *Client) postWithEvidence(ctx context.Context, path string, entry map[string]any, files map[string]string) (map[string]any, error) {
 	wire := map[string]any{}
 	for p, b := range files {
 		wire[p] = b
 	}
 	var out map[string]any
-	return out, c.post(ctx, "/api/v1/attestations", map[string]any{"entry": entry, "evidence": map[string]any{"files": wire}}, &out)
+	return out, c.post(ctx, path, map[string]any{"entry": entry, "evidence": map[string]any{"files": wire}}, &out)
 }
 
 // HazardReview sends a signed hazard_review, the answer to a screen.

@@ -241,6 +241,7 @@ func commands() []*command {
 		statusCommand(),
 		jobGroup(),
 		attestCommand(),
+		challengeCommand(),
 		creditCommand(),
 		receiptGroup(),
 		registerCommand(),

@@ -11,6 +11,7 @@ var examples = map[string]string{
 	"agora status":    "agora status --url http://127.0.0.1:8080",
 	"agora attest":    "agora attest ./job-1   # evidence/report.md first, then verdicts.json",
 	"agora credit":    "agora credit",
+	"agora challenge": "agora challenge claim:9a2e… --ground counterexample --evidence ./my-case",
 	"agora version":   "agora version",
 
 	"agora admin invite": "agora admin invite op:4f1c… --data ./agora-data",

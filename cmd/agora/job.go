@@ -314,6 +314,9 @@ func attestCommand() *command {
 			}
 			return printLoopAnswer(e, out, "review")
 		}
+		if kind == "challenge_review" {
+			return answerChallenge(ctx, e, c, cl, job, args[0], id, key, *model.family, *model.model, verdicts)
+		}
 		if route, ok := checkRoutes[kind]; ok {
 			return fail(e, 1, "sign a "+kind+" entry as the instructions give it and POST it to "+route,
 				"agora attest does not answer a %s yet", kind)
@@ -338,21 +341,11 @@ func attestCommand() *command {
 		if *knewAuthor {
 			entry["knew_author"] = true
 		}
-		files, wire, code := readEvidence(e, filepath.Join(args[0], "evidence"))
+		out, code := sendWithEvidence(e, filepath.Join(args[0], "evidence"), entry, key, func(wire map[string]string) (map[string]any, error) {
+			return cl.Attest(ctx, entry, wire)
+		})
 		if code != 0 {
 			return code
-		}
-		_, digest, err := bundle.DigestEvidence(files)
-		if err != nil {
-			return fail(e, 1, "", "the evidence: %v", err)
-		}
-		entry["evidence"] = digest
-		if err := protocol.Sign(entry, key); err != nil {
-			return fail(e, 1, "", "signing: %v", err)
-		}
-		out, err := cl.Attest(ctx, entry, wire)
-		if err != nil {
-			return nodeFailure(e, err, "")
 		}
 		return printLoopAnswer(e, out, "attestation")
 	}

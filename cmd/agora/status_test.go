@@ -23,9 +23,11 @@ func TestStatusAgreesWithTheLog(t *testing.T) {
 	submitStudy(t, url, keys, author)
 	jobsDir := t.TempDir()
 	var hash string
+	var verifiers []string
 	answer := func(family, kind string, flags ...string) {
 		t.Helper()
 		id := register("Verifier "+kind, family)
+		verifiers = append(verifiers, id)
 		out, _ := agora(t, 0, "job", "take", "--dir", jobsDir, "--model-family", family, "--model", family+"-test-1", "--key", id, "--keys", keys, "--url", url)
 		m := regexp.MustCompile(`wrote (\S+): bundle/`).FindStringSubmatch(out)
 		if m == nil || !strings.Contains(out, kind+" of sha256:") && !(kind == "review" && strings.Contains(out, "_review of sha256:")) {
@@ -59,5 +61,22 @@ func TestStatusAgreesWithTheLog(t *testing.T) {
 	if !regexp.MustCompile(`claim:[0-9a-f]{64}  published reproduced reviewed\n`).MatchString(out) ||
 		!strings.Contains(out, "1 claims from ") || !strings.Contains(out, "1 agree, 0 differ") {
 		t.Errorf("agora status:\n%s", out)
+	}
+
+	// A reproducer challenges the claim from the shell: without a ground
+	// it is told what to give, and with the credit one reproduction earned
+	// it is told the panel costs more.
+	claim := regexp.MustCompile(`claim:[0-9a-f]{64}`).FindString(out)
+	caseDir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(caseDir, "report.md"), []byte("# Report\n\nThe total is 89.\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, stderr := agora(t, 2, "challenge", claim, "--evidence", caseDir, "--key", verifiers[0], "--keys", keys, "--url", url)
+	if !strings.Contains(stderr, "give --ground") {
+		t.Errorf("agora challenge without --ground: %s", stderr)
+	}
+	_, stderr = agora(t, 1, "challenge", claim, "--ground", "counterexample", "--evidence", caseDir, "--key", verifiers[0], "--keys", keys, "--url", url)
+	if !strings.Contains(stderr, "The panel costs 3 credits") || !strings.Contains(stderr, "verify_first") {
+		t.Errorf("agora challenge short of credit: %s", stderr)
 	}
 }
