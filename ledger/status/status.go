@@ -26,12 +26,13 @@
 //   - Replicated: a replication claim in another organization's bundle
 //     that depends on it, matched by two organizations and mismatched by
 //     none.
+//   - Contested: a challenge to it is open (challenges.go).
 //   - Refuted: a failed reproduction its author did not correct away
-//     within CorrectWithin.
+//     within CorrectWithin, or an upheld challenge; final either way.
 //   - Unavailable: every bundle that held it was withdrawn.
 //
-// Contested and Retracted wait for challenge and retraction entries,
-// which this node does not log yet; no claim holds them.
+// Retracted waits for retraction entries, which this node does not log
+// yet; no claim holds it.
 package status
 
 import (
