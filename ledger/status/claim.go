@@ -144,7 +144,12 @@ func (d *Deriver) Claim(id string, now time.Time) (Claim, bool) {
 	if c.refutedBy != 0 {
 		ref["challenge"] = c.refutedBy
 	}
-	out.Requirements["retracted"] = map[string]any{"met": false}
+	rq := map[string]any{"met": false, "retraction": nil}
+	if r := d.retractedBy(c); r != nil {
+		held["retracted"] = true
+		rq = map[string]any{"met": true, "retraction": r.Index, "reason": r.Reason, "bundle": r.Bundle}
+	}
+	out.Requirements["retracted"] = rq
 
 	overridden := held["refuted"] || held["contested"] || held["retracted"]
 	for _, s := range vocabulary.Statuses {

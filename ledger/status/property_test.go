@@ -91,6 +91,11 @@ func randomHistory(t *testing.T, seed uint64, events int) *history {
 			bundles = append(bundles, &opened{h.open(old.author, fams, old.hash, cs...), old.author, cs, false})
 		case k < 19:
 			h.withdraw(bundles[r.IntN(len(bundles))].hash)
+		case k < 20:
+			if r.IntN(5) == 0 {
+				b := bundles[r.IntN(len(bundles))]
+				h.retract(b.author, b.hash)
+			}
 		case k < 23:
 			h.wait(time.Duration(r.IntN(3*24)) * time.Hour)
 		case k < 27:
@@ -207,7 +212,7 @@ func TestDerivationProperties(t *testing.T) {
 				}
 			}
 			t.Logf("%d claims from %d entries: %v", len(whole), len(h.leaves), held)
-			for _, s := range []string{"published", "reproduced", "reviewed", "formally_verified", "contested", "refuted", "unavailable"} {
+			for _, s := range []string{"published", "reproduced", "reviewed", "formally_verified", "contested", "refuted", "retracted", "unavailable"} {
 				if held[s] == 0 {
 					t.Errorf("no claim of %d holds %s: the history tests too little (%v)", len(whole), s, held)
 				}

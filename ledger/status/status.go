@@ -30,9 +30,8 @@
 //   - Refuted: a failed reproduction its author did not correct away
 //     within CorrectWithin, or an upheld challenge; final either way.
 //   - Unavailable: every bundle that held it was withdrawn.
-//
-// Retracted waits for retraction entries, which this node does not log
-// yet; no claim holds it.
+//   - Retracted: its paper's author retracted any version of it
+//     (retractions.go); it overrides the hallmarks, Refuted beside it.
 package status
 
 import (
@@ -72,6 +71,10 @@ type Deriver struct {
 	// not yet settled or void.
 	challenges     map[uint64]*challengeState
 	openChallenges map[uint64]bool
+	// retractions are the retracted papers, by the hash of their first
+	// version; retractionOrder the same in log order.
+	retractions     map[string]*Retraction
+	retractionOrder []string
 }
 
 type bundleState struct {
@@ -82,6 +85,7 @@ type bundleState struct {
 	opened     uint64
 	openedAt   time.Time
 	replaces   string
+	paper      string // the hash of its paper's first version
 	withdrawn  bool
 	withdrawal uint64
 	claims     []string
@@ -125,7 +129,8 @@ type Vote struct {
 func New(files Files) *Deriver {
 	return &Deriver{files: files, orgs: map[string]string{}, bundles: map[string]*bundleState{},
 		claims: map[string]*claimState{}, pending: map[string]bool{},
-		challenges: map[uint64]*challengeState{}, openChallenges: map[uint64]bool{}}
+		challenges: map[uint64]*challengeState{}, openChallenges: map[uint64]bool{},
+		retractions: map[string]*Retraction{}}
 }
 
 // Size is the number of leaves added: the index Add expects next.
@@ -174,6 +179,8 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 		d.challenge(index, at, entry)
 	case "challenge_review":
 		d.challengeReview(index, entry)
+	case "retraction":
+		d.retract(index, at, entry)
 	}
 	return nil
 }
@@ -202,6 +209,10 @@ func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
 	b := &bundleState{hash: hash, opened: index, openedAt: at, claims: stringList(leaf["claims"])}
 	b.author, _ = leaf["operator"].(string)
 	b.replaces, _ = leaf["replaces"].(string)
+	b.paper = hash
+	if old := d.bundles[b.replaces]; old != nil {
+		b.paper = old.paper
+	}
 	// An author without an identity counts as an organization of its own,
 	// as the round that assigned its checks took it.
 	b.authorOrg = d.organization(b.author)

@@ -565,3 +565,33 @@ func TestChallenges(t *testing.T) {
 		wantStatuses(t, h.derive(computed.id, 0), "published", "reproduced")
 	})
 }
+
+func (h *history) retract(author, bundle string) uint64 {
+	return h.add(map[string]any{"entry": map[string]any{"type": "retraction", "author": author, "bundle": bundle,
+		"reason": "error", "notice": digest("notice"), "sig": "x"}, "operator": author})
+}
+
+func TestRetracted(t *testing.T) {
+	h := world(t)
+	v1 := h.open("op:author", []string{"claude"}, "", computed, measuredClaim)
+	h.attest("reproduction", "op:b", "gpt", v1, computed.id, "reproduced")
+	h.attest("reproduction", "op:c", "gpt", v1, computed.id, "reproduced")
+	v2 := h.open("op:author", []string{"claude"}, v1, computed)
+	h.retract("op:b", v2) // not its author: nothing
+	wantStatuses(t, h.derive(computed.id, 0), "published", "reproduced")
+	at := h.retract("op:author", v2)
+	c := h.derive(computed.id, 0)
+	wantStatuses(t, c, "published", "retracted")
+	if c.Requirements["retracted"].(map[string]any)["retraction"] != at {
+		t.Fatalf("retracted names %v, want entry %d", c.Requirements["retracted"], at)
+	}
+	// A retraction covers every version: the claim only the first held.
+	wantStatuses(t, h.derive(measuredClaim.id, 0), "published", "retracted")
+}
+
+func TestRetractedBesideRefuted(t *testing.T) {
+	h, b := failed(t)
+	h.wait(status.CorrectWithin + time.Hour)
+	h.retract("op:author", b)
+	wantStatuses(t, h.derive(computed.id, 0), "published", "refuted", "retracted")
+}
