@@ -59,6 +59,13 @@ func (c *Client) GetChallenge(ctx context.Context, index uint64) (map[string]any
 	return out, c.getJSON(ctx, "/api/v1/challenges/"+u(index), &out)
 }
 
+// Retract sends an author's signed retraction with its notice's words:
+// POST /api/v1/retractions.
+func (c *Client) Retract(ctx context.Context, entry, words map[string]any) (map[string]any, error) {
+	var out map[string]any
+	return out, c.post(ctx, "/api/v1/retractions", map[string]any{"entry": entry, "words": words}, &out)
+}
+
 // postWithEvidence posts {"entry", "evidence": {"files"}} to path.
 func (c *Client) postWithEvidence(ctx context.Context, path string, entry map[string]any, files map[string]string) (map[string]any, error) {
 	wire := map[string]any{}

@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"strings"
 
+	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/ledger/bundle"
@@ -100,4 +103,43 @@ func sendWithEvidence(e *env, dir string, entry map[string]any, key *hybrid.Priv
 		return nil, nodeFailure(e, err, "")
 	}
 	return out, 0
+}
+
+func retractCommand() *command {
+	c := newCommand("retract", "agora retract <bundle-hash> --reason R --notice TEXT [--key K] [--url URL]",
+		"retract a paper you published, every version of it: it stays readable, marked",
+		"Retracted with your notice, and takes no correction or addendum after. It can't",
+		"be undone; to publish the work again, fixed, submit it as a new bundle.")
+	signer, url := c.signer(), c.nodeURL()
+	reason := c.flags.String("reason", "", "why: error, rights, ethics, misconduct, duplicate or other")
+	notice := c.flags.String("notice", "", "the notice, at most 4,000 characters: what was wrong, which claims it affects, what replaces them")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 1 || *reason == "" || *notice == "" {
+			return c.usageError(e, "give the bundle's hash, --reason and --notice")
+		}
+		id, _, key, code := signer.load(e)
+		if code != 0 {
+			return code
+		}
+		nonce := make([]byte, 16)
+		if _, err := rand.Read(nonce); err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		words := map[string]any{"text": strings.TrimSpace(*notice), "nonce": hex.EncodeToString(nonce)}
+		data, err := canonical.Marshal(words)
+		if err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		entry := map[string]any{"type": "retraction", "author": id, "bundle": args[0], "reason": *reason, "notice": canonical.Digest(data)}
+		if err := protocol.Sign(entry, key); err != nil {
+			return fail(e, 1, "", "signing: %v", err)
+		}
+		out, err := newClient(*url).Retract(ctx, entry, words)
+		if err != nil {
+			return nodeFailure(e, err, "")
+		}
+		fmt.Fprintf(e.stdout, "retracted at entry %v: every version of the paper (%v) is marked Retracted, its notice beside it\n", out["retraction"], out["versions"])
+		return 0
+	}
+	return c
 }

@@ -242,6 +242,7 @@ func commands() []*command {
 		jobGroup(),
 		attestCommand(),
 		challengeCommand(),
+		retractCommand(),
 		creditCommand(),
 		receiptGroup(),
 		registerCommand(),

@@ -499,7 +499,12 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 		switch {
 		case err == nil && prev != c.manifest.Replaces && prev != c.digests.Bundle:
 			c.newVersionOf = prev
-			if c.conflict == nil {
+			// A retracted paper's work may go up again as a new bundle.
+			retracted, rerr := s.bundleRetraction(ctx, prev)
+			if rerr != nil {
+				return rerr
+			}
+			if c.conflict == nil && retracted == nil {
 				c.conflict = &httpapi.Error{Status: http.StatusConflict, Code: "new_version", Message: fmt.Sprintf(
 					"This repeats a claim of your study %s, which is sealed or published: a new version of a study is its correction, so name it as \"replaces\" in manifest.json (or void it while it is sealed)", prev)}
 			}

@@ -629,6 +629,9 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 	out["claims"] = cl
 	out["entry"] = b.RevealedIndex
 	out["contributors"] = []any{}
+	if out["retraction"], err = s.bundleRetraction(r.Context(), b.Hash); err != nil {
+		return nil, 0, err
+	}
 	return out, http.StatusOK, nil
 }
 

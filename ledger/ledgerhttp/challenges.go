@@ -39,7 +39,7 @@ func (s *Server) routeChallenges() {
 
 // challengeBook is the node's own state for challenges: opening is held
 // from a challenge's checks to its panel, so two challenges to one claim
-// never both open; settled are the challenges whose credit this process
+// never both open (and from a retraction's checks to its entry); settled are the challenges whose credit this process
 // settled, under settleMu (after a restart each is settled once more,
 // which moves nothing).
 type challengeBook struct {
@@ -160,15 +160,8 @@ func (s *Server) challenge(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	digest := canonical.Digest(signed)
-	if err := s.journal.PublishKey(ctx, op); err != nil {
-		return nil, 0, err
-	}
-	index, err := s.journal.Append(ctx, digest, signed, entry, map[string]any{"operator": op.ID})
+	index, err := s.logSigned(ctx, op, entry, signed)
 	if err != nil {
-		if appendedNothing(err) {
-			s.dropUnbound(ctx, digest)
-		}
 		return nil, 0, err
 	}
 	evidence := map[string]any{}

@@ -29,6 +29,13 @@ func (s *Server) correctionRefused(ctx context.Context, prev ledger.Bundle) (*ht
 	case ledger.BundleWithdrawn:
 		return refuse("%s was withdrawn and takes no correction: correct the latest version still up", prev.Hash)
 	}
+	retracted, err := s.bundleRetraction(ctx, prev.Hash)
+	if err != nil {
+		return nil, err
+	}
+	if retracted != nil {
+		return refuse("%s was retracted: a retracted paper takes no correction; submit the work again, fixed, as a new bundle", prev.Hash)
+	}
 	at := slices.Index(prev.Versions, prev.Hash)
 	for _, later := range prev.Versions[at+1:] {
 		b, err := s.store.Bundle(ctx, later)

@@ -469,6 +469,12 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 		ids[i] = c.ID
 	}
 	answer["depended_on_by"] = ids
+	answer["retractions"] = []any{}
+	if rt, err := s.bundleRetraction(ctx, latest.Bundle); err != nil {
+		return nil, 0, err
+	} else if rt != nil {
+		answer["retractions"] = []any{rt}
+	}
 	return answer, http.StatusOK, nil
 }
 

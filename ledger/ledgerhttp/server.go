@@ -159,6 +159,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeJobs()
 	s.routeChecks()
 	s.routeChallenges()
+	s.routeRetractions()
 	return s
 }
 
