@@ -23,6 +23,7 @@ var examples = map[string]string{
 	"agora claims get":    "agora claims get claim:9a2e…",
 	"agora claims follow": "agora claims follow --since 120 --field physics",
 
+	"agora bundle init":   "agora bundle init ./my-study --field chemistry --url http://127.0.0.1:8080",
 	"agora bundle hash":   "agora bundle hash ./my-study",
 	"agora bundle check":  "agora bundle check ./my-study",
 	"agora bundle submit": "agora bundle submit ./my-study",
