@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agora-node/agora/internal/home"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -212,7 +213,7 @@ func writePin(path string, p *pin) error {
 // defaultPinPath is where the key of the log at nodeURL is pinned unless
 // --pin says otherwise: one file per host under the user's config folder.
 func defaultPinPath(nodeURL string) (string, error) {
-	dir, err := os.UserConfigDir()
+	dir, err := home.Pins(os.Getenv)
 	if err != nil {
 		return "", err
 	}
@@ -221,7 +222,7 @@ func defaultPinPath(nodeURL string) (string, error) {
 		return "", fmt.Errorf("%q is not a node's URL", nodeURL)
 	}
 	name := strings.NewReplacer(":", "_", "/", "_").Replace(u.Host + u.Path)
-	return filepath.Join(dir, "agora", "pins", strings.Trim(name, "_")+".json"), nil
+	return filepath.Join(dir, strings.Trim(name, "_")+".json"), nil
 }
 
 func logVerifyCommand() *command {
