@@ -184,6 +184,22 @@ func submitBundle(ctx context.Context, e *env, c *client.Client, dir, url string
 		}
 		return nodeFailure(e, err, "")
 	}
+	if sealed, ok := answer["sealed"].(float64); ok {
+		inline := make(map[string][]byte, len(body.Files))
+		for p, data := range body.Files {
+			if p != bundle.SignatureFile {
+				inline[p] = data
+			}
+		}
+		sub := submission{URL: url, Bundle: fmt.Sprint(answer["bundle"]), Sealed: int64(sealed), Dir: dir}
+		if digests, err := bundle.DigestWithUploads(inline, body.Uploaded); err == nil {
+			sub.Claims = localClaimIDs(inline, digests.VerificationInputs)
+		}
+		if abs, err := filepath.Abs(dir); err == nil {
+			sub.Dir = abs
+		}
+		keepSubmission(e, sub)
+	}
 	if asJSON {
 		return printBundleJSON(e, answer)
 	}
@@ -191,7 +207,8 @@ func submitBundle(ctx context.Context, e *env, c *client.Client, dir, url string
 	if status == 200 {
 		fmt.Fprintln(e.stderr, "agora: note: the node had this bundle already; this is where it stands")
 	}
-	fmt.Fprintf(e.stderr, "agora: follow it with 'agora sealed %v --url %s'\n", answer["sealed"], url)
+	fmt.Fprintln(e.stderr, "agora: note: a sealed bundle's claims are found by no one, you included, until its round is done and it opens")
+	fmt.Fprintf(e.stderr, "agora: next: see what its round waits for with 'agora sealed %v --url %s'\n", answer["sealed"], url)
 	return 0
 }
 

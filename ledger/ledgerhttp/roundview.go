@@ -91,7 +91,7 @@ func (s *Server) roundView(ctx context.Context, b ledger.Bundle) (map[string]any
 	if view["opens_by"] == nil {
 		view["opens"] = "when its round is done: the node cannot say when, since that waits on verifiers taking its jobs"
 	} else {
-		view["opens"] = "by " + view["opens_by"].(string) + " at the latest, if its screens are back by then; sooner if its jobs are"
+		view["opens"] = "by " + view["opens_by"].(string) + " at the latest, if 2 organizations have screened it clean by then; sooner once its jobs are done"
 	}
 	return view, nil
 }
