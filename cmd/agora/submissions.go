@@ -106,4 +106,3 @@ func localClaimIDs(files map[string][]byte, verificationInputs string) []string 
 	}
 	return ids
 }
-
