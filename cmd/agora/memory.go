@@ -360,9 +360,7 @@ func memoryMCPCommand() *command {
 		"serve memory_search, memory_read and memory_note over MCP on stdio,",
 		"in the session the hooks bound in the workspace when one is live")
 	c.hint = "agora memory mcp [--adapter ID] [--project NAME] [--workspace DIR]"
-	adapterFlag := c.flags.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
-	project := c.flags.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
-	workspace := c.flags.String("workspace", "", "the agent's workspace root (default: the working directory, where agents start MCP servers)")
+	adapterFlag, project, workspace := c.memorySessionFlags("the agent's workspace root (default: the working directory, where agents start MCP servers)")
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		if len(args) != 0 {
 			return c.usageError(e, "memory mcp takes no arguments")
@@ -394,6 +392,15 @@ func memoryTools(e *env, adapterFlag, project, workspace string) (*adapter.MCPTo
 	return &adapter.MCPTools{Client: cfg.Client(), Project: project, WorkspaceRoot: root, Version: memoryAdapterVersion, Hooks: memoryStates(home)}, 0
 }
 
+// memorySessionFlags adds --adapter, --project and --workspace, which say
+// whose session the MCP tools act in.
+func (c *command) memorySessionFlags(workspaceHelp string) (adapterFlag, project, workspace *string) {
+	adapterFlag = c.flags.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
+	project = c.flags.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
+	workspace = c.flags.String("workspace", "", workspaceHelp)
+	return adapterFlag, project, workspace
+}
+
 // memoryNoteCommand is "agora memory note": a note written from the shell
 // as an agent writes one with memory_note.
 func memoryNoteCommand() *command {
@@ -410,9 +417,7 @@ func memoryNoteCommand() *command {
 	c.flags.StringVar(&a.Learned, "learned", "", "what to do next time")
 	c.flags.StringVar(&a.TopicKey, "topic-key", "", "a family/description key, such as npm/missing-module")
 	c.flags.StringVar(&a.FixCommand, "fix-command", "", "a shell command, run in the workspace root, that fixes the problem")
-	adapterFlag := c.flags.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
-	project := c.flags.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
-	workspace := c.flags.String("workspace", "", "the workspace root the note is about (default: the working directory)")
+	adapterFlag, project, workspace := c.memorySessionFlags("the workspace root the note is about (default: the working directory)")
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		if len(args) != 0 {
 			return c.usageError(e, "give the note's parts as flags, quoted: --what 'npm test failed: ...'")

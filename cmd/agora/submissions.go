@@ -4,11 +4,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/agora-node/agora/internal/home"
 	"github.com/agora-node/agora/ledger/claims"
@@ -34,11 +32,10 @@ func submissionsDir(nodeURL string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	u, err := url.Parse(nodeURL)
-	if err != nil || u.Host == "" {
-		return "", fmt.Errorf("%q is not a node's URL", nodeURL)
+	name, err := nodeFileName(nodeURL)
+	if err != nil {
+		return "", err
 	}
-	name := strings.Trim(strings.NewReplacer(":", "_", "/", "_").Replace(u.Host+u.Path), "_")
 	return filepath.Join(dir, "bundles", name), nil
 }
 

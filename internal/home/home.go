@@ -9,7 +9,8 @@
 // Earlier versions kept state in ~/.agora, ~/.config/agora/pins and the
 // sciencejournal reference client's ~/.config/sciencejournal/keys. Each is
 // still read while its new place is empty, so nothing a user had stops
-// working; nothing is moved behind their back.
+// working; nothing is moved behind their back. README.md ("The first hour")
+// tells users where each thing lives.
 package home
 
 import (

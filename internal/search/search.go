@@ -2,7 +2,10 @@
 // the ledger's claims (GET /api/v1/claims?q=) and the library's catalogue
 // (GET /api/catalogue?q=). Text is split into words the same way for both,
 // and a word searched for finds every word it starts, so "boil" finds
-// "boils" and "boiling" in either.
+// "boils" and "boiling" in either. spec/ledger-protocol.md gives the claims
+// search its web-search syntax ("every word must appear, in any form");
+// library/contract.json's catalogue relevance rule has every query token
+// match, which a word matching the words it starts keeps.
 package search
 
 import (
