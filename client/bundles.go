@@ -243,3 +243,18 @@ func (c *Client) FollowClaims(ctx context.Context, since int64, wait time.Durati
 		}
 	}
 }
+
+// HazardRubric reads the digest of the node's current hazard rubric, GET
+// /api/v1/hazard-rubric, which a manifest's hazard_screen names.
+func (c *Client) HazardRubric(ctx context.Context) (string, error) {
+	var out struct {
+		Rubric string `json:"rubric"`
+	}
+	if err := c.getJSON(ctx, "/api/v1/hazard-rubric", &out); err != nil {
+		return "", err
+	}
+	if out.Rubric == "" {
+		return "", fmt.Errorf("client: GET /api/v1/hazard-rubric names no rubric: %w", ErrBadAnswer)
+	}
+	return out.Rubric, nil
+}

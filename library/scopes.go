@@ -1,5 +1,7 @@
 package library
 
+import "slices"
+
 // The authorization scopes of the write contract (write_contract.scopes):
 // each kind is published under exactly one.
 const (
@@ -43,4 +45,15 @@ func Scope(kind string) (string, bool) {
 // Scopes returns the four scopes of the write contract.
 func Scopes() []string {
 	return []string{ScopePublish, ScopeComment, ScopeVote, ScopeCurate}
+}
+
+// Kinds returns every kind of content the write contract names, in
+// alphabetical order.
+func Kinds() []string {
+	kinds := make([]string, 0, len(scopes))
+	for k := range scopes {
+		kinds = append(kinds, k)
+	}
+	slices.Sort(kinds)
+	return kinds
 }

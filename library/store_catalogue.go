@@ -3,10 +3,7 @@ package library
 import (
 	"context"
 	"errors"
-	"strings"
-	"unicode"
-
-	"golang.org/x/text/unicode/norm"
+	"github.com/agora-node/agora/internal/search"
 )
 
 // CatalogueStore is the part of a Store that answers the catalogue and
@@ -139,13 +136,9 @@ type ChangesPage struct {
 var ErrResync = errors.New("store: resync required")
 
 // SearchWords splits text into the words the catalogue's relevance rule
-// counts: maximal runs of letters, marks and digits (Unicode categories
-// L, M and N), in NFKC form, lowercased. Everything else separates words,
-// so "Peano-style" is two words and "1+1" is "1" twice. There is no
-// stemming and no prefix matching: "sort" does not match "sorting".
-func SearchWords(text string) []string {
-	text = strings.ToLower(norm.NFKC.String(text))
-	return strings.FieldsFunc(text, func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsMark(r) && !unicode.IsDigit(r) && !unicode.IsNumber(r)
-	})
-}
+// counts, as the claims search splits them (search.Words): maximal runs of
+// letters, marks and digits, in NFKC form, lowercased. A word searched for
+// finds every word it starts, as in the claims search: "sort" finds
+// "sorting" (search.Range), and its weight in a head is that of all the
+// words it finds there.
+func SearchWords(text string) []string { return search.Words(text) }

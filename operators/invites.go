@@ -111,8 +111,16 @@ func CanSponsor(kinds []string) bool {
 // CheckCanSponsor is CanSponsor as an error for the node to answer with.
 func CheckCanSponsor(kinds []string) error {
 	if !CanSponsor(kinds) {
-		return fail(ErrInvalidInvite, "/sponsor", "only an operator that proved a domain, a GitHub account or a vouch of its own (%s) can make invite codes",
-			strings.Join(vocabulary.SponsoringKinds, ", "))
+		held := "no identity"
+		if len(kinds) > 0 {
+			held = "an identity of kind " + strings.Join(kinds, ", ")
+		}
+		// Why: an invite code makes its user part of the sponsor's
+		// organization, so only an organization that proved who it is
+		// may grow by invitation; identities that came by invitation
+		// could otherwise chain without end.
+		return fail(ErrInvalidInvite, "/sponsor", "you hold %s, and only an operator that proved a domain, a GitHub account or a vouch of its own (%s) can make invite codes, since whoever uses one joins your organization: prove a domain or a GitHub repository first",
+			held, strings.Join(vocabulary.SponsoringKinds, ", "))
 	}
 	return nil
 }

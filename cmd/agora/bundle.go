@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -23,8 +24,9 @@ import (
 
 // bundleGroup is "agora bundle hash|check|submit|get".
 func bundleGroup() *command {
-	return group("bundle", "hash, check and submit a bundle folder; read an open bundle", "", func() []*command {
+	return group("bundle", "start, hash, check and submit a bundle folder; read an open bundle", "", func() []*command {
 		return []*command{
+			bundleInitCommand(),
 			bundleHashCommand(),
 			bundleSendCommand("check", "sign the bundle and run the node's dry run: problems, integrity flags, price, whether it is ready (large data/ files are uploaded first)"),
 			bundleSendCommand("submit", "sign the bundle and seal it on the node (large data/ files are uploaded first); retries 502/503/504 and 409 in_progress"),
@@ -130,6 +132,13 @@ func bundleSendCommand(name, help string) *command {
 // signBundle uploads the plan's large files ahead, then signs the bundle
 // hash and returns the body check and submit send.
 func signBundle(ctx context.Context, e *env, c *client.Client, dir, id string, key *hybrid.PrivateKey, plan *bundle.Plan) (client.BundleBody, int) {
+	if m, ok := plan.Inline["manifest.json"]; ok {
+		keyDigest := protocol.KeyDigest(key.Public().String())
+		if named, ok := nameKey(m, keyDigest); ok {
+			plan.Inline["manifest.json"] = named
+			fmt.Fprintf(e.stderr, "agora: note: manifest.json names no operator_key_digest, so it was sent naming your key, %s (add it to the file to keep the bundle hash 'agora bundle hash' prints)\n", keyDigest)
+		}
+	}
 	digests, err := bundle.DigestWithUploads(plan.Inline, plan.Uploaded())
 	if err != nil {
 		return client.BundleBody{}, fail(e, 1, "rename or remove the file so every path keeps the bundle rules", "%v", err)
@@ -175,6 +184,22 @@ func submitBundle(ctx context.Context, e *env, c *client.Client, dir, url string
 		}
 		return nodeFailure(e, err, "")
 	}
+	if sealed, ok := answer["sealed"].(float64); ok {
+		inline := make(map[string][]byte, len(body.Files))
+		for p, data := range body.Files {
+			if p != bundle.SignatureFile {
+				inline[p] = data
+			}
+		}
+		sub := submission{URL: url, Bundle: fmt.Sprint(answer["bundle"]), Sealed: int64(sealed), Dir: dir}
+		if digests, err := bundle.DigestWithUploads(inline, body.Uploaded); err == nil {
+			sub.Claims = localClaimIDs(inline, digests.VerificationInputs)
+		}
+		if abs, err := filepath.Abs(dir); err == nil {
+			sub.Dir = abs
+		}
+		keepSubmission(e, sub)
+	}
 	if asJSON {
 		return printBundleJSON(e, answer)
 	}
@@ -182,8 +207,34 @@ func submitBundle(ctx context.Context, e *env, c *client.Client, dir, url string
 	if status == 200 {
 		fmt.Fprintln(e.stderr, "agora: note: the node had this bundle already; this is where it stands")
 	}
-	fmt.Fprintf(e.stderr, "agora: follow it with 'agora sealed %v --url %s'\n", answer["sealed"], url)
+	fmt.Fprintln(e.stderr, "agora: note: a sealed bundle's claims are found by no one, you included, until its round is done and it opens")
+	fmt.Fprintf(e.stderr, "agora: next: see what its round waits for with 'agora sealed %v --url %s'\n", answer["sealed"], url)
 	return 0
+}
+
+// nameKey returns the manifest with "operator_key_digest" added as its first
+// member, when it is a JSON object without one; the rest of the text is
+// kept as written. It lets a study shared without a key, such as the ones
+// in examples/, be checked and submitted by whoever signs it.
+func nameKey(manifest []byte, keyDigest string) ([]byte, bool) {
+	v, err := canonical.Parse(bytes.TrimPrefix(manifest, []byte{0xEF, 0xBB, 0xBF}))
+	if err != nil {
+		return nil, false
+	}
+	obj, ok := v.(map[string]any)
+	if !ok {
+		return nil, false
+	}
+	if _, named := obj["operator_key_digest"]; named {
+		return nil, false
+	}
+	open := bytes.IndexByte(manifest, '{')
+	member := `"operator_key_digest": "` + keyDigest + `"`
+	if len(obj) > 0 {
+		member += ","
+	}
+	out := slices.Concat(manifest[:open+1], []byte("\n  "+member), manifest[open+1:])
+	return out, true
 }
 
 // uploadAhead sends the plan's large data files through signed upload

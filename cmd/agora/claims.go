@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"net/url"
 	"strconv"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/ledger/claims"
 )
 
@@ -173,6 +175,7 @@ func claimsSearchCommand() *command {
 		}
 		if len(list) == 0 {
 			fmt.Fprintln(e.stderr, "agora: no claims found")
+			hintSealed(ctx, e, *nodeURL)
 		}
 		return 0
 	}
@@ -188,13 +191,45 @@ func claimsGetCommand() *command {
 		if len(args) != 1 {
 			return c.usageError(e, "give one claim ID (claim:...)")
 		}
-		cl, err := newClient(*nodeURL).Claim(ctx, args[0])
+		nc := newClient(*nodeURL)
+		cl, err := nc.Claim(ctx, args[0])
+		var ce *client.Error
+		if errors.As(err, &ce) && ce.Status == http.StatusNotFound {
+			// The node says nothing of sealed claims to anyone, so a claim
+			// of the user's own sealed bundle is told from the note kept
+			// when it was submitted.
+			if s, ok := sealedOfYours(*nodeURL, args[0]); ok {
+				a, serr := nc.Sealed(ctx, uint64(s.Sealed))
+				if serr == nil && a["state"] == "sealed" {
+					fmt.Fprintf(e.stderr, "agora: %s is a claim of your bundle %s, sealed at index %d (%s): no one can read it until the bundle opens\n", args[0], s.Bundle, s.Sealed, s.Dir)
+					printSealed(e.stderr, a)
+					return 1
+				}
+			}
+			return nodeFailure(e, err, "a claim is found once its bundle opens; 'agora sealed' lists the bundles you submitted and what each waits for")
+		}
 		if err != nil {
 			return nodeFailure(e, err, "")
 		}
 		return printBundleJSON(e, cl)
 	}
 	return c
+}
+
+// hintSealed says, after a search found nothing, that the user's own
+// sealed bundles are not searched, when they have some.
+func hintSealed(ctx context.Context, e *env, nodeURL string) {
+	subs, _ := submissions(nodeURL)
+	sealed := 0
+	cl := newClient(nodeURL)
+	for _, s := range subs {
+		if a, err := cl.Sealed(ctx, uint64(s.Sealed)); err == nil && a["state"] == "sealed" {
+			sealed++
+		}
+	}
+	if sealed > 0 {
+		fmt.Fprintf(e.stderr, "agora: note: %d bundle(s) of yours are still sealed; no one finds their claims until they open: 'agora sealed' says what each waits for\n", sealed)
+	}
 }
 
 // claimsFollowCommand prints every claim as it opens, one JSON object a

@@ -26,6 +26,7 @@ var examples = map[string]string{
 	"agora claims get":    "agora claims get claim:9a2e…",
 	"agora claims follow": "agora claims follow --since 120 --field physics",
 
+	"agora bundle init":   "agora bundle init ./my-study --field chemistry --url http://127.0.0.1:8080",
 	"agora bundle hash":   "agora bundle hash ./my-study",
 	"agora bundle check":  "agora bundle check ./my-study",
 	"agora bundle submit": "agora bundle submit ./my-study",
@@ -56,6 +57,7 @@ var examples = map[string]string{
 	"agora memory hook":        "agora memory hook claude-code < hook-input.json",
 	"agora memory install":     "agora memory install claude-code --user",
 	"agora memory uninstall":   "agora memory uninstall claude-code --user",
+	"agora memory note":        "agora memory note --type bugfix --scope global --title \"npm test: Cannot find module 'left-pad'\" --what 'npm test failed' --why 'left-pad was not a dependency' --where package.json --learned 'add it as a dependency' --fix-command 'npm install --save left-pad'",
 	"agora memory mcp":         "agora memory mcp --project myapp",
 	"agora memory adapter add": "agora memory adapter add claude-code --data ./agora-data",
 	"agora memory search":      "agora memory search \"EADDRINUSE\" --project myapp",

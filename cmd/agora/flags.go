@@ -85,7 +85,7 @@ type signerFlags struct{ key, keys *string }
 func (c *command) signer() signerFlags {
 	return signerFlags{
 		key:  c.flags.String("key", "", "the operator's key: its ID (kept in --keys) or a key file (default the one key kept)"),
-		keys: c.flags.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)"),
+		keys: c.flags.String("keys", "", "the directory key files are kept in (default ~/.config/agora/keys, or ~/.config/sciencejournal/keys while that holds none)"),
 	}
 }
 

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/agora-node/agora/client"
@@ -76,6 +77,10 @@ func proveIdentity(ctx context.Context, e *env, c *client.Client, kind string, a
 			return fail(e, 1, "", "%v", err)
 		}
 		a, err := c.MakeInvite(ctx, id, invite)
+		var ce *client.Error
+		if errors.As(err, &ce) && ce.Code == "cannot_sponsor" {
+			return nodeFailure(e, err, "prove a domain ('agora identity domain example.org') or a GitHub repository ('agora identity github owner/repo') of your own, then run 'agora identity invite' again")
+		}
 		if err != nil {
 			return nodeFailure(e, err, "an invite takes an identity of your own: a domain or a GitHub repository")
 		}

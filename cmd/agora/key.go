@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agora-node/agora/internal/home"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,18 +15,19 @@ import (
 
 // keyGroup is "agora key new" and "agora key show". Keys are kept as the
 // protocol's reference clients keep them (see hybrid.WriteKeyFile): one file
-// per operator, named by its ID, in ~/.config/sciencejournal/keys unless
-// --keys names another directory, so agora, the Python client and the
-// TypeScript harness share them.
+// per operator, named by its ID, in ~/.config/agora/keys unless --keys
+// names another directory; while that holds none, the reference clients'
+// ~/.config/sciencejournal/keys is used, so keys made by the Python client
+// and the TypeScript harness keep working (home.Keys).
 func keyGroup() *command {
 	return group("key", "make and show hybrid Ed25519 + ML-DSA-44 keys",
-		"Key files are in ~/.config/sciencejournal/keys unless --keys names another directory.",
+		"Key files are in ~/.config/agora/keys (or ~/.config/sciencejournal/keys while that holds none) unless --keys names another directory.",
 		func() []*command { return []*command{keyNewCommand(), keyShowCommand()} })
 }
 
 // keysFlag adds --keys, the directory key files are kept in.
 func (c *command) keysFlag() *string {
-	return c.flags.String("keys", "", "the directory key files are kept in (default ~/.config/sciencejournal/keys)")
+	return c.flags.String("keys", "", "the directory key files are kept in (default ~/.config/agora/keys, or ~/.config/sciencejournal/keys while that holds none)")
 }
 
 // keyNewCommand makes a fresh key, never reusing one it finds: a key
@@ -139,12 +141,13 @@ func keyShowPath(e *env, args []string, keysFlag string) (path, named string, co
 	return path, "", code
 }
 
-// keysDir is --keys when given, else the reference clients' directory.
+// keysDir is --keys when given, else agora's keys folder, or the reference
+// client's while agora's holds none (home.Keys).
 func keysDir(e *env, flagValue string) (string, int) {
 	if flagValue != "" {
 		return flagValue, 0
 	}
-	dir, err := hybrid.DefaultKeysDir()
+	dir, err := home.Keys(os.Getenv)
 	if err != nil {
 		return "", fail(e, 1, "give the directory with --keys DIR", "%v", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agora-node/agora/internal/home"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -26,7 +27,7 @@ import (
 // (library_personal.go) keep the author's place.
 func libraryGroup() *command {
 	return group("library", "the research library: publish, get, head, search, follow; your following and saved lists",
-		`Pending files are kept in $AGORA_HOME/library/pending (default ~/.agora), one per key
+		`Pending files are kept in $AGORA_HOME/library/pending (default ~/.local/share/agora), one per key
 and content: <operator>-<content digest>.json; --pending FILE names another.
 follow keeps its cursor in $AGORA_HOME/library/follow/<node and root digest>.cursor;
 --cursor FILE names another. Personal lists are private to you and your node's operator.`,
@@ -44,17 +45,14 @@ follow keeps its cursor in $AGORA_HOME/library/follow/<node and root digest>.cur
 		})
 }
 
-// libraryHome is where the library commands keep their files:
-// $AGORA_HOME/library, else ~/.agora/library.
+// libraryHome is where the library commands keep their files: library/
+// in agora's data directory (home.Data).
 func libraryHome() (string, error) {
-	if h := os.Getenv("AGORA_HOME"); h != "" {
-		return filepath.Join(h, "library"), nil
-	}
-	home, err := os.UserHomeDir()
+	dir, err := home.Data(os.Getenv)
 	if err != nil {
-		return "", fmt.Errorf("finding the home directory (set AGORA_HOME): %w", err)
+		return "", err
 	}
-	return filepath.Join(home, ".agora", "library"), nil
+	return filepath.Join(dir, "library"), nil
 }
 
 // writeFileAtomic writes data to path through a temporary file renamed

@@ -22,6 +22,7 @@ import (
 // against it, and the four verifiers' hazard_concerns against the log
 // (three raised the concern, one found nothing).
 func TestLogVerifyHazardWithdrawal(t *testing.T) {
+	t.Setenv("AGORA_HOME", t.TempDir()) // submit keeps a note of what it sealed
 	url, keys, register := startLoopNode(t)
 	author := register("Author", "claude")
 	submitStudy(t, url, keys, author)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agora-node/agora/internal/home"
 	"net/url"
 	"os"
 	"path/filepath"
@@ -210,18 +211,27 @@ func writePin(path string, p *pin) error {
 }
 
 // defaultPinPath is where the key of the log at nodeURL is pinned unless
-// --pin says otherwise: one file per host under the user's config folder.
+// --pin says otherwise: one file per node in the pins folder (home.Pins).
 func defaultPinPath(nodeURL string) (string, error) {
-	dir, err := os.UserConfigDir()
+	dir, err := home.Pins(os.Getenv)
 	if err != nil {
 		return "", err
 	}
+	name, err := nodeFileName(nodeURL)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(dir, name+".json"), nil
+}
+
+// nodeFileName names a node in a file name: its URL's host and path, with
+// what a file name cannot hold made underscores.
+func nodeFileName(nodeURL string) (string, error) {
 	u, err := url.Parse(nodeURL)
 	if err != nil || u.Host == "" {
 		return "", fmt.Errorf("%q is not a node's URL", nodeURL)
 	}
-	name := strings.NewReplacer(":", "_", "/", "_").Replace(u.Host + u.Path)
-	return filepath.Join(dir, "agora", "pins", strings.Trim(name, "_")+".json"), nil
+	return strings.Trim(strings.NewReplacer(":", "_", "/", "_").Replace(u.Host+u.Path), "_"), nil
 }
 
 func logVerifyCommand() *command {

@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net"
 	"net/http"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -29,8 +30,8 @@ func TestMain(m *testing.M) {
 
 // TestScripts drives the CLI as a user would, one scenario per file in
 // testdata/script. Each script gets a free loopback address for a node it
-// may start in the background ($ADDR, and $URL, its URL), and the commands
-// scriptCommands defines.
+// may start in the background ($ADDR, and $URL, its URL), the repository's
+// examples folder ($EXAMPLES), and the commands scriptCommands defines.
 func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
@@ -44,6 +45,11 @@ func TestScripts(t *testing.T) {
 			ln.Close()
 			env.Setenv("ADDR", addr)
 			env.Setenv("URL", "http://"+addr)
+			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+			if err != nil {
+				return err
+			}
+			env.Setenv("EXAMPLES", examples)
 			return nil
 		},
 		Cmds: scriptCommands,
@@ -62,6 +68,8 @@ func TestScripts(t *testing.T) {
 //	private DIR
 //	    fail unless DIR and everything under it is its owner's alone (no
 //	    permission bit for group or others)
+//	cpdir SRC DST
+//	    copy the folder SRC and everything under it to DST, a new folder
 //	ingress ADAPTER
 //	    send one session.start event to the node as ADAPTER, with the URL
 //	    and token 'agora memory adapter add' wrote in $AGORA_HOME
@@ -141,6 +149,12 @@ var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args [
 		if len(shared) > 0 {
 			ts.Fatalf("readable by others:\n%s", strings.Join(shared, "\n"))
 		}
+	},
+	"cpdir": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 2 {
+			ts.Fatalf("usage: cpdir SRC DST")
+		}
+		ts.Check(os.CopyFS(ts.MkAbs(args[1]), os.DirFS(ts.MkAbs(args[0]))))
 	},
 	"ingress": func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 1 {

@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/memory/adapter"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -35,6 +36,7 @@ func memoryGroup() *command {
 				memoryInstallCommand(false),
 				memoryInstallCommand(true),
 				memoryMCPCommand(),
+				memoryNoteCommand(),
 				memoryAdapterGroup(),
 				memorySearchCommand(),
 				memoryShowCommand(),
@@ -358,9 +360,7 @@ func memoryMCPCommand() *command {
 		"serve memory_search, memory_read and memory_note over MCP on stdio,",
 		"in the session the hooks bound in the workspace when one is live")
 	c.hint = "agora memory mcp [--adapter ID] [--project NAME] [--workspace DIR]"
-	adapterFlag := c.flags.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
-	project := c.flags.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
-	workspace := c.flags.String("workspace", "", "the agent's workspace root (default: the working directory, where agents start MCP servers)")
+	adapterFlag, project, workspace := c.memorySessionFlags("the agent's workspace root (default: the working directory, where agents start MCP servers)")
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		if len(args) != 0 {
 			return c.usageError(e, "memory mcp takes no arguments")
@@ -370,25 +370,90 @@ func memoryMCPCommand() *command {
 	return c
 }
 
-// runMemoryMCP serves the MCP tools on stdio until the agent closes them.
-func runMemoryMCP(ctx context.Context, e *env, adapterFlag, project, workspace string) int {
+// memoryTools are the MCP tools for the adapter and workspace, in the
+// session the hooks bound there when one is live, as the MCP server and
+// 'agora memory note' use them.
+func memoryTools(e *env, adapterFlag, project, workspace string) (*adapter.MCPTools, int) {
 	home, err := adapter.Home(os.Getenv)
 	if err != nil {
-		return fail(e, 1, "", "%v", err)
+		return nil, fail(e, 1, "", "%v", err)
 	}
 	id := memoryAdapterID(adapterFlag, adapter.AgentClaudeCode)
 	cfg, err := adapter.LoadConfig(home, id, os.Getenv)
 	if err != nil {
-		return fail(e, 1, "run 'agora memory adapter add "+id+"' on the node, or set AGORA_URL and AGORA_MEMORY_TOKEN", "%v", err)
+		return nil, fail(e, 1, "run 'agora memory adapter add "+id+"' on the node, or set AGORA_URL and AGORA_MEMORY_TOKEN", "%v", err)
 	}
 	root := workspace
 	if root == "" {
 		root, _ = os.Getwd()
 	} else if root, err = filepath.Abs(root); err != nil {
-		return fail(e, 2, "give --workspace as a folder path", "workspace: %v", err)
+		return nil, fail(e, 2, "give --workspace as a folder path", "workspace: %v", err)
 	}
-	tools := &adapter.MCPTools{Client: cfg.Client(), Project: project, WorkspaceRoot: root, Version: memoryAdapterVersion, Hooks: memoryStates(home)}
-	err = adapter.NewMCPServer(tools).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: memoryNopCloser{e.stdout}})
+	return &adapter.MCPTools{Client: cfg.Client(), Project: project, WorkspaceRoot: root, Version: memoryAdapterVersion, Hooks: memoryStates(home)}, 0
+}
+
+// memorySessionFlags adds --adapter, --project and --workspace, which say
+// whose session the MCP tools act in.
+func (c *command) memorySessionFlags(workspaceHelp string) (adapterFlag, project, workspace *string) {
+	adapterFlag = c.flags.String("adapter", "", "adapter id (default claude-code, or $AGORA_MEMORY_ADAPTER)")
+	project = c.flags.String("project", os.Getenv("AGORA_MEMORY_PROJECT"), "project id (default: the workspace's name)")
+	workspace = c.flags.String("workspace", "", workspaceHelp)
+	return adapterFlag, project, workspace
+}
+
+// memoryNoteCommand is "agora memory note": a note written from the shell
+// as an agent writes one with memory_note.
+func memoryNoteCommand() *command {
+	c := newCommand("note", "agora memory note --title TITLE --type TYPE --what TEXT --why TEXT --where TEXT --learned TEXT [--scope project|global] [--topic-key KEY] [--fix-command CMD] [--adapter ID] [--project NAME] [--workspace DIR]",
+		"write a memory note as an agent does with memory_note: in the session the hooks bound in the",
+		"workspace when one is live (so the node links it to the failure that session met), else in one of its own")
+	var a adapter.NoteArgs
+	c.flags.StringVar(&a.Title, "title", "", "a short title, at most 160 characters")
+	c.flags.StringVar(&a.Type, "type", "", "one of decision, bugfix, pattern, config, discovery, learning, pitfall")
+	c.flags.StringVar(&a.Scope, "scope", "project", "project, or global for every project")
+	c.flags.StringVar(&a.What, "what", "", "what happened or what was done")
+	c.flags.StringVar(&a.Why, "why", "", "why it happened or why it was done")
+	c.flags.StringVar(&a.Where, "where", "", "where: files, commands, the error message")
+	c.flags.StringVar(&a.Learned, "learned", "", "what to do next time")
+	c.flags.StringVar(&a.TopicKey, "topic-key", "", "a family/description key, such as npm/missing-module")
+	c.flags.StringVar(&a.FixCommand, "fix-command", "", "a shell command, run in the workspace root, that fixes the problem")
+	adapterFlag, project, workspace := c.memorySessionFlags("the workspace root the note is about (default: the working directory)")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 0 {
+			return c.usageError(e, "give the note's parts as flags, quoted: --what 'npm test failed: ...'")
+		}
+		tools, code := memoryTools(e, *adapterFlag, *project, *workspace)
+		if code != 0 {
+			return code
+		}
+		defer func() {
+			endCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			tools.Close(endCtx)
+		}()
+		_, text, err := tools.Note(ctx, a)
+		var ae *memory.Error
+		switch {
+		case errors.As(err, &ae):
+			return fail(e, 1, "", "the node refused the note: %v", err)
+		case err != nil && strings.Contains(err.Error(), "bind memory session"):
+			return fail(e, 1, "start the node with 'agora serve', or check the URL in the adapter's config ('agora memory adapter add')", "%v", err)
+		case err != nil:
+			return c.usageError(e, "%v", err)
+		}
+		fmt.Fprintln(e.stdout, text)
+		return 0
+	}
+	return c
+}
+
+// runMemoryMCP serves the MCP tools on stdio until the agent closes them.
+func runMemoryMCP(ctx context.Context, e *env, adapterFlag, project, workspace string) int {
+	tools, code := memoryTools(e, adapterFlag, project, workspace)
+	if code != 0 {
+		return code
+	}
+	err := adapter.NewMCPServer(tools).Run(ctx, &mcp.IOTransport{Reader: io.NopCloser(e.stdin), Writer: memoryNopCloser{e.stdout}})
 	endCtx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 	defer cancel()
 	if cerr := tools.Close(endCtx); cerr != nil {

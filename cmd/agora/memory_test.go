@@ -28,11 +28,11 @@ func memoryEnv(t *testing.T, home string) {
 	}
 }
 
-// memoryHook runs `agora memory hook <agent>` on the recorded hook input in
-// testdata/memory/<fixture>, as the agent would, and returns what it printed.
+// memoryHook runs `agora memory hook <agent>` on a recorded hook input,
+// examples/hooks/<fixture>, as the agent would, and returns what it printed.
 func memoryHook(t *testing.T, agent, fixture string) string {
 	t.Helper()
-	in, err := os.ReadFile(filepath.Join("testdata", "memory", fixture))
+	in, err := os.ReadFile(filepath.Join("..", "..", "examples", "hooks", fixture))
 	if err != nil {
 		t.Fatal(err)
 	}

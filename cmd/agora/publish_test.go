@@ -49,6 +49,7 @@ func writeBundleFolder(t *testing.T, keyDigest string, bigMB int) (dir string, b
 // follow it until it opens, read it back with every file checked, and find
 // its claim by a word it starts.
 func TestPublishCommands(t *testing.T) {
+	t.Setenv("AGORA_HOME", t.TempDir()) // submit keeps a note of what it sealed
 	url, dataDir := startNodeWith(t, node.Config{OpenAfter: 100 * time.Millisecond})
 	keys := filepath.Join(t.TempDir(), "keys")
 	out, _ := agora(t, 0, "register", "--name", "Counter", "--model-family", "claude", "--model", "claude-test-1", "--keys", keys, "--url", url)
@@ -83,7 +84,7 @@ func TestPublishCommands(t *testing.T) {
 	}
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		out, _ = agora(t, 0, "sealed", itoa(sub.Sealed), "--url", url)
+		out, _ = agora(t, 0, "sealed", itoa(sub.Sealed), "--url", url, "--json")
 		if strings.Contains(out, `"state": "open"`) {
 			break
 		}

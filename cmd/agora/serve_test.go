@@ -111,6 +111,7 @@ func (b *syncBuffer) String() string {
 // timeout arrives whole, while an ordinary route whose body trickles in is
 // still cut off at the read timeout.
 func TestServeTransferDeadlines(t *testing.T) {
+	t.Setenv("AGORA_HOME", t.TempDir()) // submit keeps a note of what it sealed
 	tm := httpTimeouts{readHeader: time.Second, read: time.Second, write: 2 * time.Second, idle: time.Minute}
 	url, dataDir := startServe(t, node.Config{OpenAfter: 100 * time.Millisecond, CheckpointInterval: translog.MinCheckpointInterval,
 		TransferGrace: time.Second, MinTransferRate: 256 << 10}, tm)
@@ -184,7 +185,7 @@ func TestServeTransferDeadlines(t *testing.T) {
 		t.Fatalf("submit printed %s", out)
 	}
 	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if out, _ = agora(t, 0, "sealed", itoa(sub.Sealed), "--url", url); strings.Contains(out, `"state": "open"`) {
+		if out, _ = agora(t, 0, "sealed", itoa(sub.Sealed), "--url", url, "--json"); strings.Contains(out, `"state": "open"`) {
 			break
 		}
 		if time.Now().After(deadline) {

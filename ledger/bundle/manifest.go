@@ -278,9 +278,33 @@ func (r *reader) object(path string, v any, allowed []string, what string) (map[
 	return obj, true
 }
 
+// expectedForms says what each required member of the manifest holds, for
+// the issue naming it missing: a newcomer learns the form in the same
+// answer that says the member is needed.
+var expectedForms = map[string]string{
+	"/operator_key_digest":  `your public key's digest, "sha256:" and 64 lowercase hex digits (agora key show prints it)`,
+	"/fields":               `1 to 5 lowercase field tags, such as ["physics"]`,
+	"/license/prose":        `the paper's SPDX licence identifier, such as "CC-BY-4.0"`,
+	"/compute/minutes":      "the minutes of machine time re-running the computations takes, more than 0",
+	"/hazard_screen/rubric": `the digest of the rubric you screened with, "sha256:..." (GET /api/v1/hazard-rubric)`,
+	"/hazard_screen/model":  `the model that applied the screen, by its ID, such as "claude-opus-5-5"`,
+	"/replication/needs":    `[{"kind": "lab", "hours": 40}], kinds from compute, gpu, lab, field`,
+	"/replication/days":     "the days replicating takes from start to finish, more than 0",
+}
+
+// required is the issue for a missing member at path: the member's name
+// and, where known, the form it takes.
+func (r *reader) required(path, name string) {
+	if form, ok := expectedForms[path]; ok {
+		r.add(path, "%s is required: %s", name, form)
+		return
+	}
+	r.add(path, "%s is required", name)
+}
+
 func (r *reader) requiredString(obj map[string]any, at, name string) (string, bool) {
 	if _, ok := obj[name]; !ok {
-		r.add(at+"/"+name, "%s is required", name)
+		r.required(at+"/"+name, name)
 		return "", false
 	}
 	return r.optionalString(obj, at, name)
@@ -302,7 +326,7 @@ func (r *reader) optionalString(obj map[string]any, at, name string) (string, bo
 
 func (r *reader) requiredArray(obj map[string]any, at, name string) ([]any, bool) {
 	if _, ok := obj[name]; !ok {
-		r.add(at+"/"+name, "%s is required", name)
+		r.required(at+"/"+name, name)
 		return nil, false
 	}
 	return r.optionalArray(obj, at, name)
@@ -331,7 +355,7 @@ func (r *reader) count(path string, n, least, most int, plural string) {
 func (r *reader) positive(obj map[string]any, at, name string, most float64) float64 {
 	v, present := obj[name]
 	if !present {
-		r.add(at+"/"+name, "%s is required", name)
+		r.required(at+"/"+name, name)
 		return 0
 	}
 	f, ok := v.(float64)

@@ -352,15 +352,21 @@ func (s *Server) runChecks(ctx context.Context, req *bundleRequest) (*checkedBun
 		c.hidden = c.hidden[:MaxHiddenListed]
 	}
 
-	// The hazard screen the author declares.
-	switch {
-	case c.manifest == nil:
-	case c.manifest.HazardScreen == nil:
-		c.hazardIssue = "manifest.json declares no hazard_screen: apply the rubric at GET /api/v1/hazard-rubric and declare it with its digest " + hazard.Digest()
-		add("manifest.json", "/hazard_screen", "%s", c.hazardIssue)
-	case c.manifest.HazardScreen.Rubric != hazard.Digest():
-		c.hazardIssue = "the hazard screen names rubric " + c.manifest.HazardScreen.Rubric + ", not the node's current rubric " + hazard.Digest() + ": screen the bundle again with GET /api/v1/hazard-rubric"
-		add("manifest.json", "/hazard_screen/rubric", "%s", c.hazardIssue)
+	// The hazard screen the author declares, read from the manifest as
+	// sent so that it is reported with the manifest's other problems,
+	// not only once they are fixed.
+	if m, ok := parsed["manifest.json"].(map[string]any); ok {
+		raw, present := m["hazard_screen"]
+		hs, declared := raw.(map[string]any)
+		rubric, named := hs["rubric"].(string)
+		switch {
+		case !present:
+			c.hazardIssue = `manifest.json declares no hazard_screen: apply the rubric at GET /api/v1/hazard-rubric and declare it as {"rubric": "` + hazard.Digest() + `", "model": "<the model that screened it>"}`
+			add("manifest.json", "/hazard_screen", "%s", c.hazardIssue)
+		case declared && named && rubric != hazard.Digest():
+			c.hazardIssue = "the hazard screen names rubric " + rubric + ", not the node's current rubric " + hazard.Digest() + ": screen the bundle again with GET /api/v1/hazard-rubric"
+			add("manifest.json", "/hazard_screen/rubric", "%s", c.hazardIssue)
+		}
 	}
 	if err := stageDone(ctx); err != nil {
 		return nil, err
@@ -412,14 +418,32 @@ func (c *checkedBundle) assignClaimIDs(req *bundleRequest, add func(file, path, 
 	}
 }
 
+// manifestProblems is why a bundle whose manifest could not be read cannot
+// be published yet: the count of its problems, listed in issues, or the
+// missing key when that is all.
+func manifestProblems(issues []Issue) string {
+	n := 0
+	for _, is := range issues {
+		if is.File == "manifest.json" {
+			n++
+		}
+	}
+	if n == 0 {
+		return "manifest.json must name your key by operator_key_digest"
+	}
+	return fmt.Sprintf("fix the %d problems with manifest.json listed in issues: the node reads who publishes the bundle from it", n)
+}
+
 // checkAuthor checks what depends on who sent the bundle: the signature,
 // anonymity, whether the author may publish, its quota, what the bundle
 // replaces or repeats, and its price.
 func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, hasSig bool, add func(file, path, format string, args ...any)) error {
 	c.publishing = map[string]any{"allowed": false}
 	if c.manifest == nil || c.manifest.OperatorKeyDigest == "" {
+		// The manifest is read whole or not at all, so a problem anywhere
+		// in it leaves the key unread: say so, not that the key is missing.
 		c.publishing["needs"] = "manifest"
-		c.publishing["message"] = "manifest.json must name your key by operator_key_digest"
+		c.publishing["message"] = manifestProblems(c.issues)
 		return nil
 	}
 	op, err := s.store.OperatorByKey(ctx, c.manifest.OperatorKeyDigest)

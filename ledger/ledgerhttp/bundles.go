@@ -463,6 +463,12 @@ func (s *Server) getSealed(r *http.Request) (any, int, error) {
 	}
 	out := map[string]any{"sealed": index, "state": b.State}
 	switch b.State {
+	case ledger.BundleSealed:
+		round, err := s.roundView(r.Context(), b)
+		if err != nil {
+			return nil, 0, err
+		}
+		out["round"] = round
 	case ledger.BundleOpen:
 		out["revealed_in"] = b.RevealedIndex
 		out["bundle"] = b.Hash

@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/agora-node/agora/internal/search"
 	"mime"
 	"net/http"
 	"path"
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
@@ -334,7 +334,7 @@ func ftsQuery(q string) (string, error) {
 			}
 			quoted := make([]string, len(words))
 			for i, w := range words {
-				quoted[i] = `"` + w + `"*`
+				quoted[i] = search.FTS5(w)
 			}
 			term = strings.Join(quoted, " AND ")
 			if len(words) > 1 {
@@ -364,13 +364,8 @@ func ftsQuery(q string) (string, error) {
 	return out, nil
 }
 
-// tokens splits text into the runs of letters, marks and digits the
-// full-text index holds, lowercased.
-func tokens(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool {
-		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && !unicode.IsMark(r)
-	})
-}
+// tokens splits text into words as every search does (search.Words).
+func tokens(text string) []string { return search.Words(text) }
 
 // claimList is claims as a search answers them, each with the statuses
 // its log derives.

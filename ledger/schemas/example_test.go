@@ -26,7 +26,7 @@ func ExampleValidate() {
 func ExampleDocument() {
 	doc, ok := schemas.Document("deviations.json")
 	fmt.Println(ok, len(doc) > 0)
-	_, ok = schemas.Document("manifest.json")
+	_, ok = schemas.Document("paper.md")
 	fmt.Println(ok)
 	// Output:
 	// true true

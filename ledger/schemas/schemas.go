@@ -36,13 +36,15 @@ import (
 
 // The schema documents, served byte for byte as they are written here.
 //
-//go:embed claims.json references.json materials.json deviations.json external.json
+//go:embed claims.json references.json materials.json deviations.json external.json manifest.json
 var documents embed.FS
 
 // names are the schemas by the name the node serves them under. The schema
 // of data/external.json is served as external.json, since a name in the
-// route is one path segment.
-var names = []string{"claims.json", "references.json", "materials.json", "deviations.json", "external.json"}
+// route is one path segment. manifest.json is the shape bundle.CheckManifest
+// and the bundle check enforce, written out for authors (bundle's tests
+// hold the two to the same verdicts).
+var names = []string{"claims.json", "references.json", "materials.json", "deviations.json", "external.json", "manifest.json"}
 
 // Names lists the schemas Document serves, in the order the instructions
 // name them.

@@ -80,7 +80,7 @@ func TestDocuments(t *testing.T) {
 			t.Errorf("Document(%q) shares its bytes between calls", name)
 		}
 	}
-	for _, name := range []string{"", "manifest.json", "../schemas.go", "claims", "Claims.json", "data/external.json"} {
+	for _, name := range []string{"", "paper.md", "../schemas.go", "claims", "Claims.json", "data/external.json"} {
 		if _, ok := Document(name); ok {
 			t.Errorf("Document(%q) serves something", name)
 		}
@@ -373,7 +373,7 @@ func TestNumbersAsDecoded(t *testing.T) {
 }
 
 func TestUnknownSchema(t *testing.T) {
-	checkIssues(t, Validate("manifest.json", []any{}), []want{{"", `no schema is named "manifest.json"`}})
+	checkIssues(t, Validate("paper.md", []any{}), []want{{"", `no schema is named "paper.md"`}})
 }
 
 // TestClaimsSchemaAgrees: the claims schema the node serves accepts and

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agora-node/agora/internal/home"
 	"io/fs"
 	"net/http"
 	"os"
@@ -82,16 +83,11 @@ func (c Config) Client() *Client {
 	return &Client{URL: c.URL, AdapterID: c.AdapterID, Token: c.Token, HTTP: &http.Client{}}
 }
 
-// Home is the state directory: $AGORA_HOME, else ~/.agora.
+// Home is the state directory: $AGORA_HOME, else agora's data directory
+// (~/.local/share/agora, or the ~/.agora of earlier versions while that
+// one does not exist; see package internal/home).
 func Home(getenv func(string) string) (string, error) {
-	if h := getenv("AGORA_HOME"); h != "" {
-		return h, nil
-	}
-	u, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("find the state directory (set AGORA_HOME): %w", err)
-	}
-	return filepath.Join(u, ".agora"), nil
+	return home.Data(getenv)
 }
 
 // WriteConfig writes c as adapterID's config under home, in the form

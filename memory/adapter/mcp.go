@@ -227,55 +227,67 @@ func NewMCPServer(m *MCPTools) *mcp.Server {
 		Name:        "memory_note",
 		Description: "Record what this session learned in Agora memory, so later sessions (here or in other projects) find it: a fix, a pitfall, a decision. Write it for someone who hits the same problem without this conversation. Never put secrets in a note.",
 	}, func(ctx context.Context, _ *mcp.CallToolRequest, a NoteArgs) (*mcp.CallToolResult, memory.NoteResult, error) {
-		if !noteTypes[a.Type] {
-			return nil, memory.NoteResult{}, fmt.Errorf("type %q: want one of decision, bugfix, pattern, config, discovery, learning, pitfall", a.Type)
-		}
-		scope := a.Scope
-		if scope == "" {
-			scope = "project"
-		}
-		if scope != "project" && scope != "global" {
-			return nil, memory.NoteResult{}, fmt.Errorf("scope %q: want project or global", a.Scope)
-		}
-		for name, v := range map[string]string{"title": a.Title, "what": a.What, "why": a.Why, "where": a.Where, "learned": a.Learned} {
-			if strings.TrimSpace(v) == "" {
-				return nil, memory.NoteResult{}, fmt.Errorf("%s is empty", name)
-			}
-		}
-		var res memory.NoteResult
-		err := m.call(ctx, KindNote, func(h string) any {
-			n := &memory.NotePayload{
-				SessionHandle: h,
-				Title:         Head(a.Title, 160),
-				Type:          a.Type,
-				Scope:         scope,
-				TopicKey:      a.TopicKey,
-				Content:       memory.NoteContent{What: Head(a.What, 2000), Why: Head(a.Why, 2000), Where: Head(a.Where, 2000), Learned: Head(a.Learned, 2000)},
-			}
-			if a.FixCommand != "" {
-				n.Fix = &memory.Fix{Kind: memory.FixCommand, Command: Head(a.FixCommand, 4096)}
-			}
-			return n
-		}, &res)
+		res, text, err := m.Note(ctx, a)
 		if err != nil {
 			return nil, memory.NoteResult{}, err
-		}
-		ref := "(kept as a draft)"
-		if res.RecordRef != nil {
-			ref = *res.RecordRef
-		} else if res.DraftRef != nil {
-			ref = *res.DraftRef + " (draft)"
-		}
-		text := fmt.Sprintf("Noted as %s, revision %d, topic %s.", ref, res.Revision, res.TopicKey)
-		if res.VisibleFrom == "next_session" {
-			text += " Other sessions see it from their next start."
-		}
-		if len(res.Similar) > 0 {
-			text += "\nSimilar records already kept:\n" + renderHits(memory.QuerySearchResult{Hits: res.Similar})
 		}
 		return textResult(text), res, nil
 	})
 	return s
+}
+
+// Note records a note in the session as memory_note does, for the tool and
+// for 'agora memory note', so a note written from the shell takes the path
+// an agent's does. It returns the node's answer and the text an agent is
+// shown of it.
+func (m *MCPTools) Note(ctx context.Context, a NoteArgs) (memory.NoteResult, string, error) {
+	if !noteTypes[a.Type] {
+		return memory.NoteResult{}, "", fmt.Errorf("type %q: want one of decision, bugfix, pattern, config, discovery, learning, pitfall", a.Type)
+	}
+	scope := a.Scope
+	if scope == "" {
+		scope = "project"
+	}
+	if scope != "project" && scope != "global" {
+		return memory.NoteResult{}, "", fmt.Errorf("scope %q: want project or global", a.Scope)
+	}
+	for _, f := range []struct{ name, v string }{{"title", a.Title}, {"what", a.What}, {"why", a.Why}, {"where", a.Where}, {"learned", a.Learned}} {
+		if strings.TrimSpace(f.v) == "" {
+			return memory.NoteResult{}, "", fmt.Errorf("%s is empty", f.name)
+		}
+	}
+	var res memory.NoteResult
+	err := m.call(ctx, KindNote, func(h string) any {
+		n := &memory.NotePayload{
+			SessionHandle: h,
+			Title:         Head(a.Title, 160),
+			Type:          a.Type,
+			Scope:         scope,
+			TopicKey:      a.TopicKey,
+			Content:       memory.NoteContent{What: Head(a.What, 2000), Why: Head(a.Why, 2000), Where: Head(a.Where, 2000), Learned: Head(a.Learned, 2000)},
+		}
+		if a.FixCommand != "" {
+			n.Fix = &memory.Fix{Kind: memory.FixCommand, Command: Head(a.FixCommand, 4096)}
+		}
+		return n
+	}, &res)
+	if err != nil {
+		return memory.NoteResult{}, "", err
+	}
+	ref := "(kept as a draft)"
+	if res.RecordRef != nil {
+		ref = *res.RecordRef
+	} else if res.DraftRef != nil {
+		ref = *res.DraftRef + " (draft)"
+	}
+	text := fmt.Sprintf("Noted as %s, revision %d, topic %s.", ref, res.Revision, res.TopicKey)
+	if res.VisibleFrom == "next_session" {
+		text += " Other sessions see it from their next start."
+	}
+	if len(res.Similar) > 0 {
+		text += "\nSimilar records already kept:\n" + renderHits(memory.QuerySearchResult{Hits: res.Similar})
+	}
+	return res, text, nil
 }
 
 func textResult(text string) *mcp.CallToolResult {

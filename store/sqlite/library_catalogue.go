@@ -6,6 +6,7 @@ import (
 	"database/sql/driver"
 	"encoding/json"
 	"fmt"
+	"github.com/agora-node/agora/internal/search"
 	"slices"
 	"strings"
 
@@ -165,19 +166,23 @@ func (s *Store) Catalogue(ctx context.Context, q library.CatalogueQuery) (librar
 		seq, score := "h.seq", "0"
 		heads := q.Kind != "" || q.NodeType != "" || q.Method != "" || q.Verdict != "" || q.Author != "" || q.Sort == library.CatalogueTop || len(words) == 0
 		if len(words) > 0 {
-			// The unary + and CROSS JOIN keep SQLite on the plan the
-			// words' order was chosen for: read the rarest word's
-			// postings, probe the others' by (term, seq).
-			from = append(from, `catalogue_terms t0`)
-			where = append(where, `t0.term = ?`)
-			whereArgs = append(whereArgs, words[0])
-			terms := []string{`t0.weight`}
-			for i, w := range words[1:] {
-				t := fmt.Sprintf("t%d", i+1)
-				from = append(from, fmt.Sprintf(`CROSS JOIN catalogue_terms %s ON %s.term = ? AND %s.seq = t0.seq`, t, t, t))
-				fromArgs = append(fromArgs, w)
-				terms = append(terms, t+`.weight`)
+			// Each word finds the terms it starts (search.Range), a range
+			// of the (term, seq) key, summed per head. The CROSS JOINs
+			// keep SQLite on the plan the words' order was chosen for:
+			// read the rarest word's postings first.
+			terms := make([]string, len(words))
+			for i, w := range words {
+				t := fmt.Sprintf("t%d", i)
+				found := `(SELECT seq, sum(weight) AS weight FROM catalogue_terms WHERE term >= ? AND term < ? GROUP BY seq) ` + t
+				if i > 0 {
+					found = `CROSS JOIN ` + found + ` ON ` + t + `.seq = t0.seq`
+				}
+				lo, hi := search.Range(w)
+				from = append(from, found)
+				fromArgs = append(fromArgs, lo, hi)
+				terms[i] = t + `.weight`
 			}
+			where = append(where, `1`)
 			seq, score = `t0.seq`, strings.Join(terms, ` + `)
 			if heads {
 				from = append(from, `CROSS JOIN catalogue_heads h ON h.seq = t0.seq`)
@@ -258,7 +263,8 @@ func rarestFirst(ctx context.Context, tx *sql.Tx, words []string) ([]string, err
 			continue
 		}
 		var df int
-		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM catalogue_terms WHERE term = ? LIMIT ?)`, w, dfProbe).Scan(&df); err != nil {
+		lo, hi := search.Range(w)
+		if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM (SELECT 1 FROM catalogue_terms WHERE term >= ? AND term < ? LIMIT ?)`, lo, hi, dfProbe).Scan(&df); err != nil {
 			return nil, err
 		}
 		if df == 0 {
