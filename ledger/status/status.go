@@ -1,5 +1,7 @@
 // Package status derives every claim's statuses, hallmarks and
-// requirements from the log alone ("Statuses", "Hallmarks"), so anyone
+// requirements from the log alone (spec/ledger-protocol.md, sections
+// "Statuses", "Hallmarks", "Challenging a claim", "Correcting a bundle"
+// and "Retracting a paper"), so anyone
 // holding the log and the files its entries digest gets the same answer
 // as the node that serves them.
 //
