@@ -1,0 +1,75 @@
+package node
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// TestStatusRoutesBadInput sends bad input to every route of challenges,
+// challenge reviews and retractions, and to the claim reads with status
+// filters, and checks each gets the spec's status and code, never a 500.
+func TestStatusRoutesBadInput(t *testing.T) {
+	t.Parallel()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
+	base := srv.URL
+	author := invitedVerifier(t, n, base, "Author", "claude")
+	other := invitedVerifier(t, n, base, "Other", "gpt")
+	nobody := verifier{testOperator: registerOperator(t, base, "Nobody"), family: "gpt", model: "gpt-test-1"}
+	hash, _ := author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "bad input for statuses", true))
+	unknownClaim := "claim:" + strings.Repeat("ab", 32)
+	challenge := func(v verifier, change func(map[string]any)) []byte {
+		e := map[string]any{"type": "challenge", "challenger": v.id, "claim": unknownClaim, "ground": "data", "model_family": v.family, "model": v.model}
+		change(e)
+		return v.evidenceBody(t, e, "It is wrong.")
+	}
+	same := func(map[string]any) {}
+	review := func(v verifier, change func(map[string]any)) []byte {
+		e := map[string]any{"type": "challenge_review", "reviewer": v.id, "challenge": 3, "bundle": hash, "verdict": "upheld",
+			"model_family": v.family, "model": v.model}
+		change(e)
+		return v.evidenceBody(t, e, "I checked.")
+	}
+	const nonce = "00112233445566778899aabbccddeeff"
+	for _, tc := range []struct {
+		name, method, path string
+		body               []byte
+		status             int
+		code               string
+	}{
+		{"challenge: not JSON", "POST", "/api/v1/challenges", []byte("{"), http.StatusBadRequest, "invalid_json"},
+		{"challenge: a bare entry", "POST", "/api/v1/challenges", mustJSON(t, map[string]any{"type": "challenge"}), http.StatusBadRequest, "bad_request"},
+		{"challenge: no evidence", "POST", "/api/v1/challenges", mustJSON(t, map[string]any{"entry": map[string]any{"type": "challenge"}}), http.StatusUnprocessableEntity, "invalid_challenge"},
+		{"challenge: an unknown member", "POST", "/api/v1/challenges", challenge(other, func(e map[string]any) { e["why"] = "x" }), http.StatusUnprocessableEntity, "invalid_challenge"},
+		{"challenge: a bad ground", "POST", "/api/v1/challenges", challenge(other, func(e map[string]any) { e["ground"] = "vibes" }), http.StatusUnprocessableEntity, "invalid_challenge"},
+		{"challenge: a bad claim ID", "POST", "/api/v1/challenges", challenge(other, func(e map[string]any) { e["claim"] = "C1" }), http.StatusUnprocessableEntity, "invalid_challenge"},
+		{"challenge: no identity", "POST", "/api/v1/challenges", challenge(nobody, same), http.StatusForbidden, "no_identity"},
+		{"challenge: an unknown claim", "POST", "/api/v1/challenges", challenge(other, same), http.StatusNotFound, "not_found"},
+		{"challenge review: not JSON", "POST", "/api/v1/challenge-reviews", []byte("[]"), http.StatusBadRequest, "bad_request"},
+		{"challenge review: a bad verdict", "POST", "/api/v1/challenge-reviews", review(other, func(e map[string]any) { e["verdict"] = "maybe" }), http.StatusUnprocessableEntity, "invalid_check"},
+		{"challenge review: a bad index", "POST", "/api/v1/challenge-reviews", review(other, func(e map[string]any) { e["challenge"] = -1 }), http.StatusUnprocessableEntity, "invalid_check"},
+		{"challenge review: no job held", "POST", "/api/v1/challenge-reviews", review(other, same), http.StatusForbidden, "no_job"},
+		{"challenge: a bad index", "GET", "/api/v1/challenges/x1", nil, http.StatusBadRequest, "bad_request"},
+		{"challenge: none there", "GET", "/api/v1/challenges/0", nil, http.StatusNotFound, "not_found"},
+		{"retraction: not JSON", "POST", "/api/v1/retractions", []byte("nope"), http.StatusBadRequest, "invalid_json"},
+		{"retraction: no words", "POST", "/api/v1/retractions", mustJSON(t, map[string]any{"entry": author.sign(t, map[string]any{"type": "retraction",
+			"author": author.id, "bundle": hash, "reason": "error", "notice": hash})}), http.StatusBadRequest, "bad_request"},
+		{"retraction: an unknown member", "POST", "/api/v1/retractions", mustJSON(t, map[string]any{"entry": map[string]any{"type": "retraction", "extra": 1},
+			"words": map[string]any{"text": "x", "nonce": nonce}}), http.StatusBadRequest, "bad_request"},
+		{"retraction: a sealed bundle", "POST", "/api/v1/retractions", author.retraction(t, hash, "error", "Wrong.", nonce), http.StatusNotFound, "not_found"},
+		{"retraction: bad signature", "POST", "/api/v1/retractions", func() []byte {
+			body := author.retraction(t, hash, "error", "Wrong.", nonce)
+			return []byte(strings.Replace(string(body), `"reason":"error"`, `"reason":"other"`, 1))
+		}(), http.StatusUnprocessableEntity, "bad_signature"},
+		{"retraction: a bad index", "GET", "/api/v1/retractions/-2", nil, http.StatusBadRequest, "bad_request"},
+		{"retraction: none there", "GET", "/api/v1/retractions/0", nil, http.StatusNotFound, "not_found"},
+		{"claims: an unknown status", "GET", "/api/v1/claims?status=great", nil, http.StatusBadRequest, "bad_request"},
+		{"claims: an empty status in a list", "GET", "/api/v1/claims?status=reviewed,", nil, http.StatusBadRequest, "bad_request"},
+	} {
+		status, v := call(t, tc.method, base+tc.path, tc.body)
+		m, _ := v.(map[string]any)
+		if status != tc.status || m["code"] != tc.code {
+			t.Errorf("%s: %d %v, want %d %s", tc.name, status, v, tc.status, tc.code)
+		}
+	}
+}
