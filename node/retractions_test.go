@@ -49,7 +49,7 @@ func TestRetraction(t *testing.T) {
 		status int
 		code   string
 	}{
-		"another operator":  {round[0].retraction(t, hash, "error", "Not mine.", nonce), http.StatusForbidden, "not_author"},
+		"another operator":   {round[0].retraction(t, hash, "error", "Not mine.", nonce), http.StatusForbidden, "not_author"},
 		"a reason not known": {author.retraction(t, hash, "boredom", "Dull.", nonce), http.StatusBadRequest, "bad_request"},
 		"a short nonce":      {author.retraction(t, hash, "error", "Wrong.", "0011"), http.StatusBadRequest, "bad_request"},
 		"words not the notice": {func() []byte {
