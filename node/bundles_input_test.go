@@ -249,8 +249,12 @@ func TestBundleLimits(t *testing.T) {
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, FreeBundles: FreeAll})
 	a := newAuthor(t, n, srv.URL)
 	files, _ := realisticBundle(t, a)
+	claimsJSON := string(files["claims.json"])
 	for i := range 11 {
 		files["code/n.py"] = []byte(fmt.Sprintf("n = %d\n", i))
+		// Each a study of its own: one repeating another's claims is its
+		// correction (409 new_version).
+		files["claims.json"] = []byte(strings.ReplaceAll(claimsJSON, `"statement": "`, fmt.Sprintf(`"statement": "In run %d, `, i)))
 		b, _ := signedBody(t, a.key, files, nil)
 		status, v := call(t, "POST", srv.URL+"/api/v1/bundles", b)
 		switch {
