@@ -66,6 +66,13 @@ func (c *Client) Retract(ctx context.Context, entry, words map[string]any) (map[
 	return out, c.post(ctx, "/api/v1/retractions", map[string]any{"entry": entry, "words": words}, &out)
 }
 
+// Preregister sends a signed preregistration: POST
+// /api/v1/preregistrations.
+func (c *Client) Preregister(ctx context.Context, entry map[string]any) (map[string]any, error) {
+	var out map[string]any
+	return out, c.post(ctx, "/api/v1/preregistrations", map[string]any{"entry": entry}, &out)
+}
+
 // postWithEvidence posts {"entry", "evidence": {"files"}} to path.
 func (c *Client) postWithEvidence(ctx context.Context, path string, entry map[string]any, files map[string]string) (map[string]any, error) {
 	wire := map[string]any{}

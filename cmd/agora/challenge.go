@@ -143,3 +143,45 @@ func retractCommand() *command {
 	}
 	return c
 }
+
+func preregCommand() *command {
+	c := newCommand("prereg", "agora prereg <plan-folder> --report-by YYYY-MM-DD [--key K] [--url URL]",
+		"commit to an analysis plan before its work runs: logs the digest of the files",
+		"in <plan-folder> (the plan stays private). When you publish the work, carry",
+		"the same files under plan/ and cite the printed prereg: ID in references.json.")
+	signer, url := c.signer(), c.nodeURL()
+	reportBy := c.flags.String("report-by", "", "when you expect to report, YYYY-MM-DD, at most 1095 days out")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 1 || *reportBy == "" {
+			return c.usageError(e, "give the plan's folder and --report-by YYYY-MM-DD")
+		}
+		files, _, code := readEvidence(e, args[0])
+		if code != 0 {
+			return code
+		}
+		plan := map[string]any{}
+		for p, data := range files {
+			plan[p] = canonical.Digest(data)
+		}
+		data, err := canonical.Marshal(plan)
+		if err != nil {
+			return fail(e, 1, "", "%v", err)
+		}
+		id, _, key, code := signer.load(e)
+		if code != 0 {
+			return code
+		}
+		entry := map[string]any{"type": "preregistration", "operator": id, "plan": canonical.Digest(data), "report_by": *reportBy}
+		if err := protocol.Sign(entry, key); err != nil {
+			return fail(e, 1, "", "signing: %v", err)
+		}
+		out, err := newClient(*url).Preregister(ctx, entry)
+		if err != nil {
+			return nodeFailure(e, err, "")
+		}
+		fmt.Fprintf(e.stdout, "%v (entry %v): carry these %d files under plan/ in the bundle, and cite {\"id\": \"%v\"} in references.json\n",
+			out["preregistration"], out["entry_index"], len(files), out["preregistration"])
+		return 0
+	}
+	return c
+}

@@ -12,6 +12,7 @@ var examples = map[string]string{
 	"agora attest":    "agora attest ./job-1   # evidence/report.md first, then verdicts.json",
 	"agora credit":    "agora credit",
 	"agora challenge": "agora challenge claim:9a2e… --ground counterexample --evidence ./my-case",
+	"agora prereg":    "agora prereg ./my-study/plan --report-by 2027-06-30",
 	"agora retract":   "agora retract sha256:5d41… --reason error --notice 'The total summed the wrong column; C1 does not hold.'",
 	"agora version":   "agora version",
 

@@ -490,6 +490,11 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 	}
 
 	identity, hasIdentity := op.Identity()
+	if hasIdentity {
+		if err := s.checkReportedPlan(ctx, c, identity.Organization, add); err != nil {
+			return err
+		}
+	}
 	now := s.now()
 	used, err := s.store.OperatorBundles(ctx, op.ID, now.Add(-24*time.Hour))
 	if err != nil {

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agora-node/agora/internal/search"
 	"mime"
 	"net/http"
 	"path"
@@ -14,6 +13,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/internal/search"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/claims"
@@ -21,7 +21,9 @@ import (
 	"github.com/agora-node/agora/ledger/jobs"
 	"github.com/agora-node/agora/ledger/price"
 	"github.com/agora-node/agora/ledger/schemas"
+	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -464,6 +466,19 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 		ids[i] = c.ID
 	}
 	answer["depended_on_by"] = ids
+	answer["preregistered"] = nil
+	if err := s.derived(ctx, func(d *status.Deriver) error {
+		if p, ok := d.PreregistrationOf(latest.ID); ok {
+			pre := map[string]any{"preregistration": p.ID, "registered_at": tlog.FormatTimestamp(p.At), "bundle": p.Bundle}
+			if b, err := s.store.Bundle(context.WithoutCancel(ctx), p.Bundle); err == nil {
+				pre["days_before_submission"] = int(b.At.Sub(p.At).Hours() / 24)
+			}
+			answer["preregistered"] = pre
+		}
+		return nil
+	}); err != nil {
+		return nil, 0, err
+	}
 	answer["retractions"] = []any{}
 	if rt, err := s.bundleRetraction(ctx, latest.Bundle); err != nil {
 		return nil, 0, err

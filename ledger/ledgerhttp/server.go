@@ -160,6 +160,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeChecks()
 	s.routeChallenges()
 	s.routeRetractions()
+	s.routePreregistrations()
 	return s
 }
 

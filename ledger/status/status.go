@@ -77,6 +77,7 @@ type Deriver struct {
 	// version; retractionOrder the same in log order.
 	retractions     map[string]*Retraction
 	retractionOrder []string
+	preregs         map[string]*Preregistration // by ID
 }
 
 type bundleState struct {
@@ -91,7 +92,8 @@ type bundleState struct {
 	withdrawn  bool
 	withdrawal uint64
 	claims     []string
-	known      bool // its manifest and claims were read
+	known      bool              // its manifest and claims were read
+	prereg     map[string]string // claim → the registration it reports for it
 }
 
 type claimState struct {
@@ -132,7 +134,7 @@ func New(files Files) *Deriver {
 	return &Deriver{files: files, orgs: map[string]string{}, bundles: map[string]*bundleState{},
 		claims: map[string]*claimState{}, pending: map[string]bool{},
 		challenges: map[uint64]*challengeState{}, openChallenges: map[uint64]bool{},
-		retractions: map[string]*Retraction{}}
+		retractions: map[string]*Retraction{}, preregs: map[string]*Preregistration{}}
 }
 
 // Size is the number of leaves added: the index Add expects next.
@@ -183,6 +185,8 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 		d.challengeReview(index, entry)
 	case "retraction":
 		d.retract(index, at, entry)
+	case "preregistration":
+		d.preregister(index, at, entry)
 	}
 	return nil
 }
@@ -302,6 +306,7 @@ func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
 			local[id] = b.claims[i]
 		}
 	}
+	d.readReported(b, local)
 	out := map[int]claimFacts{}
 	for i, item := range items {
 		obj, _ := item.(map[string]any)

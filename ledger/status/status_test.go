@@ -9,6 +9,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/ledger/status"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -594,4 +595,32 @@ func TestRetractedBesideRefuted(t *testing.T) {
 	h.wait(status.CorrectWithin + time.Hour)
 	h.retract("op:author", b)
 	wantStatuses(t, h.derive(computed.id, 0), "published", "refuted", "retracted")
+}
+
+func TestPreregistered(t *testing.T) {
+	h := world(t)
+	entry := map[string]any{"type": "preregistration", "operator": "op:author", "plan": digest("plan"), "report_by": "2027-06-01", "sig": "x"}
+	at := h.add(map[string]any{"entry": entry, "operator": "op:author"})
+	id, err := protocol.PreregistrationID(entry)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := h.open("op:author", []string{"claude"}, "", computed, measuredClaim)
+	h.files[b+" references.json"], _ = canonical.Marshal([]any{map[string]any{"id": id, "claims": []any{"c1"}}})
+	d := status.New(h.readFile)
+	for i, leaf := range h.leaves {
+		if err := d.Add(uint64(i), leaf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, ok := d.PreregistrationOf(computed.id)
+	if !ok || p.ID != id || p.Index != at || p.Bundle != b || p.Organization != "a.example" {
+		t.Fatalf("the claim the plan covers: %+v %v", p, ok)
+	}
+	if _, ok := d.PreregistrationOf(measuredClaim.id); ok {
+		t.Fatal("a claim the reference does not list is covered")
+	}
+	if reg, _ := d.Preregistration(id); !slices.Equal(reg.Bundles, []string{b}) {
+		t.Fatalf("the registration's bundles: %v", reg.Bundles)
+	}
 }
