@@ -41,13 +41,7 @@ func (v verifier) challenge(t *testing.T, base, claim, ground, report string) (i
 // the challenge upheld, the two done, which the author pays.
 func TestChallengeLoop(t *testing.T) {
 	t.Parallel()
-	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
-	base := srv.URL
-	author := invitedVerifier(t, n, base, "Author", "claude")
-	var round []verifier
-	for i, family := range []string{"gpt", "gemini", "gpt", "gemini", "gpt"} {
-		round = append(round, invitedVerifier(t, n, base, "Round "+itoa(uint64(i)), family))
-	}
+	n, base, author, round := roundWorld(t)
 	hash, _ := author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "a sum to challenge", true))
 	// More studies, so the round's verifiers earn what a panel costs.
 	for _, title := range []string{"another sum", "a third sum"} {

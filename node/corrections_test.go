@@ -27,6 +27,20 @@ func correction(t *testing.T, files map[string][]byte, hash string) map[string][
 	return out
 }
 
+// roundWorld starts a node for the verification loop (no timer opens
+// bundles, no qualification, no canaries, every bundle free) with an
+// author and the five verifiers of its rounds: five organizations, two
+// families, none the author's.
+func roundWorld(t *testing.T) (n *Node, base string, author verifier, round []verifier) {
+	t.Helper()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
+	author = invitedVerifier(t, n, srv.URL, "Author", "claude")
+	for i, family := range []string{"gpt", "gemini", "gpt", "gemini", "gpt"} {
+		round = append(round, invitedVerifier(t, n, srv.URL, "Round "+itoa(uint64(i)), family))
+	}
+	return n, srv.URL, author, round
+}
+
 // trySubmit sends files signed by v and returns the status and answer.
 func (v verifier) trySubmit(t *testing.T, base string, files map[string][]byte) (int, map[string]any) {
 	t.Helper()
@@ -43,13 +57,7 @@ func (v verifier) trySubmit(t *testing.T, base string, files map[string][]byte) 
 // reproduction failed costs half its price, the node paying the rest.
 func TestCorrectionRules(t *testing.T) {
 	t.Parallel()
-	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
-	base := srv.URL
-	author := invitedVerifier(t, n, base, "Author", "claude")
-	var vs []verifier
-	for i, family := range []string{"gpt", "gemini", "gpt", "gemini", "gpt"} {
-		vs = append(vs, invitedVerifier(t, n, base, "V"+itoa(uint64(i)), family))
-	}
+	_, base, author, vs := roundWorld(t)
 	study := sumBundle(t, author.keyDigest(), "claude", "a study to correct", true)
 	first, _ := author.submit(t, base, study)
 

@@ -29,13 +29,7 @@ func (v verifier) retraction(t *testing.T, bundle, reason, text, nonce string) [
 // correction, and its work may go up again as a new bundle.
 func TestRetraction(t *testing.T) {
 	t.Parallel()
-	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
-	base := srv.URL
-	author := invitedVerifier(t, n, base, "Author", "claude")
-	var round []verifier
-	for i, family := range []string{"gpt", "gemini", "gpt", "gemini", "gpt"} {
-		round = append(round, invitedVerifier(t, n, base, "V"+itoa(uint64(i)), family))
-	}
+	_, base, author, round := roundWorld(t)
 	study := sumBundle(t, author.keyDigest(), "claude", "a paper to retract", true)
 	hash, _ := author.submit(t, base, study)
 	const nonce = "00112233445566778899aabbccddeeff"

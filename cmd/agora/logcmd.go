@@ -234,6 +234,19 @@ func nodeFileName(nodeURL string) (string, error) {
 	return strings.Trim(strings.NewReplacer(":", "_", "/", "_").Replace(u.Host+u.Path), "_"), nil
 }
 
+// auditExit is the exit code of an audit that ended with err: verified,
+// misbehaved, or could not finish, said on stderr.
+func auditExit(e *env, err error) int {
+	var m misbehaved
+	switch {
+	case errors.As(err, &m):
+		return fail(e, exitMisbehaved, "", "the log misbehaved: %v", m.err)
+	case err != nil:
+		return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
+	}
+	return exitVerified
+}
+
 func logVerifyCommand() *command {
 	c := newCommand("verify", "agora log verify [--url URL] [--pin FILE]",
 		"audit the log as the reference monitor does; exit 0 all good, 1 the log",
@@ -253,15 +266,7 @@ func logVerifyCommand() *command {
 			}
 		}
 		a := &audit{c: newClient(*nodeURL), out: e.stdout, pinPath: pinPath}
-		err := a.run(ctx)
-		var m misbehaved
-		switch {
-		case errors.As(err, &m):
-			return fail(e, exitMisbehaved, "", "the log misbehaved: %v", m.err)
-		case err != nil:
-			return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
-		}
-		return exitVerified
+		return auditExit(e, a.run(ctx))
 	}
 	return c
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -47,13 +46,8 @@ func statusCommand() *command {
 				leaves = append(leaves, data)
 				return err
 			}}
-		err = a.run(ctx)
-		var m misbehaved
-		switch {
-		case errors.As(err, &m):
-			return fail(e, exitMisbehaved, "", "the log misbehaved: %v", m.err)
-		case err != nil:
-			return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
+		if code := auditExit(e, a.run(ctx)); code != exitVerified {
+			return code
 		}
 		d := status.New(remoteFiles(ctx, cl))
 		for i, leaf := range leaves {

@@ -156,11 +156,7 @@ func (s *Server) challenge(r *http.Request) (any, int, error) {
 			return nil, 0, fmt.Errorf("storing evidence: %w", err)
 		}
 	}
-	signed, err := canonical.Marshal(entry)
-	if err != nil {
-		return nil, 0, err
-	}
-	index, err := s.logSigned(ctx, op, entry, signed)
+	index, err := s.logSigned(ctx, op, entry)
 	if err != nil {
 		return nil, 0, err
 	}

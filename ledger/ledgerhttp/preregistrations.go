@@ -103,11 +103,7 @@ func (s *Server) preregister(r *http.Request) (any, int, error) {
 				Message: fmt.Sprintf("At most %d pre-registrations in 24 hours", l.limit)}
 		}
 	}
-	signed, err := canonical.Marshal(entry)
-	if err != nil {
-		return nil, 0, err
-	}
-	index, err := s.logSigned(ctx, op, entry, signed)
+	index, err := s.logSigned(ctx, op, entry)
 	if err != nil {
 		return nil, 0, err
 	}

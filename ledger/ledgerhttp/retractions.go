@@ -150,7 +150,7 @@ func (s *Server) retract(r *http.Request) (any, int, error) {
 	if _, err := s.blobs.Put(data); err != nil {
 		return nil, 0, fmt.Errorf("keeping the notice: %w", err)
 	}
-	index, err := s.logSigned(ctx, op, entry, signed)
+	index, err := s.logSigned(ctx, op, entry)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -167,10 +167,13 @@ func (s *Server) retract(r *http.Request) (any, int, error) {
 	return s.retractionView(ctx, got), http.StatusCreated, nil
 }
 
-// logSigned logs an operator's signed entry (signed its JSON) with the
-// operator in its leaf, and returns its index once a checkpoint covers
-// it.
-func (s *Server) logSigned(ctx context.Context, op store.Operator, entry map[string]any, signed []byte) (uint64, error) {
+// logSigned logs an operator's signed entry with the operator in its
+// leaf, and returns its index once a checkpoint covers it.
+func (s *Server) logSigned(ctx context.Context, op store.Operator, entry map[string]any) (uint64, error) {
+	signed, err := canonical.Marshal(entry)
+	if err != nil {
+		return 0, err
+	}
 	digest := canonical.Digest(signed)
 	if err := s.journal.PublishKey(ctx, op); err != nil {
 		return 0, err
