@@ -159,6 +159,17 @@ func TestChallengeLoop(t *testing.T) {
 	if status, ans := other.challenge(t, base, claim, "data", "Another concern."); status != http.StatusConflict || ans["code"] != "refuted" {
 		t.Errorf("a challenge to a refuted claim: %d %v", status, ans)
 	}
+	_, cv = call(t, "GET", base+"/api/v1/claims/"+claim, nil)
+	if ch := cv.(map[string]any)["challenges"].([]any); len(ch) != 1 || ch[0].(map[string]any)["state"] != "upheld" {
+		t.Errorf("the refuted claim's challenges: %v", ch)
+	}
+	if refuted := cv.(map[string]any)["depends_on_refuted"].([]any); len(refuted) != 0 {
+		t.Errorf("the refuted claim rests on refuted claims %v, want none", refuted)
+	}
+	// Its claims are computed, none measured: none waits for a replication.
+	if status, v := call(t, "GET", base+"/api/v1/replications", nil); status != http.StatusOK || v.(map[string]any)["waiting"] != float64(0) {
+		t.Errorf("GET /api/v1/replications: %d %v", status, v)
+	}
 	if status, v := call(t, "GET", base+"/api/v1/challenges/not-a-number", nil); status != http.StatusBadRequest || v.(map[string]any)["code"] != "bad_request" {
 		t.Errorf("GET a challenge by a bad index: %d %v", status, v)
 	}

@@ -63,6 +63,8 @@ func TestStatusRoutesBadInput(t *testing.T) {
 		}(), http.StatusUnprocessableEntity, "bad_signature"},
 		{"retraction: a bad index", "GET", "/api/v1/retractions/-2", nil, http.StatusBadRequest, "bad_request"},
 		{"retraction: none there", "GET", "/api/v1/retractions/0", nil, http.StatusNotFound, "not_found"},
+		{"replications: a limit too large", "GET", "/api/v1/replications?limit=500", nil, http.StatusBadRequest, "bad_request"},
+		{"replications: an unknown parameter", "GET", "/api/v1/replications?field=x", nil, http.StatusBadRequest, "bad_request"},
 		{"claims: an unknown status", "GET", "/api/v1/claims?status=great", nil, http.StatusBadRequest, "bad_request"},
 		{"claims: an empty status in a list", "GET", "/api/v1/claims?status=reviewed,", nil, http.StatusBadRequest, "bad_request"},
 	} {

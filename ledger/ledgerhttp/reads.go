@@ -35,6 +35,7 @@ func (s *Server) routeReads() {
 	s.mux.Handle("GET /api/v1/files", s.serve(s.listFiles))
 	s.mux.Handle("GET /api/v1/claims", s.serve(s.searchClaims))
 	s.mux.Handle("GET /api/v1/claims/{id}", s.serve(s.getClaim))
+	s.mux.Handle("GET /api/v1/replications", s.serve(s.getReplications))
 	s.mux.Handle("POST /api/v1/claims/validate", s.serve(s.validateClaims))
 	s.mux.Handle("GET /api/v1/schemas/{name}", s.serve(func(r *http.Request) (any, int, error) {
 		doc, ok := schemas.Document(r.PathValue("name"))
@@ -467,7 +468,16 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 	}
 	answer["depended_on_by"] = ids
 	answer["preregistered"] = nil
+	answer["challenges"], answer["appeals"] = []any{}, []any{}
+	if got, ok := derived[latest.ID]; ok {
+		if c, _ := got.Requirements["contested"].(map[string]any); c != nil {
+			answer["challenges"] = c["challenges"]
+		}
+	}
 	if err := s.derived(ctx, func(d *status.Deriver) error {
+		now := s.now()
+		answer["depends_on_refuted"] = stringsAny(d.DependsOnHeld(latest.ID, "refuted", now))
+		answer["depends_on_retracted"] = stringsAny(d.DependsOnHeld(latest.ID, "retracted", now))
 		if p, ok := d.PreregistrationOf(latest.ID); ok {
 			pre := map[string]any{"preregistration": p.ID, "registered_at": tlog.FormatTimestamp(p.At), "bundle": p.Bundle}
 			if b, err := s.store.Bundle(context.WithoutCancel(ctx), p.Bundle); err == nil {

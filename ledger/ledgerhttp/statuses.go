@@ -4,11 +4,14 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"sync"
 
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/vocabulary"
 )
 
 // statuses is the node's copy of what its log says of claims: a
@@ -176,4 +179,41 @@ func (s *Server) searchWithStatus(ctx context.Context, cq ledger.ClaimQuery, wan
 		}
 	}
 	return out, nil
+}
+
+// getReplications answers GET /api/v1/replications: the measured claims
+// still up that no replication has confirmed, those most claims build on
+// first, at most limit (default 20, at most 50). Replication bounties are
+// not priced by this node yet, so bounty is null.
+func (s *Server) getReplications(r *http.Request) (any, int, error) {
+	limit := vocabulary.DefaultClaimsPage
+	if v, ok, err := httpapi.QueryUint(r, "limit"); err != nil {
+		return nil, 0, err
+	} else if ok {
+		if v < 1 || v > vocabulary.MaxClaimsPage {
+			return nil, 0, httpapi.BadRequest("bad_request", "limit is 1 to %d", vocabulary.MaxClaimsPage)
+		}
+		limit = int(v)
+	}
+	for name := range r.URL.Query() {
+		if name != "limit" {
+			return nil, 0, httpapi.BadRequest("bad_request", "Unknown parameter %q", name)
+		}
+	}
+	var waiting []status.Waiting
+	if err := s.derived(r.Context(), func(d *status.Deriver) error {
+		waiting = d.WaitingReplication(s.now())
+		return nil
+	}); err != nil {
+		return nil, 0, err
+	}
+	out := []any{}
+	for _, w := range waiting[:min(limit, len(waiting))] {
+		item := map[string]any{"claim_id": w.Claim, "bundle": w.Bundle, "depended_on_by": w.Dependents, "bounty": nil}
+		if found, err := s.store.Claim(r.Context(), w.Claim); err == nil {
+			item["statement"] = found[len(found)-1].Statement
+		}
+		out = append(out, item)
+	}
+	return map[string]any{"replications": out, "waiting": len(waiting)}, http.StatusOK, nil
 }

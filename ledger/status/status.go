@@ -102,6 +102,7 @@ type claimState struct {
 	typ       string
 	computes  bool
 	proves    bool
+	measures  bool
 	dependsOn []string
 	votes     []Vote
 	// replications are the replication claims that depend on it.
@@ -231,7 +232,7 @@ func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
 		c := d.claim(id)
 		c.bundles = append(c.bundles, b)
 		if f, ok := facts[i]; ok && b.known {
-			c.typ, c.computes, c.proves = f.typ, f.computes, f.proves
+			c.typ, c.computes, c.proves, c.measures = f.typ, f.computes, f.proves, f.measures
 			c.dependsOn = f.dependsOn
 			if f.typ == "replication" {
 				for _, dep := range f.dependsOn {
@@ -270,6 +271,7 @@ type claimFacts struct {
 	typ       string
 	computes  bool
 	proves    bool
+	measures  bool
 	dependsOn []string // global claim IDs
 }
 
@@ -322,6 +324,9 @@ func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
 			}
 			if _, ok := ev["proof"]; ok {
 				f.proves = true
+			}
+			if _, ok := ev["measured"]; ok {
+				f.measures = true
 			}
 		}
 		for _, dep := range stringList(obj["depends_on"]) {

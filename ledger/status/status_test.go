@@ -624,3 +624,32 @@ func TestPreregistered(t *testing.T) {
 		t.Fatalf("the registration's bundles: %v", reg.Bundles)
 	}
 }
+
+func TestDependsOnAndWaiting(t *testing.T) {
+	h, _ := failed(t)
+	h.wait(status.CorrectWithin + time.Hour)
+	middle := claim{id: claimID("middle"), local: "mid", dependsOn: []string{computed.id}}
+	top := claim{id: claimID("top"), local: "top", dependsOn: []string{middle.id}}
+	h.open("op:author", []string{"claude"}, "", middle)
+	h.open("op:b", []string{"gpt"}, "", top)
+	got, err := status.Derive(h.leaves, h.readFile, h.at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !got[computed.id].Has("refuted") {
+		t.Fatalf("the failed claim: %v", got[computed.id].Statuses)
+	}
+	d := status.New(h.readFile)
+	for i, leaf := range h.leaves {
+		if err := d.Add(uint64(i), leaf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if deps := d.DependsOnHeld(top.id, "refuted", h.at); !slices.Equal(deps, []string{computed.id}) {
+		t.Fatalf("top rests on refuted %v, want the failed claim through the middle one", deps)
+	}
+	waiting := d.WaitingReplication(h.at)
+	if len(waiting) != 2 || waiting[0].Claim != middle.id || waiting[0].Dependents != 1 {
+		t.Fatalf("waiting for replication: %+v, want middle (one claim builds on it) first", waiting)
+	}
+}

@@ -1,0 +1,90 @@
+package status
+
+import (
+	"cmp"
+	"slices"
+	"time"
+)
+
+// DependsOnHeld lists the claims id rests on, directly or through other
+// claims, that hold status as of now ("refuted" or "retracted"), in ID
+// order: a claim's depends_on_refuted and depends_on_retracted.
+func (d *Deriver) DependsOnHeld(id, status string, now time.Time) []string {
+	seen := map[string]bool{id: true}
+	var out []string
+	queue := slices.Clone(d.dependsOn(id))
+	for len(queue) > 0 {
+		dep := queue[0]
+		queue = queue[1:]
+		if seen[dep] {
+			continue
+		}
+		seen[dep] = true
+		if c, ok := d.Claim(dep, now); ok && c.Has(status) {
+			out = append(out, dep)
+		}
+		queue = append(queue, d.dependsOn(dep)...)
+	}
+	slices.Sort(out)
+	return out
+}
+
+func (d *Deriver) dependsOn(id string) []string {
+	if c := d.claims[id]; c != nil {
+		return c.dependsOn
+	}
+	return nil
+}
+
+// Waiting is a measured claim no replication has confirmed yet.
+type Waiting struct {
+	Claim      string
+	Bundle     string // the newest bundle still up that holds it
+	Dependents int    // how many claims the log opened build on it
+}
+
+// WaitingReplication lists the measured claims still up that no
+// replication has confirmed, as of now: those most claims build on first,
+// then the newest ("Replication matches", GET /api/v1/replications).
+func (d *Deriver) WaitingReplication(now time.Time) []Waiting {
+	dependents := map[string]int{}
+	for _, c := range d.claims {
+		if len(c.bundles) == 0 {
+			continue
+		}
+		for _, dep := range c.dependsOn {
+			dependents[dep]++
+		}
+	}
+	var out []Waiting
+	opened := map[string]uint64{}
+	for id, c := range d.claims {
+		if !c.measures || len(c.bundles) == 0 {
+			continue
+		}
+		var live *bundleState
+		for _, b := range c.bundles {
+			if !b.withdrawn {
+				live = b
+			}
+		}
+		if live == nil {
+			continue
+		}
+		if got, _ := d.Claim(id, now); got.Has("replicated") || got.Has("retracted") || got.Has("refuted") {
+			continue
+		}
+		out = append(out, Waiting{Claim: id, Bundle: live.hash, Dependents: dependents[id]})
+		opened[id] = live.opened
+	}
+	slices.SortFunc(out, func(a, b Waiting) int {
+		if c := cmp.Compare(b.Dependents, a.Dependents); c != 0 {
+			return c
+		}
+		if c := cmp.Compare(opened[b.Claim], opened[a.Claim]); c != 0 {
+			return c
+		}
+		return cmp.Compare(a.Claim, b.Claim)
+	})
+	return out
+}
