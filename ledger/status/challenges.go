@@ -58,6 +58,7 @@ func (d *Deriver) challenge(index uint64, at time.Time, entry map[string]any) {
 	d.challenges[index] = ch
 	c.challenges = append(c.challenges, index)
 	d.openChallenges[index] = true
+	d.touch(claim)
 }
 
 // challengeReview reads a panelist's verdict: once PanelAgrees
@@ -99,6 +100,7 @@ func (d *Deriver) challengeReview(index uint64, entry map[string]any) {
 	}
 	ch.State, ch.Settled, ch.SettledAt = v.Verdict, index, d.last
 	delete(d.openChallenges, ch.Index)
+	d.touch(ch.Claim)
 	if v.Verdict == ChallengeUpheld && !c.refuted {
 		c.refuted, c.refutedAt, c.refutedBy = true, d.last, ch.Index
 		delete(d.pending, c.id)
@@ -115,6 +117,7 @@ func (d *Deriver) voidChallenges(now time.Time) {
 		if !live || !now.Before(ch.At.Add(ChallengeWindow)) {
 			ch.State, ch.SettledAt = ChallengeVoid, now
 			delete(d.openChallenges, index)
+			d.touch(ch.Claim)
 		}
 	}
 }

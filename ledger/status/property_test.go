@@ -140,6 +140,7 @@ func randomHistory(t *testing.T, seed uint64, events int) *history {
 func TestDerivationProperties(t *testing.T) {
 	for seed := range uint64(8) {
 		t.Run(fmt.Sprint(seed), func(t *testing.T) {
+			t.Parallel()
 			h := randomHistory(t, seed, 3000)
 			end := h.at.Add(40 * 24 * time.Hour)
 			whole, err := status.Derive(h.leaves, h.readFile, end)
@@ -169,6 +170,9 @@ func TestDerivationProperties(t *testing.T) {
 					continue
 				}
 				at := leafTime(t, leaf)
+				if i%300 == 0 {
+					checkIndex(t, live, at, i)
+				}
 				for _, id := range live.IDs() {
 					c, _ := live.Claim(id, at)
 					if refuted[id] && !c.Has("refuted") && !c.Has("unavailable") {
@@ -177,6 +181,7 @@ func TestDerivationProperties(t *testing.T) {
 					refuted[id] = refuted[id] || c.Has("refuted")
 				}
 			}
+			checkIndex(t, live, end, len(h.leaves))
 			held := map[string]int{}
 			for id, want := range whole {
 				for _, d := range []*status.Deriver{live, restarted} {
@@ -235,3 +240,24 @@ func leafTime(t *testing.T, leaf []byte) time.Time {
 }
 
 func jsonUnmarshal(data []byte, v any) error { return json.Unmarshal(data, v) }
+
+// checkIndex checks that d's status index lists, for every status, the
+// claims whose derived statuses hold it as of now.
+func checkIndex(t *testing.T, d *status.Deriver, now time.Time, at int) {
+	t.Helper()
+	want := map[string][]string{}
+	for _, id := range d.IDs() {
+		c, _ := d.Claim(id, now)
+		for _, s := range c.Statuses {
+			want[s] = append(want[s], id)
+		}
+		if got := d.Statuses(id, now); !slices.Equal(got, c.Statuses) {
+			t.Fatalf("entry %d: the index gives claim %s %v, deriving it %v", at, id, got, c.Statuses)
+		}
+	}
+	for _, s := range vocabulary.Statuses {
+		if got := d.WithStatus(now, s); !slices.Equal(got, want[s]) {
+			t.Fatalf("entry %d: the index lists %d claims %s, deriving them %d", at, len(got), s, len(want[s]))
+		}
+	}
+}

@@ -30,6 +30,7 @@ func (d *Deriver) retract(index uint64, at time.Time, entry map[string]any) {
 	r.Notice, _ = entry["notice"].(string)
 	d.retractions[b.paper] = r
 	d.retractionOrder = append(d.retractionOrder, b.paper)
+	d.touchPaper(b.paper)
 }
 
 // RetractionOf returns the retraction of the paper bundle is a version

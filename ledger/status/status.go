@@ -78,6 +78,13 @@ type Deriver struct {
 	retractions     map[string]*Retraction
 	retractionOrder []string
 	preregs         map[string]*Preregistration // by ID
+	// papers are the versions of each paper, by its first version's hash.
+	papers map[string][]*bundleState
+	// The status index (index.go): the claims to recompute, and each
+	// claim's statuses and each status's claims as last computed.
+	dirty    map[string]bool
+	held     map[string][]string
+	byStatus map[string]map[string]bool
 }
 
 type bundleState struct {
@@ -135,7 +142,8 @@ func New(files Files) *Deriver {
 	return &Deriver{files: files, orgs: map[string]string{}, bundles: map[string]*bundleState{},
 		claims: map[string]*claimState{}, pending: map[string]bool{},
 		challenges: map[uint64]*challengeState{}, openChallenges: map[uint64]bool{},
-		retractions: map[string]*Retraction{}, preregs: map[string]*Preregistration{}}
+		retractions: map[string]*Retraction{}, preregs: map[string]*Preregistration{},
+		papers: map[string][]*bundleState{}, dirty: map[string]bool{}, held: map[string][]string{}, byStatus: map[string]map[string]bool{}}
 }
 
 // Size is the number of leaves added: the index Add expects next.
@@ -220,6 +228,7 @@ func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
 	if old := d.bundles[b.replaces]; old != nil {
 		b.paper = old.paper
 	}
+	d.papers[b.paper] = append(d.papers[b.paper], b)
 	// An author without an identity counts as an organization of its own,
 	// as the round that assigned its checks took it.
 	b.authorOrg = d.organization(b.author)
@@ -244,7 +253,9 @@ func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
 			}
 		}
 	}
+	d.touch(b.claims...)
 	if old := d.bundles[b.replaces]; old != nil {
+		d.touch(old.claims...)
 		for _, id := range old.claims {
 			if slices.Contains(b.claims, id) {
 				continue
@@ -370,6 +381,7 @@ func (d *Deriver) attest(index uint64, leaf, entry map[string]any) {
 		}
 		c.votes = append(c.votes, Vote{Index: index, Job: job, Bundle: bundle, Verifier: verifier,
 			Organization: d.organization(verifier), ModelFamily: family, Verdict: verdict})
+		d.touch(id)
 		if job == "reproduction" {
 			d.noteReproduction(c, index)
 		}
@@ -419,6 +431,7 @@ func (d *Deriver) settle(now time.Time) {
 			continue
 		}
 		c.refuted, c.refutedAt = true, deadline
+		d.touch(id)
 	}
 }
 
@@ -430,12 +443,14 @@ func (d *Deriver) withdraw(index uint64, entry map[string]any) {
 		return
 	}
 	b.withdrawn, b.withdrawal = true, index
+	d.touch(b.claims...)
 	// A withdrawn correction no longer stands: the claims it dropped are
 	// not corrected away by it.
 	if old := d.bundles[b.replaces]; old != nil {
 		for _, id := range old.claims {
 			if c := d.claims[id]; c.correctedBy == hash {
 				c.correctedBy, c.correctedAt = "", time.Time{}
+				d.touch(id)
 			}
 		}
 	}
