@@ -223,6 +223,9 @@ type ClaimQuery struct {
 	DependsOn string
 	Cites     string
 	Before    int64 // only claims opened before this index; 0 means no bound
+	// Only, when not nil, finds only the claims with these global IDs
+	// (the claims a status index lists); empty, it finds none.
+	Only []string
 	// Follow asks for the claims opened after index Since, oldest first.
 	Follow bool
 	Since  int64

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"sync"
 
 	"github.com/agora-node/agora/internal/httpapi"
@@ -130,24 +131,33 @@ func attestationViews(c status.Claim) []any {
 	return out
 }
 
-// hasAnyStatus reports whether c holds one of wanted.
-func hasAnyStatus(c ledger.FoundClaim, derived map[string]status.Claim, wanted []string) bool {
-	for _, st := range statusList(c, derived) {
-		for _, w := range wanted {
-			if st == w {
-				return true
-			}
-		}
-	}
-	return false
-}
+// sparseStatus is how many claims may hold the statuses a search asks
+// for before it stops listing them to the store: fewer, and the store
+// finds just those (ClaimQuery.Only); more, and they are most of what it
+// finds anyway, so it reads its pages and keeps the claims that hold one.
+const sparseStatus = 2000
 
 // searchWithStatus is SearchClaims keeping only claims that hold one of
-// wanted (all when wanted is empty). The store knows no statuses, so it
-// reads the store's pages in turn, filtering each, until cq.Limit claims
-// hold one or the store has no more.
+// wanted (all when wanted is empty), by the status index.
 func (s *Server) searchWithStatus(ctx context.Context, cq ledger.ClaimQuery, wanted []string) ([]ledger.FoundClaim, error) {
 	if len(wanted) == 0 {
+		return s.store.SearchClaims(ctx, cq)
+	}
+	now := s.now()
+	var only []string
+	dense := false
+	if err := s.derived(ctx, func(d *status.Deriver) error {
+		if d.CountWithStatus(now, wanted...) > sparseStatus {
+			dense = true
+			return nil
+		}
+		only = d.WithStatus(now, wanted...)
+		return nil
+	}); err != nil {
+		return nil, err
+	}
+	if !dense {
+		cq.Only = append([]string{}, only...)
 		return s.store.SearchClaims(ctx, cq)
 	}
 	want := cq.Limit
@@ -159,14 +169,15 @@ func (s *Server) searchWithStatus(ctx context.Context, cq ledger.ClaimQuery, wan
 		if err != nil {
 			return nil, err
 		}
-		derived, err := s.claimStatuses(ctx, found)
-		if err != nil {
-			return nil, err
-		}
-		for _, c := range found {
-			if hasAnyStatus(c, derived, wanted) {
-				out = append(out, c)
+		if err := s.derived(ctx, func(d *status.Deriver) error {
+			for _, c := range found {
+				if slices.ContainsFunc(d.Statuses(c.ID, now), func(st string) bool { return slices.Contains(wanted, st) }) {
+					out = append(out, c)
+				}
 			}
+			return nil
+		}); err != nil {
+			return nil, err
 		}
 		if len(found) < page.Limit {
 			break

@@ -217,6 +217,10 @@ func testClaimSearch(f *fixture) {
 		{"feed", ledger.ClaimQuery{Follow: true, Since: o1, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
 		{"feed from the start", ledger.ClaimQuery{Follow: true, Since: -1, Limit: 1}, []string{c(first, 0), c(first, 1)}},
 		{"feed caught up", ledger.ClaimQuery{Follow: true, Since: o2, Limit: 10}, nil},
+		{"only", ledger.ClaimQuery{Only: []string{c(first, 1), c(second, 0)}, Limit: 10}, []string{c(second, 0), c(first, 1)}},
+		{"only, page not split", ledger.ClaimQuery{Only: []string{c(second, 2), c(second, 0), c(first, 0)}, Limit: 1}, []string{c(second, 0), c(second, 2)}},
+		{"only and field", ledger.ClaimQuery{Only: []string{c(first, 1), c(second, 0)}, Field: "physics", Limit: 10}, []string{c(second, 0)}},
+		{"only none", ledger.ClaimQuery{Only: []string{}, Limit: 10}, nil},
 	} {
 		if got := ids(tc.q); !slices.Equal(got, tc.want) {
 			f.t.Errorf("%s: got %v, want %v", tc.name, got, tc.want)

@@ -510,6 +510,15 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 		where = append(where, `+c.seq IN (SELECT claim FROM claim_tags WHERE kind = ? AND value = ?)`)
 		args = append(args, t[0], t[1])
 	}
+	if q.Only != nil {
+		if len(q.Only) == 0 {
+			return nil, nil
+		}
+		where = append(where, `c.id IN (`+placeholders(len(q.Only))+`)`)
+		for _, id := range q.Only {
+			args = append(args, id)
+		}
+	}
 	if q.Type != "" {
 		where = append(where, `c.type = ?`)
 		args = append(args, q.Type)
