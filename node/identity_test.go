@@ -173,7 +173,7 @@ type testOperator struct {
 
 func (o testOperator) keyDigest() string { return protocol.KeyDigest(o.key.Public().String()) }
 
-func registerOperator(t *testing.T, url, name string) testOperator {
+func registerOperator(t testing.TB, url, name string) testOperator {
 	t.Helper()
 	key, err := hybrid.GenerateKey()
 	if err != nil {

@@ -19,6 +19,7 @@ import (
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/journal"
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/translog"
 )
 
@@ -172,6 +173,13 @@ func (s *Server) Run(ctx context.Context) {
 	}
 	loops.Go(func() { s.sweepUploads(ctx) })
 	loops.Go(func() { s.sweepRounds(ctx) })
+	// Read the log's statuses once at the start, so the first reader does
+	// not wait for a whole log to be derived.
+	loops.Go(func() {
+		if err := s.derived(ctx, func(d *status.Deriver) error { d.CountWithStatus(s.now(), "published"); return nil }); err != nil && ctx.Err() == nil {
+			s.logger.Error("deriving the log's statuses", "err", err)
+		}
+	})
 	loops.Wait()
 }
 

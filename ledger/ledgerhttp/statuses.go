@@ -160,11 +160,15 @@ func (s *Server) searchWithStatus(ctx context.Context, cq ledger.ClaimQuery, wan
 		cq.Only = append([]string{}, only...)
 		return s.store.SearchClaims(ctx, cq)
 	}
+	// Most claims hold a dense status, so the first page is asked at the
+	// page's size, and only a shortfall reads further, in larger pages.
 	want := cq.Limit
 	page := cq
-	page.Limit = max(want*4, 200)
 	var out []ledger.FoundClaim
-	for len(out) < want {
+	for first := true; len(out) < want; first = false {
+		if !first {
+			page.Limit = max(want*4, 200)
+		}
 		found, err := s.store.SearchClaims(ctx, page)
 		if err != nil {
 			return nil, err
@@ -188,6 +192,14 @@ func (s *Server) searchWithStatus(ctx context.Context, cq ledger.ClaimQuery, wan
 		} else {
 			page.Before = last
 		}
+	}
+	// A page ends with the bundle its last claim is in, as the store's do.
+	if len(out) > want {
+		end := want
+		for end < len(out) && out[end].Opened == out[want-1].Opened {
+			end++
+		}
+		out = out[:end]
 	}
 	return out, nil
 }

@@ -34,12 +34,28 @@ func (d *Deriver) touchPaper(paper string) {
 
 // refreshIndex brings the index up to date as of now.
 func (d *Deriver) refreshIndex(now time.Time) {
+	// Time changes a claim's statuses only at its deadlines: a failed
+	// reproduction's correct_by, an open challenge's window.
+	if now.Before(d.indexedAt) {
+		for id := range d.pending {
+			d.dirty[id] = true
+		}
+		for index := range d.openChallenges {
+			d.dirty[d.challenges[index].Claim] = true
+		}
+	}
 	for id := range d.pending {
-		d.dirty[id] = true
+		if c := d.claims[id]; !now.Before(c.failedSince.Add(CorrectWithin)) && d.indexedAt.Before(c.failedSince.Add(CorrectWithin)) {
+			d.dirty[id] = true
+		}
 	}
 	for index := range d.openChallenges {
-		d.dirty[d.challenges[index].Claim] = true
+		ch := d.challenges[index]
+		if end := ch.At.Add(ChallengeWindow); !now.Before(end) && d.indexedAt.Before(end) {
+			d.dirty[ch.Claim] = true
+		}
 	}
+	d.indexedAt = now
 	for id := range d.dirty {
 		for _, s := range d.held[id] {
 			delete(d.byStatus[s], id)

@@ -82,9 +82,10 @@ type Deriver struct {
 	papers map[string][]*bundleState
 	// The status index (index.go): the claims to recompute, and each
 	// claim's statuses and each status's claims as last computed.
-	dirty    map[string]bool
-	held     map[string][]string
-	byStatus map[string]map[string]bool
+	dirty     map[string]bool
+	held      map[string][]string
+	byStatus  map[string]map[string]bool
+	indexedAt time.Time // the moment the index was last brought up to
 }
 
 type bundleState struct {
