@@ -4,6 +4,7 @@ import (
 	"math"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/agora-node/agora/ledger/claims"
 	"github.com/agora-node/agora/vocabulary"
@@ -90,4 +91,42 @@ func CheckChallengeReview(e map[string]any) (ChallengeVerdict, []Issue) {
 	c.ModelFamily, c.Model = modelMembers(&is, e)
 	sigMember(&is, e, "reviewer")
 	return c, is.sorted()
+}
+
+// AppealRequest is a checked appeal_request entry: an author asking more
+// reproductions of a bundle whose reproduction failed ("Statuses",
+// "Appealing a failed reproduction").
+type AppealRequest struct {
+	Operator string
+	Bundle   string
+	Time     time.Time
+}
+
+var appealMembers = []string{"type", "operator", "bundle", "time", "model_family", "model", "sig"}
+
+// MaxAppealReproductions bounds what one appeal prepays.
+const MaxAppealReproductions = 5
+
+// CheckAppealRequest checks an appeal_request's members, its time within
+// vocabulary.ClockSkew of now.
+func CheckAppealRequest(e map[string]any, now time.Time) (AppealRequest, []Issue) {
+	var is issues
+	var a AppealRequest
+	unknown(&is, e, appealMembers, "")
+	if e["type"] != "appeal_request" {
+		is.add("/type", `type must be "appeal_request"`)
+	}
+	a.Operator = operatorMember(&is, e, "operator")
+	a.Bundle = digestMember(&is, e, "bundle", "bundle is the hash of the bundle whose reproduction failed")
+	a.Time = timeMember(&is, e, now)
+	sigMember(&is, e, "operator")
+	return a, is.sorted()
+}
+
+// AppealReproductions is how many more reproductions settle a claim the
+// other way if they all reproduce it: enough that at least 2
+// organizations reproduce it and outnumber those finding a mismatch, at
+// most MaxAppealReproductions.
+func AppealReproductions(reproduced, mismatched int) int {
+	return min(MaxAppealReproductions, max(2-reproduced, mismatched-reproduced+1, 0))
 }

@@ -352,3 +352,17 @@ func TestRate(t *testing.T) {
 		}
 	}
 }
+
+func TestAppealReproductions(t *testing.T) {
+	for _, tc := range []struct{ yes, no, want int }{
+		{0, 2, 3}, // 3 reproductions outnumber 2 mismatches
+		{1, 2, 2}, // 3 against 2
+		{1, 3, 3}, // 4 against 3
+		{0, 9, 5}, // never more than 5
+		{2, 0, 0},
+	} {
+		if got := jobs.AppealReproductions(tc.yes, tc.no); got != tc.want {
+			t.Errorf("%d reproduced, %d mismatched: %d more, want %d", tc.yes, tc.no, got, tc.want)
+		}
+	}
+}

@@ -35,6 +35,7 @@ func (s *Server) routeChallenges() {
 	s.mux.Handle("POST /api/v1/challenges", s.serve(s.challenge))
 	s.mux.Handle("GET /api/v1/challenges/{index}", s.serve(s.getChallenge))
 	s.mux.Handle("POST /api/v1/challenge-reviews", s.serve(s.challengeReview))
+	s.mux.Handle("POST /api/v1/bundles/{hash}/appeal", s.serve(s.appealBundle))
 }
 
 // challengeBook is the node's own state for challenges: opening is held
@@ -46,6 +47,9 @@ type challengeBook struct {
 	opening  sync.Mutex
 	settleMu sync.Mutex
 	settled  map[uint64]bool
+	// appealsSettled are the appeals whose credit this process settled,
+	// by their movement's key.
+	appealsSettled map[string]bool
 }
 
 func conflict(code, format string, args ...any) error {

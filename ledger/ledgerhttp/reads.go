@@ -7,6 +7,7 @@ import (
 	"mime"
 	"net/http"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -469,6 +470,17 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 	answer["depended_on_by"] = ids
 	answer["preregistered"] = nil
 	answer["challenges"], answer["appeals"] = []any{}, []any{}
+	if aps, err := s.appeals(ctx, latest.Bundle); err != nil {
+		return nil, 0, err
+	} else {
+		list := []any{}
+		for _, ap := range aps {
+			if slices.ContainsFunc(ap.jobs[0].Claims, func(c ledger.JobClaim) bool { return c.ClaimID == latest.ID }) {
+				list = append(list, ap.view(s.now()))
+			}
+		}
+		answer["appeals"] = list
+	}
 	if got, ok := derived[latest.ID]; ok {
 		if c, _ := got.Requirements["contested"].(map[string]any); c != nil {
 			answer["challenges"] = c["challenges"]

@@ -304,6 +304,9 @@ func (s *Server) sweepRounds(ctx context.Context) {
 		if err := s.settleChallenges(ctx); err != nil && ctx.Err() == nil {
 			s.logger.Error("settling challenges", "err", err)
 		}
+		if err := s.settleAppeals(ctx); err != nil && ctx.Err() == nil {
+			s.logger.Error("settling appeals", "err", err)
+		}
 		select {
 		case <-ctx.Done():
 			return

@@ -69,6 +69,8 @@ type Deriver struct {
 	// pending are claims whose reproduction has failed, waiting for their
 	// correct_by to pass.
 	pending map[string]bool
+	// everFailed are the claims whose reproduction failed at some point.
+	everFailed map[string]bool
 	// challenges are the challenges logged, by index; openChallenges those
 	// not yet settled or void.
 	challenges     map[uint64]*challengeState
@@ -141,7 +143,7 @@ type Vote struct {
 // files.
 func New(files Files) *Deriver {
 	return &Deriver{files: files, orgs: map[string]string{}, bundles: map[string]*bundleState{},
-		claims: map[string]*claimState{}, pending: map[string]bool{},
+		claims: map[string]*claimState{}, pending: map[string]bool{}, everFailed: map[string]bool{},
 		challenges: map[uint64]*challengeState{}, openChallenges: map[uint64]bool{},
 		retractions: map[string]*Retraction{}, preregs: map[string]*Preregistration{},
 		papers: map[string][]*bundleState{}, dirty: map[string]bool{}, held: map[string][]string{}, byStatus: map[string]map[string]bool{}}
@@ -411,6 +413,7 @@ func (d *Deriver) noteReproduction(c *claimState, index uint64) {
 	case failed && c.failedSince.IsZero():
 		c.failedSince, c.failedIndex = d.last, index
 		d.pending[c.id] = true
+		d.everFailed[c.id] = true
 	case !failed && !c.failedSince.IsZero():
 		c.failedSince, c.failedIndex = time.Time{}, 0
 		delete(d.pending, c.id)
@@ -471,4 +474,15 @@ func Derive(leaves [][]byte, files Files, now time.Time) (map[string]Claim, erro
 		out[id], _ = d.Claim(id, now)
 	}
 	return out, nil
+}
+
+// EverFailed lists, in ID order, the claims whose reproduction failed at
+// some point, refuted since or not: the claims an appeal may be for.
+func (d *Deriver) EverFailed() []string {
+	out := make([]string, 0, len(d.everFailed))
+	for id := range d.everFailed {
+		out = append(out, id)
+	}
+	slices.Sort(out)
+	return out
 }
