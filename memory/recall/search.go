@@ -324,9 +324,6 @@ func (o contentOffer) scale(w Weights) float64 {
 func preselect(sc *scratch, w Weights, in scoreInputs) []cand {
 	top := &candHeap{}
 	for _, d := range sc.touched {
-		if in.denied != nil && in.denied(d) {
-			continue
-		}
 		a := sc.acc[d]
 		est := 0.0
 		if in.offered.lex && in.lexMax > 0 {
@@ -342,9 +339,20 @@ func preselect(sc *scratch, w Weights, in scoreInputs) []cand {
 		if in.symQNorm > 0 {
 			est += w.CodeSymbol * float64(a.sym) / (in.symQNorm * in.symQNorm)
 		}
-		if top.Len() < maxPool {
+		full := top.Len() >= maxPool
+		if full && est <= (*top)[0].est {
+			continue
+		}
+		// Whether the asker may read a record is asked only of the
+		// records that would enter the pool: a query at 100k records
+		// touches tens of thousands, and the caller's check is dearer
+		// than the estimate.
+		if in.denied != nil && in.denied(d) {
+			continue
+		}
+		if !full {
 			heap.Push(top, cand{d, est})
-		} else if est > (*top)[0].est {
+		} else {
 			(*top)[0] = cand{d, est}
 			heap.Fix(top, 0)
 		}
