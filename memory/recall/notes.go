@@ -23,6 +23,13 @@ var (
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
 	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|with the message|message)[:\s]+(.{6,400})`)
+	// Output the writer ran into the prose: "X died with Y", "X gave me
+	// Y", "X → Y". What follows is kept only when it reads like a
+	// failure, since these words also introduce plain narration.
+	reRunInMsg = regexp.MustCompile(`(?i)(?:\b(?:died|dies|crashed|crashes|crash|errors?|errored|exited|exits|aborted|aborts|broke|breaks|blew up|bails(?: out)?|stops|stopped) (?:with|on)|\b(?:gave|gives|throws|threw|raised|raises|shows|showed|spat out|spits out|returns|returned)(?: me| us)?|→|->|=>)[:\s]+(.{6,400})`)
+	// Where a tool's failure starts inside a line of prose: "mypy in
+	// pre-commit: error: ...", "the job ended in Error: ...".
+	reMidMarker = regexp.MustCompile(`(?:\b(?:error|Error|ERROR|fatal|FATAL|panic|E)(?:\[\w+\])?:\s|\b[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s|\bERR!\s|\[!\]\s)`)
 	// A line that starts the way tools start their failure lines.
 	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
@@ -75,11 +82,16 @@ func NoteErrorText(texts ...string) string {
 		for _, m := range reIntroducedMsg.FindAllStringSubmatch(rest, -1) {
 			add(m[1], true)
 		}
+		for _, m := range reRunInMsg.FindAllStringSubmatch(rest, -1) {
+			add(m[1], false)
+		}
 		for _, l := range strings.Split(rest, "\n") {
 			// A line pasted as the tool printed it: shaped like output,
 			// or failure words without the writer's narration.
 			if reOutputLine.MatchString(l) || pastedLine(l) {
 				add(l, false)
+			} else if loc := reMidMarker.FindStringIndex(l); loc != nil && loc[0] > 0 {
+				add(l[loc[0]:], false)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -52,6 +53,10 @@ type preparedQuery struct {
 	errTerms []string
 	syms     []string
 	stoks    []string // shape tokens of the error output
+	// norm is the normalized error output, lower-case, and quoted its
+	// quoted names (see quoted.go).
+	norm   string
+	quoted []quotedName
 	// nums are the numbers text and raw output print, before
 	// normalization masks any (see entry.masked).
 	nums []string
@@ -69,6 +74,7 @@ func prepare(q Query) preparedQuery {
 	skip := projectTerms(q.Project)
 	p.errTerms = without(uniq(Tokenize(norm)), skip)
 	p.stoks = shapeTokens(norm)
+	p.norm, p.quoted = strings.ToLower(norm), quotedNames(norm)
 	for _, t := range append(Tokenize(q.Text), Tokenize(q.ErrorText)...) {
 		if isDigits(t) {
 			p.nums = append(p.nums, t)

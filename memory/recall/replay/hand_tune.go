@@ -79,37 +79,37 @@ func handTune() ([]Note, []Query) {
 		"", "hand: same message, another object")
 
 	h.note(Note{ID: "unrelated-histories", Project: "notes-api", Scope: "global", OS: "darwin", Lang: "git", At: day(2024, 9, 2),
-		Title: "Pulling the upstream template into a fork",
-		What:  "git pull template main → fatal: refusing to merge unrelated histories",
-		Why:   "the repo was created from the template with 'Use this template', which squashes history, so there is no common ancestor.",
+		Title:   "Pulling the upstream template into a fork",
+		What:    "git pull template main → fatal: refusing to merge unrelated histories",
+		Why:     "the repo was created from the template with 'Use this template', which squashes history, so there is no common ancestor.",
 		Learned: "Pass --allow-unrelated-histories once; later pulls merge normally.", Fix: "git pull template main --allow-unrelated-histories"})
 	h.ask("unrelated-histories/other", "ledger", "linux", "git pull upstream main",
 		"From github.com:acme/service-template\n * branch            main       -> FETCH_HEAD\nfatal: refusing to merge unrelated histories\n",
 		"unrelated-histories", "hand: global note, another project")
 
 	h.note(Note{ID: "node-sass", Project: "webapp", OS: "darwin", Lang: "javascript", At: day(2023, 2, 20),
-		Title: "node-sass won't build on the M1",
-		What:  "npm install died inside node-gyp while building node-sass: `gyp ERR! stack Error: `make` failed with exit code: 2`",
-		Why:   "no prebuilt arm64 binding for our node-sass version, so it compiles from source and the old libsass does not build for arm64.",
+		Title:   "node-sass won't build on the M1",
+		What:    "npm install died inside node-gyp while building node-sass: `gyp ERR! stack Error: `make` failed with exit code: 2`",
+		Why:     "no prebuilt arm64 binding for our node-sass version, so it compiles from source and the old libsass does not build for arm64.",
 		Learned: "Rebuild it for the arch.", Fix: "npm rebuild node-sass --arch=arm64"})
 	h.note(Note{ID: "node-sass-2", Project: "webapp", OS: "darwin", Lang: "javascript", At: day(2025, 1, 14), ProseOver: "node-sass",
-		Title: "node-sass build error again after Node 20",
-		What:  "Same gyp ERR! `make` failed with exit code: 2 from node-sass after moving to Node 20.",
-		Why:   "The rebuild trick from the old note doesn't work anymore: node-sass is deprecated and has no binding for Node 20 at all.",
+		Title:   "node-sass build error again after Node 20",
+		What:    "Same gyp ERR! `make` failed with exit code: 2 from node-sass after moving to Node 20.",
+		Why:     "The rebuild trick from the old note doesn't work anymore: node-sass is deprecated and has no binding for Node 20 at all.",
 		Learned: "Replaced node-sass with sass (dart-sass); the API is the same for our webpack config.", Fix: "npm uninstall node-sass && npm install -D sass"})
 	h.ask("node-sass/1", "webapp", "darwin", "npm install",
 		"npm ERR! code 1\nnpm ERR! path /Users/kim/code/webapp/node_modules/node-sass\nnpm ERR! command failed\nnpm ERR! command sh -c node scripts/build.js\nnpm ERR! Building: /usr/local/bin/node /Users/kim/code/webapp/node_modules/node-gyp/bin/node-gyp.js rebuild --verbose --libsass_ext= --libsass_cflags=\nnpm ERR! gyp info it worked if it ends with ok\nnpm ERR! gyp ERR! build error\nnpm ERR! gyp ERR! stack Error: `make` failed with exit code: 2\nnpm ERR! gyp ERR! stack     at ChildProcess.onExit (/Users/kim/code/webapp/node_modules/node-gyp/lib/build.js:194:23)\nnpm ERR! gyp ERR! System Darwin 23.4.0\nnpm ERR! gyp ERR! node -v v20.11.1\nnpm ERR! Build failed with error code: 1\n",
 		"node-sass-2", "hand: superseded in prose", "node-sass")
 
 	h.note(Note{ID: "longpaths-win", Project: "monorepo", OS: "windows", Lang: "git", At: day(2024, 4, 8),
-		Title: "Clone fails on the Windows agent: Filename too long",
-		What:  "Checkout on the Windows build agent failed with `error: unable to create file packages/ui/src/components/DataTable/__snapshots__/DataTableWithPaginationAndFilters.test.tsx.snap: Filename too long`",
-		Why:   "Windows MAX_PATH is 260 characters and Git for Windows does not use long paths unless told to.",
+		Title:   "Clone fails on the Windows agent: Filename too long",
+		What:    "Checkout on the Windows build agent failed with `error: unable to create file packages/ui/src/components/DataTable/__snapshots__/DataTableWithPaginationAndFilters.test.tsx.snap: Filename too long`",
+		Why:     "Windows MAX_PATH is 260 characters and Git for Windows does not use long paths unless told to.",
 		Learned: "Enable core.longpaths on Windows agents.", Fix: "git config --system core.longpaths true"})
 	h.note(Note{ID: "longpaths-ecryptfs", Project: "monorepo", OS: "linux", Lang: "git", At: day(2024, 7, 19),
-		Title: "git clone: Filename too long on my Ubuntu laptop",
-		What:  "Same `Filename too long` from git clone, but on Ubuntu, not Windows.",
-		Why:   "My home directory is encrypted with eCryptfs, which caps file names at 143 characters; core.longpaths has no effect on Linux.",
+		Title:   "git clone: Filename too long on my Ubuntu laptop",
+		What:    "Same `Filename too long` from git clone, but on Ubuntu, not Windows.",
+		Why:     "My home directory is encrypted with eCryptfs, which caps file names at 143 characters; core.longpaths has no effect on Linux.",
 		Learned: "Clone outside the encrypted home.", Fix: "git clone git@github.com:acme/monorepo.git /srv/work/monorepo"})
 	tooLong := "Cloning into 'monorepo'...\nremote: Enumerating objects: 48211, done.\nReceiving objects: 100% (48211/48211), 61.20 MiB | 9.10 MiB/s, done.\nerror: unable to create file packages/ui/src/components/DataTable/__snapshots__/DataTableWithPaginationAndFilters.test.tsx.snap: Filename too long\nfatal: unable to checkout working tree\nwarning: Clone succeeded, but checkout failed.\n"
 	h.ask("longpaths/win", "monorepo", "windows", "git clone git@github.com:acme/monorepo.git", crlf(tooLong), "longpaths-win", "hand: twin on another system")
@@ -131,27 +131,27 @@ func handTune() ([]Note, []Query) {
 		"", "hand: generic names only (package.json)")
 
 	h.note(Note{ID: "accounts-table", Project: "ledger", OS: "linux", Lang: "python", At: day(2025, 2, 3),
-		Title: "make test: relation accounts does not exist",
-		What:  "All DB tests error with psycopg2.errors.UndefinedTable: relation \"accounts\" does not exist",
-		Why:   "the test database is created empty; migrations for it are a separate make target.",
+		Title:   "make test: relation accounts does not exist",
+		What:    "All DB tests error with psycopg2.errors.UndefinedTable: relation \"accounts\" does not exist",
+		Why:     "the test database is created empty; migrations for it are a separate make target.",
 		Learned: "Run the test migrations after recreating the test DB.", Fix: "make migrate-test"})
 	undefined := "E   psycopg2.errors.UndefinedTable: relation \"accounts\" does not exist\nE   LINE 1: SELECT accounts.id, accounts.owner FROM accounts WHERE accou...\nE                                                    ^\n\n=========================== short test summary info ============================\nERROR tests/test_accounts.py::test_open_account - psycopg2.errors.UndefinedTable: relation \"accounts\" does not exist\n"
 	h.ask("accounts-table/1", "ledger", "linux", "make test", undefined, "accounts-table", "hand: stored")
 	h.ask("accounts-table/crm", "crm", "linux", "make test", undefined, "", "hand: another project's project note")
 
 	h.note(Note{ID: "lint-policy", Project: "webapp", OS: "linux", Lang: "javascript", At: day(2024, 1, 9), Type: "decision", NoFailure: true,
-		Title: "Lint policy: errors block, warnings don't",
-		What:  "We agreed that eslint errors block a merge and warnings never do; no-console is a warning in development and an error in the production config.",
-		Why:   "Warnings were ignored anyway and errors were being disabled inline.",
+		Title:   "Lint policy: errors block, warnings don't",
+		What:    "We agreed that eslint errors block a merge and warnings never do; no-console is a warning in development and an error in the production config.",
+		Why:     "Warnings were ignored anyway and errors were being disabled inline.",
 		Learned: "Promote a rule to error only when the codebase is clean of it."})
 	h.ask("lint/unused", "webapp", "linux", "npx eslint src",
 		"\n/home/ci/build/webapp/src/cart/total.ts\n  12:5  error  'discount' is assigned a value but never used  @typescript-eslint/no-unused-vars\n\n✖ 1 problem (1 error, 0 warnings)\n",
 		"", "hand: a note that describes no failure")
 
 	h.note(Note{ID: "tf-proxy", Project: "infra", OS: "linux", Lang: "hcl", At: day(2023, 11, 21),
-		Title: "terraform init can't reach the registry from the office network",
-		What:  "terraform init: Error: Failed to query available provider packages ... could not connect to registry.terraform.io: failed to request discovery document",
-		Why:   "outbound HTTPS goes through the corporate proxy and terraform does not read the system proxy settings.",
+		Title:   "terraform init can't reach the registry from the office network",
+		What:    "terraform init: Error: Failed to query available provider packages ... could not connect to registry.terraform.io: failed to request discovery document",
+		Why:     "outbound HTTPS goes through the corporate proxy and terraform does not read the system proxy settings.",
 		Learned: "Export HTTPS_PROXY before terraform init in the office.", Fix: "export HTTPS_PROXY=http://proxy.corp.internal:3128"})
 	h.ask("tf-proxy/ansi", "infra", "linux", "terraform init",
 		"Initializing provider plugins...\n- Finding hashicorp/aws versions matching \"~> 5.0\"...\n\x1b[31m╷\x1b[0m\x1b[0m\n\x1b[31m│\x1b[0m \x1b[0m\x1b[1m\x1b[31mError: \x1b[0m\x1b[0m\x1b[1mFailed to query available provider packages\x1b[0m\n\x1b[31m│\x1b[0m \x1b[0m\n\x1b[31m│\x1b[0m \x1b[0m\x1b[0mCould not retrieve the list of available versions for provider hashicorp/aws: could not connect to registry.terraform.io: failed to request discovery document: Get \"https://registry.terraform.io/.well-known/terraform.json\": dial tcp 10.20.0.1:443: i/o timeout\n\x1b[31m╵\x1b[0m\x1b[0m\n",
@@ -161,9 +161,9 @@ func handTune() ([]Note, []Query) {
 		"", "hand: same tool, another error")
 
 	h.note(Note{ID: "race-limit", Project: "gateway", OS: "linux", Lang: "go", At: day(2024, 10, 7),
-		Title: "go test -race dies in the fanout package",
-		What:  "`race: limit on 8128 simultaneously alive goroutines is exceeded, dying` when the whole suite runs with -race.",
-		Why:   "the fanout integration test starts one goroutine per fake client (10k); the race detector caps live goroutines at 8128.",
+		Title:   "go test -race dies in the fanout package",
+		What:    "`race: limit on 8128 simultaneously alive goroutines is exceeded, dying` when the whole suite runs with -race.",
+		Why:     "the fanout integration test starts one goroutine per fake client (10k); the race detector caps live goroutines at 8128.",
 		Learned: "Keep race-enabled tests under 8k goroutines; the fanout test now uses 2k clients under -race.", Fix: "go test -race -p 1 ./..."})
 	h.ask("race-limit/1", "gateway", "linux", "go test -race ./...",
 		"ok  \tgithub.com/acme/gateway/internal/auth\t1.204s\nrace: limit on 8128 simultaneously alive goroutines is exceeded, dying\nFAIL\tgithub.com/acme/gateway/internal/fanout\t12.041s\nFAIL\n",
@@ -177,41 +177,41 @@ func handTune() ([]Note, []Query) {
 		What:  "pod install → [!] CocoaPods could not find compatible versions for pod \"Firebase/Core\"",
 		Why:   "the local specs repo was stale.", Learned: "Update the specs repo first.", Fix: "pod repo update && pod install"})
 	h.note(Note{ID: "pod-firebase-2", Project: "mobile", OS: "darwin", Lang: "swift", At: day(2025, 3, 3), Supersedes: "pod-firebase",
-		Title: "pod install: Firebase versions (the real fix)",
-		What:  "CocoaPods could not find compatible versions for pod \"Firebase/Core\" again after bumping the app's deployment target.",
-		Why:   "Podfile.lock pins the old Firebase, and with the CDN source `pod repo update` changes nothing.",
+		Title:   "pod install: Firebase versions (the real fix)",
+		What:    "CocoaPods could not find compatible versions for pod \"Firebase/Core\" again after bumping the app's deployment target.",
+		Why:     "Podfile.lock pins the old Firebase, and with the CDN source `pod repo update` changes nothing.",
 		Learned: "Update the pod itself, not the repo.", Fix: "pod update Firebase"})
 	h.ask("pod-firebase/1", "mobile", "darwin", "pod install",
 		"Analyzing dependencies\n[!] CocoaPods could not find compatible versions for pod \"Firebase/Core\":\n  In snapshot (Podfile.lock):\n    Firebase/Core (= 10.3.0)\n\n  In Podfile:\n    FirebaseAnalytics (~> 10.22) was resolved to 10.22.0, which depends on\n      Firebase/Core (= 10.22.0)\n\nYou have either:\n * changed the constraints of dependency `Firebase/Core` inside your development pod.\n * run `pod update` with a changed constraint.\n",
 		"pod-firebase-2", "hand: superseded, declared", "pod-firebase")
 
 	h.note(Note{ID: "docker-sock", Project: "devbox", Scope: "global", OS: "linux", Lang: "docker", At: day(2023, 8, 15),
-		Title: "Docker permission problem on a fresh dev VM",
-		What:  "docker ps gave me permission denied on /var/run/docker.sock (connect: permission denied). sudo docker worked.",
-		Why:   "my user was not in the docker group on the new VM.",
+		Title:   "Docker permission problem on a fresh dev VM",
+		What:    "docker ps gave me permission denied on /var/run/docker.sock (connect: permission denied). sudo docker worked.",
+		Why:     "my user was not in the docker group on the new VM.",
 		Learned: "Add the user to the docker group and start a new login shell.", Fix: "sudo usermod -aG docker $USER && newgrp docker"})
 	h.ask("docker-sock/1", "ledger", "linux", "docker compose up -d",
 		"permission denied while trying to connect to the Docker daemon socket at unix:///var/run/docker.sock: Get \"http://%2Fvar%2Frun%2Fdocker.sock/v1.24/containers/json?all=1&filters=%7B%22label%22%3A%7B%22com.docker.compose.project%3Dledger%22%3Atrue%7D%7D\": dial unix /var/run/docker.sock: connect: permission denied\n",
 		"docker-sock", "hand: paraphrased note, global")
 
 	h.note(Note{ID: "msb4019", Project: "desk", OS: "windows", Lang: "csharp", At: day(2024, 6, 18),
-		Title: "dotnet build on the new agent: WebApplication.targets missing",
-		What:  "error MSB4019: The imported project \"C:\\Program Files\\dotnet\\sdk\\8.0.100\\Microsoft\\VisualStudio\\v17.0\\WebApplications\\Microsoft.WebApplication.targets\" was not found.",
-		Why:   "the legacy web project imports targets that only Visual Studio Build Tools' web workload installs; the plain SDK lacks them.",
+		Title:   "dotnet build on the new agent: WebApplication.targets missing",
+		What:    "error MSB4019: The imported project \"C:\\Program Files\\dotnet\\sdk\\8.0.100\\Microsoft\\VisualStudio\\v17.0\\WebApplications\\Microsoft.WebApplication.targets\" was not found.",
+		Why:     "the legacy web project imports targets that only Visual Studio Build Tools' web workload installs; the plain SDK lacks them.",
 		Learned: "Install the 'ASP.NET and web development' workload of VS Build Tools on the agent."})
 	h.ask("msb4019/1", "desk", "windows", "dotnet build Desk.sln",
 		crlf("  Determining projects to restore...\n  All projects are up-to-date for restore.\nC:\\agent\\_work\\3\\s\\src\\Desk.Web\\Desk.Web.csproj(212,3): error MSB4019: The imported project \"C:\\Program Files\\dotnet\\sdk\\8.0.204\\Microsoft\\VisualStudio\\v17.0\\WebApplications\\Microsoft.WebApplication.targets\" was not found. Confirm that the expression in the Import declaration \"C:\\Program Files\\dotnet\\sdk\\8.0.204\\Microsoft\\VisualStudio\\v17.0\\WebApplications\\Microsoft.WebApplication.targets\" is correct, and that the file exists on disk.\n\nBuild FAILED.\n"),
 		"msb4019", "hand: Windows paths and CRLF")
 
 	h.note(Note{ID: "db-locked-parallel", Project: "shop", OS: "linux", Lang: "python", At: day(2024, 4, 2),
-		Title: "Django tests: database is locked with --parallel",
-		What:  "Running `python manage.py test --parallel 4` fails with django.db.utils.OperationalError: database is locked, right after 'Cloning test database for alias default'.",
-		Why:   "the test settings still use SQLite, whose clones share one file lock under the parallel runner.",
+		Title:   "Django tests: database is locked with --parallel",
+		What:    "Running `python manage.py test --parallel 4` fails with django.db.utils.OperationalError: database is locked, right after 'Cloning test database for alias default'.",
+		Why:     "the test settings still use SQLite, whose clones share one file lock under the parallel runner.",
 		Learned: "Tests run on Postgres like production.", Fix: "DJANGO_SETTINGS_MODULE=shop.settings.test_pg python manage.py test --parallel 4"})
 	h.note(Note{ID: "db-locked-import", Project: "shop", OS: "linux", Lang: "python", At: day(2024, 9, 27),
-		Title: "import_orders crashes: database is locked",
-		What:  "The nightly import_orders command died with `sqlite3.OperationalError: database is locked` at management/commands/import_orders.py line 40.",
-		Why:   "someone had a `manage.py shell` open holding a write transaction on the dev DB.",
+		Title:   "import_orders crashes: database is locked",
+		What:    "The nightly import_orders command died with `sqlite3.OperationalError: database is locked` at management/commands/import_orders.py line 40.",
+		Why:     "someone had a `manage.py shell` open holding a write transaction on the dev DB.",
 		Learned: "Close shells before running the import; the command now sets timeout=30 on the connection."})
 	h.ask("db-locked/parallel", "shop", "linux", "python manage.py test --parallel 4",
 		"Found 212 test(s).\nCreating test database for alias 'default'...\nCloning test database for alias 'default'...\nCloning test database for alias 'default'...\nTraceback (most recent call last):\n  File \"/home/ci/build/shop/.venv/lib/python3.11/site-packages/django/db/backends/sqlite3/base.py\", line 328, in execute\n    return super().execute(query, params)\nsqlite3.OperationalError: database is locked\n\nThe above exception was the direct cause of the following exception:\n\ndjango.db.utils.OperationalError: database is locked\n",
