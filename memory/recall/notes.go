@@ -35,6 +35,10 @@ var (
 	// Words of failure that error lines use and signatures do not key
 	// on.
 	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
+	// Failure phrases of messages that name no error: what a note's
+	// quote or pasted line says went wrong ('X' is not recognized as an
+	// internal or external command, Filename too long).
+	reFailurePhrase = regexp.MustCompile(`(?i)(\bnot recogni[sz]ed\b|\bdoes ?n[o']t exist\b|\bnot installed\b|\btoo (?:long|many|large|big)\b|\bno space left\b|\bout of (?:memory|disk|space)\b|\bpermission\b|\bnot permitted\b|\bincompatible\b|\bunsupported\b|\bnot compatible\b|\bexpected\b|\bdisabled\b|\bcorrupt(?:ed)?\b|\bbroken pipe\b|\bhas changed\b|\bno such\b|\bcould ?n[o']t\b)`)
 	// Narration: words a writer uses and tools do not.
 	reNarration = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
 	// Platform words: a note that names one ties its fix to it.
@@ -61,13 +65,13 @@ func NoteErrorText(texts ...string) string {
 			if len(l) < 3 || seen[l] {
 				continue
 			}
-			if declared || keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) {
+			if declared || keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) || reFailurePhrase.MatchString(l) {
 				seen[l] = true
 				out = append(out, l)
 			}
 		}
 	}
-	for _, t := range texts {
+	for i, t := range texts {
 		rest := t
 		for _, m := range reFence.FindAllStringSubmatch(t, -1) {
 			add(m[1], false)
@@ -88,7 +92,7 @@ func NoteErrorText(texts ...string) string {
 		for _, l := range strings.Split(rest, "\n") {
 			// A line pasted as the tool printed it: shaped like output,
 			// or failure words without the writer's narration.
-			if reOutputLine.MatchString(l) || pastedLine(l) {
+			if reOutputLine.MatchString(l) || pastedLine(l, i == 0) {
 				add(l, false)
 			} else if loc := reMidMarker.FindStringIndex(l); loc != nil && loc[0] > 0 {
 				add(l[loc[0]:], false)
@@ -167,9 +171,20 @@ func NotePlatform(texts ...string) string {
 
 // pastedLine reports whether a line of prose is output pasted as the
 // tool printed it: failure words, at least three words, no quoting of
-// its own, none of a writer's narration, and no sentence's full stop.
-func pastedLine(l string) bool {
+// its own, none of a writer's narration, and no sentence's full stop
+// unless it is the one sentence of the note's what.
+func pastedLine(l string, what bool) bool {
 	l = strings.TrimSpace(l)
-	return keyLine.MatchString(l) && !strings.ContainsAny(l, "`\"“") && !reNarration.MatchString(l) &&
-		len(strings.Fields(l)) >= 3 && !strings.HasSuffix(l, ".")
+	// A name in quotes is part of the message (could not find
+	// compatible versions for pod "Firebase/Core"); a quoted phrase is
+	// the writer's quoting, found as such.
+	bare := reQuotedName.ReplaceAllString(l, "x")
+	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || reNarration.MatchString(l) ||
+		len(strings.Fields(l)) < 3 {
+		return false
+	}
+	// Tools end messages with a full stop too, and a note's what is
+	// often the message alone; elsewhere (why, learned) a sentence is the
+	// writer's.
+	return !strings.HasSuffix(l, ".") || (what && !strings.Contains(strings.TrimSuffix(l, "."), ". "))
 }
