@@ -236,7 +236,12 @@ func (ix *Index) insert(d Doc) {
 	norm := NormalizeError(d.ErrorText)
 	if d.About != "" {
 		about := map[string]bool{}
-		for _, t := range append(Tokenize(d.About), Tokenize(norm)...) {
+		// Only what the output prints, a code span names, or the prose
+		// names in code (npx jest accountService): a title in the
+		// writer's words (won't start locally, package.json script)
+		// repeats the prose of its what and why, and plain words and
+		// file names name no object.
+		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), Tokenize(norm)...) {
 			about[t] = true
 		}
 		for _, id := range e.title {

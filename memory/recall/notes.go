@@ -188,3 +188,49 @@ func pastedLine(l string, what bool) bool {
 	// writer's.
 	return !strings.HasSuffix(l, ".") || (what && !strings.Contains(strings.TrimSuffix(l, "."), ". "))
 }
+
+// codeTerms returns the terms of the words of prose written as code
+// (camelCase, snake_case, digits, dots, @scopes, slashes): the names a
+// note's what and where give the object. A plain word (start, locally)
+// names none, and neither does a file name (package.json, go.mod): it
+// says where, and every project has one.
+func codeTerms(prose string) []string {
+	var out []string
+	for _, f := range strings.Fields(prose) {
+		f = strings.Trim(f, "`'\"()[]{},;:!?")
+		f = strings.TrimSuffix(f, ".")
+		if len(f) < 3 || !codeLike(f) || fileName(f) {
+			continue
+		}
+		out = append(out, Tokenize(f)...)
+	}
+	return out
+}
+
+// codeLike reports whether a word is written as code rather than prose.
+func codeLike(w string) bool {
+	for i, r := range w {
+		switch {
+		case r >= '0' && r <= '9', r == '_', r == '@', r == '/', r == '.', r == '-' && i > 0:
+			return true
+		case i > 0 && r >= 'A' && r <= 'Z':
+			return true
+		}
+	}
+	return false
+}
+
+// fileName reports whether a word is a file's name: a name with an
+// extension of letters only.
+func fileName(w string) bool {
+	i := strings.LastIndexByte(w, '.')
+	if i <= 0 || i == len(w)-1 || strings.ContainsAny(w[:i], "/@") {
+		return false
+	}
+	for _, r := range w[i+1:] {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return len(w)-i-1 <= 6
+}
