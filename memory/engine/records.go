@@ -47,6 +47,9 @@ type recordBody struct {
 	// and the step then passed; two make the record reviewed.
 	PassedProjects []string `json:"passed_projects,omitempty"`
 	Superseded     bool     `json:"superseded,omitempty"`
+	// SupersededBy is the record that superseded this one, when known:
+	// a search that finds this one puts its successor above it.
+	SupersededBy string `json:"superseded_by,omitempty"`
 	ConflictsWith  bool     `json:"conflicts_with,omitempty"`
 	// Outcome is how the recording session ended; "" while it runs.
 	Outcome string `json:"outcome,omitempty"`

@@ -220,6 +220,32 @@ func handTune() ([]Note, []Query) {
 		"Traceback (most recent call last):\n  File \"/home/ci/build/shop/shop/management/commands/import_orders.py\", line 40, in handle\n    Order.objects.bulk_create(batch)\n  File \"/home/ci/build/shop/.venv/lib/python3.11/site-packages/django/db/backends/sqlite3/base.py\", line 328, in execute\n    return super().execute(query, params)\nsqlite3.OperationalError: database is locked\n",
 		"db-locked-import", "hand: same text, another cause")
 
+	h.note(Note{ID: "pg-gem", Project: "crm", OS: "linux", Lang: "ruby", At: day(2023, 5, 17),
+		Title: "bundle install dies on the pg gem",
+		What:  "An error occurred while installing pg (1.5.4), and Bundler cannot continue.",
+		Why:   "the pg gem builds a native extension and needs the libpq headers.", Learned: "Install libpq-dev first.", Fix: "sudo apt-get install -y libpq-dev"})
+	h.note(Note{ID: "pg-gem-2", Project: "crm", OS: "linux", Lang: "ruby", At: day(2025, 4, 2),
+		Title:   "pg gem native build on the 24.04 runners",
+		What:    "Bundler stops at pg again: Failed to build gem native extension, checking for pg_config... no",
+		Why:     "Update: ignore my earlier note about apt-get install libpq-dev. The new runners have libpq but pg_config is not on PATH; the real fix is telling bundler where it is.",
+		Learned: "Point the pg build at pg_config.", Fix: "bundle config build.pg --with-pg-config=/usr/lib/postgresql/16/bin/pg_config"})
+	h.ask("pg-gem/1", "crm", "linux", "bundle install",
+		"Installing pg 1.5.6 with native extensions\nGem::Ext::BuildError: ERROR: Failed to build gem native extension.\n\n    current directory: /home/ci/build/crm/vendor/bundle/ruby/3.3.0/gems/pg-1.5.6/ext\n/usr/bin/ruby3.3 extconf.rb\nchecking for pg_config... no\nchecking for libpq-fe.h... no\n\nAn error occurred while installing pg (1.5.6), and Bundler cannot continue.\n\nIn Gemfile:\n  pg\n",
+		"pg-gem-2", "hand: superseded in prose", "pg-gem")
+
+	h.note(Note{ID: "lint-nogo", Project: "gateway", OS: "darwin", Lang: "go", At: day(2023, 9, 12),
+		Title: "golangci-lint finds no go files",
+		What:  "golangci-lint run → level=error msg=\"Running error: context loading failed: no go files to analyze\"",
+		Why:   "VCS stamping failed inside the worktree.", Learned: "Turn off VCS stamping for the linter.", Fix: "GOFLAGS=-buildvcs=false golangci-lint run"})
+	h.note(Note{ID: "lint-nogo-2", Project: "gateway", OS: "darwin", Lang: "go", At: day(2024, 11, 20),
+		Title:   "golangci-lint: no go files to analyze (build tags)",
+		What:    "Same `no go files to analyze` from golangci-lint in the integration folder.",
+		Why:     "GOFLAGS=-buildvcs=false isn't needed anymore since golangci-lint 1.55; every file in that folder has the integration build tag, which the linter excludes.",
+		Learned: "Pass the build tags the package needs.", Fix: "golangci-lint run --build-tags integration ./..."})
+	h.ask("lint-nogo/1", "gateway", "darwin", "golangci-lint run ./...",
+		"level=error msg=\"Running error: context loading failed: no go files to analyze: running `go list -e -json -compiled=true -test=true -export=false -deps=true -find=false -tags= -- ./...`: exit status 1\"\n",
+		"lint-nogo-2", "hand: superseded in prose", "lint-nogo")
+
 	// Failures no note is about, near the notes' tools.
 	h.ask("pip-torch", "ledger", "linux", "pip install -r requirements.txt",
 		"ERROR: Could not find a version that satisfies the requirement torch==2.3.0+cu121 (from versions: none)\nERROR: No matching distribution found for torch==2.3.0+cu121\n", "", "hand: never stored")
