@@ -206,7 +206,7 @@ func (t *turn) push(trigger string, q recall.Query) *memory.Inject {
 	}
 	items := make([]memory.InjectionItem, 0, len(hits))
 	for _, h := range hits {
-		items = append(items, t.view(h.RecordRef).injection(h.Score))
+		items = append(items, t.view(h.RecordRef).injection(h))
 	}
 	text, used := memory.RenderInjection(items, maxChars)
 	if text == "" {

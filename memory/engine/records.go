@@ -332,7 +332,7 @@ func (r *record) read() memory.ReadRecord {
 }
 
 // injection is the record as a push quotes it.
-func (r *record) injection(score float64) memory.InjectionItem {
+func (r *record) injection(h memory.Hit) memory.InjectionItem {
 	return memory.InjectionItem{Ref: r.Ref, Title: r.Title, What: r.Content.What, Why: r.Content.Why, Where: r.Content.Where,
-		Learned: r.Content.Learned, Fix: r.Fix, Provenance: r.provenance(), Score: score, Adapter: r.Adapter, Revision: r.Revision}
+		Learned: r.Content.Learned, Fix: r.Fix, Provenance: r.provenance(), Score: h.Score, Reasons: h.Reasons, Adapter: r.Adapter, Revision: r.Revision}
 }
