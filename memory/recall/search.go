@@ -144,7 +144,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		// take no place in the pool another record could have had.
 		in.denied = func(d int32) bool { return !q.Allow(ix.entries[d].doc.ID) }
 	}
-	pool := preselect(sc, w, in)
+	pool := ix.allowedPool(sc, w, in)
 	in = ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], in)
 	hits, lead, runnerUp := ix.scorePool(p, w, sc, pool, in)
 	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) {
@@ -321,6 +321,33 @@ func (o contentOffer) scale(w Weights) float64 {
 		return 0
 	}
 	return total / used
+}
+
+// allowedPool is preselect over the records the asker may read. The
+// asker's check is dearer than the estimate and a query at 100k records
+// touches tens of thousands of records, so the pool is first chosen
+// without it and the records the asker may not read are dropped from it.
+// Only when that leaves less than half a pool (the asker may read little
+// of what matches) is it chosen again, asking of every record that would
+// enter it.
+func (ix *Index) allowedPool(sc *scratch, w Weights, in scoreInputs) []cand {
+	if in.denied == nil {
+		return preselect(sc, w, in)
+	}
+	denied := in.denied
+	in.denied = nil
+	pool := preselect(sc, w, in)
+	kept := pool[:0]
+	for _, c := range pool {
+		if !denied(c.doc) {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == len(pool) || 2*len(kept) >= maxPool {
+		return kept
+	}
+	in.denied = denied
+	return preselect(sc, w, in)
 }
 
 // preselect keeps the maxPool records with the best cheap content
