@@ -38,9 +38,12 @@ var (
 	// Failure phrases of messages that name no error: what a note's
 	// quote or pasted line says went wrong ('X' is not recognized as an
 	// internal or external command, Filename too long).
-	reFailurePhrase = regexp.MustCompile(`(?i)(\bnot recogni[sz]ed\b|\bdoes ?n[o']t exist\b|\bnot installed\b|\btoo (?:long|many|large|big)\b|\bno space left\b|\bout of (?:memory|disk|space)\b|\bpermission\b|\bnot permitted\b|\bincompatible\b|\bunsupported\b|\bnot compatible\b|\bexpected\b|\bdisabled\b|\bcorrupt(?:ed)?\b|\bbroken pipe\b|\bhas changed\b|\bno such\b|\bcould ?n[o']t\b)`)
-	// Narration: words a writer uses and tools do not.
-	reNarration = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	reFailurePhrase = regexp.MustCompile(`(?i)(\bnot recogni[sz]ed\b|\bnot available\b|\bunavailable\b|\bdoes ?n[o']t exist\b|\bnot installed\b|\btoo (?:long|many|large|big)\b|\bno space left\b|\bout of (?:memory|disk|space)\b|\bpermission\b|\bnot permitted\b|\bincompatible\b|\bunsupported\b|\bnot compatible\b|\bexpected\b|\bdisabled\b|\bcorrupt(?:ed)?\b|\bbroken pipe\b|\bhas changed\b|\bno such\b|\bcould ?n[o']t\b)`)
+	// Narration: words a writer uses and tools do not. The first person
+	// always; the rest (because, then, should) tools print too, so a
+	// note's what that is one sentence may hold them.
+	reNarration   = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	reFirstPerson = regexp.MustCompile(`(?i)\b(i|i'm|i've|we|we're|we've|our|us|my|me|turned out|next time|spent|kept|tried|every single)\b`)
 	// Platform words: a note that names one ties its fix to it.
 	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
 	// A platform string (linux/arm64, windows/amd64) names an image's
@@ -179,14 +182,17 @@ func pastedLine(l string, what bool) bool {
 	// compatible versions for pod "Firebase/Core"); a quoted phrase is
 	// the writer's quoting, found as such.
 	bare := reQuotedName.ReplaceAllString(l, "x")
-	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || reNarration.MatchString(l) ||
-		len(strings.Fields(l)) < 3 {
+	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || len(strings.Fields(l)) < 3 {
 		return false
 	}
 	// Tools end messages with a full stop too, and a note's what is
 	// often the message alone; elsewhere (why, learned) a sentence is the
 	// writer's.
-	return !strings.HasSuffix(l, ".") || (what && !strings.Contains(strings.TrimSuffix(l, "."), ". "))
+	sentence := !strings.Contains(strings.TrimSuffix(l, "."), ". ")
+	if what && sentence {
+		return !reFirstPerson.MatchString(l)
+	}
+	return !reNarration.MatchString(l) && !strings.HasSuffix(l, ".")
 }
 
 // codeTerms returns the terms of the words of prose written as code
@@ -207,15 +213,20 @@ func codeTerms(prose string) []string {
 	return out
 }
 
-// codeLike reports whether a word is written as code rather than prose.
+// codeLike reports whether a word is written as code rather than prose:
+// digits, _, @, / or . in it, camelCase, or a lower-case hyphenated name
+// (cross-env; ESM-only and long-running are prose).
 func codeLike(w string) bool {
+	lower := strings.ToLower(w) == w
+	var prev rune
 	for i, r := range w {
 		switch {
-		case r >= '0' && r <= '9', r == '_', r == '@', r == '/', r == '.', r == '-' && i > 0:
+		case r >= '0' && r <= '9', r == '_', r == '@', r == '/', r == '.', r == '-' && i > 0 && lower:
 			return true
-		case i > 0 && r >= 'A' && r <= 'Z':
+		case r >= 'A' && r <= 'Z' && prev >= 'a' && prev <= 'z':
 			return true
 		}
+		prev = r
 	}
 	return false
 }

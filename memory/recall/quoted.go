@@ -2,6 +2,7 @@ package recall
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -47,11 +48,18 @@ func quotedNames(norm string) []quotedName {
 				continue
 			}
 			before := Tokenize(line[:m[0]])
-			if len(before) < quoteFrameMin {
-				continue
-			}
 			before = before[max(0, len(before)-quoteFrameTerms):]
-			out = append(out, quotedName{frame: strings.Join(before, " "), name: name})
+			frame := before
+			if len(frame) < quoteFrameMin {
+				// fixture 'db_session' not found: a word before, the rest
+				// after.
+				after := Tokenize(line[m[1]:])
+				frame = append(append(slices.Clone(before), "<q>"), after[:min(len(after), quoteFrameMin)]...)
+				if len(frame) < quoteFrameMin+1 {
+					continue
+				}
+			}
+			out = append(out, quotedName{frame: strings.Join(frame, " "), name: name})
 		}
 	}
 	return out
@@ -88,7 +96,7 @@ func location(name string) bool {
 func otherQuotedName(q []quotedName, qText string, rec []quotedName) (bool, string, string) {
 	var qName, rName string
 	for _, r := range rec {
-		if strings.Contains(qText, r.name) {
+		if quotes(q, r.name) || !listed(qText, r.name) && strings.Contains(qText, r.name) {
 			return false, "", ""
 		}
 		for _, x := range q {
@@ -98,4 +106,27 @@ func otherQuotedName(q []quotedName, qText string, rec []quotedName) (bool, stri
 		}
 	}
 	return qName != "", qName, rName
+}
+
+// quotes reports whether the query quotes name.
+func quotes(q []quotedName, name string) bool {
+	return slices.ContainsFunc(q, func(x quotedName) bool { return x.name == name })
+}
+
+// listed reports whether name appears in qText only in lists (comma
+// separated words: available fixtures: cache, db_session, ...), where a
+// tool prints what exists, not what failed.
+func listed(qText, name string) bool {
+	found := false
+	for _, l := range strings.Split(qText, "\n") {
+		i := strings.Index(l, name)
+		if i < 0 {
+			continue
+		}
+		if strings.Count(l, ",") < 3 {
+			return false
+		}
+		found = true
+	}
+	return found
 }
