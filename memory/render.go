@@ -24,8 +24,8 @@ type InjectionItem struct {
 	// Reasons are the hit's match reasons: why the record was chosen,
 	// said in one short line of the quotation (see reasonLine).
 	Reasons  []MatchReason
-	Adapter    string  // the adapter that wrote the record, named beside its fix
-	Revision   int64   // the record's revision, named beside its fix
+	Adapter  string // the adapter that wrote the record, named beside its fix
+	Revision int64  // the record's revision, named beside its fix
 }
 
 // maxInjectedRecords is the contract's bound on inject.record_refs.

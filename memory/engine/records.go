@@ -49,8 +49,8 @@ type recordBody struct {
 	Superseded     bool     `json:"superseded,omitempty"`
 	// SupersededBy is the record that superseded this one, when known:
 	// a search that finds this one puts its successor above it.
-	SupersededBy string `json:"superseded_by,omitempty"`
-	ConflictsWith  bool     `json:"conflicts_with,omitempty"`
+	SupersededBy  string `json:"superseded_by,omitempty"`
+	ConflictsWith bool   `json:"conflicts_with,omitempty"`
 	// Outcome is how the recording session ended; "" while it runs.
 	Outcome string `json:"outcome,omitempty"`
 	// Occurred is when the note says it was written (its event's
