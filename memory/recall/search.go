@@ -26,7 +26,7 @@ const (
 // better than the record about its own object, printed by another tool
 // version, does; the estimate cannot tell them apart, the checks can.
 const (
-	maxCandidates = 200
+	maxCandidates = 120
 	maxPool       = 1000
 )
 
