@@ -1,6 +1,8 @@
 package memory
 
 import (
+	"cmp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -19,8 +21,11 @@ type InjectionItem struct {
 	Fix        *Fix    // nil when the record has none
 	Provenance string  // provenance_label: who recorded it, where, when, how the session ended
 	Score      float64 // the ranking score the record was chosen with
-	Adapter    string  // the adapter that wrote the record, named beside its fix
-	Revision   int64   // the record's revision, named beside its fix
+	// Reasons are the hit's match reasons: why the record was chosen,
+	// said in one short line of the quotation (see reasonLine).
+	Reasons  []MatchReason
+	Adapter  string // the adapter that wrote the record, named beside its fix
+	Revision int64  // the record's revision, named beside its fix
 }
 
 // maxInjectedRecords is the contract's bound on inject.record_refs.
@@ -119,7 +124,7 @@ func shortenedRecord(it InjectionItem, budget int) (string, bool) {
 }
 
 func recordValues(it InjectionItem) []string {
-	v := []string{it.Title, it.Provenance, it.What, it.Why, it.Where, it.Learned}
+	v := []string{it.Title, reasonLine(it.Reasons, it.Score), it.Provenance, it.What, it.Why, it.Where, it.Learned}
 	if it.Fix != nil {
 		v = append(v, it.Fix.Command, it.Fix.Diff, it.Fix.Path, it.Fix.Content)
 	}
@@ -135,7 +140,7 @@ func renderRecord(n int, it InjectionItem, limit int) string {
 	if !IsRecordRef(ref) {
 		ref = strconv.Quote(ref)
 	}
-	b.WriteString("BEGIN RECORD " + num + " ref=" + ref + " score=" + strconv.FormatFloat(it.Score, 'f', 2, 64) + "\n")
+	b.WriteString("BEGIN RECORD " + num + " ref=" + ref + "\n")
 	field := func(name, value string) {
 		if value == "" {
 			return
@@ -146,6 +151,7 @@ func renderRecord(n int, it InjectionItem, limit int) string {
 		b.WriteString(name + ": " + strconv.Quote(value) + "\n")
 	}
 	field("title", it.Title)
+	field("recalled because", reasonLine(it.Reasons, it.Score))
 	field("source", it.Provenance)
 	field("what", it.What)
 	field("why", it.Why)
@@ -169,4 +175,71 @@ func renderRecord(n int, it InjectionItem, limit int) string {
 	}
 	b.WriteString("END RECORD " + num + "\n")
 	return b.String()
+}
+
+// reasonWords say what each signal of a match reason means to the agent
+// reading a push.
+var reasonWords = map[string]string{
+	"error_signature": "same failure output",
+	"code_symbol":     "names",
+	"lexical":         "shared words",
+	"tool_name":       "same tool",
+	"same_project":    "same project",
+	"environment":     "environment",
+	"evidence":        "evidence",
+	"recency":         "written",
+	"trust":           "trust",
+	"phase":           "phase",
+	"dimension":       "dimension",
+	"negative":        "marked",
+}
+
+// Bounds on the reasons line: the strongest few reasons, each value cut
+// short, so the line says why in a glance and costs little of the push's
+// budget.
+const (
+	maxReasons     = 3
+	maxReasonValue = 36
+)
+
+// reasonLine says why a record was pushed in one line: the strongest
+// reasons that raised its score, strongest first, then any that lowered
+// it, then the score itself ("same failure output (library stubs
+// installed); names node_env; same project webapp; but: os=darwin, the
+// query is on os=linux; score 6.41"). "" without reasons.
+func reasonLine(reasons []MatchReason, score float64) string {
+	if len(reasons) == 0 {
+		return ""
+	}
+	rs := slices.Clone(reasons)
+	slices.SortStableFunc(rs, func(a, b MatchReason) int { return cmp.Compare(b.Contribution, a.Contribution) })
+	var up, down []string
+	for _, r := range rs {
+		text := reasonWords[r.Signal]
+		if text == "" {
+			text = r.Signal
+		}
+		if v := strings.TrimSpace(r.Value); v != "" {
+			// recall's own framing of a shared output says nothing here.
+			v = runes.Prefix(strings.TrimPrefix(v, "quoted output: "), maxReasonValue)
+			if r.Contribution < 0 {
+				text = v
+			} else if r.Signal == "error_signature" || r.Signal == "lexical" {
+				text += " (" + v + ")"
+			} else {
+				text += " " + v
+			}
+		}
+		switch {
+		case r.Contribution > 0 && len(up) < maxReasons:
+			up = append(up, text)
+		case r.Contribution < 0 && len(down) < 2:
+			down = append(down, text)
+		}
+	}
+	line := strings.Join(up, "; ")
+	if len(down) > 0 {
+		line += "; but: " + strings.Join(down, "; ")
+	}
+	return line + "; score " + strconv.FormatFloat(score, 'f', 2, 64)
 }

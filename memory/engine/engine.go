@@ -57,6 +57,7 @@ import (
 	"fmt"
 	"net/http"
 	"regexp"
+	"runtime"
 	"sync"
 	"time"
 
@@ -119,8 +120,19 @@ func New(ctx context.Context, st Store, cfg Config) (*Engine, error) {
 		}
 		e.install(r)
 	}
+	if len(rows) >= bigStore {
+		// Building the index of a large store leaves as much garbage
+		// as the store's bodies: collected now, before the node serves,
+		// its collection does not fall on the first requests' time.
+		rows = nil
+		runtime.GC()
+	}
 	return e, nil
 }
+
+// bigStore is how many records make the garbage of building the index
+// worth a collection before serving (see New).
+const bigStore = 10_000
 
 // stamp returns the time now, later than every stamp before it, so that a
 // record written and a session started right after it are never at the

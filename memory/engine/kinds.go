@@ -80,17 +80,35 @@ func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*recor
 	// see yet.
 	found := t.e.index.Search(q, weights(t.prof, floor), limit*4+8)
 	out := []memory.Hit{}
+	seen := map[string]bool{}
+	take := func(r *record, h recall.Hit) {
+		if len(out) < limit && !seen[r.Ref] && (keep == nil || keep(r, h)) {
+			seen[r.Ref] = true
+			out = append(out, r.hit(h))
+		}
+	}
 	for _, h := range found {
 		r := t.view(h.ID)
-		if r == nil || !t.canRead(r) || !t.inScope(r) || !r.Created.Before(t.s.Started) || (keep != nil && !keep(r, h)) {
+		if r == nil || !t.visible(r) {
 			continue
 		}
-		out = append(out, r.hit(h))
+		if s := t.successor(r); s != nil {
+			// The record that replaced this one goes first.
+			take(s, successorHit(s, h))
+		}
+		take(r, h)
 		if len(out) == limit {
 			break
 		}
 	}
 	return out
+}
+
+// visible says whether the session may be shown r: it may read it, r is
+// a candidate in its project, and r was written before the session
+// started.
+func (t *turn) visible(r *record) bool {
+	return t.canRead(r) && t.inScope(r) && r.Created.Before(t.s.Started)
 }
 
 // phase is the phase receipts name: the session's, or "session" before it
@@ -188,7 +206,7 @@ func (t *turn) push(trigger string, q recall.Query) *memory.Inject {
 	}
 	items := make([]memory.InjectionItem, 0, len(hits))
 	for _, h := range hits {
-		items = append(items, t.view(h.RecordRef).injection(h.Score))
+		items = append(items, t.view(h.RecordRef).injection(h))
 	}
 	text, used := memory.RenderInjection(items, maxChars)
 	if text == "" {

@@ -47,7 +47,10 @@ type recordBody struct {
 	// and the step then passed; two make the record reviewed.
 	PassedProjects []string `json:"passed_projects,omitempty"`
 	Superseded     bool     `json:"superseded,omitempty"`
-	ConflictsWith  bool     `json:"conflicts_with,omitempty"`
+	// SupersededBy is the record that superseded this one, when known:
+	// a search that finds this one puts its successor above it.
+	SupersededBy  string `json:"superseded_by,omitempty"`
+	ConflictsWith bool   `json:"conflicts_with,omitempty"`
 	// Outcome is how the recording session ended; "" while it runs.
 	Outcome string `json:"outcome,omitempty"`
 	// Occurred is when the note says it was written (its event's
@@ -329,7 +332,7 @@ func (r *record) read() memory.ReadRecord {
 }
 
 // injection is the record as a push quotes it.
-func (r *record) injection(score float64) memory.InjectionItem {
+func (r *record) injection(h memory.Hit) memory.InjectionItem {
 	return memory.InjectionItem{Ref: r.Ref, Title: r.Title, What: r.Content.What, Why: r.Content.Why, Where: r.Content.Where,
-		Learned: r.Content.Learned, Fix: r.Fix, Provenance: r.provenance(), Score: score, Adapter: r.Adapter, Revision: r.Revision}
+		Learned: r.Content.Learned, Fix: r.Fix, Provenance: r.provenance(), Score: h.Score, Reasons: h.Reasons, Adapter: r.Adapter, Revision: r.Revision}
 }

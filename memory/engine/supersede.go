@@ -42,7 +42,7 @@ func occurredAt(at, now time.Time) (time.Time, error) {
 // reSupersedes finds the words in which a note says an older fix no
 // longer holds: it stopped working, is obsolete, or the failure is fixed
 // another way since an upgrade.
-var reSupersedes = regexp.MustCompile(`(?i)\b(no longer (?:works?|helps?|needed|necessary|applies|required|fixes)|(?:stopped|stops|ceased) (?:working|helping)|(?:does ?n[o']t|did ?n[o']t|do ?n[o']t) (?:work|help) any ?more|not (?:needed|required|working) any ?more|obsolete|outdated|out of date|superseded?|supersedes|replaces? (?:the|my|our|an?) (?:earlier|older|previous|old)|(?:earlier|older|previous|old|prior) (?:fix|workaround|note|advice|approach|solution|recipe|hack)s? (?:is|are|was|were|no|broke|fails?|failed|stopped)|instead of the (?:old|earlier|previous|prior)|used to (?:work|fix|be the fix)|(?:after|since) (?:upgrading|updating|bumping|moving|migrating) to\b.{0,60}\b(?:the )?(?:old|previous|earlier|prior) )`)
+var reSupersedes = regexp.MustCompile(`(?i)\b(no longer (?:works?|helps?|needed|necessary|applies|required|fixes)|(?:stopped|stops|ceased) (?:working|helping)|(?:does ?n[o']t|did ?n[o']t|do ?n[o']t) (?:work|help) any ?more|not (?:needed|required|working) any ?more|obsolete|outdated|out of date|superseded?|supersedes|replaces? (?:the|my|our|an?) (?:earlier|older|previous|old)|(?:earlier|older|previous|old|prior) (?:fix|workaround|note|advice|approach|solution|recipe|hack)s? (?:is|are|was|were|no|broke|fails?|failed|stopped)|instead of the (?:old|earlier|previous|prior)|used to (?:work|fix|be the fix)|ignore (?:my|the|our|that) (?:earlier|older|previous|old|prior|last) (?:note|fix|advice|workaround|entry|answer)|the (?:real|proper|actual|correct|right) fix (?:is|was)\b|(?:is|are|was|were)n'?t (?:needed|required|necessary|working|enough|sufficient|helping) any ?more|(?:after|since) (?:upgrading|updating|bumping|moving|migrating) to\b.{0,60}\b(?:the )?(?:old|previous|earlier|prior) )`)
 
 // proseSupersedes reports whether a note's words say it replaces an
 // older fix.
@@ -58,6 +58,7 @@ func (t *turn) supersede(ref, by string) {
 		return
 	}
 	old.Superseded = true
+	old.SupersededBy = by
 	old.Marks.Superseded++
 	t.receipt(old.Ref, "superseded", map[string]any{"mark": "superseded", "revision": old.Revision, "by_ref": by})
 }
@@ -72,12 +73,27 @@ func (t *turn) supersede(ref, by string) {
 // written.
 func (t *turn) supersedeInProse(r *record) {
 	d := r.doc()
-	if d.ErrorText == "" {
+	if d.ErrorText == "" && !r.SupersedesInProse {
 		return
 	}
-	hits := t.search(recall.Query{ErrorText: d.ErrorText, Text: r.Title}, searchFloor(t.prof), 1, func(o *record, _ recall.Hit) bool {
+	// A note that says an older fix no longer holds quotes the failure
+	// in passing ("Same `no go files to analyze` ..."): half the search
+	// floor finds the older note, as long as the failure output is
+	// shared.
+	floor := searchFloor(t.prof)
+	if r.SupersedesInProse {
+		floor /= 2
+	}
+	q := recall.Query{ErrorText: d.ErrorText, Text: r.Title}
+	if d.ErrorText == "" {
+		// A note that quotes no failure but says an older fix is
+		// obsolete is found by its words: the title and what name the
+		// topic.
+		q.Text += "\n" + r.Content.What
+	}
+	hits := t.search(q, floor, 1, func(o *record, h recall.Hit) bool {
 		return o.Ref != r.Ref && !o.Superseded && (o.Adapter == t.s.AdapterID || o.Shared) &&
-			(o.Scope == r.Scope || o.Scope == MemoryScopeGlobal) && sameSystem(d, o.doc())
+			(o.Scope == r.Scope || o.Scope == MemoryScopeGlobal) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
 	})
 	if len(hits) == 0 {
 		return
@@ -88,6 +104,7 @@ func (t *turn) supersedeInProse(r *record) {
 		t.supersede(o.Ref, r.Ref)
 	case o.SupersedesInProse && r.occurred().Before(o.occurred()):
 		r.Superseded = true
+		r.SupersededBy = o.Ref
 		r.Marks.Superseded++
 	}
 }
@@ -99,4 +116,49 @@ func sameSystem(a, b recall.Doc) bool {
 		return true
 	}
 	return a.Environment["os"] == "" || b.Environment["os"] == "" || a.Environment["os"] == b.Environment["os"]
+}
+
+// maxSuccession bounds how far a chain of successors is followed, so a
+// cycle written by two adapters' notes cannot loop.
+const maxSuccession = 8
+
+// successor returns the newest record that supersedes r, directly or
+// through others, that the session may see; nil for none.
+func (t *turn) successor(r *record) *record {
+	var found *record
+	for i := 0; i < maxSuccession && r != nil && r.SupersededBy != ""; i++ {
+		r = t.view(r.SupersededBy)
+		if r != nil && t.visible(r) {
+			found = r
+		}
+	}
+	return found
+}
+
+// successorHit is the hit of s found through the record old it
+// supersedes: old's match without its supersession penalty, each reason
+// saying it came through old. The successor answers what old was found
+// for, so it ranks above old (a superseded fix never ranks above the one
+// that replaced it) even when its own words match less.
+func successorHit(s *record, old recall.Hit) recall.Hit {
+	h := recall.Hit{ID: s.Ref, Title: s.Title, Trust: recall.Trust(s.Trust), Project: s.Project, UpdatedAt: s.occurred()}
+	for _, r := range old.Reasons {
+		if r.Signal == recall.SignalNegative {
+			continue
+		}
+		r.Value = "via the note it supersedes: " + r.Value
+		h.Reasons = append(h.Reasons, r)
+		h.Score += r.Contribution
+	}
+	return h
+}
+
+// sharesOutput reports whether a hit matched on failure output.
+func sharesOutput(h recall.Hit) bool {
+	for _, r := range h.Reasons {
+		if r.Signal == recall.SignalErrorSignature && r.Contribution > 0 {
+			return true
+		}
+	}
+	return false
 }

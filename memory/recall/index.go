@@ -81,6 +81,9 @@ type entry struct {
 	// without output) and stoks its shape tokens (see shape.go).
 	shape int32
 	stoks []string
+	// quoted are the names its output prints in quotes, with their
+	// frames (see quoted.go).
+	quoted []quotedName
 	// said are the title's lex ids that the record's content or output
 	// holds too: what the note names and talks about, of which the rare
 	// ones are its object (see objectMiss).
@@ -233,7 +236,12 @@ func (ix *Index) insert(d Doc) {
 	norm := NormalizeError(d.ErrorText)
 	if d.About != "" {
 		about := map[string]bool{}
-		for _, t := range append(Tokenize(d.About), Tokenize(norm)...) {
+		// Only what the output prints, a code span names, or the prose
+		// names in code (npx jest accountService): a title in the
+		// writer's words (won't start locally, package.json script)
+		// repeats the prose of its what and why, and plain words and
+		// file names name no object.
+		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), Tokenize(norm)...) {
 			about[t] = true
 		}
 		for _, id := range e.title {
@@ -292,6 +300,7 @@ func (ix *Index) insert(d Doc) {
 	e.objects = ix.titleObjects(e.title, syms, e.tools)
 	e.masked = maskedNumbers(d.Title, d.ErrorText, norm, skip)
 	e.stoks = shapeTokens(norm)
+	e.quoted = ownQuotedNames(quotedNames(norm), d.Title, d.Content)
 	titleTerms := make([]string, len(e.title))
 	for i, id := range e.title {
 		titleTerms[i] = ix.lex.names[id]

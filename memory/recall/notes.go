@@ -23,13 +23,27 @@ var (
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
 	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|with the message|message)[:\s]+(.{6,400})`)
+	// Output the writer ran into the prose: "X died with Y", "X gave me
+	// Y", "X → Y". What follows is kept only when it reads like a
+	// failure, since these words also introduce plain narration.
+	reRunInMsg = regexp.MustCompile(`(?i)(?:\b(?:died|dies|crashed|crashes|crash|errors?|errored|exited|exits|aborted|aborts|broke|breaks|blew up|bails(?: out)?|stops|stopped) (?:with|on)|\b(?:gave|gives|throws|threw|raised|raises|shows|showed|spat out|spits out|returns|returned)(?: me| us)?|→|->|=>)[:\s]+(.{6,400})`)
+	// Where a tool's failure starts inside a line of prose: "mypy in
+	// pre-commit: error: ...", "the job ended in Error: ...".
+	reMidMarker = regexp.MustCompile(`(?:\b(?:error|Error|ERROR|fatal|FATAL|panic|E)(?:\[\w+\])?:\s|\b[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s|\bERR!\s|\[!\]\s)`)
 	// A line that starts the way tools start their failure lines.
 	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
 	// on.
 	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
-	// Narration: words a writer uses and tools do not.
-	reNarration = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	// Failure phrases of messages that name no error: what a note's
+	// quote or pasted line says went wrong ('X' is not recognized as an
+	// internal or external command, Filename too long).
+	reFailurePhrase = regexp.MustCompile(`(?i)(\bnot recogni[sz]ed\b|\bnot available\b|\bunavailable\b|\bdoes ?n[o']t exist\b|\bnot installed\b|\btoo (?:long|many|large|big)\b|\bno space left\b|\bout of (?:memory|disk|space)\b|\bpermission\b|\bnot permitted\b|\bincompatible\b|\bunsupported\b|\bnot compatible\b|\bexpected\b|\bdisabled\b|\bcorrupt(?:ed)?\b|\bbroken pipe\b|\bhas changed\b|\bno such\b|\bcould ?n[o']t\b)`)
+	// Narration: words a writer uses and tools do not. The first person
+	// always; the rest (because, then, should) tools print too, so a
+	// note's what that is one sentence may hold them.
+	reNarration   = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	reFirstPerson = regexp.MustCompile(`(?i)\b(i|i'm|i've|we|we're|we've|our|us|my|me|turned out|next time|spent|kept|tried|every single)\b`)
 	// Platform words: a note that names one ties its fix to it.
 	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
 	// A platform string (linux/arm64, windows/amd64) names an image's
@@ -54,13 +68,13 @@ func NoteErrorText(texts ...string) string {
 			if len(l) < 3 || seen[l] {
 				continue
 			}
-			if declared || keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) {
+			if declared || keyLine.MatchString(l) || reOutputLine.MatchString(l) || reFailureWords.MatchString(l) || reFailurePhrase.MatchString(l) {
 				seen[l] = true
 				out = append(out, l)
 			}
 		}
 	}
-	for _, t := range texts {
+	for i, t := range texts {
 		rest := t
 		for _, m := range reFence.FindAllStringSubmatch(t, -1) {
 			add(m[1], false)
@@ -75,11 +89,16 @@ func NoteErrorText(texts ...string) string {
 		for _, m := range reIntroducedMsg.FindAllStringSubmatch(rest, -1) {
 			add(m[1], true)
 		}
+		for _, m := range reRunInMsg.FindAllStringSubmatch(rest, -1) {
+			add(m[1], false)
+		}
 		for _, l := range strings.Split(rest, "\n") {
 			// A line pasted as the tool printed it: shaped like output,
 			// or failure words without the writer's narration.
-			if reOutputLine.MatchString(l) || pastedLine(l) {
+			if reOutputLine.MatchString(l) || pastedLine(l, i == 0) {
 				add(l, false)
+			} else if loc := reMidMarker.FindStringIndex(l); loc != nil && loc[0] > 0 {
+				add(l[loc[0]:], false)
 			}
 		}
 	}
@@ -155,9 +174,74 @@ func NotePlatform(texts ...string) string {
 
 // pastedLine reports whether a line of prose is output pasted as the
 // tool printed it: failure words, at least three words, no quoting of
-// its own, none of a writer's narration, and no sentence's full stop.
-func pastedLine(l string) bool {
+// its own, none of a writer's narration, and no sentence's full stop
+// unless it is the one sentence of the note's what.
+func pastedLine(l string, what bool) bool {
 	l = strings.TrimSpace(l)
-	return keyLine.MatchString(l) && !strings.ContainsAny(l, "`\"“") && !reNarration.MatchString(l) &&
-		len(strings.Fields(l)) >= 3 && !strings.HasSuffix(l, ".")
+	// A name in quotes is part of the message (could not find
+	// compatible versions for pod "Firebase/Core"); a quoted phrase is
+	// the writer's quoting, found as such.
+	bare := reQuotedName.ReplaceAllString(l, "x")
+	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || len(strings.Fields(l)) < 3 {
+		return false
+	}
+	// Tools end messages with a full stop too, and a note's what is
+	// often the message alone; elsewhere (why, learned) a sentence is the
+	// writer's.
+	sentence := !strings.Contains(strings.TrimSuffix(l, "."), ". ")
+	if what && sentence {
+		return !reFirstPerson.MatchString(l)
+	}
+	return !reNarration.MatchString(l) && !strings.HasSuffix(l, ".")
+}
+
+// codeTerms returns the terms of the words of prose written as code
+// (camelCase, snake_case, digits, dots, @scopes, slashes): the names a
+// note's what and where give the object. A plain word (start, locally)
+// names none, and neither does a file name (package.json, go.mod): it
+// says where, and every project has one.
+func codeTerms(prose string) []string {
+	var out []string
+	for _, f := range strings.Fields(prose) {
+		f = strings.Trim(f, "`'\"()[]{},;:!?")
+		f = strings.TrimSuffix(f, ".")
+		if len(f) < 3 || !codeLike(f) || fileName(f) {
+			continue
+		}
+		out = append(out, Tokenize(f)...)
+	}
+	return out
+}
+
+// codeLike reports whether a word is written as code rather than prose:
+// digits, _, @, / or . in it, camelCase, or a lower-case hyphenated name
+// (cross-env; ESM-only and long-running are prose).
+func codeLike(w string) bool {
+	lower := strings.ToLower(w) == w
+	var prev rune
+	for i, r := range w {
+		switch {
+		case r >= '0' && r <= '9', r == '_', r == '@', r == '/', r == '.', r == '-' && i > 0 && lower:
+			return true
+		case r >= 'A' && r <= 'Z' && prev >= 'a' && prev <= 'z':
+			return true
+		}
+		prev = r
+	}
+	return false
+}
+
+// fileName reports whether a word is a file's name: a name with an
+// extension of letters only.
+func fileName(w string) bool {
+	i := strings.LastIndexByte(w, '.')
+	if i <= 0 || i == len(w)-1 || strings.ContainsAny(w[:i], "/@") {
+		return false
+	}
+	for _, r := range w[i+1:] {
+		if r < 'a' || r > 'z' {
+			return false
+		}
+	}
+	return len(w)-i-1 <= 6
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 )
 
@@ -25,7 +26,7 @@ const (
 // better than the record about its own object, printed by another tool
 // version, does; the estimate cannot tell them apart, the checks can.
 const (
-	maxCandidates = 200
+	maxCandidates = 120
 	maxPool       = 1000
 )
 
@@ -52,6 +53,10 @@ type preparedQuery struct {
 	errTerms []string
 	syms     []string
 	stoks    []string // shape tokens of the error output
+	// norm is the normalized error output, lower-case, and quoted its
+	// quoted names (see quoted.go).
+	norm   string
+	quoted []quotedName
 	// nums are the numbers text and raw output print, before
 	// normalization masks any (see entry.masked).
 	nums []string
@@ -69,6 +74,7 @@ func prepare(q Query) preparedQuery {
 	skip := projectTerms(q.Project)
 	p.errTerms = without(uniq(Tokenize(norm)), skip)
 	p.stoks = shapeTokens(norm)
+	p.norm, p.quoted = strings.ToLower(norm), quotedNames(norm)
 	for _, t := range append(Tokenize(q.Text), Tokenize(q.ErrorText)...) {
 		if isDigits(t) {
 			p.nums = append(p.nums, t)
@@ -138,7 +144,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 		// take no place in the pool another record could have had.
 		in.denied = func(d int32) bool { return !q.Allow(ix.entries[d].doc.ID) }
 	}
-	pool := preselect(sc, w, in)
+	pool := ix.allowedPool(sc, w, in)
 	in = ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], in)
 	hits, lead, runnerUp := ix.scorePool(p, w, sc, pool, in)
 	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) {
@@ -317,6 +323,33 @@ func (o contentOffer) scale(w Weights) float64 {
 	return total / used
 }
 
+// allowedPool is preselect over the records the asker may read. The
+// asker's check is dearer than the estimate and a query at 100k records
+// touches tens of thousands of records, so the pool is first chosen
+// without it and the records the asker may not read are dropped from it.
+// Only when that leaves less than half a pool (the asker may read little
+// of what matches) is it chosen again, asking of every record that would
+// enter it.
+func (ix *Index) allowedPool(sc *scratch, w Weights, in scoreInputs) []cand {
+	if in.denied == nil {
+		return preselect(sc, w, in)
+	}
+	denied := in.denied
+	in.denied = nil
+	pool := preselect(sc, w, in)
+	kept := pool[:0]
+	for _, c := range pool {
+		if !denied(c.doc) {
+			kept = append(kept, c)
+		}
+	}
+	if len(kept) == len(pool) || 2*len(kept) >= maxPool {
+		return kept
+	}
+	in.denied = denied
+	return preselect(sc, w, in)
+}
+
 // preselect keeps the maxPool records with the best cheap content
 // estimate, best first: the full score is too dear for every touched
 // record (see maxPool). Ties go by doc number, so the pool does not
@@ -324,9 +357,6 @@ func (o contentOffer) scale(w Weights) float64 {
 func preselect(sc *scratch, w Weights, in scoreInputs) []cand {
 	top := &candHeap{}
 	for _, d := range sc.touched {
-		if in.denied != nil && in.denied(d) {
-			continue
-		}
 		a := sc.acc[d]
 		est := 0.0
 		if in.offered.lex && in.lexMax > 0 {
@@ -342,9 +372,20 @@ func preselect(sc *scratch, w Weights, in scoreInputs) []cand {
 		if in.symQNorm > 0 {
 			est += w.CodeSymbol * float64(a.sym) / (in.symQNorm * in.symQNorm)
 		}
-		if top.Len() < maxPool {
+		full := top.Len() >= maxPool
+		if full && est <= (*top)[0].est {
+			continue
+		}
+		// Whether the asker may read a record is asked only of the
+		// records that would enter the pool: a query at 100k records
+		// touches tens of thousands, and the caller's check is dearer
+		// than the estimate.
+		if in.denied != nil && in.denied(d) {
+			continue
+		}
+		if !full {
 			heap.Push(top, cand{d, est})
-		} else if est > (*top)[0].est {
+		} else {
 			(*top)[0] = cand{d, est}
 			heap.Fix(top, 0)
 		}

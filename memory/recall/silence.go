@@ -22,6 +22,10 @@ func (ix *Index) silenced(p preparedQuery, w Weights, in scoreInputs, e *entry) 
 		// record's own key turns up elsewhere in the query.
 		return ka, false, false, "query is about " + what + ", which the record does not name"
 	}
+	if other, qName, rName := otherQuotedName(p.quoted, p.norm, e.quoted); other {
+		// The query prints the record's message about another name.
+		return ka, false, false, "query is about " + qName + " where the record is about " + rName
+	}
 	if e.shape != in.qShape && len(in.qKind) > 0 {
 		// The query prints the output of a kind of failure whose
 		// records all name it the same way; a record that does not is

@@ -179,6 +179,11 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handHeldOut} {
+		notes, qs := part()
+		c.Notes = append(c.Notes, notes...)
+		c.Queries = append(c.Queries, qs...)
+	}
 	return c
 }
 

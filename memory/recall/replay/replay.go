@@ -196,6 +196,7 @@ type Outcome struct {
 	Got     []string // note IDs pushed, in order ("?" for a record the corpus did not write)
 	Latency time.Duration
 	Hits    []hit
+	Text    string // the inject's text, as the agent reads it
 }
 
 // Ask replays one failing tool result in a fresh session: session.start,
@@ -214,6 +215,7 @@ func (c *Client) Ask(q Query, byRef map[string]string, now time.Time) (Outcome, 
 	}
 	out := Outcome{Query: q, Latency: took}
 	if a.Result.Inject != nil {
+		out.Text = a.Result.Inject.Text
 		for _, x := range a.Result.Inject.Hits {
 			id, ok := byRef[x.Ref]
 			if !ok {

@@ -1,0 +1,132 @@
+package recall
+
+import (
+	"regexp"
+	"slices"
+	"strings"
+)
+
+// Quoted names: what a one-off record is about.
+//
+// Tools print the name a failure is about in quotes after a fixed frame:
+// No module named 'yaml', Library stubs not installed for "requests",
+// relation "accounts" does not exist. A shape (shape.go) finds those
+// slots once several records print the same output; a record alone in
+// its shape, as most hand-written notes are, has only its own quotes to
+// say what it is about. A query that prints the record's frame with
+// another name in the quotes, and the record's name nowhere, is the
+// same message about another thing: another root cause.
+
+// reQuotedName is a quoted name without spaces: what a frame names.
+var reQuotedName = regexp.MustCompile("'([^'\\s]{1,80})'|\"([^\"\\s]{1,80})\"|`([^`\\s]{1,80})`|‘([^’\\s]{1,80})’")
+
+// quoteFrameTerms is how many terms before a quote make its frame, and
+// quoteFrameMin the fewest that say anything: one word (for, in) frames
+// too many messages.
+const (
+	quoteFrameTerms = 3
+	quoteFrameMin   = 2
+)
+
+// quotedName is one quoted name with the terms printed before it.
+type quotedName struct{ frame, name string }
+
+// quotedNames returns the quoted names of normalized output, each with
+// its frame, in order. Placeholders (a masked path or number) name no
+// object and are left out.
+func quotedNames(norm string) []quotedName {
+	var out []quotedName
+	for _, line := range strings.Split(strings.ToLower(norm), "\n") {
+		for _, m := range reQuotedName.FindAllStringSubmatchIndex(line, -1) {
+			var name string
+			for g := 2; g < len(m); g += 2 {
+				if m[g] >= 0 {
+					name = line[m[g]:m[g+1]]
+				}
+			}
+			if strings.ContainsAny(name, "<>") || location(name) {
+				continue
+			}
+			before := Tokenize(line[:m[0]])
+			before = before[max(0, len(before)-quoteFrameTerms):]
+			frame := before
+			if len(frame) < quoteFrameMin {
+				// fixture 'db_session' not found: a word before, the rest
+				// after.
+				after := Tokenize(line[m[1]:])
+				frame = append(append(slices.Clone(before), "<q>"), after[:min(len(after), quoteFrameMin)]...)
+				if len(frame) < quoteFrameMin+1 {
+					continue
+				}
+			}
+			out = append(out, quotedName{frame: strings.Join(frame, " "), name: name})
+		}
+	}
+	return out
+}
+
+// ownQuotedNames keeps the quoted names the note itself is about: named
+// in its title, or in its words beyond the one quote (the fix installs
+// it, the cause explains it). A name only the output prints is
+// incidental (the dependency a lint rule happened to name): the note is
+// about the kind of failure, not the name.
+func ownQuotedNames(names []quotedName, title, content string) []quotedName {
+	title, content = strings.ToLower(title), strings.ToLower(content)
+	var out []quotedName
+	for _, n := range names {
+		if strings.Contains(title, n.name) || strings.Count(content, n.name) >= 2 {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// location reports whether a quoted name says where (a path, a URL, a
+// remote: 'github.com:acme/web.git') rather than what: the same failure
+// happens in every checkout.
+func location(name string) bool {
+	return strings.ContainsAny(name, "/\\:") || strings.HasSuffix(name, ".git")
+}
+
+// otherQuotedName reports whether the query prints a frame of the
+// record's with another name in it, and names none of the record's
+// quoted names anywhere in its output, and returns both names. A record
+// that quotes several names (a resource and its namespace) is still
+// about the one the query shares.
+func otherQuotedName(q []quotedName, qText string, rec []quotedName) (bool, string, string) {
+	var qName, rName string
+	for _, r := range rec {
+		if quotes(q, r.name) || !listed(qText, r.name) && strings.Contains(qText, r.name) {
+			return false, "", ""
+		}
+		for _, x := range q {
+			if qName == "" && x.frame == r.frame && x.name != r.name {
+				qName, rName = x.name, r.name
+			}
+		}
+	}
+	return qName != "", qName, rName
+}
+
+// quotes reports whether the query quotes name.
+func quotes(q []quotedName, name string) bool {
+	return slices.ContainsFunc(q, func(x quotedName) bool { return x.name == name })
+}
+
+// listed reports whether name appears in qText only in lists (comma
+// separated words: available fixtures: cache, db_session, ...), where a
+// tool prints what exists, not what failed.
+func listed(qText, name string) bool {
+	found := false
+	for _, l := range strings.Split(qText, "\n") {
+		i := strings.Index(l, name)
+		if i < 0 {
+			continue
+		}
+		if strings.Count(l, ",") < 3 {
+			return false
+		}
+		found = true
+	}
+	return found
+}
