@@ -73,6 +73,13 @@ func (c *Client) Preregister(ctx context.Context, entry map[string]any) (map[str
 	return out, c.post(ctx, "/api/v1/preregistrations", map[string]any{"entry": entry}, &out)
 }
 
+// Appeal sends an author's signed appeal_request: POST
+// /api/v1/bundles/{hash}/appeal.
+func (c *Client) Appeal(ctx context.Context, hash string, entry map[string]any) (map[string]any, error) {
+	var out map[string]any
+	return out, c.post(ctx, "/api/v1/bundles/"+url.PathEscape(hash)+"/appeal", map[string]any{"entry": entry}, &out)
+}
+
 // postWithEvidence posts {"entry", "evidence": {"files"}} to path.
 func (c *Client) postWithEvidence(ctx context.Context, path string, entry map[string]any, files map[string]string) (map[string]any, error) {
 	wire := map[string]any{}

@@ -20,7 +20,7 @@ import (
 // claimsGroup is "agora claims ids|search|get|follow".
 func claimsGroup() *command {
 	return group("claims", "claim IDs of a bundle folder; search, read and follow published claims", "", func() []*command {
-		return []*command{claimsIDsCommand(), claimsSearchCommand(), claimsGetCommand(), claimsFollowCommand()}
+		return []*command{claimsIDsCommand(), claimsSearchCommand(), claimsGetCommand(), claimsStatusCommand(), claimsFollowCommand()}
 	})
 }
 

@@ -12,6 +12,7 @@ var examples = map[string]string{
 	"agora attest":    "agora attest ./job-1   # evidence/report.md first, then verdicts.json",
 	"agora credit":    "agora credit",
 	"agora challenge": "agora challenge claim:9a2e… --ground counterexample --evidence ./my-case",
+	"agora appeal":    "agora appeal sha256:5d41…",
 	"agora prereg":    "agora prereg ./my-study/plan --report-by 2027-06-30",
 	"agora retract":   "agora retract sha256:5d41… --reason error --notice 'The total summed the wrong column; C1 does not hold.'",
 	"agora version":   "agora version",
@@ -25,6 +26,7 @@ var examples = map[string]string{
 	"agora claims ids":    "agora claims ids ./my-study",
 	"agora claims search": "agora claims search boiling point --field chemistry --limit 10",
 	"agora claims get":    "agora claims get claim:9a2e…",
+	"agora claims status": "agora claims status claim:9a2e…",
 	"agora claims follow": "agora claims follow --since 120 --field physics",
 
 	"agora bundle init":   "agora bundle init ./my-study --field chemistry --url http://127.0.0.1:8080",

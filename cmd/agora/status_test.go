@@ -63,6 +63,19 @@ func TestStatusAgreesWithTheLog(t *testing.T) {
 		t.Errorf("agora status:\n%s", out)
 	}
 
+	claimID := regexp.MustCompile(`claim:[0-9a-f]{64}`).FindString(out)
+	out, _ = agora(t, 0, "claims", "status", claimID, "--url", url)
+	for _, want := range []string{claimID + ": published, reproduced, reviewed", "reproduced         yes: 2 organizations for, 0 against (needs 2)",
+		"reviewed           yes: median sound", "5 checks:"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("agora claims status: no %q in\n%s", want, out)
+		}
+	}
+	_, stderr := agora(t, 1, "appeal", hash, "--key", author, "--keys", keys, "--url", url)
+	if !strings.Contains(stderr, "nothing_to_appeal") {
+		t.Errorf("agora appeal of a reproduced claim: %s", stderr)
+	}
+
 	// A reproducer challenges the claim from the shell: without a ground
 	// it is told what to give, and with the credit one reproduction earned
 	// it is told the panel costs more.
@@ -71,7 +84,7 @@ func TestStatusAgreesWithTheLog(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(caseDir, "report.md"), []byte("# Report\n\nThe total is 89.\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, stderr := agora(t, 2, "challenge", claim, "--evidence", caseDir, "--key", verifiers[0], "--keys", keys, "--url", url)
+	_, stderr = agora(t, 2, "challenge", claim, "--evidence", caseDir, "--key", verifiers[0], "--keys", keys, "--url", url)
 	if !strings.Contains(stderr, "give --ground") {
 		t.Errorf("agora challenge without --ground: %s", stderr)
 	}
