@@ -38,6 +38,10 @@ type CheckStore interface {
 	// order they came.
 	ImportanceRatings(ctx context.Context, bundle string) ([]Rating, error)
 
+	// RatingsSince returns every rating given at or after since, in the
+	// order they came: what rating habits are measured from.
+	RatingsSince(ctx context.Context, since time.Time) ([]Rating, error)
+
 	// RetireBundleJobs ends a bundle's jobs of kind that are not done, held or
 	// not (no one may answer them after), and records moves, at once. It
 	// returns how many it ended.

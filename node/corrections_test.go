@@ -30,10 +30,14 @@ func correction(t *testing.T, files map[string][]byte, hash string) map[string][
 // roundWorld starts a node for the verification loop (no timer opens
 // bundles, no qualification, no canaries, every bundle free) with an
 // author and the five verifiers of its rounds: five organizations, two
-// families, none the author's.
-func roundWorld(t *testing.T) (n *Node, base string, author verifier, round []verifier) {
+// families, none the author's; tweaks change its config.
+func roundWorld(t *testing.T, tweaks ...func(*Config)) (n *Node, base string, author verifier, round []verifier) {
 	t.Helper()
-	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
+	cfg := Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll}
+	for _, tweak := range tweaks {
+		tweak(&cfg)
+	}
+	n, srv := testNodeWith(t, cfg)
 	author = invitedVerifier(t, n, srv.URL, "Author", "claude")
 	for i, family := range []string{"gpt", "gemini", "gpt", "gemini", "gpt"} {
 		round = append(round, invitedVerifier(t, n, srv.URL, "Round "+itoa(uint64(i)), family))

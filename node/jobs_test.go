@@ -1,6 +1,7 @@
 package node
 
 import (
+	"cmp"
 	"encoding/base64"
 	"fmt"
 	"math"
@@ -27,6 +28,9 @@ type verifier struct {
 	// verdictFor, when set, gives the verdict v sends on a job of kind in
 	// place of the honest one.
 	verdictFor func(kind, honest string) string
+	// importance, when set, is the score v gives every claim it rates
+	// (else 40).
+	importance int
 }
 
 func (v verifier) request(t *testing.T, base string, can map[string]any) (int, map[string]any) {
@@ -548,7 +552,7 @@ func (v verifier) check(t *testing.T, base string, job map[string]any) (int, map
 		scores, reasons := map[string]any{}, map[string]any{}
 		for _, c := range job["claims"].([]any) {
 			id := c.(map[string]any)["claim_id"].(string)
-			scores[id], reasons[id] = 40, "Real but narrow knowledge, on a small sample."
+			scores[id], reasons[id] = cmp.Or(v.importance, 40), "Real but narrow knowledge, on a small sample."
 		}
 		e := v.sign(t, map[string]any{"type": "importance_rating", "rater": v.id, "bundle": job["bundle"], "scores": scores, "reasons": reasons,
 			"model_family": v.family, "model": v.model})

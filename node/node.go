@@ -114,6 +114,9 @@ type Config struct {
 	// (spec/ledger-protocol.md, "Verifying claims"): 0 means one in 20,
 	// negative none.
 	CanaryRate float64
+	// HabitsEvery is how often rating habits are measured (ledgerhttp's
+	// Config.HabitsEvery): 0 means every hour, as the spec has it.
+	HabitsEvery time.Duration
 	// JobFileInline and JobInline bound what a job carries inline, the
 	// rest coming as download links (ledgerhttp.Config); zero means the
 	// spec's 8 and 10 MB.
@@ -332,7 +335,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		MaxBundleBodyBytes: cfg.MaxBundleBodyBytes,
 		CheckTimeout:       cfg.CheckTimeout, CheckWorkers: cfg.CheckWorkers, CheckQueue: cfg.CheckQueue,
 		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
-		Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate,
+		Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate, HabitsEvery: cfg.HabitsEvery,
 		JobFileInline: cfg.JobFileInline, JobInline: cfg.JobInline,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,

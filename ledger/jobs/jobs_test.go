@@ -5,6 +5,7 @@ import (
 	"maps"
 	"math/rand/v2"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -364,5 +365,41 @@ func TestAppealReproductions(t *testing.T) {
 		if got := jobs.AppealReproductions(tc.yes, tc.no); got != tc.want {
 			t.Errorf("%d reproduced, %d mismatched: %d more, want %d", tc.yes, tc.no, got, tc.want)
 		}
+	}
+}
+
+func TestHabits(t *testing.T) {
+	at := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC)
+	var samples []jobs.RatingSample
+	// Six claims, each rated by a generous model (+10 over the others),
+	// a harsh one (-10) and two that agree with each other.
+	for i := range 6 {
+		claim := "claim:" + strconv.Itoa(i)
+		for _, r := range []struct {
+			model, family string
+			score         int
+		}{{"gen-1", "gpt", 70}, {"harsh-1", "gemini", 50}, {"fair-1", "claude", 60}, {"fair-2", "claude", 60}} {
+			samples = append(samples, jobs.RatingSample{Claim: claim, Model: r.model, Family: r.family, Score: r.score, At: at.Add(-time.Hour)})
+		}
+	}
+	// Too old to count.
+	samples = append(samples, jobs.RatingSample{Claim: "claim:0", Model: "gen-1", Family: "gpt", Score: 100, At: at.Add(-jobs.HabitWindow - time.Hour)})
+	h := jobs.MeasureHabits(samples, at)
+	for _, tc := range []struct {
+		model, family string
+		want          float64
+	}{{"gen-1", "gpt", 13.33}, {"harsh-1", "gemini", -13.33}, {"fair-1", "claude", 0}, {"new-model", "gpt", 13.33}, {"new-model", "llama", 0}} {
+		if got := h.Of(tc.model, tc.family); got != tc.want {
+			t.Errorf("habit of %s (%s) = %v, want %v", tc.model, tc.family, got, tc.want)
+		}
+	}
+	// With habits out, the four rate the claim alike.
+	counted := []float64{jobs.CountedAs(70, h.Of("gen-1", "gpt")), jobs.CountedAs(50, h.Of("harsh-1", "gemini")),
+		jobs.CountedAs(60, h.Of("fair-1", "claude")), jobs.CountedAs(60, h.Of("fair-2", "claude"))}
+	if got := jobs.ImportanceScore(counted); got != 60 {
+		t.Errorf("score %d from %v, want 60", got, counted)
+	}
+	if got := jobs.ImportanceScore([]float64{10, 20, 90, 95}); got != 55 {
+		t.Errorf("the middle two of 10, 20, 90, 95: %d, want 55", got)
 	}
 }

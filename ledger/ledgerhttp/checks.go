@@ -28,6 +28,7 @@ func (s *Server) routeChecks() {
 	s.mux.Handle("POST /api/v1/citation-checks", s.serve(s.citationCheck))
 	s.mux.Handle("POST /api/v1/duplicate-checks", s.serve(s.duplicateCheck))
 	s.mux.Handle("POST /api/v1/importance-ratings", s.serve(s.rateImportance))
+	s.mux.Handle("GET /api/v1/rating-habits", s.serve(s.getRatingHabits))
 	s.routeDownloads()
 }
 
@@ -265,30 +266,16 @@ func (s *Server) rateImportance(r *http.Request) (any, int, error) {
 	return map[string]any{"bundle": rt.Bundle, "claims": standing}, http.StatusOK, err
 }
 
-// importanceStanding is where each claim's ratings stand: how many, and
-// no one's score until RatingsToReveal organizations have rated it; then
-// the mean of the middle two, rounded. Rating habits are not measured
-// yet, so each rating counts as its score.
+// importanceStanding is where each claim's ratings stand, as a rating's
+// answer gives it (importance.go).
 func (s *Server) importanceStanding(ctx context.Context, hash string, ids []string) ([]any, error) {
-	ratings, err := s.store.ImportanceRatings(ctx, hash)
+	ims, err := s.importanceOf(ctx, hash, ids)
 	if err != nil {
 		return nil, err
 	}
 	out := []any{}
 	for _, id := range ids {
-		var scores []int
-		for _, r := range ratings {
-			if v, ok := r.Scores[id]; ok {
-				scores = append(scores, v)
-			}
-		}
-		var score any
-		revealed := len(scores) >= RatingsToReveal
-		if revealed {
-			score = jobs.MiddleMean(scores[:RatingsToReveal])
-		}
-		out = append(out, map[string]any{"claim_id": id, "importance": map[string]any{"score": score, "ratings": len(scores), "revealed": revealed,
-			"rubric": jobs.RubricEdition, "rerating": false, "rereviewed": false}})
+		out = append(out, map[string]any{"claim_id": id, "importance": ims[id].object()})
 	}
 	return out, nil
 }

@@ -226,16 +226,12 @@ func (s *Server) searchClaims(r *http.Request) (any, int, error) {
 		}
 		return map[string]any{"claims": list, "next": map[string]any{"since": next}}, http.StatusOK, nil
 	case sort == "importance":
-		// No importance is revealed yet, so every score counts as 0 and
-		// claims come newest first, paged by offset.
-		cq.Limit = int(offset) + limit
-		found, err := search(r.Context(), cq)
+		page, more, err := s.byImportance(r.Context(), cq, int(offset), search)
 		if err != nil {
 			return nil, 0, err
 		}
-		page := found[min(int(offset), len(found)):]
 		var next any
-		if len(found) >= cq.Limit {
+		if more {
 			next = map[string]any{"offset": int(offset) + len(page)}
 		}
 		list, err := s.claimList(r.Context(), page)
@@ -378,10 +374,15 @@ func (s *Server) claimList(ctx context.Context, found []ledger.FoundClaim) ([]an
 	if err != nil {
 		return nil, err
 	}
+	ims, err := s.claimsImportance(ctx, found)
+	if err != nil {
+		return nil, err
+	}
 	out := make([]any, len(found))
 	for i, c := range found {
 		answer := claimAnswer(c)
 		answer["statuses"] = statusList(c, derived)
+		answer["importance"] = ims[c.ID].object()
 		out[i] = answer
 	}
 	return out, nil
@@ -468,6 +469,17 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 		ids[i] = c.ID
 	}
 	answer["depended_on_by"] = ids
+	ims, err := s.importanceOf(ctx, latest.Bundle, []string{latest.ID})
+	if err != nil {
+		return nil, 0, err
+	}
+	im := ims[latest.ID]
+	answer["importance"] = im.object()
+	answer["importance_ratings"] = im.ratingsView(latest.ID)
+	answer["importance_habits"] = nil
+	if !im.revealed.IsZero() {
+		answer["importance_habits"] = map[string]any{"measured_at": tlog.FormatTimestamp(im.habits.At)}
+	}
 	answer["preregistered"] = nil
 	answer["challenges"], answer["appeals"] = []any{}, []any{}
 	if aps, err := s.appeals(ctx, latest.Bundle); err != nil {

@@ -78,6 +78,10 @@ type Config struct {
 	// CanaryRate is the share of quick sealed bundles that get a canary:
 	// 0 means DefaultCanaryRate, negative none.
 	CanaryRate float64
+	// HabitsEvery is how often rating habits are measured: the habits a
+	// score uses are those measured at the last multiple of it, from the
+	// ratings before then. 0 means every hour.
+	HabitsEvery time.Duration
 	// JobFileInline and JobInline bound what a job carries inline: a file
 	// larger than JobFileInline, and the largest files under data/ once
 	// the rest pass JobInline, come as downloads; zero means
@@ -138,6 +142,7 @@ type Server struct {
 	verify     *verification // the verification loop's state (jobs.go)
 	status     statuses      // what the log says of claims (statuses.go)
 	challenges challengeBook // challenges.go
+	habits     habitBook     // rating habits by the hour (importance.go)
 }
 
 // New returns the ledger's handlers, mounted on mux.

@@ -93,6 +93,12 @@ func testChecks(f *fixture) {
 	if len(kept) != 1 || kept[0].Scores[claim] != 55 || kept[0].Reasons[claim] != "Meaningful." || kept[0].Organization != "org:r1" {
 		f.t.Errorf("ImportanceRatings = %+v", kept)
 	}
+	if since, err := f.s.RatingsSince(f.ctx, f.now); err != nil || len(since) != 1 || since[0].Bundle != r1.Bundle || since[0].Scores[claim] != 55 {
+		f.t.Errorf("RatingsSince the rating = %+v, %v", since, err)
+	}
+	if later, err := f.s.RatingsSince(f.ctx, f.now.Add(time.Second)); err != nil || len(later) != 0 {
+		f.t.Errorf("RatingsSince after the rating = %+v, %v; want none", later, err)
+	}
 	// The other rating goes to another organization of another family.
 	if _, err := f.takeAs("op:r3", "org:r1", "gpt", jobs.DefaultCan, f.now); !errorsIs(err, store.ErrNotFound) {
 		f.t.Errorf("a second rating for the organization that rated: %v", err)

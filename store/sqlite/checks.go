@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/jobs"
@@ -118,10 +119,21 @@ func (s *Store) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs.
 }
 
 func (s *Store) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.Rating, error) {
+	return s.ratings(ctx, `bundle = ?`, bundle)
+}
+
+// RatingsSince implements ledger.CheckStore.
+func (s *Store) RatingsSince(ctx context.Context, since time.Time) ([]ledger.Rating, error) {
+	return s.ratings(ctx, `at >= ?`, since.UnixNano())
+}
+
+// ratings reads the ratings whose rows match where, in the order they
+// came, each rating's claims gathered into one.
+func (s *Store) ratings(ctx context.Context, where string, arg any) ([]ledger.Rating, error) {
 	var out []ledger.Rating
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT job, claim, operator, organization, family, model, score, reason, digest, signed, at
-			FROM importance_ratings WHERE bundle = ? ORDER BY at, job, claim`, bundle)
+		rows, err := tx.QueryContext(ctx, `SELECT job, bundle, claim, operator, organization, family, model, score, reason, digest, signed, at
+			FROM importance_ratings WHERE `+where+` ORDER BY at, job, claim`, arg)
 		if err != nil {
 			return err
 		}
@@ -132,12 +144,12 @@ func (s *Store) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.
 			var claim, reason string
 			var score int
 			var when int64
-			if err := rows.Scan(&r.Job, &claim, &r.Operator, &r.Organization, &r.Family, &r.Model, &score, &reason, &r.Digest, &r.Signed, &when); err != nil {
+			if err := rows.Scan(&r.Job, &r.Bundle, &claim, &r.Operator, &r.Organization, &r.Family, &r.Model, &score, &reason, &r.Digest, &r.Signed, &when); err != nil {
 				return err
 			}
 			i, seen := at[r.Job]
 			if !seen {
-				r.Bundle, r.At = bundle, fromNanos(when)
+				r.At = fromNanos(when)
 				r.Scores, r.Reasons = map[string]int{}, map[string]string{}
 				i = len(out)
 				at[r.Job] = i
