@@ -108,6 +108,11 @@ func TestCorrectionRules(t *testing.T) {
 		t.Errorf("the price of correcting a failed version: %d %v, want half paid by the node", status, price)
 	}
 	second, _ := author.submit(t, base, fix)
+	_, bv := call(t, "GET", base+"/api/v1/bundles/"+first, nil)
+	if vs := bv.(map[string]any)["versions"].([]any); len(vs) != 2 || vs[0].(map[string]any)["published_at"] == nil ||
+		vs[1].(map[string]any)["bundle"] != second || vs[1].(map[string]any)["published_at"] != nil {
+		t.Errorf("the corrected bundle's versions: %v, want it published and its correction still sealed", vs)
+	}
 	again := correction(t, study, first)
 	again["paper.md"] = append(again["paper.md"], "Once more.\n"...)
 	status, ans = author.trySubmit(t, base, again)

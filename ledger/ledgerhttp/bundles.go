@@ -15,8 +15,10 @@ import (
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/bundle"
+	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -638,6 +640,9 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 	if out["retraction"], err = s.bundleRetraction(r.Context(), b.Hash); err != nil {
 		return nil, 0, err
 	}
+	if out["versions"], err = s.versions(r.Context(), b); err != nil {
+		return nil, 0, err
+	}
 	return out, http.StatusOK, nil
 }
 
@@ -658,3 +663,21 @@ func nilIfEmpty(s string) any {
 
 var _ = bundle.SignatureFile
 var _ = strconv.Itoa
+
+// versions lists every version of b's study, oldest first, as the spec's
+// {"version", "bundle", "published_at", "withdrawn"}: a version the log
+// has not opened (still sealed) has published_at null.
+func (s *Server) versions(ctx context.Context, b ledger.Bundle) ([]any, error) {
+	out := []any{}
+	err := s.derived(ctx, func(d *status.Deriver) error {
+		for i, hash := range b.Versions {
+			v := map[string]any{"version": i + 1, "bundle": hash, "published_at": nil, "withdrawn": false}
+			if o, ok := d.Opened(hash); ok {
+				v["published_at"], v["withdrawn"] = tlog.FormatTimestamp(o.At), o.Withdrawn
+			}
+			out = append(out, v)
+		}
+		return nil
+	})
+	return out, err
+}

@@ -500,6 +500,16 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 	}
 	if err := s.derived(ctx, func(d *status.Deriver) error {
 		now := s.now()
+		checked := d.Citations(latest.Bundle)
+		cites := []any{}
+		for _, ref := range latest.Cites {
+			verdicts := map[string]any{}
+			for v, n := range checked[ref].Verdicts {
+				verdicts[v] = n
+			}
+			cites = append(cites, map[string]any{"id": ref, "verdicts": verdicts, "could_not_access": checked[ref].Verdicts["could_not_access"]})
+		}
+		answer["cites"] = cites
 		answer["depends_on_refuted"] = stringsAny(d.DependsOnHeld(latest.ID, "refuted", now))
 		answer["depends_on_retracted"] = stringsAny(d.DependsOnHeld(latest.ID, "retracted", now))
 		if p, ok := d.PreregistrationOf(latest.ID); ok {

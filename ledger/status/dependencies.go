@@ -88,3 +88,67 @@ func (d *Deriver) WaitingReplication(now time.Time) []Waiting {
 	})
 	return out
 }
+
+// Opening is where a bundle the log opened stands.
+type Opening struct {
+	Index     uint64
+	At        time.Time
+	Withdrawn bool
+}
+
+// Opened returns where bundle hash stands, false when the log never
+// opened it.
+func (d *Deriver) Opened(hash string) (Opening, bool) {
+	b := d.bundles[hash]
+	if b == nil {
+		return Opening{}, false
+	}
+	return Opening{Index: b.opened, At: b.openedAt, Withdrawn: b.withdrawn}, true
+}
+
+// Citation is how citation checks judged one source a bundle cites: by
+// verdict, how many organizations gave it, each once, with its first.
+type Citation struct {
+	Verdicts map[string]int
+}
+
+// citationCheck reads a citation_check entry.
+func (d *Deriver) citationCheck(entry map[string]any) {
+	hash, _ := entry["bundle"].(string)
+	b := d.bundles[hash]
+	checker, _ := entry["checker"].(string)
+	org := d.organization(checker)
+	cites, _ := entry["citations"].(map[string]any)
+	if b == nil || org == "" {
+		return
+	}
+	if b.citations == nil {
+		b.citations = map[string]map[string]string{}
+	}
+	for ref, v := range cites {
+		verdict, _ := v.(string)
+		if b.citations[ref] == nil {
+			b.citations[ref] = map[string]string{}
+		}
+		if _, voted := b.citations[ref][org]; !voted {
+			b.citations[ref][org] = verdict
+		}
+	}
+}
+
+// Citations returns how checks judged each source bundle hash cites.
+func (d *Deriver) Citations(hash string) map[string]Citation {
+	b := d.bundles[hash]
+	out := map[string]Citation{}
+	if b == nil {
+		return out
+	}
+	for ref, byOrg := range b.citations {
+		c := Citation{Verdicts: map[string]int{}}
+		for _, v := range byOrg {
+			c.Verdicts[v]++
+		}
+		out[ref] = c
+	}
+	return out
+}

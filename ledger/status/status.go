@@ -104,6 +104,8 @@ type bundleState struct {
 	claims     []string
 	known      bool              // its manifest and claims were read
 	prereg     map[string]string // claim → the registration it reports for it
+	// citations are citation checks' verdicts by source, by organization.
+	citations map[string]map[string]string
 }
 
 type claimState struct {
@@ -199,6 +201,8 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 		d.retract(index, at, entry)
 	case "preregistration":
 		d.preregister(index, at, entry)
+	case "citation_check":
+		d.citationCheck(entry)
 	}
 	return nil
 }

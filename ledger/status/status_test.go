@@ -653,3 +653,26 @@ func TestDependsOnAndWaiting(t *testing.T) {
 		t.Fatalf("waiting for replication: %+v, want middle (one claim builds on it) first", waiting)
 	}
 }
+
+func TestCitations(t *testing.T) {
+	h := world(t)
+	b := h.open("op:author", []string{"claude"}, "", measuredClaim)
+	check := func(op, verdict string) {
+		h.add(map[string]any{"entry": map[string]any{"type": "citation_check", "checker": op, "bundle": b,
+			"citations": map[string]any{"doi:10.1/x": verdict}, "sig": "x"}, "operator": op})
+	}
+	check("op:b", "supports")
+	check("op:b", "does_not_support") // its organization's first verdict stands
+	check("op:c", "could_not_access")
+	check("op:nobody", "supports") // no identity, no organization
+	d := status.New(h.readFile)
+	for i, leaf := range h.leaves {
+		if err := d.Add(uint64(i), leaf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := d.Citations(b)["doi:10.1/x"].Verdicts
+	if len(got) != 2 || got["supports"] != 1 || got["could_not_access"] != 1 {
+		t.Fatalf("citation verdicts %v", got)
+	}
+}
