@@ -137,10 +137,33 @@ func TestChallengeLoop(t *testing.T) {
 		}
 	}
 	answer(panel[0], "upheld")
+	// The review is on the log as a commitment only, until two agree.
+	lastEntry := func() map[string]any {
+		t.Helper()
+		i, err := n.store.LatestIndex(t.Context())
+		if err != nil {
+			t.Fatal(err)
+		}
+		signed, err := n.store.Signed(t.Context(), i)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var e map[string]any
+		if err := canonicalUnmarshal(signed.Entry, &e); err != nil {
+			t.Fatal(err)
+		}
+		return e
+	}
+	if e := lastEntry(); e["type"] != "sealed" {
+		t.Errorf("the first panel review was logged as %v, want a sealed commitment", e["type"])
+	}
 	if status, v := call(t, "GET", base+"/api/v1/challenges/"+itoa(index), nil); status != http.StatusOK || v.(map[string]any)["state"] != "open" || len(v.(map[string]any)["reviews"].([]any)) != 0 {
 		t.Errorf("the challenge with one review: %d %v, want open with no review shown", status, v)
 	}
 	answer(panel[1], "upheld")
+	if e := lastEntry(); e["type"] != "challenge_review" {
+		t.Errorf("after two agree, the last entry is %v, want the reviews opened", e["type"])
+	}
 	if got := statuses(); !slices.Equal(got, []any{"published", "refuted"}) {
 		t.Errorf("the claim after two panelists upheld the challenge: %v", got)
 	}

@@ -248,6 +248,11 @@ func (s *Server) logAnswer(ctx context.Context, job ledger.Job, entry map[string
 	if err != nil {
 		return 0, err
 	}
+	// A challenge's panel reviews are sealed until two agree, so no
+	// panelist follows another ("Challenging a claim").
+	if job.Kind == jobs.ChallengeReview {
+		state = ledger.BundleSealed
+	}
 	signed, err := canonical.Marshal(entry)
 	if err != nil {
 		return 0, err

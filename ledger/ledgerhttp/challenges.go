@@ -252,6 +252,9 @@ var challengeKind = checkKind{kind: jobs.ChallengeReview, answer: "challenge_rev
 	after: func(ctx context.Context, s *Server, j ledger.Job) error {
 		return s.settleChallenges(ctx)
 	},
+	sealedUntil: func(ctx context.Context, s *Server, j ledger.Job) error {
+		return s.revealPanel(ctx, j)
+	},
 }
 
 func (s *Server) challengeReview(r *http.Request) (any, int, error) {
@@ -310,6 +313,16 @@ func (s *Server) settleChallenge(ctx context.Context, ch status.Challenge, now t
 			done++
 		} else if !j.Done {
 			ids = append(ids, j.ID)
+		}
+	}
+	if ch.State == status.ChallengeVoid {
+		// A void challenge's reviews are logged, opened, without counting.
+		reviews, err := s.panelAnswers(ctx, ch.Index, bundle)
+		if err != nil {
+			return err
+		}
+		if err := s.revealAnswers(ctx, reviews); err != nil {
+			return err
 		}
 	}
 	key := challengeKey(ch.Index)
@@ -378,4 +391,82 @@ func (s *Server) getChallenge(r *http.Request) (any, int, error) {
 		"evidence": ch.Evidence, "state": ch.State, "entry": entry, "logged_at": tlog.FormatTimestamp(ch.At),
 		"void_at": tlog.FormatTimestamp(ch.At.Add(status.ChallengeWindow)), "settled_at": settledAt,
 		"reviews": reviews}, http.StatusOK, nil
+}
+
+// panelIndex is the challenge a panel job is for, from its detail.
+func (s *Server) panelIndex(ctx context.Context, j ledger.Job) (uint64, error) {
+	view := map[string]any{}
+	if err := s.addCheckDetail(ctx, j, view); err != nil {
+		return 0, err
+	}
+	ch, _ := view["challenge"].(map[string]any)
+	n, ok := ch["index"].(float64)
+	if !ok {
+		return 0, fmt.Errorf("challenge review job %s names no challenge", j.ID)
+	}
+	return uint64(n), nil
+}
+
+// revealPanel logs the sealed reviews of j's challenge opened, in the
+// order they came, once two organizations agree: then the log settles the
+// challenge as the node counted it.
+func (s *Server) revealPanel(ctx context.Context, j ledger.Job) error {
+	index, err := s.panelIndex(ctx, j)
+	if err != nil {
+		return err
+	}
+	reviews, err := s.panelAnswers(ctx, index, j.Bundle)
+	if err != nil {
+		return err
+	}
+	agree := map[string][]string{}
+	for _, a := range reviews {
+		for _, v := range a.Verdicts {
+			if v != "could_not_judge" && !slices.Contains(agree[v], a.Organization) {
+				agree[v] = append(agree[v], a.Organization)
+			}
+		}
+	}
+	settled := false
+	for _, orgs := range agree {
+		settled = settled || len(orgs) >= status.PanelAgrees
+	}
+	if !settled {
+		return nil
+	}
+	return s.revealAnswers(ctx, reviews)
+}
+
+// panelAnswers are the answers to challenge index's panel jobs on bundle.
+func (s *Server) panelAnswers(ctx context.Context, index uint64, bundle string) ([]ledger.Answer, error) {
+	answers, err := s.store.BundleAnswers(ctx, bundle)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for n := range PanelSize {
+		ids = append(ids, challengeJobID(index, n))
+	}
+	var out []ledger.Answer
+	for _, a := range answers {
+		if slices.Contains(ids, a.Job) {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
+// revealAnswers logs each sealed answer opened, once.
+func (s *Server) revealAnswers(ctx context.Context, answers []ledger.Answer) error {
+	s.settleMu.Lock()
+	defer s.settleMu.Unlock()
+	for _, a := range answers {
+		if a.Salt == "" {
+			continue
+		}
+		if err := s.revealAnswer(ctx, a); err != nil {
+			return err
+		}
+	}
+	return nil
 }

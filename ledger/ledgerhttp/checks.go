@@ -60,8 +60,10 @@ type checkKind struct {
 	// listed are the keys the job's verdicts must cover, with the
 	// pointer prefix and name of one, from the job's needs.
 	listed func(context.Context, *Server, ledger.Job) ([]string, string, string, error)
-	// after, when set, runs once the answer is logged.
-	after func(context.Context, *Server, ledger.Job) error
+	// sealedUntil, when set, runs once a sealed answer is logged, to open
+	// what may be opened; after, when set, runs once the answer is logged.
+	sealedUntil func(context.Context, *Server, ledger.Job) error
+	after       func(context.Context, *Server, ledger.Job) error
 }
 
 var citationKind = checkKind{kind: jobs.CitationCheck, answer: "citation_check",
@@ -153,6 +155,11 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	index, err := s.logAnswer(ctx, job, entry, op.ID, identity.Organization, a.family, a.verdicts, "", a.withWork, now)
 	if err != nil {
 		return nil, 0, err
+	}
+	if k.sealedUntil != nil {
+		if err := k.sealedUntil(ctx, s, job); err != nil {
+			s.logger.Error("opening sealed answers", "job", job.ID, "err", err)
+		}
 	}
 	if k.after != nil {
 		if err := k.after(ctx, s, job); err != nil {
