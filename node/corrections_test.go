@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 
@@ -100,6 +101,14 @@ func TestCorrectionRules(t *testing.T) {
 		t.Fatalf("the study's claim after two mismatches: %v, correct_by %v", r, v.(map[string]any)["correct_by"])
 	}
 
+	improve := func() []any {
+		t.Helper()
+		return author.record(t, base)["attention"].(map[string]any)["to_improve"].([]any)
+	}
+	if ti := improve(); len(ti) != 1 || ti[0].(map[string]any)["bundle"] != first || ti[0].(map[string]any)["correct_by"] == nil ||
+		!slices.Equal(ti[0].(map[string]any)["findings"].([]any), []any{"reproduction"}) {
+		t.Errorf("the author's attention.to_improve after its reproduction failed: %v", ti)
+	}
 	fix := correction(t, study, first)
 	body, _ := signedBody(t, author.key, fix, nil)
 	status, check := call(t, "POST", base+"/api/v1/bundles/check", body)
@@ -108,6 +117,9 @@ func TestCorrectionRules(t *testing.T) {
 		t.Errorf("the price of correcting a failed version: %d %v, want half paid by the node", status, price)
 	}
 	second, _ := author.submit(t, base, fix)
+	if ti := improve(); len(ti) != 0 {
+		t.Errorf("to_improve while its correction is sealed in review: %v, want none", ti)
+	}
 	_, bv := call(t, "GET", base+"/api/v1/bundles/"+first, nil)
 	if vs := bv.(map[string]any)["versions"].([]any); len(vs) != 2 || vs[0].(map[string]any)["published_at"] == nil ||
 		vs[1].(map[string]any)["bundle"] != second || vs[1].(map[string]any)["published_at"] != nil {

@@ -113,7 +113,12 @@ func (s *Server) verificationRecord(ctx context.Context, op store.Operator) (map
 	if err != nil {
 		return nil, err
 	}
+	attention, err := s.attention(ctx, op.ID)
+	if err != nil {
+		return nil, err
+	}
 	return map[string]any{
+		"attention":       attention,
 		"can_publish":     identified && (acct.verification.Spendable >= s.cheapestBundle() || acct.free.Available),
 		"credit":          acct.verification.Balance,
 		"verification":    acct.verification.Object(),

@@ -152,3 +152,40 @@ func (d *Deriver) Citations(hash string) map[string]Citation {
 	}
 	return out
 }
+
+// CurrentClaims lists, in ID order, the claims of author's current
+// bundles: each the latest version of its paper still up.
+func (d *Deriver) CurrentClaims(author string) []string {
+	var out []string
+	for _, b := range d.byAuthor[author] {
+		if b.withdrawn {
+			continue
+		}
+		latest := true
+		for _, v := range d.papers[b.paper] {
+			if v.opened > b.opened && !v.withdrawn {
+				latest = false
+			}
+		}
+		if latest {
+			out = append(out, b.claims...)
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// CurrentBundle is the newest bundle still up that holds claim id, ""
+// when none does.
+func (d *Deriver) CurrentBundle(id string) string {
+	c := d.claims[id]
+	if c == nil {
+		return ""
+	}
+	for _, b := range slices.Backward(c.bundles) {
+		if !b.withdrawn {
+			return b.hash
+		}
+	}
+	return ""
+}

@@ -80,8 +80,10 @@ type Deriver struct {
 	retractions     map[string]*Retraction
 	retractionOrder []string
 	preregs         map[string]*Preregistration // by ID
-	// papers are the versions of each paper, by its first version's hash.
-	papers map[string][]*bundleState
+	// papers are the versions of each paper, by its first version's hash;
+	// byAuthor the bundles of each author.
+	papers   map[string][]*bundleState
+	byAuthor map[string][]*bundleState
 	// The status index (index.go): the claims to recompute, and each
 	// claim's statuses and each status's claims as last computed.
 	dirty     map[string]bool
@@ -148,7 +150,7 @@ func New(files Files) *Deriver {
 		claims: map[string]*claimState{}, pending: map[string]bool{}, everFailed: map[string]bool{},
 		challenges: map[uint64]*challengeState{}, openChallenges: map[uint64]bool{},
 		retractions: map[string]*Retraction{}, preregs: map[string]*Preregistration{},
-		papers: map[string][]*bundleState{}, dirty: map[string]bool{}, held: map[string][]string{}, byStatus: map[string]map[string]bool{}}
+		papers: map[string][]*bundleState{}, byAuthor: map[string][]*bundleState{}, dirty: map[string]bool{}, held: map[string][]string{}, byStatus: map[string]map[string]bool{}}
 }
 
 // Size is the number of leaves added: the index Add expects next.
@@ -236,6 +238,7 @@ func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
 		b.paper = old.paper
 	}
 	d.papers[b.paper] = append(d.papers[b.paper], b)
+	d.byAuthor[b.author] = append(d.byAuthor[b.author], b)
 	// An author without an identity counts as an organization of its own,
 	// as the round that assigned its checks took it.
 	b.authorOrg = d.organization(b.author)
