@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	mrand "math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/jobs"
+	"github.com/agora-node/agora/ledger/paper"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -323,7 +326,7 @@ func itemView(st *jobs.ModelState, it jobs.Item, now time.Time) map[string]any {
 		"job": it.Job, "kind": it.Kind, "bundle": c.Bundle, "deadline": now.Add(24 * time.Hour).UTC().Format(time.RFC3339),
 		"fields": []any{it.Field}, "compute": map[string]any{"minutes": c.Minutes, "gpu": false}, "claims": claimList,
 		"credits": 0, "files": files, "served": 1, "assigned_at": now.UTC().Format(time.RFC3339),
-		"qualification": st.Position(it.Job),
+		"integrity": paper.Flags(c.Files, nil), "qualification": st.Position(it.Job),
 	}
 }
 
@@ -354,13 +357,20 @@ func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, err
 	delete(paths, "manifest.json")
 	delete(paths, "signature")
 	inline, downloads := s.splitJobFiles(b, paths)
-	files := map[string]any{}
+	files, read := map[string]any{}, map[string][]byte{}
 	for _, p := range inline {
 		data, err := s.readBlob(paths[p])
 		if err != nil {
 			return nil, fmt.Errorf("job %s: %s: %w", j.ID, p, err)
 		}
 		files[p] = base64.StdEncoding.EncodeToString(data)
+		if paper.ReadByFlags(p) {
+			read[p] = data
+		}
+	}
+	unread := map[string]int64{}
+	for _, p := range downloads {
+		unread[p] = fileSize(b, p, paths[p])
 	}
 	claimList := make([]any, len(j.Claims))
 	for i, cl := range j.Claims {
@@ -370,6 +380,9 @@ func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, err
 		"job": j.ID, "kind": j.Kind, "bundle": j.Bundle, "deadline": j.Deadline.UTC().Format(time.RFC3339),
 		"fields": stringsAny(b.Fields), "compute": map[string]any{"minutes": j.Minutes, "gpu": j.GPU}, "claims": claimList,
 		"credits": j.Credits, "files": files, "served": j.Served, "assigned_at": j.AssignedAt.UTC().Format(time.RFC3339),
+		// Every job carries the node's deterministic checks of the files it
+		// carries (spec, "Verifying claims"); a canary's are its own.
+		"integrity": paper.FlagsUnread(read, unread, slices.Sorted(maps.Keys(paths))),
 	}
 	if len(downloads) > 0 {
 		view["downloads"] = s.downloadLinks(j, b, paths, downloads)
