@@ -127,8 +127,8 @@ func article(kind string) string {
 }
 
 // heldJob is the job of one of kinds that operator holds on bundle at
-// now, refused as the spec lists: 403 no_job, 409 expired or finished, 409
-// family, and 422 wrong_job when the job it holds there is of another
+// now, refused as the spec lists: 403 no_job, 409 expired or finished (or
+// closed, for a job closed unanswered), 409 family, and 422 wrong_job when the job it holds there is of another
 // kind. An operator may hold a bundle's importance rating after finishing
 // a review of it, so an answer to the review it finished is 409 finished,
 // whatever job it holds now.
@@ -152,6 +152,12 @@ func (s *Server) heldJob(ctx context.Context, operator, bundleHash, family strin
 	for _, j := range all {
 		if j.Operator != operator || !slices.Contains(kinds, j.Kind) || (held && j.ID == open.ID) {
 			continue
+		}
+		if j.Done && j.Answer == "" {
+			// Closed unanswered: its panel decided, or its bundle was
+			// withdrawn, before this answer came.
+			return j, &httpapi.Error{Status: http.StatusConflict, Code: "closed",
+				Message: "Your " + j.Kind + " job on this bundle was closed before you answered: its round no longer needs it, and it pays nothing"}
 		}
 		if j.Done {
 			return j, &httpapi.Error{Status: http.StatusConflict, Code: "finished", Message: "You already finished your " + j.Kind + " job on this bundle"}
