@@ -12,7 +12,8 @@ import (
 // to a job its verifier already finished is 409 finished, even while the
 // verifier holds another job on the same bundle (an importance rating after
 // a review), not 422 wrong_job, which would tell the harness to answer
-// with another command.
+// with another command; and the index an attestation was answered with
+// reads as the attestation once its round revealed it.
 
 // integrityLists are the members of a job's `integrity`, each a list.
 var integrityLists = []string{"orphan_numbers", "missing_sections", "missing_files", "uncited_references", "unlisted_citations", "data", "skipped"}
@@ -57,6 +58,7 @@ func TestJobShapesTheHarnessReads(t *testing.T) {
 
 	hash, _ := author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "gauge readings", true))
 	reviewed := map[string]map[string]any{}
+	var commitments []float64 // the indexes reproductions were answered with
 	finishedChecked := 0
 	for round := 0; round < 20; round++ {
 		got := false
@@ -88,12 +90,28 @@ func TestJobShapesTheHarnessReads(t *testing.T) {
 			if strings.HasSuffix(kind, "_review") {
 				reviewed[v.id] = job
 			}
+			if kind == "reproduction" {
+				commitments = append(commitments, ans["attestation"].(float64))
+			}
 		}
 		if !got {
 			break
 		}
 	}
-	if len(reviewed) != 3 || finishedChecked == 0 {
-		t.Fatalf("the round: %d reviews, %d finished reviews sent again; want 3 and at least 1", len(reviewed), finishedChecked)
+	if len(reviewed) != 3 || finishedChecked == 0 || len(commitments) != 2 {
+		t.Fatalf("the round: %d reviews, %d finished reviews sent again, %d reproductions; want 3, at least 1, 2", len(reviewed), finishedChecked, len(commitments))
+	}
+	// The index a reproduction was answered with, a commitment while the
+	// work was sealed, reads as the attestation once the round revealed it.
+	for _, index := range commitments {
+		var got map[string]any
+		eventually(t, "the reveal of attestation "+itoa(uint64(index)), func() bool {
+			status, v := call(t, "GET", base+"/api/v1/attestations/"+itoa(uint64(index)), nil)
+			got, _ = v.(map[string]any)
+			return status == http.StatusOK && got["sealed"] == false
+		})
+		if revealed, _ := got["revealed_in"].(float64); got["entry"] == nil || got["bundle"] != hash || revealed <= index {
+			t.Errorf("attestation %v after the round opened: %v, want its entry and the later index of its reveal", index, got)
+		}
 	}
 }

@@ -405,8 +405,19 @@ func (s *Server) getAttestation(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	// The index of a commitment reads as sealed until its round reveals
+	// the attestation, then as the attestation with where it was revealed:
+	// the index a verifier was answered with keeps answering.
+	revealedIn := int64(-1)
 	if a.Salt != "" && a.Entry == signed.Digest {
-		return map[string]any{"attestation": index, "sealed": true, "bundle": nil, "entry": nil}, http.StatusOK, nil
+		revealed, err := s.store.SignedByDigest(ctx, a.Digest)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, 0, err
+		}
+		if err != nil || revealed.Index == store.Unlogged {
+			return map[string]any{"attestation": index, "sealed": true, "bundle": nil, "entry": nil}, http.StatusOK, nil
+		}
+		revealedIn = revealed.Index
 	}
 	v, err := canonical.Parse(a.Signed)
 	if err != nil {
@@ -417,6 +428,9 @@ func (s *Server) getAttestation(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	out := map[string]any{"attestation": index, "sealed": false, "bundle": a.Bundle, "entry": v, "counted": true}
+	if revealedIn >= 0 {
+		out["revealed_in"] = revealedIn
+	}
 	switch {
 	case canary != nil:
 		out["counted"] = false
