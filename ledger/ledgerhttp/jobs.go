@@ -148,7 +148,8 @@ func issuesError(status int, code, what string, list []jobs.Issue) error {
 	return &httpapi.IssuesError{Err: httpapi.Error{Status: status, Code: code, Message: what + ": " + list[0].String()}, Issues: out}
 }
 
-// signedObject reads a body that is a signed entry, bare or as {"entry"}.
+// signedObject reads a body that is a signed entry of type typ, bare or
+// as {"entry"}, and checks the model it names.
 func (s *Server) signedObject(r *http.Request, typ string) (entry, body map[string]any, err error) {
 	v, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
@@ -159,10 +160,20 @@ func (s *Server) signedObject(r *http.Request, typ string) (entry, body map[stri
 		return nil, nil, httpapi.BadRequest("bad_request", "The body is a signed %s entry, a JSON object, or {\"entry\": <it>}", typ)
 	}
 	if _, typed := body["type"]; typed {
-		return body, body, nil
+		entry = body
+	} else if entry, err = objectMember(body, "entry"); err != nil {
+		return nil, nil, err
 	}
-	entry, err = objectMember(body, "entry")
-	return entry, body, err
+	// Every verifier's call names its model, refused as "Naming your
+	// model" says (422 model_missing, unknown_model_family,
+	// model_name_invalid) before anything else about it is read; a job
+	// release names none.
+	if typ != "job_release" {
+		if _, _, err := operators.CheckModel(entry); err != nil {
+			return nil, nil, ruleError(err)
+		}
+	}
+	return entry, body, nil
 }
 
 // verifier reads and checks who signed: a registered operator with an
