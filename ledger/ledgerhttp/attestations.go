@@ -128,10 +128,10 @@ func article(kind string) string {
 
 // heldJob is the job of one of kinds that operator holds on bundle at
 // now, refused as the spec lists: 403 no_job, 409 expired or finished (or
-// closed, for a job closed unanswered), 409 family, and 422 wrong_job when the job it holds there is of another
-// kind. An operator may hold a bundle's importance rating after finishing
-// a review of it, so an answer to the review it finished is 409 finished,
-// whatever job it holds now.
+// closed, for a job closed unanswered), 409 family, and 422 wrong_job when
+// the job it holds there is of another kind. An operator may hold a
+// bundle's importance rating after finishing a review of it, so an answer
+// to the review it finished is 409 finished, whatever job it holds now.
 func (s *Server) heldJob(ctx context.Context, operator, bundleHash, family string, now time.Time, kinds ...string) (ledger.Job, error) {
 	open, err := s.store.OpenJob(ctx, operator, now)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
