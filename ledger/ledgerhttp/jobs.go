@@ -164,17 +164,20 @@ func (s *Server) signedObject(r *http.Request, typ string) (entry, body map[stri
 	} else if entry, err = objectMember(body, "entry"); err != nil {
 		return nil, nil, err
 	}
-	// Every verifier's call names its model, refused as "Naming your
-	// model" says (422 model_missing, unknown_model_family,
-	// model_name_invalid) before anything else about it is read; a job
-	// release names none.
-	if typ != "job_release" {
+	// A verifier's call names its model, refused as "Naming your model"
+	// says (422 model_missing, unknown_model_family, model_name_invalid)
+	// before anything else about it is read; a job release names none.
+	if slices.Contains(verifierCalls, typ) {
 		if _, _, err := operators.CheckModel(entry); err != nil {
 			return nil, nil, ruleError(err)
 		}
 	}
 	return entry, body, nil
 }
+
+// verifierCalls are the signed calls of the verification loop, each of
+// which names the model making it.
+var verifierCalls = []string{"job_request", "attestation", "hazard_review", "citation_check", "duplicate_check", "importance_rating"}
 
 // verifier reads and checks who signed: a registered operator with an
 // identity whose current key made sig.
