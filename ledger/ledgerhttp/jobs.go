@@ -396,12 +396,23 @@ func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, err
 		"credits": j.Credits, "files": files, "served": j.Served, "assigned_at": j.AssignedAt.UTC().Format(time.RFC3339),
 		// Every job carries the node's deterministic checks of the files it
 		// carries (spec, "Verifying claims"); a canary's are its own.
-		"integrity": paper.FlagsUnread(read, unread, slices.Sorted(maps.Keys(paths))),
+		"integrity": s.jobIntegrity(j.Bundle, read, unread, paths),
 	}
 	if len(downloads) > 0 {
 		view["downloads"] = s.downloadLinks(j, b, paths, downloads)
 	}
 	return view, s.addCheckDetail(ctx, j, view)
+}
+
+// jobIntegrity is the integrity checks of the files a job of bundle
+// carries, read (read) and sent as downloads (unread), kept per bundle.
+func (s *Server) jobIntegrity(bundle string, read map[string][]byte, unread map[string]int64, paths map[string]string) paper.Integrity {
+	if flags, ok := s.jobFlags.Get(bundle); ok {
+		return flags
+	}
+	flags := paper.FlagsUnread(read, unread, slices.Sorted(maps.Keys(paths)))
+	s.jobFlags.Add(bundle, flags)
+	return flags
 }
 
 func (s *Server) readBlob(digest string) ([]byte, error) {
