@@ -200,11 +200,20 @@ func TestHazardPanelWithdraws(t *testing.T) {
 	if status, _ := call(t, "GET", base+"/api/v1/bundles/"+hash, nil); status != http.StatusNotFound {
 		t.Fatalf("the bundle after one panelist: %d", status)
 	}
+	// p3 holds the panel's third job when the second answer decides it.
+	pj3 := p3.requestAt(t, base, can, time.Now())
+	if pj3 == nil || pj3["kind"] != jobs.HazardReview {
+		t.Fatalf("p3's job: %v", pj3)
+	}
 	pj = p2.requestAt(t, base, can, time.Now())
 	if pj == nil || pj["kind"] != jobs.HazardReview {
 		t.Fatalf("p2's job: %v", pj)
 	}
 	p2.mustRespond(t, base, pj, "", "private_data")
+	// Its late answer is refused as closed, not as one it finished.
+	if status, body := p3.respond(t, base, pj3, "", "private_data", false); status != http.StatusConflict || body["code"] != "closed" {
+		t.Errorf("the third panelist's answer after the panel decided: %d %v, want 409 closed", status, body)
+	}
 
 	// Withdrawn: a tombstone, the sealed entry closed, the panel's third
 	// job gone.

@@ -127,14 +127,11 @@ func modelID(v any) (string, error) {
 	return model, nil
 }
 
-// CheckCallModel checks the model a signed call names, as every call but
-// an identity step does ("Naming your model"): model_family, a family on
-// the list and one of the key's families, and model, a model ID. The
-// errors are the instructions': model_missing when either is absent,
-// unknown_model_family, model_name_invalid, and key_family_mismatch for a
-// family the key was not registered for. Families are compared as
-// vocabulary.CanonicalFamily maps them.
-func CheckCallModel(entry map[string]any, keyFamilies []string) (family, model string, err error) {
+// CheckModel checks the model a signed call names, whatever its key:
+// model_family, a family on the list, and model, a model ID, refused with
+// the instructions' codes (model_missing, unknown_model_family,
+// model_name_invalid). CheckCallModel adds the key's families.
+func CheckModel(entry map[string]any) (family, model string, err error) {
 	f, okf := entry["model_family"]
 	if !okf || f == nil {
 		return "", "", fail(ErrModelMissing, "/model_family", "name the family of the model making the call in model_family")
@@ -144,6 +141,20 @@ func CheckCallModel(entry map[string]any, keyFamilies []string) (family, model s
 		return "", "", fail(ErrUnknownModelFamily, "/model_family", "%v is not on the list of model families (GET /api/v1/vocabulary lists them)", f)
 	}
 	if model, err = modelID(entry["model"]); err != nil {
+		return "", "", err
+	}
+	return family, model, nil
+}
+
+// CheckCallModel checks the model a signed call names, as every call but
+// an identity step does ("Naming your model"): model_family, a family on
+// the list and one of the key's families, and model, a model ID. The
+// errors are the instructions': model_missing when either is absent,
+// unknown_model_family, model_name_invalid, and key_family_mismatch for a
+// family the key was not registered for. Families are compared as
+// vocabulary.CanonicalFamily maps them.
+func CheckCallModel(entry map[string]any, keyFamilies []string) (family, model string, err error) {
+	if family, model, err = CheckModel(entry); err != nil {
 		return "", "", err
 	}
 	for _, k := range keyFamilies {

@@ -79,12 +79,9 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 	}, now); done || err != nil {
 		return answer, http.StatusOK, err
 	}
-	job, err := s.heldJob(ctx, op.ID, a.Bundle, a.ModelFamily, now)
+	job, err := s.heldJob(ctx, op.ID, a.Bundle, a.ModelFamily, now, a.Job)
 	if err != nil {
 		return nil, 0, err
-	}
-	if job.Kind != a.Job {
-		return nil, 0, wrongKind(job.Kind, a.Job)
 	}
 	var need []string
 	for _, cl := range job.Claims {
@@ -118,35 +115,57 @@ func inProgress() error {
 
 func wrongKind(kind, answered string) error {
 	return &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "wrong_job",
-		Message: fmt.Sprintf("Your job on that bundle is a %s, not a %s", kind, answered)}
+		Message: fmt.Sprintf("Your job on that bundle is %s, not %s", article(kind), article(answered))}
 }
 
-// heldJob is the job operator holds on bundle at now, refused as the spec
-// lists: 403 no_job, 409 expired or finished, 409 family.
-func (s *Server) heldJob(ctx context.Context, operator, bundleHash, family string, now time.Time) (ledger.Job, error) {
+// article is a kind of job with its indefinite article.
+func article(kind string) string {
+	if strings.IndexByte("aeiou", kind[0]) >= 0 {
+		return "an " + kind
+	}
+	return "a " + kind
+}
+
+// heldJob is the job of one of kinds that operator holds on bundle at
+// now, refused as the spec lists: 403 no_job, 409 expired or finished (or
+// closed, for a job closed unanswered), 409 family, and 422 wrong_job when
+// the job it holds there is of another kind. An operator may hold a
+// bundle's importance rating after finishing a review of it, so an answer
+// to the review it finished is 409 finished, whatever job it holds now.
+func (s *Server) heldJob(ctx context.Context, operator, bundleHash, family string, now time.Time, kinds ...string) (ledger.Job, error) {
 	open, err := s.store.OpenJob(ctx, operator, now)
-	if err == nil && open.Bundle == bundleHash {
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return ledger.Job{}, err
+	}
+	held := err == nil && open.Bundle == bundleHash
+	if held && slices.Contains(kinds, open.Kind) {
 		if slices.Contains(open.AuthorFamilies, family) {
 			return open, &httpapi.Error{Status: http.StatusConflict, Code: "family",
 				Message: "A model of the family " + family + " wrote this bundle, so it can't verify it"}
 		}
 		return open, nil
 	}
-	if err != nil && !errors.Is(err, store.ErrNotFound) {
-		return ledger.Job{}, err
-	}
 	all, err := s.store.BundleJobs(ctx, bundleHash)
 	if err != nil {
 		return ledger.Job{}, err
 	}
 	for _, j := range all {
-		if j.Operator != operator {
+		if j.Operator != operator || !slices.Contains(kinds, j.Kind) || (held && j.ID == open.ID) {
 			continue
 		}
-		if j.Done {
-			return j, &httpapi.Error{Status: http.StatusConflict, Code: "finished", Message: "You already finished your job on this bundle"}
+		if j.Done && j.Answer == "" {
+			// Closed unanswered: its panel decided, or its bundle was
+			// withdrawn, before this answer came.
+			return j, &httpapi.Error{Status: http.StatusConflict, Code: "closed",
+				Message: "Your " + j.Kind + " job on this bundle was closed before you answered: its round no longer needs it, and it pays nothing"}
 		}
-		return j, &httpapi.Error{Status: http.StatusConflict, Code: "expired", Message: "Your job on this bundle passed its deadline and went to someone else"}
+		if j.Done {
+			return j, &httpapi.Error{Status: http.StatusConflict, Code: "finished", Message: "You already finished your " + j.Kind + " job on this bundle"}
+		}
+		return j, &httpapi.Error{Status: http.StatusConflict, Code: "expired", Message: "Your " + j.Kind + " job on this bundle passed its deadline and went to someone else"}
+	}
+	if held {
+		return open, wrongKind(open.Kind, strings.Join(kinds, " or "))
 	}
 	return ledger.Job{}, &httpapi.Error{Status: http.StatusForbidden, Code: "no_job", Message: "You hold no open job on bundle " + bundleHash}
 }
@@ -361,12 +380,9 @@ func (s *Server) hazardReview(r *http.Request) (any, int, error) {
 	}, now); done || err != nil {
 		return answer, http.StatusOK, err
 	}
-	job, err := s.heldJob(ctx, op.ID, h.Bundle, family, now)
+	job, err := s.heldJob(ctx, op.ID, h.Bundle, family, now, jobs.Screen, jobs.HazardReview)
 	if err != nil {
 		return nil, 0, err
-	}
-	if job.Kind != jobs.Screen && job.Kind != jobs.HazardReview {
-		return nil, 0, wrongKind(job.Kind, "screen or hazard_review")
 	}
 	index, err := s.logAnswer(ctx, job, entry, op.ID, identity.Organization, family, nil, h.Verdict, true, now)
 	if err != nil {
@@ -394,8 +410,19 @@ func (s *Server) getAttestation(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	// The index of a commitment reads as sealed until its round reveals
+	// the attestation, then as the attestation with where it was revealed:
+	// the index a verifier was answered with keeps answering.
+	revealedIn := int64(-1)
 	if a.Salt != "" && a.Entry == signed.Digest {
-		return map[string]any{"attestation": index, "sealed": true, "bundle": nil, "entry": nil}, http.StatusOK, nil
+		revealed, err := s.store.SignedByDigest(ctx, a.Digest)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, 0, err
+		}
+		if err != nil || revealed.Index == store.Unlogged {
+			return map[string]any{"attestation": index, "sealed": true, "bundle": nil, "entry": nil}, http.StatusOK, nil
+		}
+		revealedIn = revealed.Index
 	}
 	v, err := canonical.Parse(a.Signed)
 	if err != nil {
@@ -406,6 +433,9 @@ func (s *Server) getAttestation(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	out := map[string]any{"attestation": index, "sealed": false, "bundle": a.Bundle, "entry": v, "counted": true}
+	if revealedIn >= 0 {
+		out["revealed_in"] = revealedIn
+	}
 	switch {
 	case canary != nil:
 		out["counted"] = false

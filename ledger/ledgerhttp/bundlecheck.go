@@ -331,15 +331,13 @@ func (s *Server) runChecks(ctx context.Context, req *bundleRequest) (*checkedBun
 	if err := stageDone(ctx); err != nil {
 		return nil, err
 	}
-	c.integrity = paper.Flags(inline, c.paths())
 	// A table sent ahead is too large to read here, like one over the
 	// table limit: a verifier checks it.
+	unread := make(map[string]int64, len(req.uploaded))
 	for p := range req.uploaded {
-		if paper.IsCheckedTable(p) {
-			c.integrity.Skipped = append(c.integrity.Skipped, paper.SkippedFile{Path: p, Bytes: int(req.sizes[p])})
-		}
+		unread[p] = req.sizes[p]
 	}
-	slices.SortFunc(c.integrity.Skipped, func(a, b paper.SkippedFile) int { return strings.Compare(a.Path, b.Path) })
+	c.integrity = paper.FlagsUnread(inline, unread, c.paths())
 	for p, data := range inline {
 		if err := stageDone(ctx); err != nil {
 			return nil, err

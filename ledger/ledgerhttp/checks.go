@@ -129,12 +129,9 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	defer release()
 	unlock := s.verify.lock(op.ID)
 	defer unlock()
-	job, err := s.heldJob(ctx, op.ID, a.bundle, a.family, now)
+	job, err := s.heldJob(ctx, op.ID, a.bundle, a.family, now, k.kind)
 	if err != nil {
 		return nil, 0, err
-	}
-	if job.Kind != k.kind {
-		return nil, 0, wrongKind(job.Kind, k.kind)
 	}
 	want, prefix, what, err := k.listed(ctx, s, job)
 	if err != nil {
@@ -236,12 +233,9 @@ func (s *Server) rateImportance(r *http.Request) (any, int, error) {
 	defer unlock()
 	// A family that wrote the bundle may rate it (assignment lets one of
 	// them), so the held job is not refused for the family.
-	job, err := s.heldJob(ctx, op.ID, rt.Bundle, "", now)
+	job, err := s.heldJob(ctx, op.ID, rt.Bundle, "", now, jobs.ImportanceRating)
 	if err != nil {
 		return nil, 0, err
-	}
-	if job.Kind != jobs.ImportanceRating {
-		return nil, 0, wrongKind(job.Kind, jobs.ImportanceRating)
 	}
 	var want []string
 	for _, c := range job.Claims {

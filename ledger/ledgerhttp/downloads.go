@@ -56,14 +56,7 @@ func (s *Server) inlineLimits() (file, total int64) {
 // small, and goes inline.
 func (s *Server) splitJobFiles(b ledger.Bundle, paths map[string]string) (inline, downloads []string) {
 	fileLimit, totalLimit := s.inlineLimits()
-	size := func(p string) int64 {
-		for _, f := range b.Files {
-			if f.Path == p && f.Digest == paths[p] {
-				return f.Size
-			}
-		}
-		return 0
-	}
+	size := func(p string) int64 { return fileSize(b, p, paths[p]) }
 	var total int64
 	for p := range paths {
 		if size(p) > fileLimit {
@@ -94,17 +87,23 @@ func (s *Server) splitJobFiles(b ledger.Bundle, paths map[string]string) (inline
 	return inline, downloads
 }
 
+// fileSize is the size of b's file at path with digest, 0 when b has none:
+// a canary's changed result is not one of its source's files.
+func fileSize(b ledger.Bundle, path, digest string) int64 {
+	for _, f := range b.Files {
+		if f.Path == path && f.Digest == digest {
+			return f.Size
+		}
+	}
+	return 0
+}
+
 // downloadLinks are the links of a job's downloads, for its holder.
 func (s *Server) downloadLinks(j ledger.Job, b ledger.Bundle, paths map[string]string, downloads []string) map[string]any {
 	expires := min(j.Deadline.Unix(), s.now().Add(vocabulary.UploadLinkLifetime).Unix())
 	out := map[string]any{}
 	for _, p := range downloads {
-		var bytes int64
-		for _, f := range b.Files {
-			if f.Path == p {
-				bytes = f.Size
-			}
-		}
+		bytes := fileSize(b, p, paths[p])
 		q := url.Values{}
 		q.Set("operator", j.Operator)
 		q.Set("expires", strconv.FormatInt(expires, 10))

@@ -10,8 +10,10 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"maps"
 	mrand "math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync"
 	"time"
@@ -20,6 +22,7 @@ import (
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/jobs"
+	"github.com/agora-node/agora/ledger/paper"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -145,7 +148,8 @@ func issuesError(status int, code, what string, list []jobs.Issue) error {
 	return &httpapi.IssuesError{Err: httpapi.Error{Status: status, Code: code, Message: what + ": " + list[0].String()}, Issues: out}
 }
 
-// signedObject reads a body that is a signed entry, bare or as {"entry"}.
+// signedObject reads a body that is a signed entry of type typ, bare or
+// as {"entry"}, and checks the model it names.
 func (s *Server) signedObject(r *http.Request, typ string) (entry, body map[string]any, err error) {
 	v, err := httpapi.ReadJSON(r, s.cfg.MaxBodyBytes)
 	if err != nil {
@@ -156,11 +160,24 @@ func (s *Server) signedObject(r *http.Request, typ string) (entry, body map[stri
 		return nil, nil, httpapi.BadRequest("bad_request", "The body is a signed %s entry, a JSON object, or {\"entry\": <it>}", typ)
 	}
 	if _, typed := body["type"]; typed {
-		return body, body, nil
+		entry = body
+	} else if entry, err = objectMember(body, "entry"); err != nil {
+		return nil, nil, err
 	}
-	entry, err = objectMember(body, "entry")
-	return entry, body, err
+	// A verifier's call names its model, refused as "Naming your model"
+	// says (422 model_missing, unknown_model_family, model_name_invalid)
+	// before anything else about it is read; a job release names none.
+	if slices.Contains(verifierCalls, typ) {
+		if _, _, err := operators.CheckModel(entry); err != nil {
+			return nil, nil, ruleError(err)
+		}
+	}
+	return entry, body, nil
 }
+
+// verifierCalls are the signed calls of the verification loop, each of
+// which names the model making it.
+var verifierCalls = []string{"job_request", "attestation", "hazard_review", "citation_check", "duplicate_check", "importance_rating"}
 
 // verifier reads and checks who signed: a registered operator with an
 // identity whose current key made sig.
@@ -323,7 +340,7 @@ func itemView(st *jobs.ModelState, it jobs.Item, now time.Time) map[string]any {
 		"job": it.Job, "kind": it.Kind, "bundle": c.Bundle, "deadline": now.Add(24 * time.Hour).UTC().Format(time.RFC3339),
 		"fields": []any{it.Field}, "compute": map[string]any{"minutes": c.Minutes, "gpu": false}, "claims": claimList,
 		"credits": 0, "files": files, "served": 1, "assigned_at": now.UTC().Format(time.RFC3339),
-		"qualification": st.Position(it.Job),
+		"integrity": paper.Flags(c.Files, nil), "qualification": st.Position(it.Job),
 	}
 }
 
@@ -354,13 +371,20 @@ func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, err
 	delete(paths, "manifest.json")
 	delete(paths, "signature")
 	inline, downloads := s.splitJobFiles(b, paths)
-	files := map[string]any{}
+	files, read := map[string]any{}, map[string][]byte{}
 	for _, p := range inline {
 		data, err := s.readBlob(paths[p])
 		if err != nil {
 			return nil, fmt.Errorf("job %s: %s: %w", j.ID, p, err)
 		}
 		files[p] = base64.StdEncoding.EncodeToString(data)
+		if paper.ReadByFlags(p) {
+			read[p] = data
+		}
+	}
+	unread := map[string]int64{}
+	for _, p := range downloads {
+		unread[p] = fileSize(b, p, paths[p])
 	}
 	claimList := make([]any, len(j.Claims))
 	for i, cl := range j.Claims {
@@ -370,11 +394,25 @@ func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, err
 		"job": j.ID, "kind": j.Kind, "bundle": j.Bundle, "deadline": j.Deadline.UTC().Format(time.RFC3339),
 		"fields": stringsAny(b.Fields), "compute": map[string]any{"minutes": j.Minutes, "gpu": j.GPU}, "claims": claimList,
 		"credits": j.Credits, "files": files, "served": j.Served, "assigned_at": j.AssignedAt.UTC().Format(time.RFC3339),
+		// Every job carries the node's deterministic checks of the files it
+		// carries (spec, "Verifying claims"); a canary's are its own.
+		"integrity": s.jobIntegrity(j.Bundle, read, unread, paths),
 	}
 	if len(downloads) > 0 {
 		view["downloads"] = s.downloadLinks(j, b, paths, downloads)
 	}
 	return view, s.addCheckDetail(ctx, j, view)
+}
+
+// jobIntegrity is the integrity checks of the files a job of bundle
+// carries, read (read) and sent as downloads (unread), kept per bundle.
+func (s *Server) jobIntegrity(bundle string, read map[string][]byte, unread map[string]int64, paths map[string]string) paper.Integrity {
+	if flags, ok := s.jobFlags.Get(bundle); ok {
+		return flags
+	}
+	flags := paper.FlagsUnread(read, unread, slices.Sorted(maps.Keys(paths)))
+	s.jobFlags.Add(bundle, flags)
+	return flags
 }
 
 func (s *Server) readBlob(digest string) ([]byte, error) {

@@ -19,9 +19,23 @@ import (
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/journal"
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/paper"
 	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/translog"
+	lru "github.com/hashicorp/golang-lru/v2"
 )
+
+// JobFlagsCached is how many bundles' integrity checks job views keep.
+const JobFlagsCached = 1024
+
+// mustLRU is an LRU cache of size entries; size is a positive constant.
+func mustLRU[V any](size int) *lru.Cache[string, V] {
+	c, err := lru.New[string, V](size)
+	if err != nil {
+		panic(err)
+	}
+	return c
+}
 
 // Config is what the ledger's handlers need to know of the node.
 type Config struct {
@@ -143,6 +157,11 @@ type Server struct {
 	status     statuses      // what the log says of claims (statuses.go)
 	challenges challengeBook // challenges.go
 	habits     habitBook     // rating habits by the hour (importance.go)
+	// jobFlags holds the integrity checks of the bundles jobs were served
+	// from, by bundle hash (a canary's by its own): a bundle's files never
+	// change, and checking a large table takes up to half a second, which
+	// a job re-served on every request of its holder would spend again.
+	jobFlags *lru.Cache[string, paper.Integrity]
 }
 
 // New returns the ledger's handlers, mounted on mux.
@@ -154,6 +173,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 		checkLimit:  newAddressLimiter(cmp.Or(cfg.ChecksPerMinute, DefaultChecksPerMinute)),
 		submitLimit: newAddressLimiter(cmp.Or(cfg.SubmissionsPerMinute, DefaultSubmissionsPerMinute)),
 		verify:      newVerification(),
+		jobFlags:    mustLRU[paper.Integrity](JobFlagsCached),
 	}
 	s.routeLog()
 	s.routeOperators()

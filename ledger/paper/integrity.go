@@ -3,6 +3,7 @@ package paper
 import (
 	"bytes"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/agora-node/agora/ledger/claims"
@@ -141,6 +142,22 @@ func Flags(files map[string][]byte, paths []string) Integrity {
 		}
 		flags.MissingFiles = missingFiles(claimsText, listed, paths)
 	}
+	return flags
+}
+
+// FlagsUnread runs Flags over files when the bundle also has files that
+// are not read here, by path with their sizes: an upload sent ahead of a
+// check, or a file a job sends as a download. Each unread table is listed
+// as skipped, as one over MaxTableBytes is, since a verifier checks it;
+// paths names every file the bundle has, read or not.
+func FlagsUnread(files map[string][]byte, unread map[string]int64, paths []string) Integrity {
+	flags := Flags(files, paths)
+	for p, size := range unread {
+		if IsCheckedTable(p) {
+			flags.Skipped = append(flags.Skipped, SkippedFile{Path: p, Bytes: int(size)})
+		}
+	}
+	slices.SortFunc(flags.Skipped, func(a, b SkippedFile) int { return strings.Compare(a.Path, b.Path) })
 	return flags
 }
 

@@ -1,0 +1,117 @@
+package node
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+)
+
+// The shapes the reference harness (sj-harness) reads off a job and its
+// answers, checked on a real node over loopback: every job, qualification
+// items included, carries `integrity` with each of its lists; and an answer
+// to a job its verifier already finished is 409 finished, even while the
+// verifier holds another job on the same bundle (an importance rating after
+// a review), not 422 wrong_job, which would tell the harness to answer
+// with another command; and the index an attestation was answered with
+// reads as the attestation once its round revealed it.
+
+// integrityLists are the members of a job's `integrity`, each a list.
+var integrityLists = []string{"orphan_numbers", "missing_sections", "missing_files", "uncited_references", "unlisted_citations", "data", "skipped"}
+
+func checkIntegrity(t *testing.T, who string, job map[string]any) {
+	t.Helper()
+	flags, ok := job["integrity"].(map[string]any)
+	if !ok {
+		t.Errorf("%s: a %v job without integrity: %v", who, job["kind"], job["integrity"])
+		return
+	}
+	for _, k := range integrityLists {
+		if _, ok := flags[k].([]any); !ok {
+			t.Errorf("%s: a %v job's integrity.%s is %v, want a list", who, job["kind"], k, flags[k])
+		}
+	}
+}
+
+func TestJobShapesTheHarnessReads(t *testing.T) {
+	t.Parallel()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, CanaryRate: -1})
+	base := srv.URL
+	author := invitedVerifier(t, n, base, "Author", "claude")
+	vs := []verifier{
+		invitedVerifier(t, n, base, "Verifier gpt", "gpt"),
+		invitedVerifier(t, n, base, "Verifier gemini", "gemini"),
+		invitedVerifier(t, n, base, "Verifier mistral", "mistral"),
+	}
+	// The first answer is the test's first item, which carries the
+	// checks of the bundle made for it too.
+	status, item := vs[0].request(t, base, map[string]any{"minutes": 30})
+	if status != http.StatusOK || item["qualification"] == nil {
+		t.Fatalf("the first job request: %d %v", status, item)
+	}
+	checkIntegrity(t, "an item", item)
+	if status, ans := vs[0].answer(t, base, item); status != http.StatusOK {
+		t.Fatalf("answering the first item: %d %v", status, ans)
+	}
+	for _, v := range append([]verifier{author}, vs...) {
+		v.qualify(t, base)
+	}
+
+	hash, _ := author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "gauge readings", true))
+	reviewed := map[string]map[string]any{}
+	var commitments []float64 // the indexes reproductions were answered with
+	finishedChecked := 0
+	for round := 0; round < 20; round++ {
+		got := false
+		for _, v := range vs {
+			status, job := v.request(t, base, map[string]any{"minutes": 30})
+			if status != http.StatusOK {
+				t.Fatalf("%s: job request: %d %v", v.name, status, job)
+			}
+			if job["job"] == nil || job["bundle"] != hash {
+				continue
+			}
+			got = true
+			kind := job["kind"].(string)
+			if kind != "importance_rating" {
+				checkIntegrity(t, v.name, job)
+			}
+			if review := reviewed[v.id]; review != nil && kind == "importance_rating" {
+				// The review again, while the rating of the same bundle is held.
+				status, ans := v.answer(t, base, review)
+				if status != http.StatusConflict || ans["code"] != "finished" {
+					t.Errorf("%s: a finished review sent again while holding the rating: %d %v, want 409 finished", v.name, status, ans)
+				}
+				finishedChecked++
+			}
+			status, ans := v.answer(t, base, job)
+			if status != http.StatusCreated && !(kind == "importance_rating" && status == http.StatusOK) {
+				t.Fatalf("%s: answering %s: %d %v", v.name, kind, status, ans)
+			}
+			if strings.HasSuffix(kind, "_review") {
+				reviewed[v.id] = job
+			}
+			if kind == "reproduction" {
+				commitments = append(commitments, ans["attestation"].(float64))
+			}
+		}
+		if !got {
+			break
+		}
+	}
+	if len(reviewed) != 3 || finishedChecked == 0 || len(commitments) != 2 {
+		t.Fatalf("the round: %d reviews, %d finished reviews sent again, %d reproductions; want 3, at least 1, 2", len(reviewed), finishedChecked, len(commitments))
+	}
+	// The index a reproduction was answered with, a commitment while the
+	// work was sealed, reads as the attestation once the round revealed it.
+	for _, index := range commitments {
+		var got map[string]any
+		eventually(t, "the reveal of attestation "+itoa(uint64(index)), func() bool {
+			status, v := call(t, "GET", base+"/api/v1/attestations/"+itoa(uint64(index)), nil)
+			got, _ = v.(map[string]any)
+			return status == http.StatusOK && got["sealed"] == false
+		})
+		if revealed, _ := got["revealed_in"].(float64); got["entry"] == nil || got["bundle"] != hash || revealed <= index {
+			t.Errorf("attestation %v after the round opened: %v, want its entry and the later index of its reveal", index, got)
+		}
+	}
+}
