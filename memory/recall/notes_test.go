@@ -1,6 +1,7 @@
 package recall_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -79,5 +80,22 @@ func TestDependencyInPathIsWhatANoteIsAbout(t *testing.T) {
 		if len(hits) != want {
 			t.Errorf("the failure inside %s: %d hits %v, want %d", dep, len(hits), hits, want)
 		}
+	}
+}
+
+// TestNoteErrorTextSplitsTwoErrorsInOneLine: a writer who quotes two
+// errors in one line, joined by words of their own, quoted two lines of
+// output.
+func TestNoteErrorTextSplitsTwoErrorsInOneLine(t *testing.T) {
+	got := strings.Split(recall.NoteErrorText("TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\" for /srv/app/scripts/migrate.ts, then the retry without the loader failed with SyntaxError: Cannot use import statement outside a module"), "\n")
+	for _, w := range []string{"TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\" for /srv/app/scripts/migrate.ts", "SyntaxError: Cannot use import statement outside a module"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("NoteErrorText lines %q lack %q", got, w)
+		}
+	}
+	// One error whose output names another inside it stays one line.
+	one := "ERROR: failed to solve: process \"/bin/sh -c make\" did not complete successfully: exit code: 2"
+	if got := recall.NoteErrorText(one); got != one {
+		t.Errorf("NoteErrorText(%q) = %q", one, got)
 	}
 }

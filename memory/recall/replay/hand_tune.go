@@ -110,7 +110,7 @@ func handTune() ([]Note, []Query) {
 		Title:   "git clone: Filename too long on my Ubuntu laptop",
 		What:    "Same `Filename too long` from git clone, but on Ubuntu, not Windows.",
 		Why:     "My home directory is encrypted with eCryptfs, which caps file names at 143 characters; core.longpaths has no effect on Linux.",
-		Learned: "Clone outside the encrypted home.", Fix: "git clone git@github.com:acme/monorepo.git /srv/work/monorepo"})
+		Learned: "Clone outside the encrypted home.", Fix: "git clone git@github.com:acme/monorepo.git /srv/src/monorepo"})
 	tooLong := "Cloning into 'monorepo'...\nremote: Enumerating objects: 48211, done.\nReceiving objects: 100% (48211/48211), 61.20 MiB | 9.10 MiB/s, done.\nerror: unable to create file packages/ui/src/components/DataTable/__snapshots__/DataTableWithPaginationAndFilters.test.tsx.snap: Filename too long\nfatal: unable to checkout working tree\nwarning: Clone succeeded, but checkout failed.\n"
 	h.ask("longpaths/win", "monorepo", "windows", "git clone git@github.com:acme/monorepo.git", crlf(tooLong), "longpaths-win", "hand: twin on another system")
 	h.ask("longpaths/linux", "monorepo", "linux", "git clone git@github.com:acme/monorepo.git", tooLong, "longpaths-ecryptfs", "hand: twin on another system")
