@@ -342,7 +342,9 @@ func symbolsOfNormalized(norm string) []string {
 			return
 		}
 		s = strings.ToLower(s)
-		if !seen[s] && !symbolNoise[s] {
+		// A word of prose (the package you are trying to install) names
+		// nothing, wherever a pattern caught it.
+		if !seen[s] && !symbolNoise[s] && !stopwords[s] {
 			seen[s] = true
 			out = append(out, s)
 		}
