@@ -17,16 +17,24 @@ import (
 // weights are the profile's signal weights as recall takes them, with
 // floor as the score a hit must reach. A profile's weights and recall's
 // are the same quantity (weight × normalized signal), so they map one to
-// one; the profile has no recency half-life, so recall's tuned one holds.
+// one. What a profile does not set holds as recall tuned it: the recency
+// half-life, and the share of its score a record loses for the part of
+// its key the query lacks (KeyMiss): without it, a failure about another
+// module, test or port pushes the record about this one. The key
+// agreement's bonus (Key) and the lead rule (Lead) stay off: on notes
+// as agents write them, a record found only by them is more often
+// another failure than a rewording of this one.
 func weights(p *memory.Profile, floor float64) recall.Weights {
 	s := p.Signals
+	d := recall.DefaultWeights()
 	return recall.Weights{
 		ErrorSignature: s["error_signature"], Lexical: s["lexical"], CodeSymbol: s["code_symbol"],
 		ToolName: s["tool_name"], SameProject: s["same_project"], Environment: s["environment"],
 		Phase: s["phase"], Dimension: s["dimension"], Recency: s["recency"], Trust: s["trust"],
 		Evidence: s["evidence"], Negative: s["negative"],
+		KeyMiss:         d.KeyMiss,
 		MinScore:        max(floor, 0), // recall refuses a negative floor; a score below 0 is no match anyway
-		RecencyHalfLife: recall.DefaultWeights().RecencyHalfLife,
+		RecencyHalfLife: d.RecencyHalfLife,
 	}
 }
 
@@ -37,7 +45,13 @@ func weights(p *memory.Profile, floor float64) recall.Weights {
 func searchFloor(p *memory.Profile) float64 {
 	d := recall.DefaultWeights()
 	share := d.MinScore / (d.ErrorSignature + d.Lexical + d.CodeSymbol)
-	return share * (p.Signals["error_signature"] + p.Signals["lexical"] + p.Signals["code_symbol"])
+	return share * contentWeight(p)
+}
+
+// contentWeight is the sum of the profile's content weights, the ones
+// that can make a match.
+func contentWeight(p *memory.Profile) float64 {
+	return p.Signals["error_signature"] + p.Signals["lexical"] + p.Signals["code_symbol"]
 }
 
 // context is the session's context as a recall query; the caller adds what

@@ -40,9 +40,34 @@ func occurredAt(at, now time.Time) (time.Time, error) {
 }
 
 // reSupersedes finds the words in which a note says an older fix no
-// longer holds: it stopped working, is obsolete, or the failure is fixed
-// another way since an upgrade.
-var reSupersedes = regexp.MustCompile(`(?i)\b(no longer (?:works?|helps?|needed|necessary|applies|required|fixes)|(?:stopped|stops|ceased) (?:working|helping)|(?:does ?n[o']t|did ?n[o']t|do ?n[o']t) (?:work|help) any ?more|not (?:needed|required|working) any ?more|obsolete|outdated|out of date|superseded?|supersedes|replaces? (?:the|my|our|an?) (?:earlier|older|previous|old)|(?:earlier|older|previous|old|prior) (?:fix|workaround|note|advice|approach|solution|recipe|hack)s? (?:is|are|was|were|no|broke|fails?|failed|stopped)|instead of the (?:old|earlier|previous|prior)|used to (?:work|fix|be the fix)|ignore (?:my|the|our|that) (?:earlier|older|previous|old|prior|last) (?:note|fix|advice|workaround|entry|answer)|the (?:real|proper|actual|correct|right) fix (?:is|was)\b|(?:is|are|was|were)n'?t (?:needed|required|necessary|working|enough|sufficient|helping) any ?more|(?:after|since) (?:upgrading|updating|bumping|moving|migrating) to\b.{0,60}\b(?:the )?(?:old|previous|earlier|prior) )`)
+// longer holds: it stopped working, is obsolete or was only a stopgap,
+// the failure came back after a change, or it is fixed another way
+// since an upgrade. Each alternative is a way English says one of these, not a phrase of one
+// note; a note matching one still supersedes only the record most like
+// it on the same failure, written earlier (supersedeInProse).
+var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
+	// it stopped working
+	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported)`,
+	`(?:stopped|stops|ceased) (?:working|helping)`,
+	`(?:does ?n[o']t|did ?n[o']t|do ?n[o']t|won'?t|will not) (?:work|help|fix (?:it|this|anything)|solve (?:it|this)|cut it) any ?more`,
+	`not (?:needed|required|working|enough) any ?more`,
+	`(?:is|are|was|were)n'?t (?:needed|required|necessary|working|enough|sufficient|helping) any ?more`,
+	`used to (?:work|fix|help|be the fix)`,
+	// it is obsolete, or was not the fix (not "turned out" nor "the
+	// real cause": a first note says those of its own investigation)
+	`obsolete`, `outdated`, `out of date`, `superseded?`, `supersedes`, `removed in (?:v|version )?\d`,
+	`(?:was|were) (?:only |just )?(?:a|the) (?:stopgap|band-?aid|temporary (?:fix|workaround))`,
+	`the (?:real|proper|actual|correct|right|true) (?:fix|solution) (?:is|was)\b`,
+	// the older note, named
+	`replaces? (?:the|my|our|an?) (?:earlier|older|previous|old)`,
+	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
+	`instead of the (?:old|earlier|previous|prior)`,
+	`ignore (?:my|the|our|that) (?:earlier|older|previous|old|prior|last) (?:note|fix|advice|workaround|entry|answer)`,
+	// the failure came back, or moved with an upgrade
+	`(?:is|came|comes) back (?:after|since|with) `,
+	`again (?:after|since|with|on) (?:the |our |an? )?(?:upgrad|updat|bump|mov|migrat|switch|new|latest|\w+ v?\d)`,
+	`(?:after|since) (?:upgrading|updating|bumping|moving|migrating|switching) (?:to|from)\b.{0,60}\b(?:the )?(?:old|previous|earlier|prior) `,
+}, "|") + `)`)
 
 // proseSupersedes reports whether a note's words say it replaces an
 // older fix.

@@ -300,7 +300,7 @@ func (ix *Index) insert(d Doc) {
 	e.objects = ix.titleObjects(e.title, syms, e.tools)
 	e.masked = maskedNumbers(d.Title, d.ErrorText, norm, skip)
 	e.stoks = shapeTokens(norm)
-	e.quoted = ownQuotedNames(quotedNames(norm), d.Title, d.Content)
+	e.quoted = ownQuotedNames(append(quotedNames(norm), dependencyNames(d.ErrorText)...), d.Title, d.Content)
 	titleTerms := make([]string, len(e.title))
 	for i, id := range e.title {
 		titleTerms[i] = ix.lex.names[id]

@@ -181,6 +181,26 @@ func shortenPath(p string) string {
 		base := slashed[strings.LastIndexByte(slashed, '/')+1:]
 		return slashed[:at] + " " + base
 	}
+	if name := dependencyOfPath(slashed); name != "" {
+		return name
+	}
+	slashed = strings.TrimRight(slashed, "/")
+	base := slashed
+	if i := strings.LastIndexByte(slashed, '/'); i >= 0 {
+		base = slashed[i+1:]
+	}
+	// A base name with an extension (main.go, Cargo.toml) tells which kind
+	// of file failed; a bare directory name is usually a checkout name.
+	if strings.Contains(strings.TrimLeft(base, "."), ".") || strings.HasPrefix(base, ".") {
+		return base
+	}
+	return "<path>"
+}
+
+// dependencyOfPath is the dependency a slashed path lies in (the
+// component after one of moduleDirs, with its npm scope and without its
+// version), or "".
+func dependencyOfPath(slashed string) string {
 	for _, dir := range moduleDirs {
 		i := strings.LastIndex(slashed, dir+"/")
 		if i < 0 {
@@ -205,17 +225,7 @@ func shortenPath(p string) string {
 			return name
 		}
 	}
-	slashed = strings.TrimRight(slashed, "/")
-	base := slashed
-	if i := strings.LastIndexByte(slashed, '/'); i >= 0 {
-		base = slashed[i+1:]
-	}
-	// A base name with an extension (main.go, Cargo.toml) tells which kind
-	// of file failed; a bare directory name is usually a checkout name.
-	if strings.Contains(strings.TrimLeft(base, "."), ".") || strings.HasPrefix(base, ".") {
-		return base
-	}
-	return "<path>"
+	return ""
 }
 
 // keyLine reports whether a normalized line carries the failure rather than
@@ -332,7 +342,9 @@ func symbolsOfNormalized(norm string) []string {
 			return
 		}
 		s = strings.ToLower(s)
-		if !seen[s] && !symbolNoise[s] {
+		// A word of prose (the package you are trying to install) names
+		// nothing, wherever a pattern caught it.
+		if !seen[s] && !symbolNoise[s] && !stopwords[s] {
 			seen[s] = true
 			out = append(out, s)
 		}

@@ -63,7 +63,7 @@ func NoteErrorText(texts ...string) string {
 	// declared says the writer introduced the text as the error ("the
 	// error was: ..."), which then needs no error words of its own.
 	add := func(s string, declared bool) {
-		for _, l := range strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n") {
+		for _, l := range joinedErrors(strings.Split(strings.ReplaceAll(s, "\r\n", "\n"), "\n")) {
 			l = strings.TrimSpace(strings.Trim(strings.TrimSpace(l), "`"))
 			if len(l) < 3 || seen[l] {
 				continue
@@ -103,6 +103,35 @@ func NoteErrorText(texts ...string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// reJoiner is what a writer puts between two errors quoted in one line
+// ("X, then the retry failed with Y"): narration, or the words that
+// introduce output.
+var reJoiner = regexp.MustCompile(`(?i)\b(then|and|after|followed by|failed|fails|with|next|retry|instead|which)\b`)
+
+// joinedErrors splits the lines that quote two errors joined by the
+// writer's words (TypeError [...]: Unknown file extension ".ts" for
+// migrate.ts, then the retry failed with SyntaxError: ...) into the two
+// errors, without the words between: a tool prints each on its own, and
+// a failure met later prints one of them.
+func joinedErrors(lines []string) []string {
+	var out []string
+	for _, l := range lines {
+		loc := reMidMarker.FindStringIndex(l)
+		if loc == nil || loc[0] == 0 || !reOutputLine.MatchString(l) {
+			out = append(out, l)
+			continue
+		}
+		head := l[:loc[0]]
+		cut := strings.LastIndexAny(head, ",;")
+		if cut <= 0 || !reJoiner.MatchString(head[cut:]) {
+			out = append(out, l)
+			continue
+		}
+		out = append(out, strings.TrimSpace(head[:cut]), strings.TrimSpace(l[loc[0]:]))
+	}
+	return out
 }
 
 // NoteSymbols returns the code spans of a note's texts that are not

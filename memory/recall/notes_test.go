@@ -1,6 +1,7 @@
 package recall_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,5 +59,43 @@ func TestNotePlatform(t *testing.T) {
 		if got := recall.NotePlatform(text); got != want {
 			t.Errorf("NotePlatform(%q) = %q, want %q", text, got, want)
 		}
+	}
+}
+
+// TestDependencyInPathIsWhatANoteIsAbout: a note whose quote names its
+// dependency only in a path (node_modules/nanoid/index.js) is about that
+// dependency; the same failure inside another dependency is another
+// root cause.
+func TestDependencyInPathIsWhatANoteIsAbout(t *testing.T) {
+	ix := recall.NewIndex()
+	what := "Jest encountered an unexpected token ... SyntaxError: Unexpected token 'export' in node_modules/nanoid/index.js"
+	why := "nanoid 5 ships ESM only and jest transforms nothing under node_modules by default."
+	if err := ix.Add(recall.Doc{ID: "n", Title: "jest chokes on an ESM-only dependency", Content: what + "\n" + why + "\nnpm install -D nanoid@3",
+		About: what + "\n" + why, ErrorText: recall.NoteErrorText(what, why), CodeSymbols: recall.NoteSymbols(what, why)}); err != nil {
+		t.Fatal(err)
+	}
+	tail := " FAIL  src/%s.test.ts\n  ● Test suite failed to run\n\n    Jest encountered an unexpected token\n\n    Details:\n\n    /srv/app/node_modules/%s/index.js:1\n    export { x } from './x.js'\n    ^^^^^^\n\n    SyntaxError: Unexpected token 'export'\n"
+	for dep, want := range map[string]int{"nanoid": 1, "node-fetch": 0} {
+		hits := ix.Search(recall.Query{ErrorText: strings.ReplaceAll(tail, "%s", dep), ToolName: "Bash", Command: "npx jest"}, recall.DefaultWeights(), 3)
+		if len(hits) != want {
+			t.Errorf("the failure inside %s: %d hits %v, want %d", dep, len(hits), hits, want)
+		}
+	}
+}
+
+// TestNoteErrorTextSplitsTwoErrorsInOneLine: a writer who quotes two
+// errors in one line, joined by words of their own, quoted two lines of
+// output.
+func TestNoteErrorTextSplitsTwoErrorsInOneLine(t *testing.T) {
+	got := strings.Split(recall.NoteErrorText("TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\" for /srv/app/scripts/migrate.ts, then the retry without the loader failed with SyntaxError: Cannot use import statement outside a module"), "\n")
+	for _, w := range []string{"TypeError [ERR_UNKNOWN_FILE_EXTENSION]: Unknown file extension \".ts\" for /srv/app/scripts/migrate.ts", "SyntaxError: Cannot use import statement outside a module"} {
+		if !slices.Contains(got, w) {
+			t.Errorf("NoteErrorText lines %q lack %q", got, w)
+		}
+	}
+	// One error whose output names another inside it stays one line.
+	one := "ERROR: failed to solve: process \"/bin/sh -c make\" did not complete successfully: exit code: 2"
+	if got := recall.NoteErrorText(one); got != one {
+		t.Errorf("NoteErrorText(%q) = %q", one, got)
 	}
 }

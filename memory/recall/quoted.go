@@ -65,6 +65,26 @@ func quotedNames(norm string) []quotedName {
 	return out
 }
 
+// dependencyFrame is the frame of a dependency named by a path: a
+// failure inside node_modules/nanoid/index.js is about nanoid as much as
+// one that prints 'nanoid' after a fixed frame.
+const dependencyFrame = "<dependency>"
+
+// dependencyNames returns, as quoted names, the dependencies the paths
+// of raw output lie in (see moduleDirs), each once. They are taken from
+// the raw text: normalization keeps the name but not that a path named
+// it.
+func dependencyNames(raw string) []quotedName {
+	var out []quotedName
+	for _, m := range rePath.FindAllStringSubmatch(raw, -1) {
+		name := strings.ToLower(dependencyOfPath(strings.ReplaceAll(m[2], `\`, "/")))
+		if name != "" && !slices.Contains(out, quotedName{dependencyFrame, name}) {
+			out = append(out, quotedName{dependencyFrame, name})
+		}
+	}
+	return out
+}
+
 // ownQuotedNames keeps the quoted names the note itself is about: named
 // in its title, or in its words beyond the one quote (the fix installs
 // it, the cause explains it). A name only the output prints is

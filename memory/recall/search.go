@@ -74,7 +74,7 @@ func prepare(q Query) preparedQuery {
 	skip := projectTerms(q.Project)
 	p.errTerms = without(uniq(Tokenize(norm)), skip)
 	p.stoks = shapeTokens(norm)
-	p.norm, p.quoted = strings.ToLower(norm), quotedNames(norm)
+	p.norm, p.quoted = strings.ToLower(norm), append(quotedNames(norm), dependencyNames(q.ErrorText)...)
 	for _, t := range append(Tokenize(q.Text), Tokenize(q.ErrorText)...) {
 		if isDigits(t) {
 			p.nums = append(p.nums, t)

@@ -193,7 +193,7 @@ func (c *Client) Store(notes []Note) (map[string]string, error) {
 // Outcome is what one query got.
 type Outcome struct {
 	Query   Query
-	Got     []string // note IDs pushed, in order ("?" for a record the corpus did not write)
+	Got     []string // note IDs pushed, in order ("?" and its title for a record the corpus did not write)
 	Latency time.Duration
 	Hits    []hit
 	Text    string // the inject's text, as the agent reads it
@@ -219,7 +219,7 @@ func (c *Client) Ask(q Query, byRef map[string]string, now time.Time) (Outcome, 
 		for _, x := range a.Result.Inject.Hits {
 			id, ok := byRef[x.Ref]
 			if !ok {
-				id = "?"
+				id = "?" + x.Title
 			}
 			out.Got = append(out.Got, id)
 			out.Hits = append(out.Hits, x)
