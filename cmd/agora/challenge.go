@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/agora-node/agora/canonical"
@@ -59,7 +60,7 @@ func challengeCommand() *command {
 // answerChallenge answers a challenge_review job with agora attest: the
 // one --verdict is upheld, rejected or could_not_judge.
 func answerChallenge(ctx context.Context, e *env, c *command, cl *client.Client, job map[string]any, dir, id string, key *hybrid.PrivateKey, family, model string, verdicts verdictFlags) int {
-	if len(verdicts) != 1 || !contains(vocabulary.ChallengeVerdicts, verdicts[0]) {
+	if len(verdicts) != 1 || !slices.Contains(vocabulary.ChallengeVerdicts, verdicts[0]) {
 		return c.usageError(e, "a challenge_review is answered with one --verdict: %s", strings.Join(vocabulary.ChallengeVerdicts, ", "))
 	}
 	ch, _ := job["challenge"].(map[string]any)
@@ -72,15 +73,6 @@ func answerChallenge(ctx context.Context, e *env, c *command, cl *client.Client,
 		return code
 	}
 	return printLoopAnswer(e, out, "challenge_review")
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // sendWithEvidence reads the evidence under dir, names its digest in

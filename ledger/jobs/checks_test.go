@@ -122,11 +122,11 @@ func TestRatingEligibility(t *testing.T) {
 
 func TestMiddleMean(t *testing.T) {
 	for _, c := range []struct {
-		in   []int
+		in   []float64
 		want int
-	}{{[]int{10, 90, 40, 50}, 45}, {[]int{40, 41, 0, 100}, 41}, {[]int{7}, 7}} {
-		if got := MiddleMean(c.in); got != c.want {
-			t.Errorf("MiddleMean(%v) = %d, want %d", c.in, got, c.want)
+	}{{[]float64{10, 90, 40, 50}, 45}, {[]float64{40, 41, 0, 100}, 41}, {[]float64{7}, 7}} {
+		if got := ImportanceScore(c.in); got != c.want {
+			t.Errorf("ImportanceScore(%v) = %d, want %d", c.in, got, c.want)
 		}
 	}
 }

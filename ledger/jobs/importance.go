@@ -1,9 +1,6 @@
 package jobs
 
-import (
-	"math"
-	"slices"
-)
+import ()
 
 // The importance scale an importance_rating job carries as `scale`
 // ({"min", "max", "meaning", "true_north", "bands", "dimensions",
@@ -90,20 +87,4 @@ func Scale() map[string]any {
 		"min": ImportanceMin, "max": ImportanceMax, "meaning": ImportanceMeaning, "true_north": TrueNorth,
 		"bands": bands, "dimensions": dims, "rules": rules,
 	}
-}
-
-// MiddleMean is a claim's score from its ratings' counted values: the
-// mean of the middle two once sorted (of four, the spec's count), rounded
-// half up; for an odd count, the middle one.
-func MiddleMean(counted []int) int {
-	s := slices.Clone(counted)
-	slices.Sort(s)
-	n := len(s)
-	if n == 0 {
-		return 0
-	}
-	if n%2 == 1 {
-		return s[n/2]
-	}
-	return int(math.Floor(float64(s[n/2-1]+s[n/2])/2 + 0.5))
 }

@@ -213,8 +213,8 @@ func (s *Server) closeUnreachedCitations(ctx context.Context, hash string) error
 }
 
 // RatingsToReveal is how many organizations rate a claim before its
-// ratings show.
-const RatingsToReveal = 4
+// ratings show: those its score is made of.
+const RatingsToReveal = jobs.RatingsToScore
 
 // rateImportance answers POST /api/v1/importance-ratings: {"entry":
 // <importance_rating>}, or the rating bare.
