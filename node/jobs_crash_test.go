@@ -9,6 +9,7 @@ import (
 	"net/http"
 	"os"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -37,8 +38,19 @@ func (v crashVerifier) signed(e map[string]any) map[string]any {
 }
 
 // loop takes jobs and attests until stop, sending each acknowledged
-// attestation's index to acks.
-func (v crashVerifier) loop(c *client, stop <-chan struct{}, acks chan<- int64) {
+// attestation's index to acks. A request that fails (the node killed, or
+// too slow on a loaded machine) is tried again until stop, so one slow
+// answer never takes a verifier out of its rounds; fails counts them.
+func (v crashVerifier) loop(c *client, stop <-chan struct{}, acks chan<- int64, fails *atomic.Int64) {
+	pause := func() bool {
+		fails.Add(1)
+		select {
+		case <-stop:
+			return false
+		case <-time.After(50 * time.Millisecond):
+			return true
+		}
+	}
 	report := map[string][]byte{"report.md": []byte("# Report\n\nRe-ran it.\n")}
 	_, evidence, _ := bundle.DigestEvidence(report)
 	for {
@@ -50,7 +62,10 @@ func (v crashVerifier) loop(c *client, stop <-chan struct{}, acks chan<- int64) 
 		status, v2, err := c.do("POST", "/api/v1/jobs", v.signed(map[string]any{"type": "job_request", "operator": v.id,
 			"time": tlog.FormatTimestamp(time.Now()), "can": map[string]any{"minutes": 30, "importance": false}, "model_family": v.family, "model": v.family + "-1"}))
 		if err != nil {
-			return // the node is gone
+			if !pause() {
+				return
+			}
+			continue
 		}
 		job, _ := v2.(map[string]any)
 		if status != http.StatusOK || job["job"] == nil {
@@ -78,7 +93,10 @@ func (v crashVerifier) loop(c *client, stop <-chan struct{}, acks chan<- int64) 
 		body := map[string]any{"entry": v.signed(e), "evidence": map[string]any{"files": map[string]any{"report.md": base64.StdEncoding.EncodeToString(report["report.md"])}}}
 		status, ans, err := c.do("POST", "/api/v1/attestations", body)
 		if err != nil {
-			return
+			if !pause() {
+				return
+			}
+			continue
 		}
 		if status == http.StatusCreated {
 			acks <- int64(ans.(map[string]any)["attestation"].(float64))
@@ -136,8 +154,9 @@ func TestJobsCrash(t *testing.T) {
 	acks := make(chan int64, 1000)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
+	var fails atomic.Int64
 	for _, v := range vs {
-		wg.Go(func() { v.loop(newClient(ch.url, nil, ""), stop, acks) })
+		wg.Go(func() { v.loop(newClient(ch.url, nil, ""), stop, acks, &fails) })
 	}
 	time.Sleep(time.Duration(200+rng.IntN(800)) * time.Millisecond)
 	ch.kill(t)
@@ -162,10 +181,11 @@ func TestJobsCrash(t *testing.T) {
 	ch = startChild(t, dir, crashChildJobsEnv+"=1")
 	stop = make(chan struct{})
 	acks = make(chan int64, 1000)
+	fails.Store(0)
 	for _, v := range vs {
-		wg.Go(func() { v.loop(newClient(ch.url, nil, ""), stop, acks) })
+		wg.Go(func() { v.loop(newClient(ch.url, nil, ""), stop, acks, &fails) })
 	}
-	deadline := time.Now().Add(60 * time.Second)
+	deadline := time.Now().Add(2 * time.Minute)
 	for open := 0; open < len(hashes); {
 		open = 0
 		for _, h := range hashes {
@@ -174,7 +194,11 @@ func TestJobsCrash(t *testing.T) {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("after the restart %d of %d bundles opened", open, len(hashes))
+			for _, h := range hashes {
+				status, v, err := newClient(ch.url, nil, "").do("GET", "/api/v1/bundles/"+h, nil)
+				t.Logf("bundle %s: %d %v %v", h, status, v, err)
+			}
+			t.Fatalf("after the restart %d of %d bundles opened (%d requests failed and were sent again); the node's log:\n%s", open, len(hashes), fails.Load(), ch.stderr)
 		}
 		time.Sleep(100 * time.Millisecond)
 	}
