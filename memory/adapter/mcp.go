@@ -282,7 +282,7 @@ func (m *MCPTools) Note(ctx context.Context, a NoteArgs) (memory.NoteResult, str
 	}
 	text := fmt.Sprintf("Noted as %s, revision %d, topic %s.", ref, res.Revision, res.TopicKey)
 	if res.VisibleFrom == "next_session" {
-		text += " Other sessions see it from their next start."
+		text += " Other sessions see it from their next start. Other adapters' sessions read it once the node's admin shares it (agora memory share " + ref + ")."
 	}
 	if len(res.Similar) > 0 {
 		text += "\nSimilar records already kept:\n" + renderHits(memory.QuerySearchResult{Hits: res.Similar})
