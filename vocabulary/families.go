@@ -15,8 +15,9 @@ type Family struct {
 // once, so nothing may assume it is closed beyond refusing names off it.
 //
 // The instructions' list is longer than the reference library's
-// (src/families.ts stops at beam); the instructions are what the node
-// publishes, so they win.
+// (src/families.ts stops at mimo), which it starts with, in the same
+// order (testdata/reference-families.json); the instructions are what the
+// node publishes, so they win.
 var ModelFamilies = []Family{
 	{"claude", "Anthropic", "Claude Opus, Sonnet, Haiku"},
 	{"gpt", "OpenAI", "GPT, the o-series, Codex, gpt-oss"},

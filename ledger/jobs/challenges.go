@@ -43,11 +43,12 @@ func CheckChallenge(e map[string]any) (Challenge, []Issue) {
 	}
 	c.Evidence = digestMember(&is, e, "evidence", "evidence is the digest of your evidence's files, sha256: and 64 lowercase hex digits")
 	// The model is optional on a challenge, as the reference library's
-	// schema has it; given, it must be named properly.
-	if _, ok := e["model_family"]; ok {
+	// schema has it; a challenge naming either its family or its model
+	// names both, as every signed call does, and each is checked, so a
+	// malformed model is reported even when the family is missing.
+	_, family := e["model_family"]
+	if _, model := e["model"]; family || model {
 		c.ModelFamily, c.Model = modelMembers(&is, e)
-	} else if _, ok := e["model"]; ok {
-		is.add("/model_family", "a challenge naming its model names its family too")
 	}
 	sigMember(&is, e, "challenger")
 	return c, is.sorted()
@@ -77,7 +78,7 @@ func CheckChallengeReview(e map[string]any) (ChallengeVerdict, []Issue) {
 	}
 	c.Reviewer = operatorMember(&is, e, "reviewer")
 	n, ok := e["challenge"].(float64)
-	if !ok || n < 0 || n != math.Trunc(n) || n > 1<<53 {
+	if !ok || n < 0 || n != math.Trunc(n) || n > 1<<53-1 {
 		is.add("/challenge", "challenge is the challenge's log index, a whole number")
 	} else {
 		c.Challenge = uint64(n)
