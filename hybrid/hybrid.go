@@ -22,6 +22,7 @@ import (
 	"strings"
 
 	"github.com/cloudflare/circl/sign/mldsa/mldsa44"
+	voi "github.com/oasisprotocol/curve25519-voi/primitives/ed25519"
 )
 
 // Algorithm names the scheme in key and signature texts.
@@ -73,7 +74,7 @@ func NewPrivateKey(secret []byte) (*PrivateKey, error) {
 	pub := make([]byte, 0, PublicKeySize)
 	pub = append(pub, k.ed.Public().(ed25519.PublicKey)...)
 	pub = append(pub, mlPublic.Bytes()...)
-	k.public = &PublicKey{ed: pub[:32], ml: mlPublic, text: prefix + hex.EncodeToString(pub)}
+	k.public = &PublicKey{ed: pub[:32], edExpanded: expandEd25519(pub[:32]), ml: mlPublic, text: prefix + hex.EncodeToString(pub)}
 	return k, nil
 }
 
@@ -108,9 +109,28 @@ func (k *PrivateKey) sign(message []byte, randomized bool) string {
 
 // PublicKey is a parsed hybrid public key. It is safe for concurrent use.
 type PublicKey struct {
-	ed   ed25519.PublicKey
-	ml   *mldsa44.PublicKey
-	text string
+	ed ed25519.PublicKey
+	// edExpanded is ed decoded once, with a table of its multiples, so
+	// a Verify skips the decoding and a third of the curve work; nil
+	// when ed is no point, which no signature verifies under.
+	edExpanded *voi.ExpandedPublicKey
+	ml         *mldsa44.PublicKey
+	text       string
+}
+
+// stdlibRules are crypto/ed25519's verification rules (cofactorless,
+// canonical S, any encoding of A the standard library decodes), so the
+// expanded key accepts exactly the signatures crypto/ed25519.Verify does.
+var stdlibRules = &voi.Options{Verify: voi.VerifyOptionsStdLib}
+
+// expandEd25519 decodes an Ed25519 public key for repeated verification,
+// or returns nil for bytes that are no point.
+func expandEd25519(pub []byte) *voi.ExpandedPublicKey {
+	x, err := voi.NewExpandedPublicKey(voi.PublicKey(pub))
+	if err != nil {
+		return nil
+	}
+	return x
 }
 
 // ParsePublicKey parses a public key text: "ed25519-ml-dsa-44:" and 2,688
@@ -126,7 +146,7 @@ func ParsePublicKey(text string) (*PublicKey, error) {
 	copy(mlRaw[:], raw[32:])
 	ml := new(mldsa44.PublicKey)
 	ml.Unpack(&mlRaw)
-	return &PublicKey{ed: ed25519.PublicKey(raw[:32]), ml: ml, text: text}, nil
+	return &PublicKey{ed: ed25519.PublicKey(raw[:32]), edExpanded: expandEd25519(raw[:32]), ml: ml, text: text}, nil
 }
 
 // String returns the key's text form, as the protocol writes it.
@@ -140,7 +160,7 @@ func (p *PublicKey) Verify(message []byte, sig string) bool {
 	if err != nil {
 		return false
 	}
-	return ed25519.Verify(p.ed, message, raw[:ed25519.SignatureSize]) &&
+	return p.edExpanded != nil && voi.VerifyExpandedWithOptions(p.edExpanded, message, raw[:ed25519.SignatureSize], stdlibRules) &&
 		mldsa44.Verify(p.ml, message, nil, raw[ed25519.SignatureSize:])
 }
 
