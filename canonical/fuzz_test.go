@@ -3,6 +3,7 @@ package canonical
 import (
 	"bytes"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -42,6 +43,57 @@ func FuzzCanonical(f *testing.F) {
 		ref := jsontext.Value(bytes.Clone(text))
 		if err := ref.Canonicalize(); err == nil && !bytes.Equal(ref, out) {
 			t.Fatalf("differs from jsontext's RFC 8785 form:\n ours   %q\n theirs %q", out, ref)
+		}
+	})
+}
+
+// plainAppendString is appendString without its word-at-a-time scan: one
+// byte at a time, after checking the whole string is UTF-8. It is the
+// oracle FuzzAppendString holds the fast scan to.
+func plainAppendString(s string) ([]byte, bool) {
+	if !utf8.ValidString(s) {
+		return nil, false
+	}
+	dst := []byte{'"'}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '"' || c == '\\':
+			dst = append(dst, '\\', c)
+		case c == '\b':
+			dst = append(dst, `\b`...)
+		case c == '\f':
+			dst = append(dst, `\f`...)
+		case c == '\n':
+			dst = append(dst, `\n`...)
+		case c == '\r':
+			dst = append(dst, `\r`...)
+		case c == '\t':
+			dst = append(dst, `\t`...)
+		case c < 0x20:
+			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
+		default:
+			dst = append(dst, c)
+		}
+	}
+	return append(dst, '"'), true
+}
+
+// FuzzAppendString holds appendString's word-at-a-time scan to the plain
+// one on any bytes, escapes and invalid UTF-8 at every offset of a word.
+func FuzzAppendString(f *testing.F) {
+	for _, seed := range []string{"", "plain ascii text here!", "0123456\"89", "abcdefg\\", "tab\there and\x01",
+		"é accents ünïcode", "\xff at the start", "seven b\xc3", "emoji 😀 after", "\u2028\u2029", "1234567\x00", "~~~~~~~\x7f"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := appendString(nil, s)
+		want, ok := plainAppendString(s)
+		if (err == nil) != ok {
+			t.Fatalf("%q: appendString error %v, want ok %v", s, err, ok)
+		}
+		if ok && !bytes.Equal(got, want) {
+			t.Fatalf("%q: appendString wrote %q, want %q", s, got, want)
 		}
 	})
 }

@@ -6,6 +6,7 @@ import (
 	"math"
 	"slices"
 	"strconv"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -75,19 +76,19 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, ']'), nil
 	case map[string]any:
-		var scratch [16]string
-		keys := sortedKeys(v, scratch[:])
+		var scratch [16]member
+		members := sortedMembers(v, scratch[:])
 		dst = append(dst, '{')
-		for i, k := range keys {
+		for i, m := range members {
 			if i > 0 {
 				dst = append(dst, ',')
 			}
 			var err error
-			if dst, err = appendString(dst, k); err != nil {
+			if dst, err = appendString(dst, m.name); err != nil {
 				return dst, err
 			}
 			dst = append(dst, ':')
-			if dst, err = appendValue(dst, v[k], depth+1); err != nil {
+			if dst, err = appendValue(dst, m.value, depth+1); err != nil {
 				return dst, err
 			}
 		}
@@ -128,11 +129,53 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 // sortedKeys returns m's keys in canonical order, in scratch when they fit.
 func sortedKeys[V any](m map[string]V, scratch []string) []string {
 	keys := scratch[:0]
+	byteOrder := true
 	for k := range m {
 		keys = append(keys, k)
+		byteOrder = byteOrder && !hasUTF16Trap(k)
 	}
-	slices.SortFunc(keys, CompareUTF16)
+	if byteOrder {
+		slices.Sort(keys)
+	} else {
+		slices.SortFunc(keys, CompareUTF16)
+	}
 	return keys
+}
+
+// member is an object member, kept with its name so that writing members
+// in order needs no second look-up in the map.
+type member struct {
+	name  string
+	value any
+}
+
+// sortedMembers returns m's members in canonical order, in scratch when
+// they fit.
+func sortedMembers(m map[string]any, scratch []member) []member {
+	members := scratch[:0]
+	byteOrder := true
+	for k, v := range m {
+		members = append(members, member{k, v})
+		byteOrder = byteOrder && !hasUTF16Trap(k)
+	}
+	if byteOrder {
+		slices.SortFunc(members, func(a, b member) int { return strings.Compare(a.name, b.name) })
+	} else {
+		slices.SortFunc(members, func(a, b member) int { return CompareUTF16(a.name, b.name) })
+	}
+	return members
+}
+
+// hasUTF16Trap reports whether s holds a code point at or above U+E000,
+// the only ones whose UTF-16 order differs from UTF-8's byte order (see
+// CompareUTF16): names without one sort as plain strings.
+func hasUTF16Trap(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0xEE {
+			return true
+		}
+	}
+	return false
 }
 
 // CompareUTF16 orders two UTF-8 strings as sequences of UTF-16 code units, the
@@ -185,15 +228,47 @@ var mustEscape = func() (t [256]bool) {
 	return t
 }()
 
+// plainASCII reports whether the 8 bytes in w are all printable ASCII
+// that JSON.stringify writes as they are: none at or above 0x80, below
+// 0x20, '"' or '\\'. (The SWAR tests of "Bit Twiddling Hacks": a byte
+// below n has the high bit of w - n×0x01… set where w's was clear.)
+func plainASCII(w uint64) bool {
+	const ones, highs = 0x0101010101010101, 0x8080808080808080
+	below := (w - 0x20*ones) &^ w
+	quote := w ^ ('"' * ones)
+	backslash := w ^ ('\\' * ones)
+	zeroQuote := (quote - ones) &^ quote
+	zeroBackslash := (backslash - ones) &^ backslash
+	return (w|below|zeroQuote|zeroBackslash)&highs == 0
+}
+
+// load64 reads s[i:i+8] as a little-endian word (the compiler makes it
+// one load).
+func load64(s string, i int) uint64 {
+	_ = s[i+7]
+	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
+		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+}
+
 func appendString(dst []byte, s string) ([]byte, error) {
-	if !utf8.ValidString(s) {
-		return dst, fmt.Errorf("canonical: string is not valid UTF-8")
-	}
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); i++ {
+	for i := 0; i < len(s); {
+		if i+8 <= len(s) && plainASCII(load64(s, i)) {
+			i += 8
+			continue
+		}
 		c := s[i]
+		if c >= utf8.RuneSelf {
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if r == utf8.RuneError && size == 1 {
+				return dst, fmt.Errorf("canonical: string is not valid UTF-8")
+			}
+			i += size
+			continue
+		}
 		if !mustEscape[c] {
+			i++
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -213,7 +288,8 @@ func appendString(dst []byte, s string) ([]byte, error) {
 		default:
 			dst = append(dst, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xF])
 		}
-		start = i + 1
+		i++
+		start = i
 	}
 	dst = append(dst, s[start:]...)
 	return append(dst, '"'), nil
