@@ -24,8 +24,9 @@ import (
 // node: eight verifiers of eight organizations and three families publish
 // studies and answer their rounds with seeded random verdicts (mismatches,
 // unfavourable and idle ones among them), the node restarts halfway, and
-// corrections follow, some carrying a claim over and some changing it.
-// Then every claim's statuses as the node serves them must equal those
+// corrections follow, some carrying a claim over and some changing it,
+// then disputes (challenges with random panel verdicts, a retraction, a
+// void) and a second restart. Then every claim's statuses as the node serves them must equal those
 // derived from its log alone, read over HTTP with each bundle's files.
 func TestServedStatusesAreTheLogs(t *testing.T) {
 	t.Parallel()
@@ -80,9 +81,7 @@ func TestServedStatusesAreTheLogs(t *testing.T) {
 	if n, err = New(context.Background(), cfg); err != nil {
 		t.Fatal(err)
 	}
-	defer n.Close(context.Background())
 	srv = httptest.NewServer(n.Handler())
-	defer srv.Close()
 
 	for i, p := range published[:4] {
 		files := maps.Clone(p.files)
@@ -101,6 +100,27 @@ func TestServedStatusesAreTheLogs(t *testing.T) {
 		publish(srv.URL, p.by, files)
 	}
 	work(t, srv.URL, vs)
+
+	var studies []studyRef
+	for _, p := range published {
+		studies = append(studies, studyRef{p.by, p.hash})
+	}
+	made := disputeHistory(t, n, srv.URL, vs, studies, r)
+	if made["challenge"] == 0 || made["retraction"] == 0 || made["void"] == 0 {
+		t.Errorf("the disputes phase made too little: %v", made)
+	}
+	// Restarted again: what the node serves after its store is reread
+	// must still be what the log gives.
+	srv.Close()
+	if err := n.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if n, err = New(context.Background(), cfg); err != nil {
+		t.Fatal(err)
+	}
+	defer n.Close(context.Background())
+	srv = httptest.NewServer(n.Handler())
+	defer srv.Close()
 
 	leaves, _, _ := loggedEntries(t, n, srv.URL, vs)
 	raw := make([][]byte, len(leaves))
@@ -130,8 +150,8 @@ func TestServedStatusesAreTheLogs(t *testing.T) {
 			held[s]++
 		}
 	}
-	t.Logf("%d claims from %d entries: %v", len(derived), len(raw), held)
-	if len(derived) < 8 || held["reproduced"] == 0 || held["reviewed"] == 0 {
+	t.Logf("%d claims from %d entries: %v; disputes %v", len(derived), len(raw), held, made)
+	if len(derived) < 8 || held["reproduced"] == 0 || held["reviewed"] == 0 || held["retracted"] == 0 {
 		t.Errorf("the history tested too little: %d claims, %v", len(derived), held)
 	}
 }
