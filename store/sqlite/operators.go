@@ -22,6 +22,7 @@ type querier interface {
 
 // CreateOperator implements store.Store.
 func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store.Operator, error) {
+	defer s.operators.changed() // after the write committed: see operatorCache
 	if op.ID != protocol.OperatorID(op.Key) || op.Entry == "" || op.Name == "" || op.NameKey == "" || len(op.KeyFamilies) == 0 {
 		return store.Operator{}, fmt.Errorf("sqlite: create operator %s: %w", op.ID, store.ErrInvalid)
 	}
@@ -111,12 +112,19 @@ func allocateName(ctx context.Context, tx *sql.Tx, nameKey string) (int, error) 
 
 // Operator implements store.Store.
 func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error) {
+	if op, ok := s.operators.get(id); ok {
+		return op, nil
+	}
+	gen := s.operators.gen.Load()
 	var out store.Operator
 	err := s.read(ctx, func(tx *sql.Tx) error {
 		var err error
 		out, err = loadOperator(ctx, tx, id)
 		return err
 	})
+	if err == nil {
+		s.operators.put(gen, out)
+	}
 	return out, err
 }
 
@@ -228,6 +236,7 @@ CREATE INDEX name_changes_signed ON name_changes (operator, signed);
 
 // Rename implements store.Store.
 func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator, bool, error) {
+	defer s.operators.changed() // after the write committed: see operatorCache
 	if c.Name == "" || c.NameKey == "" || c.Entry == "" {
 		return store.Operator{}, false, fmt.Errorf("sqlite: rename %s: %w", c.Operator, store.ErrInvalid)
 	}
@@ -307,6 +316,7 @@ func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator,
 
 // RotateKey implements store.Store.
 func (s *Store) RotateKey(ctx context.Context, r store.Rotation) (store.Operator, error) {
+	defer s.operators.changed() // after the write committed: see operatorCache
 	if r.Key == "" || r.Entry == "" || r.From == "" {
 		return store.Operator{}, fmt.Errorf("sqlite: rotate %s: %w", r.Operator, store.ErrInvalid)
 	}
@@ -357,6 +367,7 @@ func (s *Store) RotateKey(ctx context.Context, r store.Rotation) (store.Operator
 
 // NoteModelFamily implements store.Store.
 func (s *Store) NoteModelFamily(ctx context.Context, id, family string) error {
+	defer s.operators.changed() // after the write committed: see operatorCache
 	return s.write(ctx, func(tx *sql.Tx) error {
 		var raw []byte
 		err := tx.QueryRowContext(ctx, `SELECT model_families FROM operators WHERE id = ?`, id).Scan(&raw)
@@ -385,6 +396,7 @@ func (s *Store) NoteModelFamily(ctx context.Context, id, family string) error {
 
 // AddIdentity implements store.Store.
 func (s *Store) AddIdentity(ctx context.Context, id store.Identity) (store.Identity, error) {
+	defer s.operators.changed() // after the write committed: see operatorCache
 	if vocabulary.IdentityRank(id.Kind) < 0 || id.Entry == "" || (id.Organization == "" && id.Invite == "") ||
 		(id.Kind == vocabulary.IdentitySponsored) != (id.Invite != "") {
 		return store.Identity{}, fmt.Errorf("sqlite: add %s identity to %s: %w", id.Kind, id.Operator, store.ErrInvalid)

@@ -207,6 +207,7 @@ func (s *Store) Unbound(ctx context.Context) ([]store.Signed, error) {
 
 // DropUnbound implements store.Store.
 func (s *Store) DropUnbound(ctx context.Context, digest string) error {
+	defer s.operators.changed() // after the write committed: see operatorCache
 	return s.write(ctx, func(tx *sql.Tx) error {
 		var idx sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT idx FROM signed WHERE digest = ?`, digest).Scan(&idx)

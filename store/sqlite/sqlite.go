@@ -69,6 +69,8 @@ type Store struct {
 
 	committed chan struct{} // the writer's nudges to the checkpointer; buffered 1
 	ckStopped chan struct{} // closed when the checkpointer goroutine returns
+
+	operators *operatorCache // Operator's records between reads
 }
 
 // A job is one method's write: f runs in the writer's transaction, in a
@@ -148,7 +150,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		db.SetConnMaxIdleTime(0)
 	}
 	s := &Store{path: cfg.Path, w: w, ck: ck, jobs: make(chan *job), closing: make(chan struct{}), stopped: make(chan struct{}),
-		committed: make(chan struct{}, 1), ckStopped: make(chan struct{})}
+		committed: make(chan struct{}, 1), ckStopped: make(chan struct{}), operators: newOperatorCache()}
 	go s.writer()
 	go s.checkpointer()
 	if err := s.migrate(ctx); err != nil {

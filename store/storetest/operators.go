@@ -373,3 +373,42 @@ func testIdentities(f *fixture) {
 	noInvite := f.identity(op.ID, "sponsored", "", "example.org")
 	f.is(second(f.s.AddIdentity(f.ctx, noInvite)), store.ErrInvalid, "a sponsored identity without its invite")
 }
+
+// testOperatorReadsFollowWrites reads an operator, its entries logged,
+// after each write that changes its record: a store that keeps records
+// between reads must not serve one a later write changed.
+func testOperatorReadsFollowWrites(f *fixture) {
+	op, k0 := f.register("Scout")
+	f.bind(op.Key().Entry)
+	read := func(what string, holds func(store.Operator) bool) {
+		f.t.Helper()
+		for range 2 { // the second read may come from a kept record
+			got, err := f.s.Operator(f.ctx, op.ID)
+			f.ok(err, "Operator")
+			if !holds(got) {
+				f.t.Errorf("after %s, Operator = %+v", what, got)
+			}
+		}
+	}
+	read("registering", func(o store.Operator) bool { return o.Name == "Scout" && len(o.Identities) == 0 })
+
+	id, err := f.s.AddIdentity(f.ctx, f.identity(op.ID, "domain", "example.org", "example.org"))
+	f.ok(err, "AddIdentity")
+	f.bind(id.Entry)
+	read("AddIdentity", func(o store.Operator) bool { return len(o.Identities) == 1 && o.Identities[0].Index != store.Unlogged })
+
+	f.ok(f.s.NoteModelFamily(f.ctx, op.ID, "gemini"), "NoteModelFamily")
+	read("NoteModelFamily", func(o store.Operator) bool { return len(o.ModelFamilies) > 0 && o.ModelFamilies[0] == "gemini" })
+
+	_, _, err = f.s.Rename(f.ctx, store.NameChange{Operator: op.ID, Name: "Pathfinder", NameKey: "pathfinder",
+		Entry: "sha256:" + Nonce() + Nonce(), Signed: f.now, At: f.now})
+	f.ok(err, "Rename")
+	read("Rename", func(o store.Operator) bool { return o.NameBase == "Pathfinder" })
+
+	k1 := f.newKey()
+	r := f.rotation(op.ID, k0, k1)
+	_, err = f.s.RotateKey(f.ctx, r)
+	f.ok(err, "RotateKey")
+	f.bind(r.Entry)
+	read("RotateKey", func(o store.Operator) bool { return o.Key().Key == pub(k1) && o.Key().Since != store.Unlogged })
+}

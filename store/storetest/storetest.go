@@ -55,6 +55,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"SignedEntries", testSignedEntries},
 		{"BindIndexes", testBindIndexes},
 		{"Operators", testOperators},
+		{"OperatorReadsFollowWrites", testOperatorReadsFollowWrites},
 		{"RenameReplays", testRenameReplays},
 		{"Names", testNames},
 		{"NamesConcurrent", testNamesConcurrent},
