@@ -14,10 +14,13 @@
 // said only in prose), other projects' project notes, notes describing no
 // failure, and failures of the same kind about objects no note is about.
 //
-// It is split in two. Families and writing styles of the tune part are
+// It is split in three. Families and writing styles of the tune part are
 // what the engine was tuned on; the held-out part (other families, other
-// failure kinds, other writing styles) was written apart and only ever
-// reported. Both parts' notes are stored together, as one memory.
+// failure kinds, other writing styles) was written apart, but has been
+// looked at in earlier rounds; the fresh part (hand_fresh.go) was written
+// later, for other ecosystems, by someone who had not read the engine,
+// and is only ever reported. All parts' notes are stored together, as
+// one memory.
 package replay
 
 import (
@@ -29,10 +32,12 @@ import (
 // Split names a part of the corpus.
 type Split string
 
-// The two parts.
+// The parts. Fresh was written after the tuning, without reading the
+// engine, so it stays unseen until it is reported.
 const (
 	Tune    Split = "tune"
 	HeldOut Split = "held-out"
+	Fresh   Split = "fresh"
 )
 
 // Note is one note as an agent sends it, with the session that writes it.
@@ -179,7 +184,7 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
-	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handHeldOut} {
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handHeldOut, handFresh} {
 		notes, qs := part()
 		c.Notes = append(c.Notes, notes...)
 		c.Queries = append(c.Queries, qs...)

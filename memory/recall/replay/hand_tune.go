@@ -13,12 +13,21 @@ import "time"
 // hand builds the notes and queries of one part's hand cases.
 type hand struct {
 	split Split
-	notes []Note
-	qs    []Query
+	// prefix starts every ID of the part; "hand/" when empty.
+	prefix string
+	notes  []Note
+	qs     []Query
+}
+
+func (h *hand) ref(id string) string {
+	if h.prefix == "" {
+		return "hand/" + id
+	}
+	return h.prefix + id
 }
 
 func (h *hand) note(n Note) {
-	n.ID = "hand/" + n.ID
+	n.ID = h.ref(n.ID)
 	n.Split = h.split
 	if n.Scope == "" {
 		n.Scope = "project"
@@ -31,10 +40,10 @@ func (h *hand) note(n Note) {
 		n.Type = "bugfix"
 	}
 	if n.Supersedes != "" {
-		n.Supersedes = "hand/" + n.Supersedes
+		n.Supersedes = h.ref(n.Supersedes)
 	}
 	if n.ProseOver != "" {
-		n.ProseOver = "hand/" + n.ProseOver
+		n.ProseOver = h.ref(n.ProseOver)
 	}
 	h.notes = append(h.notes, n)
 }
@@ -42,12 +51,12 @@ func (h *hand) note(n Note) {
 // ask adds a failure met later; want is the note to push first ("" for
 // none), stale the notes it replaces.
 func (h *hand) ask(id, project, os, cmd, tail, want, kind string, stale ...string) {
-	q := Query{ID: "hand/" + id, Split: h.split, Project: project, OS: os, Tool: "Bash", Command: cmd, Tail: tail, Kind: kind}
+	q := Query{ID: h.ref(id), Split: h.split, Project: project, OS: os, Tool: "Bash", Command: cmd, Tail: tail, Kind: kind}
 	if want != "" {
-		q.Want = "hand/" + want
+		q.Want = h.ref(want)
 	}
 	for _, s := range stale {
-		q.Stale = append(q.Stale, "hand/"+s)
+		q.Stale = append(q.Stale, h.ref(s))
 	}
 	h.qs = append(h.qs, q)
 }
@@ -224,7 +233,7 @@ func handTune() ([]Note, []Query) {
 		Title: "bundle install dies on the pg gem",
 		What:  "An error occurred while installing pg (1.5.4), and Bundler cannot continue.",
 		Why:   "the pg gem builds a native extension and needs the libpq headers.", Learned: "Install libpq-dev first.", Fix: "sudo apt-get install -y libpq-dev"})
-	h.note(Note{ID: "pg-gem-2", Project: "crm", OS: "linux", Lang: "ruby", At: day(2025, 4, 2),
+	h.note(Note{ID: "pg-gem-2", Project: "crm", OS: "linux", Lang: "ruby", At: day(2025, 4, 2), ProseOver: "pg-gem",
 		Title:   "pg gem native build on the 24.04 runners",
 		What:    "Bundler stops at pg again: Failed to build gem native extension, checking for pg_config... no",
 		Why:     "Update: ignore my earlier note about apt-get install libpq-dev. The new runners have libpq but pg_config is not on PATH; the real fix is telling bundler where it is.",
@@ -237,7 +246,7 @@ func handTune() ([]Note, []Query) {
 		Title: "golangci-lint finds no go files",
 		What:  "golangci-lint run → level=error msg=\"Running error: context loading failed: no go files to analyze\"",
 		Why:   "VCS stamping failed inside the worktree.", Learned: "Turn off VCS stamping for the linter.", Fix: "GOFLAGS=-buildvcs=false golangci-lint run"})
-	h.note(Note{ID: "lint-nogo-2", Project: "gateway", OS: "darwin", Lang: "go", At: day(2024, 11, 20),
+	h.note(Note{ID: "lint-nogo-2", Project: "gateway", OS: "darwin", Lang: "go", At: day(2024, 11, 20), ProseOver: "lint-nogo",
 		Title:   "golangci-lint: no go files to analyze (build tags)",
 		What:    "Same `no go files to analyze` from golangci-lint in the integration folder.",
 		Why:     "GOFLAGS=-buildvcs=false isn't needed anymore since golangci-lint 1.55; every file in that folder has the integration build tag, which the linter excludes.",

@@ -99,8 +99,70 @@ func TestCorpusShape(t *testing.T) {
 			t.Errorf("no query of kind %q", k)
 		}
 	}
-	if len(c.Of(replay.Tune)) == 0 || len(c.Of(replay.HeldOut)) == 0 {
-		t.Error("both parts need queries")
+	for _, s := range []replay.Split{replay.Tune, replay.HeldOut, replay.Fresh} {
+		if len(c.Of(s)) == 0 {
+			t.Errorf("part %s has no queries", s)
+		}
+	}
+}
+
+// TestCorpusIntegrity holds every part's cases to what the replay takes
+// for granted: IDs are unique, what a query wants and lists as stale is a
+// stored note of its own part that describes a failure, a stale note is
+// one its successor supersedes, and a note replaces only notes there are.
+func TestCorpusIntegrity(t *testing.T) {
+	c := replay.Build()
+	notes := map[string]replay.Note{}
+	for _, n := range c.Notes {
+		if _, dup := notes[n.ID]; dup {
+			t.Errorf("note %s twice", n.ID)
+		}
+		notes[n.ID] = n
+		if n.Scope != "project" && n.Scope != "global" {
+			t.Errorf("note %s: scope %q", n.ID, n.Scope)
+		}
+	}
+	for _, n := range c.Notes {
+		for _, old := range []string{n.Supersedes, n.ProseOver} {
+			if o, ok := notes[old]; old != "" && (!ok || !o.At.Before(n.At)) {
+				t.Errorf("note %s replaces %s, which is not an older note", n.ID, old)
+			}
+		}
+	}
+	ids := map[string]bool{}
+	for _, q := range c.Queries {
+		if ids[q.ID] {
+			t.Errorf("query %s twice", q.ID)
+		}
+		ids[q.ID] = true
+		if q.Tail == "" || q.Kind == "" || q.Project == "" || q.OS == "" {
+			t.Errorf("query %s lacks a tail, kind, project or system", q.ID)
+		}
+		if len(q.Tail) > 4096 {
+			t.Errorf("query %s: a tail of %d bytes, over the contract's 4096", q.ID, len(q.Tail))
+		}
+		if q.Want == "" {
+			if len(q.Stale) > 0 {
+				t.Errorf("query %s wants silence but lists stale notes", q.ID)
+			}
+			continue
+		}
+		w, ok := notes[q.Want]
+		switch {
+		case !ok:
+			t.Errorf("query %s wants %s, no such note", q.ID, q.Want)
+		case w.NoFailure:
+			t.Errorf("query %s wants %s, a note that describes no failure", q.ID, q.Want)
+		case w.Split != q.Split:
+			t.Errorf("query %s of part %s wants %s of part %s", q.ID, q.Split, q.Want, w.Split)
+		case w.Scope == "project" && w.Project != q.Project:
+			t.Errorf("query %s in %s wants %s, a project note of %s", q.ID, q.Project, q.Want, w.Project)
+		}
+		for _, s := range q.Stale {
+			if s != w.Supersedes && s != w.ProseOver {
+				t.Errorf("query %s lists %s as stale, but %s does not replace it", q.ID, s, q.Want)
+			}
+		}
 	}
 }
 
