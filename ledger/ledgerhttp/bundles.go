@@ -643,6 +643,9 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 	if out["versions"], err = s.versions(r.Context(), b); err != nil {
 		return nil, 0, err
 	}
+	if out["addenda"], err = s.bundleAddenda(r.Context(), b); err != nil {
+		return nil, 0, err
+	}
 	return out, http.StatusOK, nil
 }
 

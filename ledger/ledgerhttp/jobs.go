@@ -347,8 +347,11 @@ func itemView(st *jobs.ModelState, it jobs.Item, now time.Time) map[string]any {
 // jobView is a job as its verifier gets it: blind, every file of its
 // bundle but manifest.json and signature.
 func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, error) {
-	if j.Kind == jobs.ImportanceRating {
+	switch j.Kind {
+	case jobs.ImportanceRating:
 		return s.ratingView(ctx, j)
+	case jobs.AddendumScreen:
+		return s.addendumJobView(ctx, j)
 	}
 	// A canary is served as the bundle it copies is: its fields, and
 	// every file but manifest.json and signature, one result changed.
