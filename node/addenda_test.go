@@ -131,8 +131,20 @@ func TestAddenda(t *testing.T) {
 		t.Errorf("the addendum screening: %v, want its words hidden", a)
 	}
 	author.noScreen(t, base, "of its own addendum")
+	jobsDone := func(v verifier) int {
+		n, err := n.store.OrgJobs(t.Context(), v.org, time.Time{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	earned, counted := balance(t, base, round[0]), jobsDone(round[0])
 	if st := round[0].screen(t, base, up, text, "ok", "none", ""); st != "screening" {
 		t.Errorf("after one screen: %s, want screening", st)
+	}
+	if got := balance(t, base, round[0]); got != earned+1 || jobsDone(round[0]) != counted {
+		t.Errorf("a screener after its screen: balance %v → %v, jobs counted toward a free bundle %v → %v; want 1 earned, no job counted",
+			earned, got, counted, jobsDone(round[0]))
 	}
 	if st := round[1].screen(t, base, up, text, "ok", "none", ""); st != "up" {
 		t.Errorf("after two screens letting it appear: %s, want up", st)
