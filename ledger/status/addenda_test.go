@@ -56,7 +56,7 @@ func TestAddendumUp(t *testing.T) {
 	a := h.addendum("op:author", b, "more words")
 	wantAddendum(t, h, a, status.AddendumScreening)
 	h.screenAddendum("op:b", a, "ok", "none", "")
-	h.screenAddendum("op:b", a, "ok", "none", "") // the same organization again counts once
+	h.screenAddendum("op:b", a, "ok", "none", "")  // the same organization again counts once
 	h.screenAddendum("op:a2", a, "ok", "none", "") // the author's organization never counts
 	wantAddendum(t, h, a, status.AddendumScreening)
 	h.screenAddendum("op:c", a, "ok", "none", "")
