@@ -99,11 +99,12 @@ var AttestationJobs = []AttestationJob{
 }
 
 // JobKinds is the work a node assigns. The instructions add
-// "importance_rating" jobs, which the reference library's JOB_KINDS lacks.
+// "importance_rating" jobs, which the reference library's JOB_KINDS lacks,
+// and "addendum_screen" jobs, which its harness takes.
 var JobKinds = []string{
 	"reproduction", "screen", "hazard_review", "replication_match", "challenge_review",
 	"methods_review", "domain_review", "adversarial_review", "proof_check",
-	"citation_check", "duplicate_check", "importance_rating",
+	"citation_check", "duplicate_check", "importance_rating", "addendum_screen",
 }
 
 // HazardVerdicts are what a hazard screen can answer: "none" or the
