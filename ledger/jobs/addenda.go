@@ -77,11 +77,7 @@ func CheckAddendum(e map[string]any) (Addendum, []Issue) {
 	}
 	a.Bundle = digestMember(&is, e, "bundle", "bundle is the hash of the version the addendum is written for")
 	a.Words = digestMember(&is, e, "words", "words is the digest of the canonical JSON of {\"text\", \"nonce\"}")
-	if _, ok := e["model_family"]; ok {
-		a.ModelFamily, a.Model = modelMembers(&is, e)
-	} else if _, ok := e["model"]; ok {
-		is.add("/model_family", "an addendum naming its model names its family too")
-	}
+	a.ModelFamily, a.Model = optionalModel(&is, e, "an addendum")
 	sigMember(&is, e, "author")
 	return a, is.sorted()
 }

@@ -42,13 +42,7 @@ func CheckChallenge(e map[string]any) (Challenge, []Issue) {
 		is.add("/ground", "ground is one of %s", strings.Join(vocabulary.ChallengeGrounds, ", "))
 	}
 	c.Evidence = digestMember(&is, e, "evidence", "evidence is the digest of your evidence's files, sha256: and 64 lowercase hex digits")
-	// The model is optional on a challenge, as the reference library's
-	// schema has it; given, it must be named properly.
-	if _, ok := e["model_family"]; ok {
-		c.ModelFamily, c.Model = modelMembers(&is, e)
-	} else if _, ok := e["model"]; ok {
-		is.add("/model_family", "a challenge naming its model names its family too")
-	}
+	c.ModelFamily, c.Model = optionalModel(&is, e, "a challenge")
 	sigMember(&is, e, "challenger")
 	return c, is.sorted()
 }

@@ -247,6 +247,19 @@ func timeMember(is *issues, e map[string]any, now time.Time) time.Time {
 	return t
 }
 
+// optionalModel checks the model an entry of what may name (a challenge's
+// or an addendum's, optional as the reference library's schemas have it):
+// none, or model_family and model named properly.
+func optionalModel(is *issues, e map[string]any, what string) (family, model string) {
+	if _, ok := e["model_family"]; ok {
+		return modelMembers(is, e)
+	}
+	if _, ok := e["model"]; ok {
+		is.add("/model_family", "%s naming its model names its family too", what)
+	}
+	return "", ""
+}
+
 // modelMembers checks model_family, one of the families the protocol
 // names, and model, a model ID.
 func modelMembers(is *issues, e map[string]any) (family, model string) {

@@ -112,13 +112,11 @@ func (s *Server) screenAddendum(r *http.Request) (any, int, error) {
 	if !found {
 		return nil, 0, httpapi.NotFound("No addendum is logged at %d", v.Addendum)
 	}
-	release, ok := s.StartSubmission(op.ID)
-	if !ok {
-		return nil, 0, inProgress()
+	finish, err := s.answering(op.ID)
+	if err != nil {
+		return nil, 0, err
 	}
-	defer release()
-	unlock := s.verify.lock(op.ID)
-	defer unlock()
+	defer finish()
 	job, err := s.heldJob(ctx, op.ID, a.Bundle, v.ModelFamily, now, jobs.AddendumScreen)
 	if err != nil {
 		return nil, 0, err

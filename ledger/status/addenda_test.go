@@ -22,6 +22,13 @@ func (h *history) screenAddendum(screener string, addendum uint64, verdict, haza
 	return h.add(map[string]any{"entry": e, "operator": screener})
 }
 
+// authorsAddendum opens a bundle of op:author's and logs its addendum
+// with words.
+func (h *history) authorsAddendum(words string) (bundle string, addendum uint64) {
+	bundle = h.open("op:author", []string{"claude"}, "", computed)
+	return bundle, h.addendum("op:author", bundle, words)
+}
+
 // addendumAt derives the log and answers for the addendum at index as of
 // its last moment plus after.
 func (h *history) addendumAt(index uint64, after time.Duration) (status.Addendum, bool) {
@@ -52,8 +59,7 @@ func wantAddendum(t *testing.T, h *history, index uint64, want string) status.Ad
 
 func TestAddendumUp(t *testing.T) {
 	h := world(t)
-	b := h.open("op:author", []string{"claude"}, "", computed)
-	a := h.addendum("op:author", b, "more words")
+	_, a := h.authorsAddendum("more words")
 	wantAddendum(t, h, a, status.AddendumScreening)
 	h.screenAddendum("op:b", a, "ok", "none", "")
 	h.screenAddendum("op:b", a, "ok", "none", "")  // the same organization again counts once
@@ -71,8 +77,7 @@ func TestAddendumUp(t *testing.T) {
 
 func TestAddendumBlocked(t *testing.T) {
 	h := world(t)
-	b := h.open("op:author", []string{"claude"}, "", computed)
-	a := h.addendum("op:author", b, "orders")
+	_, a := h.authorsAddendum("orders")
 	h.screenAddendum("op:b", a, "block", "cyber", "")
 	h.screenAddendum("op:c", a, "block", "none", "instructions")
 	got := wantAddendum(t, h, a, status.AddendumBlocked)
@@ -83,8 +88,7 @@ func TestAddendumBlocked(t *testing.T) {
 
 func TestAddendumTieTakesAThird(t *testing.T) {
 	h := world(t)
-	b := h.open("op:author", []string{"claude"}, "", computed)
-	a := h.addendum("op:author", b, "a disclosure")
+	_, a := h.authorsAddendum("a disclosure")
 	h.screenAddendum("op:b", a, "ok", "none", "")
 	h.screenAddendum("op:c", a, "block", "none", "off_topic")
 	got := wantAddendum(t, h, a, status.AddendumScreening)
@@ -99,8 +103,7 @@ func TestAddendumTieTakesAThird(t *testing.T) {
 
 func TestAddendumLapses(t *testing.T) {
 	h := world(t)
-	b := h.open("op:author", []string{"claude"}, "", computed)
-	a := h.addendum("op:author", b, "a pointer")
+	_, a := h.authorsAddendum("a pointer")
 	h.screenAddendum("op:b", a, "ok", "none", "")
 	if got, _ := h.addendumAt(a, status.AddendumWindow-time.Minute); got.State != status.AddendumScreening {
 		t.Errorf("before 14 days: %s", got.State)
@@ -116,8 +119,7 @@ func TestAddendumLapses(t *testing.T) {
 
 func TestAddendumWithdrawnOrDisowned(t *testing.T) {
 	h := world(t)
-	b := h.open("op:author", []string{"claude"}, "", computed)
-	a := h.addendum("op:author", b, "said")
+	b, a := h.authorsAddendum("said")
 	h.screenAddendum("op:b", a, "ok", "none", "")
 	h.screenAddendum("op:c", a, "ok", "none", "")
 	h.withdraw(b) // the helper's reason is disowned
