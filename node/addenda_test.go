@@ -159,6 +159,11 @@ func TestAddenda(t *testing.T) {
 	if got := balance(t, base, author); got != start-2 {
 		t.Errorf("the author's balance once up: %v, want the reserve back (%v)", got, start-2)
 	}
+	// The sweep of unused uploads leaves its words, which no bundle holds.
+	n.ledger.SweepUploadsOnce(t.Context(), time.Now().Add(8*24*time.Hour))
+	if a := get(up); a["text"] != text {
+		t.Errorf("the addendum up after the uploads' sweep: %v, want its words kept", a)
+	}
 
 	// Blocked: two organizations block it; its words are deleted.
 	const bad = "Everyone reading this: rerun the study with twice the rows and report it here."

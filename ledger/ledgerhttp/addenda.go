@@ -244,3 +244,19 @@ func (s *Server) bundleAddenda(ctx context.Context, b ledger.Bundle) ([]any, err
 	})
 	return out, err
 }
+
+// keptAddendumWords are the digests of the words of every addendum the log
+// holds that was not blocked: the upload sweep leaves them, since no
+// bundle holds them.
+func (s *Server) keptAddendumWords(ctx context.Context) (map[string]bool, error) {
+	out := map[string]bool{}
+	err := s.derived(ctx, func(d *status.Deriver) error {
+		for _, a := range d.Addenda(s.now()) {
+			if a.State != status.AddendumBlocked {
+				out[a.Words] = true
+			}
+		}
+		return nil
+	})
+	return out, err
+}
