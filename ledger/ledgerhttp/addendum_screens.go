@@ -89,6 +89,25 @@ func (s *Server) screenIndex(ctx context.Context, j ledger.Job) (uint64, error) 
 	return *detail.Addendum.Index, nil
 }
 
+// guardedScreens are the reserve screens the verifier whose identity is id
+// may not take: those of ties in which a screen named a hazard, when it has
+// no track record.
+func (s *Server) guardedScreens(ctx context.Context, id store.Identity, now time.Time) (map[string]bool, error) {
+	if hasTrackRecord(id, now) {
+		return nil, nil
+	}
+	out := map[string]bool{}
+	err := s.derived(ctx, func(d *status.Deriver) error {
+		for _, a := range d.Addenda(now) {
+			if a.Tied() && a.NamedHazard() {
+				out[addendumJobID(a.Index, AddendumScreens)] = true
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // screenAddendum answers POST /api/v1/addendum-screens.
 func (s *Server) screenAddendum(r *http.Request) (any, int, error) {
 	entry, _, err := s.signedObject(r, jobs.AddendumScreen)

@@ -95,6 +95,17 @@ func (a Addendum) Tied() bool {
 	return a.State == AddendumScreening && ok > 0 && ok == block
 }
 
+// NamedHazard reports whether a counted screen named a hazard: a tie then
+// goes only to a screener with a track record, as a hazard review does.
+func (a Addendum) NamedHazard() bool {
+	for i, s := range a.Screens {
+		if a.Counted[i] && s.Hazard != "" && s.Hazard != "none" {
+			return true
+		}
+	}
+	return false
+}
+
 // addendumBook holds the addenda the log added: by index, each paper's in
 // log order, and each bundle's withdrawal reason.
 type addendumBook struct {

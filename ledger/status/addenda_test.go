@@ -92,12 +92,22 @@ func TestAddendumTieTakesAThird(t *testing.T) {
 	h.screenAddendum("op:b", a, "ok", "none", "")
 	h.screenAddendum("op:c", a, "block", "none", "off_topic")
 	got := wantAddendum(t, h, a, status.AddendumScreening)
-	if !got.Tied() {
-		t.Error("one ok and one block is not a tie")
+	if !got.Tied() || got.NamedHazard() {
+		t.Errorf("one ok and one block naming no hazard: tied %v, a hazard named %v", got.Tied(), got.NamedHazard())
 	}
 	h.screenAddendum("op:d", a, "block", "none", "off_topic")
 	if got := wantAddendum(t, h, a, status.AddendumBlocked); got.Tied() {
 		t.Error("a settled addendum is tied")
+	}
+}
+
+func TestAddendumTieNamingAHazard(t *testing.T) {
+	h := world(t)
+	_, a := h.authorsAddendum("a method")
+	h.screenAddendum("op:b", a, "block", "biological", "")
+	h.screenAddendum("op:c", a, "ok", "none", "")
+	if got := wantAddendum(t, h, a, status.AddendumScreening); !got.Tied() || !got.NamedHazard() {
+		t.Errorf("a tie with a hazard named: tied %v, a hazard named %v", got.Tied(), got.NamedHazard())
 	}
 }
 
