@@ -51,7 +51,7 @@ func (v verifier) screen(t *testing.T, base string, index uint64, text any, verd
 	b := job["bundle"].(map[string]any)
 	if uint64(a["addendum"].(float64)) != index || a["text"] != text || a["still_waiting"] != true ||
 		len(job["rules"].([]any)) != len(jobs.AddendumRules) || len(job["block_reasons"].(map[string]any)) != len(jobs.AddendumBlockReasons) ||
-		b["paper"] == nil || len(b["claims"].([]any)) == 0 || job["hazard_rubric"].(map[string]any)["text"] == "" {
+		b["paper"] == nil || b["title"] == nil || len(b["claims"].([]any)) == 0 || !rubricMatches(job["hazard_rubric"].(map[string]any)) {
 		t.Fatalf("%s's addendum job: %v", v.name, job)
 	}
 	code, ans := call(t, "POST", base+"/api/v1/addendum-screens", v.screenBody(t, index, verdict, hazard, reason))
@@ -59,6 +59,13 @@ func (v verifier) screen(t *testing.T, base string, index uint64, text any, verd
 		t.Fatalf("%s's screen: %d %v", v.name, code, ans)
 	}
 	return ans.(map[string]any)["status"].(string)
+}
+
+// rubricMatches reports whether a job's hazard rubric is its text's digest,
+// which the reference harness checks.
+func rubricMatches(r map[string]any) bool {
+	text, _ := r["text"].(string)
+	return text != "" && r["rubric"] == canonical.Digest([]byte(text))
 }
 
 // noScreen checks v is given no screen of an addendum.
