@@ -38,13 +38,14 @@ const (
 
 // addendumBook is the node's own state for addenda: opening is held from
 // an addendum's checks to its screens, so one sent twice at once is logged
-// once; settled are those whose credit this process settled, under
-// settleMu (after a restart each is settled once more, which moves
-// nothing).
+// once; under settleMu, settled are those whose credit this process
+// settled and made how many screen jobs it knows each has (after a
+// restart each is settled or made once more, which moves nothing).
 type addendumBook struct {
 	opening  sync.Mutex
 	settleMu sync.Mutex
 	settled  map[uint64]bool
+	made     map[uint64]int
 }
 
 func (s *Server) routeAddenda() {
@@ -149,7 +150,8 @@ func (s *Server) addAddendum(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := s.openScreens(ctx, index, a, now); err != nil {
+	opened := status.Addendum{Index: index, Bundle: a.Bundle, Author: a.Author, ModelFamily: a.ModelFamily}
+	if err := s.openScreens(ctx, opened, now); err != nil {
 		return nil, 0, err
 	}
 	return map[string]any{"addendum": index, "status": status.AddendumScreening, "price": AddendumPrice}, http.StatusCreated, nil

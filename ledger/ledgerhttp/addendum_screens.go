@@ -53,21 +53,20 @@ func (s *Server) screenJob(ctx context.Context, index uint64, a status.Addendum,
 		Needs: ledger.JobNeeds{Detail: detailJSON(map[string]any{"addendum": map[string]any{"index": index}})}}, nil
 }
 
-// openScreens makes addendum index's prepaid screens and takes its price
-// from its author.
-func (s *Server) openScreens(ctx context.Context, index uint64, e jobs.Addendum, now time.Time) error {
-	a := status.Addendum{Index: index, Bundle: e.Bundle, Author: e.Author, ModelFamily: e.ModelFamily}
+// openScreens makes addendum a's prepaid screens and takes its price from
+// its author, once: made again, they are there already and nothing moves.
+func (s *Server) openScreens(ctx context.Context, a status.Addendum, now time.Time) error {
 	var js []ledger.CheckJob
 	for n := range AddendumScreens {
-		j, err := s.screenJob(ctx, index, a, n, now)
+		j, err := s.screenJob(ctx, a.Index, a, n, now)
 		if err != nil {
 			return err
 		}
 		js = append(js, j)
 	}
-	pay := []jobs.Movement{{Operator: e.Author, Kind: jobs.Spent, Amount: -AddendumPrice, Key: addendumKey(index), At: now}}
+	pay := []jobs.Movement{{Operator: a.Author, Kind: jobs.Spent, Amount: -AddendumPrice, Key: addendumKey(a.Index), At: now}}
 	if err := s.store.CreateCheckJobs(context.WithoutCancel(ctx), js, pay); err != nil && !errors.Is(err, store.ErrDuplicate) {
-		return fmt.Errorf("making addendum %d's screens: %w", index, err)
+		return fmt.Errorf("making addendum %d's screens: %w", a.Index, err)
 	}
 	return nil
 }
@@ -168,7 +167,7 @@ func (s *Server) screenAddendum(r *http.Request) (any, int, error) {
 }
 
 // settleAddenda brings every addendum's jobs and credit in line with the
-// log: a tie gets its reserve screen; one settled, lapsed or withdrawn
+// log: one screening has its screens, and a tie its reserve screen; one settled, lapsed or withdrawn
 // closes its screens, gives its author back those not done, and, blocked,
 // loses its words. Each movement has a key of its own, so settling again
 // moves nothing.
@@ -185,12 +184,28 @@ func (s *Server) settleAddenda(ctx context.Context) error {
 	s.addenda.settleMu.Lock()
 	defer s.addenda.settleMu.Unlock()
 	if s.addenda.settled == nil {
-		s.addenda.settled = map[uint64]bool{}
+		s.addenda.settled, s.addenda.made = map[uint64]bool{}, map[uint64]int{}
 	}
 	for _, a := range all {
-		switch {
-		case s.addenda.settled[a.Index]:
-		case a.Tied():
+		if s.addenda.settled[a.Index] {
+			continue
+		}
+		if a.State != status.AddendumScreening {
+			if err := s.settleAddendum(ctx, a, now); err != nil {
+				return err
+			}
+			s.addenda.settled[a.Index] = true
+			continue
+		}
+		// Its screens, made again if the node stopped between logging it
+		// and making them.
+		if s.addenda.made[a.Index] < AddendumScreens {
+			if err := s.openScreens(ctx, a, now); err != nil {
+				return err
+			}
+			s.addenda.made[a.Index] = AddendumScreens
+		}
+		if a.Tied() && s.addenda.made[a.Index] == AddendumScreens {
 			j, err := s.screenJob(ctx, a.Index, a, AddendumScreens, now)
 			if err != nil {
 				return err
@@ -198,11 +213,7 @@ func (s *Server) settleAddenda(ctx context.Context) error {
 			if err := s.store.CreateCheckJobs(ctx, []ledger.CheckJob{j}, nil); err != nil && !errors.Is(err, store.ErrDuplicate) {
 				return fmt.Errorf("making addendum %d's reserve screen: %w", a.Index, err)
 			}
-		case a.State != status.AddendumScreening:
-			if err := s.settleAddendum(ctx, a, now); err != nil {
-				return err
-			}
-			s.addenda.settled[a.Index] = true
+			s.addenda.made[a.Index]++
 		}
 	}
 	return nil
