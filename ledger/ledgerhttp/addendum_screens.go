@@ -32,8 +32,8 @@ func addendumJobID(index uint64, n int) string {
 
 func addendumKey(index uint64) string { return "addendum:" + strconv.FormatUint(index, 10) }
 
-// screenJob is the n-th screen job of addendum index, by a.
-func (s *Server) screenJob(ctx context.Context, index uint64, a status.Addendum, n int, now time.Time) (ledger.CheckJob, error) {
+// screenJob is addendum a's n-th screen job.
+func (s *Server) screenJob(ctx context.Context, a status.Addendum, n int, now time.Time) (ledger.CheckJob, error) {
 	b, err := s.store.Bundle(ctx, a.Bundle)
 	if err != nil {
 		return ledger.CheckJob{}, err
@@ -48,9 +48,9 @@ func (s *Server) screenJob(ctx context.Context, index uint64, a status.Addendum,
 	if a.ModelFamily != "" {
 		families = []string{a.ModelFamily}
 	}
-	return ledger.CheckJob{Job: ledger.Job{ID: addendumJobID(index, n), Kind: jobs.AddendumScreen, Bundle: b.Hash,
+	return ledger.CheckJob{Job: ledger.Job{ID: addendumJobID(a.Index, n), Kind: jobs.AddendumScreen, Bundle: b.Hash,
 		Urgency: jobs.UrgencyOther, AuthorOrgs: []string{org}, AuthorFamilies: families, Credits: AddendumScreenCredits, Created: now},
-		Needs: ledger.JobNeeds{Detail: detailJSON(map[string]any{"addendum": map[string]any{"index": index}})}}, nil
+		Needs: ledger.JobNeeds{Detail: detailJSON(map[string]any{"addendum": map[string]any{"index": a.Index}})}}, nil
 }
 
 // openScreens makes addendum a's prepaid screens and takes its price from
@@ -58,7 +58,7 @@ func (s *Server) screenJob(ctx context.Context, index uint64, a status.Addendum,
 func (s *Server) openScreens(ctx context.Context, a status.Addendum, now time.Time) error {
 	var js []ledger.CheckJob
 	for n := range AddendumScreens {
-		j, err := s.screenJob(ctx, a.Index, a, n, now)
+		j, err := s.screenJob(ctx, a, n, now)
 		if err != nil {
 			return err
 		}
@@ -167,10 +167,10 @@ func (s *Server) screenAddendum(r *http.Request) (any, int, error) {
 }
 
 // settleAddenda brings every addendum's jobs and credit in line with the
-// log: one screening has its screens, and a tie its reserve screen; one settled, lapsed or withdrawn
-// closes its screens, gives its author back those not done, and, blocked,
-// loses its words. Each movement has a key of its own, so settling again
-// moves nothing.
+// log: one screening has its screens, and a tie its reserve screen; one
+// settled, lapsed or withdrawn closes its screens, gives its author back
+// those not done, and, blocked, loses its words. Each movement has a key of
+// its own, so settling again moves nothing.
 func (s *Server) settleAddenda(ctx context.Context) error {
 	ctx = context.WithoutCancel(ctx)
 	now := s.now()
@@ -206,7 +206,7 @@ func (s *Server) settleAddenda(ctx context.Context) error {
 			s.addenda.made[a.Index] = AddendumScreens
 		}
 		if a.Tied() && s.addenda.made[a.Index] == AddendumScreens {
-			j, err := s.screenJob(ctx, a.Index, a, AddendumScreens, now)
+			j, err := s.screenJob(ctx, a, AddendumScreens, now)
 			if err != nil {
 				return err
 			}
