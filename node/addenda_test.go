@@ -54,6 +54,11 @@ func (v verifier) screen(t *testing.T, base string, index uint64, text any, verd
 		b["paper"] == nil || b["title"] == nil || len(b["claims"].([]any)) == 0 || !rubricMatches(job["hazard_rubric"].(map[string]any)) {
 		t.Fatalf("%s's addendum job: %v", v.name, job)
 	}
+	due, _ := time.Parse(time.RFC3339, job["deadline"].(string))
+	given, _ := time.Parse(time.RFC3339, job["assigned_at"].(string))
+	if due.Sub(given) != jobs.RatingDeadline {
+		t.Errorf("%s's addendum job is due %v after it was given, want %v", v.name, due.Sub(given), jobs.RatingDeadline)
+	}
 	code, ans := call(t, "POST", base+"/api/v1/addendum-screens", v.screenBody(t, index, verdict, hazard, reason))
 	if code != http.StatusCreated || ans.(map[string]any)["verdict"] != verdict {
 		t.Fatalf("%s's screen: %d %v", v.name, code, ans)
