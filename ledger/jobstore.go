@@ -73,8 +73,9 @@ type JobStore interface {
 	// is skipped. It returns how many it recorded.
 	AddMovements(ctx context.Context, moves []jobs.Movement) (int, error)
 
-	// OrgJobs counts the jobs organization did with work since since;
-	// OrgDeclines the jobs it handed back since.
+	// OrgJobs counts the jobs organization did with work since since,
+	// addendum screens aside ("Verify first": they open neither a free
+	// bundle nor gifts); OrgDeclines the jobs it handed back since.
 	OrgJobs(ctx context.Context, organization string, since time.Time) (int, error)
 	OrgDeclines(ctx context.Context, organization string, since time.Time) (int, error)
 

@@ -7,7 +7,7 @@ import (
 )
 
 // TestStatusRoutesBadInput sends bad input to every route of challenges,
-// challenge reviews and retractions, and to the claim reads with status
+// challenge reviews, retractions, addenda and addendum screens, and to the claim reads with status
 // filters, and checks each gets the spec's status and code, never a 500.
 func TestStatusRoutesBadInput(t *testing.T) {
 	t.Parallel()
@@ -63,6 +63,26 @@ func TestStatusRoutesBadInput(t *testing.T) {
 		}(), http.StatusUnprocessableEntity, "bad_signature"},
 		{"retraction: a bad index", "GET", "/api/v1/retractions/-2", nil, http.StatusBadRequest, "bad_request"},
 		{"retraction: none there", "GET", "/api/v1/retractions/0", nil, http.StatusNotFound, "not_found"},
+		{"addendum: not JSON", "POST", "/api/v1/addenda", []byte("{"), http.StatusBadRequest, "invalid_json"},
+		{"addendum: a bare entry", "POST", "/api/v1/addenda", mustJSON(t, map[string]any{"type": "addendum"}), http.StatusBadRequest, "bad_request"},
+		{"addendum: an unknown member", "POST", "/api/v1/addenda", author.addendum(t, hash, "Said.", nonce, func(e map[string]any) { e["extra"] = 1 }), http.StatusBadRequest, "bad_request"},
+		{"addendum: no words", "POST", "/api/v1/addenda", mustJSON(t, map[string]any{"entry": author.sign(t, map[string]any{"type": "addendum",
+			"author": author.id, "bundle": hash, "words": hash})}), http.StatusBadRequest, "bad_request"},
+		{"addendum: words too long", "POST", "/api/v1/addenda", author.addendum(t, hash, strings.Repeat("a", 10001), nonce), http.StatusBadRequest, "bad_request"},
+		{"addendum: bad signature", "POST", "/api/v1/addenda", func() []byte {
+			body := author.addendum(t, hash, "Said.", nonce)
+			return []byte(strings.Replace(string(body), author.family+"-test-1", author.family+"-test-2", 1))
+		}(), http.StatusUnprocessableEntity, "bad_signature"},
+		{"addendum: a sealed bundle", "POST", "/api/v1/addenda", author.addendum(t, hash, "Too soon.", nonce), http.StatusNotFound, "not_found"},
+		{"addendum: a bad index", "GET", "/api/v1/addenda/x", nil, http.StatusBadRequest, "bad_request"},
+		{"addendum: none there", "GET", "/api/v1/addenda/0", nil, http.StatusNotFound, "not_found"},
+		{"addendum screen: not JSON", "POST", "/api/v1/addendum-screens", []byte("[]"), http.StatusBadRequest, "bad_request"},
+		{"addendum screen: an ok naming a reason", "POST", "/api/v1/addendum-screens", other.screenBody(t, 3, "ok", "none", "abuse"), http.StatusUnprocessableEntity, "invalid_screen"},
+		{"addendum screen: a block naming nothing", "POST", "/api/v1/addendum-screens", other.screenBody(t, 3, "block", "none", ""), http.StatusUnprocessableEntity, "invalid_screen"},
+		{"addendum screen: a bad index", "POST", "/api/v1/addendum-screens", other.screenBody(t, -1, "ok", "none", ""), http.StatusUnprocessableEntity, "invalid_screen"},
+		{"addendum screen: a bad hazard", "POST", "/api/v1/addendum-screens", other.screenBody(t, 3, "block", "boring", ""), http.StatusUnprocessableEntity, "invalid_screen"},
+		{"addendum screen: no identity", "POST", "/api/v1/addendum-screens", nobody.screenBody(t, 3, "ok", "none", ""), http.StatusForbidden, "no_identity"},
+		{"addendum screen: no addendum there", "POST", "/api/v1/addendum-screens", other.screenBody(t, 3, "ok", "none", ""), http.StatusNotFound, "not_found"},
 		{"replications: a limit too large", "GET", "/api/v1/replications?limit=500", nil, http.StatusBadRequest, "bad_request"},
 		{"replications: an unknown parameter", "GET", "/api/v1/replications?field=x", nil, http.StatusBadRequest, "bad_request"},
 		{"claims: an unknown status", "GET", "/api/v1/claims?status=great", nil, http.StatusBadRequest, "bad_request"},

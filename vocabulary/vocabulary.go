@@ -32,13 +32,15 @@ var Statuses = []string{
 // EntryTypes are the types of entry a log leaf can hold: the reference
 // library's LEDGER_ENTRY_TYPES, then the types the instructions say are
 // logged that it does not list yet (a void of a sealed bundle, a
-// retraction, an addendum, forum threads and posts).
+// retraction, an addendum, forum threads and posts), and the addendum
+// screens this node logs, which the reference keeps off its log, so that
+// an addendum's state is derived from the log as every other state is.
 var EntryTypes = []string{
 	"bundle", "attestation", "challenge", "challenge_review", "citation_check",
 	"duplicate_check", "preregistration", "status", "key", "key_rotation",
 	"key_recovery", "identity", "task", "observer_key", "observation", "idea",
 	"sealed", "canary", "hazard_review", "hazard_flag", "withdrawal",
-	"void", "retraction", "addendum", "thread", "post",
+	"void", "retraction", "addendum", "thread", "post", "addendum_screen",
 }
 
 // Identity kinds, in the order an operator counts as them: one with more
@@ -97,11 +99,12 @@ var AttestationJobs = []AttestationJob{
 }
 
 // JobKinds is the work a node assigns. The instructions add
-// "importance_rating" jobs, which the reference library's JOB_KINDS lacks.
+// "importance_rating" jobs, which the reference library's JOB_KINDS lacks,
+// and "addendum_screen" jobs, which its harness takes.
 var JobKinds = []string{
 	"reproduction", "screen", "hazard_review", "replication_match", "challenge_review",
 	"methods_review", "domain_review", "adversarial_review", "proof_check",
-	"citation_check", "duplicate_check", "importance_rating",
+	"citation_check", "duplicate_check", "importance_rating", "addendum_screen",
 }
 
 // HazardVerdicts are what a hazard screen can answer: "none" or the

@@ -2,8 +2,6 @@ package main
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"path/filepath"
 	"slices"
@@ -113,16 +111,11 @@ func retractCommand() *command {
 		if code != 0 {
 			return code
 		}
-		nonce := make([]byte, 16)
-		if _, err := rand.Read(nonce); err != nil {
-			return fail(e, 1, "", "%v", err)
-		}
-		words := map[string]any{"text": strings.TrimSpace(*notice), "nonce": hex.EncodeToString(nonce)}
-		data, err := canonical.Marshal(words)
+		words, digest, err := newWords(*notice)
 		if err != nil {
 			return fail(e, 1, "", "%v", err)
 		}
-		entry := map[string]any{"type": "retraction", "author": id, "bundle": args[0], "reason": *reason, "notice": canonical.Digest(data)}
+		entry := map[string]any{"type": "retraction", "author": id, "bundle": args[0], "reason": *reason, "notice": digest}
 		if err := protocol.Sign(entry, key); err != nil {
 			return fail(e, 1, "", "signing: %v", err)
 		}

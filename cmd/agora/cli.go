@@ -243,6 +243,7 @@ func commands() []*command {
 		attestCommand(),
 		challengeCommand(),
 		retractCommand(),
+		addendumGroup(),
 		appealCommand(),
 		preregCommand(),
 		creditCommand(),

@@ -101,6 +101,11 @@ func jobTakeCommand() *command {
 		if code != 0 {
 			return code
 		}
+		if a, ok := answer["addendum"].(map[string]any); ok && answer["kind"] == "addendum_screen" {
+			fmt.Fprintf(e.stdout, "job %v: screen addendum %v to %v before it appears, due %v, pays %v credits\n", answer["job"], a["addendum"], a["bundle"], answer["deadline"], answer["credits"])
+			fmt.Fprintf(e.stdout, "wrote %s/job.json (its words, the bundle's paper and claims, the rules and the hazard rubric); then 'agora addendum screen %s --hazard H --verdict ok|block'\n", folder, folder)
+			return 0
+		}
 		fmt.Fprintf(e.stdout, "job %v: %v of %v, due %v, pays %v credits\n", answer["job"], answer["kind"], answer["bundle"], answer["deadline"], answer["credits"])
 		if q, ok := answer["qualification"].(map[string]any); ok {
 			fmt.Fprintln(e.stdout, q["message"])
@@ -313,6 +318,10 @@ func attestCommand() *command {
 				return nodeFailure(e, err, "")
 			}
 			return printLoopAnswer(e, out, "review")
+		}
+		if kind == "addendum_screen" {
+			return fail(e, 2, "agora addendum screen "+args[0]+" --hazard H --verdict ok|block [--reason R] --model-family F --model M",
+				"an addendum_screen is answered with agora addendum screen")
 		}
 		if kind == "challenge_review" {
 			return answerChallenge(ctx, e, c, cl, job, args[0], id, key, *model.family, *model.model, verdicts)

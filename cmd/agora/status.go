@@ -22,11 +22,11 @@ const maxDerivedFile = 4 << 20
 
 func statusCommand() *command {
 	c := newCommand("status", "agora status [--url URL]",
-		"recompute every claim's statuses from the node's log alone and compare",
-		"them with what the node serves, claim by claim. The log is audited first",
-		"as 'agora log verify' audits it; the only other things read are the",
-		"manifest and claims of each opened bundle, checked against their digests.",
-		"Exit 0 when every claim agrees, 1 when one does not or the log",
+		"recompute every claim's statuses and every addendum's state from the node's",
+		"log alone and compare them with what the node serves, one by one. The log is",
+		"audited first as 'agora log verify' audits it; the only other things read are",
+		"the manifest and claims of each opened bundle, checked against their digests.",
+		"Exit 0 when every claim and addendum agrees, 1 when one does not or the log",
 		"misbehaved, 2 when the check could not finish.")
 	nodeURL := c.nodeURL()
 	c.run = func(ctx context.Context, e *env, args []string) int {
@@ -55,12 +55,19 @@ func statusCommand() *command {
 				return fail(e, exitMisbehaved, "", "entry %d: %v", i, err)
 			}
 		}
-		differ, err := compareStatuses(ctx, e.stdout, cl, d, time.Now())
+		now := time.Now()
+		differ, err := compareStatuses(ctx, e.stdout, cl, d, now)
 		if err != nil {
 			return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
 		}
 		if differ > 0 {
 			return fail(e, exitMisbehaved, "", "%d claims are served with statuses their log does not give", differ)
+		}
+		if differ, err = compareAddenda(ctx, e.stdout, cl, d, now); err != nil {
+			return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
+		}
+		if differ > 0 {
+			return fail(e, exitMisbehaved, "", "%d addenda are served in states their log does not give", differ)
 		}
 		return exitVerified
 	}

@@ -42,14 +42,7 @@ func CheckChallenge(e map[string]any) (Challenge, []Issue) {
 		is.add("/ground", "ground is one of %s", strings.Join(vocabulary.ChallengeGrounds, ", "))
 	}
 	c.Evidence = digestMember(&is, e, "evidence", "evidence is the digest of your evidence's files, sha256: and 64 lowercase hex digits")
-	// The model is optional on a challenge, as the reference library's
-	// schema has it; a challenge naming either its family or its model
-	// names both, as every signed call does, and each is checked, so a
-	// malformed model is reported even when the family is missing.
-	_, family := e["model_family"]
-	if _, model := e["model"]; family || model {
-		c.ModelFamily, c.Model = modelMembers(&is, e)
-	}
+	c.ModelFamily, c.Model = optionalModel(&is, e)
 	sigMember(&is, e, "challenger")
 	return c, is.sorted()
 }

@@ -247,6 +247,18 @@ func timeMember(is *issues, e map[string]any, now time.Time) time.Time {
 	return t
 }
 
+// optionalModel checks the model an entry may name (a challenge's or an
+// addendum's, optional as the reference library's schemas have it): none,
+// or model_family and model both, each checked, so a malformed model is
+// reported even when the family is missing.
+func optionalModel(is *issues, e map[string]any) (family, model string) {
+	_, named := e["model_family"]
+	if _, ok := e["model"]; !ok && !named {
+		return "", ""
+	}
+	return modelMembers(is, e)
+}
+
 // modelMembers checks model_family, one of the families the protocol
 // names, and model, a model ID.
 func modelMembers(is *issues, e map[string]any) (family, model string) {

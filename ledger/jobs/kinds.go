@@ -8,9 +8,8 @@ import (
 )
 
 // The kinds of job this node hands out now. vocabulary.JobKinds lists every
-// kind the protocol names; challenge reviews, idea screens and addendum
-// screens wait for challenges, ideas and addenda, and no job of theirs is
-// ever made.
+// kind the protocol names; idea screens wait for ideas, and no job of
+// theirs is ever made. AddendumScreen is in addenda.go.
 const (
 	Reproduction      = "reproduction"
 	Screen            = "screen"
@@ -93,9 +92,10 @@ func Runs(kind string) bool { return kind == Reproduction || kind == ProofCheck 
 const RatingDeadline = 2 * time.Hour
 
 // DeadlineFor is when a job of kind assigned at must be done: an
-// importance rating in RatingDeadline, any other job by Deadline.
+// importance rating or an addendum screen in RatingDeadline, any other
+// job by Deadline.
 func DeadlineFor(kind string, at time.Time, minutes float64) time.Time {
-	if kind == ImportanceRating {
+	if kind == ImportanceRating || kind == AddendumScreen {
 		return at.Add(RatingDeadline)
 	}
 	return Deadline(at, minutes)

@@ -63,13 +63,11 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 		}
 		return nil, 0, issuesError(http.StatusUnprocessableEntity, code, "The attestation", list)
 	}
-	release, ok := s.StartSubmission(op.ID)
-	if !ok {
-		return nil, 0, inProgress()
+	finish, err := s.answering(op.ID)
+	if err != nil {
+		return nil, 0, err
 	}
-	defer release()
-	unlock := s.verify.lock(op.ID)
-	defer unlock()
+	defer finish()
 
 	if answer, done, err := s.answerItem(ctx, op.ID, identity.Organization, a.Bundle, a.ModelFamily, a.Model, func(it jobs.Item) (bool, error) {
 		if it.Kind != a.Job {
@@ -106,6 +104,18 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	return map[string]any{"attestation": index}, http.StatusCreated, nil
+}
+
+// answering holds operator's turn to answer a job: no other submission of
+// its runs, and its jobs are not handed out or answered meanwhile, until
+// done is called.
+func (s *Server) answering(operator string) (done func(), err error) {
+	release, ok := s.StartSubmission(operator)
+	if !ok {
+		return nil, inProgress()
+	}
+	unlock := s.verify.lock(operator)
+	return func() { unlock(); release() }, nil
 }
 
 func inProgress() error {
@@ -364,13 +374,11 @@ func (s *Server) hazardReview(r *http.Request) (any, int, error) {
 	if len(list) > 0 {
 		return nil, 0, issuesError(http.StatusUnprocessableEntity, "invalid_review", "The hazard review", list)
 	}
-	release, ok := s.StartSubmission(op.ID)
-	if !ok {
-		return nil, 0, inProgress()
+	finish, err := s.answering(op.ID)
+	if err != nil {
+		return nil, 0, err
 	}
-	defer release()
-	unlock := s.verify.lock(op.ID)
-	defer unlock()
+	defer finish()
 	family := h.ModelFamily
 	if answer, done, err := s.answerItem(ctx, op.ID, identity.Organization, h.Bundle, h.ModelFamily, h.Model, func(it jobs.Item) (bool, error) {
 		if it.Kind != jobs.Screen {

@@ -433,9 +433,10 @@ func (s *Server) sweepUploads(ctx context.Context) {
 
 // SweepUploadsOnce removes the uploads no bundle holds that lapsed by now.
 func (s *Server) SweepUploadsOnce(ctx context.Context, now time.Time) {
+	words, werr := s.keptAddendumWords(ctx)
 	removed, err := s.blobs.Sweep(now.Add(-vocabulary.UploadKeep), func(digest string) bool {
 		held, err := s.store.HoldsFile(ctx, digest)
-		return held || err != nil // keep what can't be checked now
+		return held || words[digest] || err != nil || werr != nil // keep what can't be checked now
 	})
 	switch {
 	case err != nil && ctx.Err() == nil:
@@ -641,6 +642,9 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	if out["versions"], err = s.versions(r.Context(), b); err != nil {
+		return nil, 0, err
+	}
+	if out["addenda"], err = s.bundleAddenda(r.Context(), b); err != nil {
 		return nil, 0, err
 	}
 	return out, http.StatusOK, nil

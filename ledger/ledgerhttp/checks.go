@@ -122,13 +122,11 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	release, ok := s.StartSubmission(op.ID)
-	if !ok {
-		return nil, 0, inProgress()
+	finish, err := s.answering(op.ID)
+	if err != nil {
+		return nil, 0, err
 	}
-	defer release()
-	unlock := s.verify.lock(op.ID)
-	defer unlock()
+	defer finish()
 	job, err := s.heldJob(ctx, op.ID, a.bundle, a.family, now, k.kind)
 	if err != nil {
 		return nil, 0, err

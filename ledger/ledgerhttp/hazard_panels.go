@@ -349,13 +349,17 @@ func (s *Server) afterWithdrawal(ctx context.Context, b ledger.Bundle, reason st
 // does not count yet.
 func trackRecord(id store.Identity, now time.Time, opens func(string) bool) func(string) bool {
 	return func(kind string) bool {
-		if kind == jobs.HazardReview || kind == jobs.ChallengeReview {
-			if id.Kind != "invited" && now.Sub(id.Added) < TrackRecordAge {
-				return false
-			}
+		if (kind == jobs.HazardReview || kind == jobs.ChallengeReview) && !hasTrackRecord(id, now) {
+			return false
 		}
 		return opens(kind)
 	}
+}
+
+// hasTrackRecord reports whether the verifier whose identity is id has the
+// track record hazard and challenge reviews ask for.
+func hasTrackRecord(id store.Identity, now time.Time) bool {
+	return id.Kind == "invited" || now.Sub(id.Added) >= TrackRecordAge
 }
 
 // TrackRecordAge is how old an identity must be for hazard and challenge

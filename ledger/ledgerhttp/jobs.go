@@ -255,8 +255,15 @@ func (s *Server) requestJob(r *http.Request) (any, int, error) {
 		}
 	}
 	v := jobs.Verifier{Operator: op.ID, Organization: org, Family: req.ModelFamily, Can: req.Can, Unfiltered: req.Unfiltered, NoImportance: !req.Importance, Opens: trackRecord(identity, now, opens)}
+	guarded, err := s.guardedScreens(ctx, identity, now)
+	if err != nil {
+		return nil, 0, err
+	}
 	job, err := s.store.TakeJob(ctx, ledger.TakeJob{Operator: op.ID, Organization: org, Family: req.ModelFamily, At: now},
 		func(open []jobs.Open) (id string, ok bool) {
+			if len(guarded) > 0 {
+				open = slices.DeleteFunc(slices.Clone(open), func(j jobs.Open) bool { return guarded[j.ID] })
+			}
 			s.verify.random(func(rnd *mrand.Rand) {
 				var j jobs.Open
 				j, ok = jobs.Choose(open, v, rnd)
@@ -347,8 +354,11 @@ func itemView(st *jobs.ModelState, it jobs.Item, now time.Time) map[string]any {
 // jobView is a job as its verifier gets it: blind, every file of its
 // bundle but manifest.json and signature.
 func (s *Server) jobView(ctx context.Context, j ledger.Job) (map[string]any, error) {
-	if j.Kind == jobs.ImportanceRating {
+	switch j.Kind {
+	case jobs.ImportanceRating:
 		return s.ratingView(ctx, j)
+	case jobs.AddendumScreen:
+		return s.addendumJobView(ctx, j)
 	}
 	// A canary is served as the bundle it copies is: its fields, and
 	// every file but manifest.json and signature, one result changed.

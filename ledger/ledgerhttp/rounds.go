@@ -307,6 +307,9 @@ func (s *Server) sweepRounds(ctx context.Context) {
 		if err := s.settleAppeals(ctx); err != nil && ctx.Err() == nil {
 			s.logger.Error("settling appeals", "err", err)
 		}
+		if err := s.settleAddenda(ctx); err != nil && ctx.Err() == nil {
+			s.logger.Error("settling addenda", "err", err)
+		}
 		select {
 		case <-ctx.Done():
 			return

@@ -156,6 +156,7 @@ type Server struct {
 	verify     *verification // the verification loop's state (jobs.go)
 	status     statuses      // what the log says of claims (statuses.go)
 	challenges challengeBook // challenges.go
+	addenda    addendumBook  // addenda.go
 	habits     habitBook     // rating habits by the hour (importance.go)
 	// jobFlags holds the integrity checks of the bundles jobs were served
 	// from, by bundle hash (a canary's by its own): a bundle's files never
@@ -186,6 +187,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeChecks()
 	s.routeChallenges()
 	s.routeRetractions()
+	s.routeAddenda()
 	s.routePreregistrations()
 	return s
 }

@@ -34,6 +34,8 @@
 //   - Unavailable: every bundle that held it was withdrawn.
 //   - Retracted: its paper's author retracted any version of it
 //     (retractions.go); it overrides the hallmarks, Refuted beside it.
+//
+// Addenda, which change no claim, are derived beside them (addenda.go).
 package status
 
 import (
@@ -80,6 +82,7 @@ type Deriver struct {
 	retractions     map[string]*Retraction
 	retractionOrder []string
 	preregs         map[string]*Preregistration // by ID
+	addenda         *addendumBook               // addenda.go; nil until one is read
 	// papers are the versions of each paper, by its first version's hash;
 	// byAuthor the bundles of each author.
 	papers   map[string][]*bundleState
@@ -195,6 +198,7 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 		d.attest(index, obj, entry)
 	case "withdrawal":
 		d.withdraw(index, entry)
+		d.addendumWithdrawal(entry)
 	case "challenge":
 		d.challenge(index, at, entry)
 	case "challenge_review":
@@ -205,6 +209,10 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 		d.preregister(index, at, entry)
 	case "citation_check":
 		d.citationCheck(entry)
+	case "addendum":
+		d.addendum(index, at, entry)
+	case "addendum_screen":
+		d.addendumScreen(index, entry)
 	}
 	return nil
 }

@@ -619,7 +619,7 @@ func (s *Store) count(ctx context.Context, q string, args ...any) (int, error) {
 }
 
 func (s *Store) OrgJobs(ctx context.Context, organization string, since time.Time) (int, error) {
-	return s.count(ctx, `SELECT COUNT(*) FROM job_answers WHERE organization = ? AND with_work = 1 AND at >= ?`, organization, nanos(since))
+	return s.count(ctx, `SELECT COUNT(*) FROM job_answers WHERE organization = ? AND with_work = 1 AND at >= ? AND kind != 'addendum_screen'`, organization, nanos(since))
 }
 
 func (s *Store) OrgDeclines(ctx context.Context, organization string, since time.Time) (int, error) {
