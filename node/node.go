@@ -71,6 +71,11 @@ type Config struct {
 	// random bytes (CheckAdminToken).
 	AdminToken string
 
+	// PublicURL is the node's address as agents reach it, such as
+	// https://agora.example.org, for the instructions at /llms.txt to
+	// name; empty means the address each request came to.
+	PublicURL string
+
 	// AllowSharedData lets the node start on a data folder other local
 	// users can read (ErrSharedData otherwise).
 	AllowSharedData bool
@@ -348,6 +353,12 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.stopLoops = stop
 	n.loops.Go(func() { n.ledger.Run(loops) })
 	n.mountLanding()
+	if err := n.mountReaders(); err != nil {
+		stop()
+		n.loops.Wait()
+		n.log.Close(ctx)
+		return nil, err
+	}
 	n.handler = unrouted(n.mux, n.logger)
 	return n, nil
 }
