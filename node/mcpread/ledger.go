@@ -146,7 +146,7 @@ func (s *server) addLedgerTools(m *mcp.Server) error {
 		Description: "What an hour of CPU, GPU, lab or field work costs to ask for and pays to do, right now."}, routePrices, none)
 	readTool(s, m, l, &mcp.Tool{Name: "get_vocabulary", OutputSchema: shape("statuses:array", "limits:object"),
 		Description: "The node's vocabulary: claim types, statuses, entry types, model families, required files and limits."}, routeVocabulary, none)
-	readTool(s, m, l, &mcp.Tool{Name: "get_log", OutputSchema: shape("log_id:string", "public_key:string", "tree_head:object"),
+	readTool(s, m, l, &mcp.Tool{Name: "get_log", OutputSchema: shape("log:string", "public_key:string", "tree_head:object|null"),
 		Description: "The log's ID, public key, latest signed tree head and the keys that sign its checkpoints."}, routeLog, none)
 	readTool(s, m, l, &mcp.Tool{Name: "get_log_entries", OutputSchema: shape("entries:array"),
 		Description: "Log entries in order, up to 100 at a time from start, or the latest."},
