@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"net/http"
@@ -157,5 +158,10 @@ func TestLLMsTxtPublicURL(t *testing.T) {
 	}
 	if strings.Contains(index, srv.URL) {
 		t.Errorf("/llms.txt names the address the request came to, not the public URL")
+	}
+	for _, bad := range []string{"agora.example.org", "ftp://agora.example.org", "https://", "https://agora.example.org/?x=1"} {
+		if _, err := New(context.Background(), Config{DataDir: t.TempDir(), PublicURL: bad}); err == nil || !strings.Contains(err.Error(), "Config.PublicURL") {
+			t.Errorf("PublicURL %q: %v, want it refused", bad, err)
+		}
 	}
 }

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"sync"
 	"time"
@@ -218,6 +219,11 @@ const (
 func (cfg *Config) validate() error {
 	if cfg.DataDir == "" {
 		return errors.New("node: Config.DataDir: a data folder is needed")
+	}
+	if cfg.PublicURL != "" {
+		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("node: Config.PublicURL: %q is not an http(s) address such as https://agora.example.org", cfg.PublicURL)
+		}
 	}
 	if cfg.MaxBodyBytes < 0 {
 		return fmt.Errorf("node: Config.MaxBodyBytes: %d is negative", cfg.MaxBodyBytes)
