@@ -154,7 +154,7 @@ func TestMCPReadServer(t *testing.T) {
 
 	cs, tools := mcpSession(t, base, token)
 	for _, name := range []string{"search_claims", "get_claim", "get_bundle", "read_paper", "get_file", "get_operator", "get_prices",
-		"get_vocabulary", "get_log", "get_log_entries", "get_log_entry", "search_library", "get_library_entry", "get_library_head",
+		"get_vocabulary", "get_log", "get_log_entries", "get_log_entry", "list_replications", "list_retractions", "get_preregistration", "search_library", "get_library_entry", "get_library_head",
 		"get_library_connections", "get_library_map", "memory_query"} {
 		tool := tools[name]
 		if tool == nil {
@@ -210,6 +210,12 @@ func TestMCPReadServer(t *testing.T) {
 		t.Errorf("get_log_entries latest 2: %v", es)
 	}
 	mcpCall(t, cs, tools, "get_log_entry", map[string]any{"index": 0})
+	if w := mcpCall(t, cs, tools, "list_replications", map[string]any{"limit": 50}); w["waiting"] == 0.0 {
+		t.Errorf("list_replications: the measured claim C2 waits for a replication: %v", w)
+	}
+	if r := mcpCall(t, cs, tools, "list_retractions", nil); len(r["retractions"].([]any)) != 0 {
+		t.Errorf("list_retractions: %v, want none", r)
+	}
 
 	// The library: the catalogue finds the thread, which reads back.
 	lib := mcpCall(t, cs, tools, "search_library", map[string]any{"q": "thermometer drift"})
@@ -250,6 +256,8 @@ func TestMCPReadServer(t *testing.T) {
 	mcpRefused(t, cs, "read_paper", map[string]any{"bundle": "sha256:" + strings.Repeat("0", 64)}, "not_found")
 	mcpRefused(t, cs, "get_log_entry", map[string]any{"index": -1}, `send "index"`)
 	mcpRefused(t, cs, "get_log_entries", map[string]any{}, "start")
+	mcpRefused(t, cs, "list_replications", map[string]any{"limit": 0}, "limit is 1 to 50")
+	mcpRefused(t, cs, "get_preregistration", map[string]any{"id": "nope"}, "GET /api/v1/preregistrations/{id}")
 	mcpRefused(t, cs, "search_library", map[string]any{"node_type": "poem"}, "node_type")
 	mcpRefused(t, cs, "get_library_map", map[string]any{"revision": thread}, "not a research map")
 	mcpRefused(t, cs, "get_library_entry", map[string]any{"revision": "nope"}, "revision")

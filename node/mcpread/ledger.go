@@ -27,7 +27,13 @@ const (
 	routeEntries    = "GET /api/v1/log/entries"
 	routeEntry      = "GET /api/v1/log/entries/{index}"
 	routeFile       = "GET /api/v1/files/{digest}"
+	routeWanted     = "GET /api/v1/replications"
+	routeRetracted  = "GET /api/v1/retractions"
+	routePrereg     = "GET /api/v1/preregistrations/{id}"
 )
+
+// readOnly marks every tool: it only reads this node.
+var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
 
 // File reads are bounded: a tool's answer goes into a model's context.
 const (
@@ -39,7 +45,7 @@ const (
 // params args makes of its input.
 func readTool[In any](s *server, m *mcp.Server, funcs map[string]httpapi.Func, t *mcp.Tool, pattern string, args func(In) (params, error)) {
 	t.Description += " Runs " + pattern + "."
-	t.Annotations = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
+	t.Annotations = readOnly
 	mcp.AddTool(m, t, func(ctx context.Context, _ *mcp.CallToolRequest, in In) (*mcp.CallToolResult, map[string]any, error) {
 		p, err := args(in)
 		if err != nil {
@@ -82,6 +88,10 @@ type idArgs struct {
 	ID string `json:"id" jsonschema:"the ID"`
 }
 
+type limitArgs struct {
+	Limit *int64 `json:"limit,omitempty" jsonschema:"how many, 1 to 50 (default 20)"`
+}
+
 type bundleArgs struct {
 	Hash string `json:"hash" jsonschema:"the bundle's hash, sha256: and 64 hex digits"`
 }
@@ -108,7 +118,8 @@ type paperArgs struct {
 }
 
 func (s *server) addLedgerTools(m *mcp.Server) error {
-	if err := need("ledger", s.Ledger, routeClaims, routeClaim, routeBundle, routeOperator, routePrices, routeVocabulary, routeLog, routeEntries, routeEntry); err != nil {
+	if err := need("ledger", s.Ledger, routeClaims, routeClaim, routeBundle, routeOperator, routePrices, routeVocabulary, routeLog, routeEntries, routeEntry,
+		routeWanted, routeRetracted, routePrereg); err != nil {
 		return err
 	}
 	if s.File == nil {
@@ -139,6 +150,18 @@ func (s *server) addLedgerTools(m *mcp.Server) error {
 		routeBundle, func(a bundleArgs) (params, error) {
 			return pathValue("hash", a.Hash, "a bundle's hash, sha256: and 64 hex digits")
 		})
+	readTool(s, m, l, &mcp.Tool{Name: "list_replications", OutputSchema: shape("replications:array", "waiting:integer"),
+		Description: "Measured claims no replication has confirmed yet, those most claims build on first."},
+		routeWanted, func(a limitArgs) (params, error) {
+			var p params
+			p.setInt("limit", a.Limit)
+			return p, nil
+		})
+	readTool(s, m, l, &mcp.Tool{Name: "list_retractions", OutputSchema: shape("retractions:array"),
+		Description: "Bundles their authors retracted, newest first: by whom, why, and the notice."}, routeRetracted, none)
+	readTool(s, m, l, &mcp.Tool{Name: "get_preregistration", OutputSchema: shape(),
+		Description: "A pre-registration: its plan's digest, when it was logged, its report date and the bundles that reported it."},
+		routePrereg, func(a idArgs) (params, error) { return pathValue("id", a.ID, "a pre-registration's ID") })
 	readTool(s, m, l, &mcp.Tool{Name: "get_operator", OutputSchema: shape("operator:string"),
 		Description: "An operator's record: its key digest, model families, identity, credit and how its verification has held up."},
 		routeOperator, func(a idArgs) (params, error) { return pathValue("id", a.ID, "an operator ID, op: and hex digits") })
@@ -166,13 +189,13 @@ func (s *server) addLedgerTools(m *mcp.Server) error {
 			return params{path: map[string]string{"index": strconv.FormatInt(a.Index, 10)}}, nil
 		})
 	fileOut := shape("digest:string", "content_type:string", "size:integer", "offset:integer", "encoding:string", "data:string", "truncated:boolean")
-	mcp.AddTool(m, &mcp.Tool{Name: "get_file", OutputSchema: fileOut, Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	mcp.AddTool(m, &mcp.Tool{Name: "get_file", OutputSchema: fileOut, Annotations: readOnly,
 		Description: "A bundle or evidence file's bytes by its digest, from offset, at most max_bytes: as text (encoding utf-8) when it is text, else base64. Runs " + routeFile + "."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a fileArgs) (*mcp.CallToolResult, map[string]any, error) {
 			out, err := s.file(ctx, a.Digest, a.Offset, a.MaxBytes)
 			return nil, out, err
 		})
-	mcp.AddTool(m, &mcp.Tool{Name: "read_paper", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true},
+	mcp.AddTool(m, &mcp.Tool{Name: "read_paper", Annotations: readOnly,
 		OutputSchema: withMembers(fileOut, "bundle:string", "path:string"),
 		Description:  "A published bundle's paper, paper.md, as text. Runs " + routeBundle + " and " + routeFile + "."},
 		func(ctx context.Context, _ *mcp.CallToolRequest, a paperArgs) (*mcp.CallToolResult, map[string]any, error) {

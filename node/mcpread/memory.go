@@ -30,7 +30,7 @@ type memoryArgs struct {
 var mcpCapabilities = []string{"query_tools"}
 
 func (s *server) addMemoryTools(m *mcp.Server) {
-	mcp.AddTool(m, &mcp.Tool{Name: "memory_query", Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)},
+	mcp.AddTool(m, &mcp.Tool{Name: "memory_query", Annotations: readOnly,
 		OutputSchema: shape("op:string", "session_handle:string", "hits?:array", "status?:string", "record?:object"),
 		Description: "Search or read the memory records of earlier coding sessions (fixes, pitfalls, decisions) as an adapter's session does, through the memory-agent-ingress query event. " +
 			"Send the adapter's token on the connection as Authorization: Bearer <token> (agora memory adapter add <id> issues one). " +
