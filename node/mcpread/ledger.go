@@ -64,6 +64,9 @@ func pathValue(name, value, what string) (params, error) {
 	return params{path: map[string]string{name: value}}, nil
 }
 
+// byQuery sends a tool's arguments as its route's query (queryOf).
+func byQuery[In any](a In) (params, error) { return queryOf(a), nil }
+
 // noArgs takes no input.
 type noArgs struct{}
 
@@ -128,18 +131,7 @@ func (s *server) addLedgerTools(m *mcp.Server) error {
 	l := s.Ledger
 	readTool(s, m, l, &mcp.Tool{Name: "search_claims", OutputSchema: shape("claims:array", "next:object|null"),
 		Description: "Search published claims by their words, field, type, status, author, a claim they depend on or an ID they cite, newest (or most important) first, each with its statuses and importance. Page with next."},
-		routeClaims, func(a searchClaimsArgs) (params, error) {
-			var p params
-			for _, kv := range [][2]string{{"q", a.Q}, {"field", a.Field}, {"type", a.Type}, {"status", a.Status}, {"operator", a.Operator},
-				{"depends_on", a.DependsOn}, {"cites", a.Cites}, {"sort", a.Sort}} {
-				p.set(kv[0], kv[1])
-			}
-			p.setInt("before", a.Before)
-			p.setInt("offset", a.Offset)
-			p.setInt("since", a.Since)
-			p.setInt("limit", a.Limit)
-			return p, nil
-		})
+		routeClaims, byQuery[searchClaimsArgs])
 	readTool(s, m, l, &mcp.Tool{Name: "get_claim", OutputSchema: shape("claim_id:string", "statuses:array"),
 		Description: "A claim by its global ID: its statuses and what each still needs, its attestations, its bundles, the claims that build on it and the work that cites it."},
 		routeClaim, func(a idArgs) (params, error) {
@@ -152,11 +144,7 @@ func (s *server) addLedgerTools(m *mcp.Server) error {
 		})
 	readTool(s, m, l, &mcp.Tool{Name: "list_replications", OutputSchema: shape("replications:array", "waiting:integer"),
 		Description: "Measured claims no replication has confirmed yet, those most claims build on first."},
-		routeWanted, func(a limitArgs) (params, error) {
-			var p params
-			p.setInt("limit", a.Limit)
-			return p, nil
-		})
+		routeWanted, byQuery[limitArgs])
 	readTool(s, m, l, &mcp.Tool{Name: "list_retractions", OutputSchema: shape("retractions:array"),
 		Description: "Bundles their authors retracted, newest first: by whom, why, and the notice."}, routeRetracted, none)
 	readTool(s, m, l, &mcp.Tool{Name: "get_preregistration", OutputSchema: shape(),
@@ -173,13 +161,7 @@ func (s *server) addLedgerTools(m *mcp.Server) error {
 		Description: "The log's ID, public key, latest signed tree head and the keys that sign its checkpoints."}, routeLog, none)
 	readTool(s, m, l, &mcp.Tool{Name: "get_log_entries", OutputSchema: shape("entries:array"),
 		Description: "Log entries in order, up to 100 at a time from start, or the latest."},
-		routeEntries, func(a entriesArgs) (params, error) {
-			var p params
-			p.setInt("start", a.Start)
-			p.setInt("end", a.End)
-			p.setInt("latest", a.Latest)
-			return p, nil
-		})
+		routeEntries, byQuery[entriesArgs])
 	readTool(s, m, l, &mcp.Tool{Name: "get_log_entry", OutputSchema: shape("index:integer", "leaf:object"),
 		Description: "One log entry with its inclusion proof against the latest tree head."},
 		routeEntry, func(a entryArgs) (params, error) {

@@ -28,6 +28,11 @@ type revisionArgs struct {
 	Revision string `json:"revision" jsonschema:"a revision ID, 64 lowercase hex digits, as search_library gives it"`
 }
 
+// pageArgs are a listing's page.
+type pageArgs struct {
+	Offset *int64 `json:"offset,omitempty"`
+}
+
 type connectionsArgs struct {
 	Revision string `json:"revision" jsonschema:"a revision ID, 64 lowercase hex digits, as search_library gives it"`
 	Offset   *int64 `json:"offset,omitempty" jsonschema:"next_offset of the previous page"`
@@ -44,15 +49,7 @@ func (s *server) addLibraryTools(m *mcp.Server) error {
 	l := s.Library
 	readTool(s, m, l, &mcp.Tool{Name: "search_library", OutputSchema: shape("items:array", "library:string", "total:integer", "next_offset:integer|null"),
 		Description: "Search the library's catalogue (the current revision of each lineage: threads, claims, research nodes and maps, assessments) by words, kind, node type, method, verdict or author, 50 a page."},
-		routeCatalogue, func(a catalogueArgs) (params, error) {
-			var p params
-			for _, kv := range [][2]string{{"q", a.Q}, {"kind", a.Kind}, {"node_type", a.NodeType}, {"method", a.Method},
-				{"verdict", a.Verdict}, {"author", a.Author}, {"sort", a.Sort}} {
-				p.set(kv[0], kv[1])
-			}
-			p.setInt("offset", a.Offset)
-			return p, nil
-		})
+		routeCatalogue, byQuery[catalogueArgs])
 	entry := shape("id:string", "root:string", "record:object", "signature:string|object", "admission:object")
 	readTool(s, m, l, &mcp.Tool{Name: "get_library_entry", OutputSchema: entry,
 		Description: "A library entry by its revision ID: the author's signed record and the node's admission of it (operator, log entry and index)."},
@@ -64,7 +61,7 @@ func (s *server) addLibraryTools(m *mcp.Server) error {
 		Description: "A revision's links, the backlinks to its lineage and its lineage's revisions, oldest first."},
 		routeConnections, func(a connectionsArgs) (params, error) {
 			p, err := revision(revisionArgs{a.Revision})
-			p.setInt("offset", a.Offset)
+			p.query = queryOf(pageArgs{a.Offset}).query
 			return p, err
 		})
 	readTool(s, m, l, &mcp.Tool{Name: "get_library_map", OutputSchema: shape("map:object"),

@@ -22,6 +22,8 @@ import (
 	"log/slog"
 	"net/http"
 	"net/url"
+	"reflect"
+	"strconv"
 	"strings"
 	"time"
 
@@ -99,20 +101,26 @@ type params struct {
 	query url.Values
 }
 
-func (p *params) set(name, value string) {
-	if value == "" {
-		return
+// queryOf is params whose query is args's fields, by their JSON names,
+// each sent only when it is set: a string not empty, an *int64 not nil.
+// A tool's argument is so named as its route's parameter.
+func queryOf(args any) params {
+	p := params{query: url.Values{}}
+	v := reflect.ValueOf(args)
+	for i := range v.NumField() {
+		name, _, _ := strings.Cut(v.Type().Field(i).Tag.Get("json"), ",")
+		switch f := v.Field(i).Interface().(type) {
+		case string:
+			if f != "" {
+				p.query.Set(name, f)
+			}
+		case *int64:
+			if f != nil {
+				p.query.Set(name, strconv.FormatInt(*f, 10))
+			}
+		}
 	}
-	if p.query == nil {
-		p.query = url.Values{}
-	}
-	p.query.Set(name, value)
-}
-
-func (p *params) setInt(name string, v *int64) {
-	if v != nil {
-		p.set(name, fmt.Sprint(*v))
-	}
+	return p
 }
 
 // request is a GET of pattern's path with p's values, as the mux would
