@@ -24,7 +24,6 @@ func (s *Server) ReadFuncs() map[string]httpapi.Func {
 		"GET /api/v1/log":                   s.getLog,
 		"GET /api/v1/log/entries":           s.getEntries,
 		"GET /api/v1/log/entries/{index}":   s.getReceipt,
-		"GET /api/v1/files":                 s.listFiles,
 		"GET /api/v1/preregistrations/{id}": s.getPreregistration,
 	}
 }

@@ -14,6 +14,5 @@ func (s *Server) ReadFuncs() map[string]httpapi.Func {
 		"GET /api/entries/{revision}/head":        s.getContributionHead,
 		"GET /api/entries/{revision}/connections": s.getConnections,
 		"GET /api/maps/{revision}":                s.getMap,
-		"GET /api/objects/{revision}":             s.getObject,
 	}
 }
