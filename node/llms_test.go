@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,8 +75,8 @@ func TestLLMsTxt(t *testing.T) {
 
 	// Every page is filled in: no placeholder is left, every address is
 	// this node's, and every endpoint without a path parameter is served.
-	if strings.Contains(whole, "{{") || strings.Contains(whole, "<no value>") {
-		t.Errorf("a page keeps a placeholder")
+	if strings.Contains(whole, "{{") || strings.Contains(whole, "<no value>") || regexp.MustCompile(`\de\+\d`).MatchString(whole) {
+		t.Errorf("a page keeps a placeholder or prints a number in floating point")
 	}
 	for _, u := range anyURL.FindAllString(whole, -1) {
 		u = strings.TrimRight(u, ".,:;")
@@ -105,10 +106,11 @@ func TestLLMsTxt(t *testing.T) {
 	// The limits are the ones the vocabulary serves.
 	_, v := call(t, "GET", base+"/api/v1/vocabulary", nil)
 	limits := v.(map[string]any)["limits"].(map[string]any)
+	limit := func(name string) string { return strconv.FormatFloat(limits[name].(float64), 'f', -1, 64) }
 	_, _, ledger := getText(t, base+"/llms/ledger.md", "")
 	for _, want := range []string{
-		fmt.Sprintf("at most %v claims, %v files and %v bytes a bundle", limits["maxClaimsPerBundle"], limits["maxBundleFiles"], limits["maxBundleBytes"]),
-		fmt.Sprintf("up to %v entries at a time", limits["logEntriesPerPage"]),
+		fmt.Sprintf("at most %s claims, %s files and %s bytes a bundle", limit("maxClaimsPerBundle"), limit("maxBundleFiles"), limit("maxBundleBytes")),
+		fmt.Sprintf("up to %s entries at a time", limit("logEntriesPerPage")),
 	} {
 		if !strings.Contains(ledger, want) {
 			t.Errorf("ledger.md does not say %q", want)

@@ -123,7 +123,10 @@ func (s *server) limits(r *http.Request) (map[string]any, error) {
 	var doc struct {
 		Limits map[string]any `json:"limits"`
 	}
-	if err := json.Unmarshal(b, &doc); err != nil {
+	// Numbers as written: a float64 would print 10485760 as 1.048576e+07.
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
+	if err := d.Decode(&doc); err != nil {
 		return nil, fmt.Errorf("llms: the vocabulary: %w", err)
 	}
 	return doc.Limits, nil

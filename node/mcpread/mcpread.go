@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -190,14 +191,18 @@ type toolError struct {
 func (e *toolError) Error() string { return e.msg }
 func (e *toolError) Unwrap() error { return e.cause }
 
-// asObject is v as decoded JSON, the shape a tool's structured result takes.
+// asObject is v as decoded JSON, the shape a tool's structured result
+// takes: encoded as the route encodes it (canonical JSON), numbers kept
+// as written.
 func asObject(v any) (map[string]any, error) {
-	b, err := json.Marshal(v)
+	b, err := canonical.Marshal(v)
 	if err != nil {
 		return nil, fmt.Errorf("mcpread: encoding an answer: %w", err)
 	}
+	d := json.NewDecoder(bytes.NewReader(b))
+	d.UseNumber()
 	var out map[string]any
-	if err := json.Unmarshal(b, &out); err != nil {
+	if err := d.Decode(&out); err != nil {
 		return nil, fmt.Errorf("mcpread: an answer is not a JSON object: %w", err)
 	}
 	return out, nil
