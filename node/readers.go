@@ -2,6 +2,7 @@ package node
 
 import (
 	"fmt"
+	"runtime/debug"
 
 	"github.com/agora-node/agora/node/llms"
 	"github.com/agora-node/agora/node/mcpread"
@@ -14,7 +15,7 @@ func (n *Node) mountReaders() error {
 	ledger := n.ledger.ReadFuncs()
 	mcp, err := mcpread.New(mcpread.Deps{
 		Ledger: ledger, File: n.ledger.FileHandler(), Library: n.library.ReadFuncs(), Memory: n.memory.Handle,
-		Logger: n.logger, MaxBodyBytes: n.cfg.MaxBodyBytes,
+		Logger: n.logger, MaxBodyBytes: n.cfg.MaxBodyBytes, Version: moduleVersion(),
 	})
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
@@ -22,4 +23,13 @@ func (n *Node) mountReaders() error {
 	n.mux.Handle("POST "+mcpread.Path, mcp)
 	llms.Mount(n.mux, llms.Deps{PublicURL: n.cfg.PublicURL, LogID: n.logID, Vocabulary: ledger["GET /api/v1/vocabulary"], Logger: n.logger})
 	return nil
+}
+
+// moduleVersion is agora's version as the build recorded it, for MCP
+// clients to be told.
+func moduleVersion() string {
+	if info, ok := debug.ReadBuildInfo(); ok && info.Main.Version != "" {
+		return info.Main.Version
+	}
+	return "(devel)"
 }
