@@ -273,8 +273,32 @@ func TestMCPReadServer(t *testing.T) {
 	mcpRefused(t, anon, "memory_query", map[string]any{"adapter_id": "codex", "op": "search", "query": "npm"}, "Authorization: Bearer")
 	mcpCall(t, anon, anonTools, "get_bundle", map[string]any{"hash": hash})
 
-	// /mcp takes POST; another method is the node's JSON 405.
+	// /mcp takes POST; another method, or a body that is not JSON-RPC, is
+	// the node's JSON error, as every route answers, never a 500.
 	if status, v := call(t, "GET", base+"/mcp", nil); status != http.StatusMethodNotAllowed || v.(map[string]any)["code"] != "method_not_allowed" {
 		t.Errorf("GET /mcp: %d %v", status, v)
+	}
+	jsonRPC := []string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}
+	for _, c := range []struct {
+		body   string
+		header []string
+		status int
+		code   string
+	}{
+		{"not json", jsonRPC, http.StatusBadRequest, "bad_request"},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/steal"}`, jsonRPC, http.StatusBadRequest, "bad_request"},
+		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, []string{"Content-Type", "text/plain"}, http.StatusUnsupportedMediaType, "unsupported_media_type"},
+		{`"` + strings.Repeat("x", 2<<20) + `"`, jsonRPC, http.StatusRequestEntityTooLarge, "too_large"},
+	} {
+		status, v := call(t, "POST", base+"/mcp", []byte(c.body), c.header...)
+		body, _ := v.(map[string]any)
+		if msg, _ := body["error"].(string); status != c.status || body["code"] != c.code || !strings.HasPrefix(msg, "MCP: ") {
+			t.Errorf("POST /mcp %.40q: %d %v, want %d %s", c.body, status, v, c.status, c.code)
+		}
+	}
+	// A tool's bad arguments are a tool error in a JSON-RPC result.
+	status, v := call(t, "POST", base+"/mcp", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_bundle","arguments":"x"}}`), jsonRPC...)
+	if res, _ := v.(map[string]any)["result"].(map[string]any); status != http.StatusOK || res["isError"] != true {
+		t.Errorf("tools/call with arguments that are no object: %d %v", status, v)
 	}
 }
