@@ -244,7 +244,7 @@ func TestMCPReadServer(t *testing.T) {
 	}
 
 	// Bad input: a tool error that says what to send.
-	mcpRefused(t, cs, "get_bundle", map[string]any{}, "hash")
+	mcpRefused(t, cs, "get_bundle", map[string]any{}, `missing properties: ["hash"]: send the arguments the tool's inputSchema describes`)
 	mcpRefused(t, cs, "get_bundle", map[string]any{"hash": ""}, `send "hash"`)
 	mcpRefused(t, cs, "get_bundle", map[string]any{"hash": "sha256:" + strings.Repeat("0", 64)}, "not_found")
 	mcpRefused(t, cs, "search_claims", map[string]any{"limit": 500}, "limit is 1 to 50")

@@ -2,11 +2,15 @@ package mcpread
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"log/slog"
 	"net/http"
+	"runtime/debug"
 	"strings"
 
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // transportCodes are the codes of the refusals the MCP transport answers
@@ -74,5 +78,36 @@ func (w *errorWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
 func (w *errorWriter) Flush() {
 	if f, ok := w.ResponseWriter.(http.Flusher); ok && w.status == 0 {
 		f.Flush()
+	}
+}
+
+// argumentsHint adds, to the SDK's refusal of arguments its input schema
+// does not take, where to read what to send.
+func argumentsHint(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if r, ok := res.(*mcp.CallToolResult); ok && r != nil && r.IsError && len(r.Content) == 1 {
+			if t, ok := r.Content[0].(*mcp.TextContent); ok && strings.HasPrefix(t.Text, `validating "arguments"`) {
+				t.Text += ": send the arguments the tool's inputSchema describes (tools/list)"
+			}
+		}
+		return res, err
+	}
+}
+
+// recovered turns a panic under a request, which the SDK would let take
+// the node down, into an error of that request alone, logged with its
+// stack.
+func recovered(logger *slog.Logger) mcp.Middleware {
+	return func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (res mcp.Result, err error) {
+			defer func() {
+				if p := recover(); p != nil {
+					logger.Error("mcp request panicked", "method", method, "panic", p, "stack", string(debug.Stack()))
+					res, err = nil, errors.New("the node failed to answer; try again later")
+				}
+			}()
+			return next(ctx, method, req)
+		}
 	}
 }

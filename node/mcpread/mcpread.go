@@ -67,6 +67,8 @@ func New(d Deps) (http.Handler, error) {
 	s := &server{d}
 	m := mcp.NewServer(&mcp.Implementation{Name: "agora", Title: "Agora node (ledger, library, memory)", Version: d.Version},
 		&mcp.ServerOptions{Instructions: instructions})
+	// The first is outermost: it recovers from a panic in the hint too.
+	m.AddReceivingMiddleware(recovered(d.Logger), argumentsHint)
 	if err := s.addLedgerTools(m); err != nil {
 		return nil, err
 	}

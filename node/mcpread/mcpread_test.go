@@ -1,11 +1,14 @@
 package mcpread
 
 import (
+	"context"
+	"log/slog"
 	"net/http"
 	"strings"
 	"testing"
 
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // TestNewNeedsEveryRoute: a face that no longer serves a read a tool runs
@@ -43,5 +46,18 @@ func TestQueryOf(t *testing.T) {
 	}
 	if got := queryOf(noArgs{}).query.Encode(); got != "" {
 		t.Errorf("queryOf of no arguments = %q", got)
+	}
+}
+
+// TestRecovered: a panic under a request is that request's error, not the
+// node's end.
+func TestRecovered(t *testing.T) {
+	h := recovered(slog.New(slog.DiscardHandler))(func(context.Context, string, mcp.Request) (mcp.Result, error) {
+		var m map[string]int
+		m["boom"]++
+		return nil, nil
+	})
+	if res, err := h(context.Background(), "tools/call", nil); res != nil || err == nil {
+		t.Errorf("a panicking handler answered %v, %v", res, err)
 	}
 }
