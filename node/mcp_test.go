@@ -135,6 +135,25 @@ func openBundle(t *testing.T, base string, a author, files map[string][]byte) st
 // output schema; bad input is a tool error saying what to send.
 func TestMCPReadServer(t *testing.T) {
 	t.Parallel()
+	w := newMCPWorld(t)
+	cs, tools := mcpSession(t, w.base, w.token)
+	mcpListsTools(t, tools)
+	w.readsLedger(t, cs, tools)
+	w.readsLibraryAndMemory(t, cs, tools)
+	w.refusesBadInput(t, cs)
+	w.refusesTransport(t)
+}
+
+// mcpWorld is a node holding an open bundle, a library thread and a
+// memory note from a session that passed, for a later session to find.
+type mcpWorld struct {
+	n                               *Node
+	a                               author
+	files                           map[string][]byte
+	base, hash, thread, note, token string
+}
+
+func newMCPWorld(t *testing.T) *mcpWorld {
 	n, srv := testNodeWith(t, Config{OpenAfter: 200 * time.Millisecond})
 	base := srv.URL
 	a := newAuthor(t, n, base)
@@ -142,7 +161,6 @@ func TestMCPReadServer(t *testing.T) {
 	hash := openBundle(t, base, a, files)
 	thread := publish(t, base, a, content("thread", "Thermometer drift on the bench", "How far do bench thermometers drift in a week?", ""), time.Now())
 
-	// A note from a session that passed, for a later session to find.
 	admin := memoryAdminToken(t, n)
 	token := issueAdapter(t, base, admin, "codex")
 	ag := &agent{t: t, url: base, id: "codex", token: token}
@@ -151,10 +169,15 @@ func TestMCPReadServer(t *testing.T) {
 	note := ag.must("note", goodNote(h))["record_ref"].(string)
 	ag.must("tool.result", map[string]any{"session_handle": h, "tool_name": "Bash", "ok": true, "exit_code": 0, "command": "npm test"})
 	ag.must("session.end", map[string]any{"session_handle": h, "reason": "exit"})
+	return &mcpWorld{n: n, a: a, files: files, base: base, hash: hash, thread: thread, note: note, token: token}
+}
 
-	cs, tools := mcpSession(t, base, token)
+// mcpListsTools checks that every tool is listed, with its schemas, a
+// description and its read-only hint.
+func mcpListsTools(t *testing.T, tools map[string]*mcp.Tool) {
 	for _, name := range []string{"search_claims", "get_claim", "get_bundle", "read_paper", "get_file", "get_operator", "get_prices",
-		"get_vocabulary", "get_log", "get_log_entries", "get_log_entry", "list_replications", "list_retractions", "get_preregistration", "search_library", "get_library_entry", "get_library_head",
+		"get_vocabulary", "get_log", "get_log_entries", "get_log_entry", "list_replications", "list_retractions", "get_preregistration",
+		"search_library", "get_library_entry", "get_library_head",
 		"get_library_connections", "get_library_map", "memory_query"} {
 		tool := tools[name]
 		if tool == nil {
@@ -171,37 +194,40 @@ func TestMCPReadServer(t *testing.T) {
 			t.Errorf("tool %s lacks a schema, a description or its read-only hint: %+v", name, tool)
 		}
 	}
+}
 
-	// The ledger: search, the bundle, its paper and a range of a file.
+// readsLedger searches claims and reads the bundle, its paper, a range of
+// a file, an operator and the log.
+func (w *mcpWorld) readsLedger(t *testing.T, cs *mcp.ClientSession, tools map[string]*mcp.Tool) {
 	found := mcpCall(t, cs, tools, "search_claims", map[string]any{"q": "drift", "limit": 5})
 	claims := found["claims"].([]any)
 	if len(claims) == 0 {
 		t.Fatalf("search_claims found nothing: %v", found)
 	}
 	claim := claims[0].(map[string]any)
-	if claim["bundle"] != hash {
-		t.Errorf("search_claims found %v, want a claim of %s", claim, hash)
+	if claim["bundle"] != w.hash {
+		t.Errorf("search_claims found %v, want a claim of %s", claim, w.hash)
 	}
 	if got := mcpCall(t, cs, tools, "get_claim", map[string]any{"id": claim["claim_id"]}); got["claim_id"] != claim["claim_id"] {
 		t.Errorf("get_claim: %v", got)
 	}
-	b := mcpCall(t, cs, tools, "get_bundle", map[string]any{"hash": hash})
-	if b["state"] != "open" || b["files"].(map[string]any)["paper.md"] != sha(files["paper.md"]) {
+	b := mcpCall(t, cs, tools, "get_bundle", map[string]any{"hash": w.hash})
+	if b["state"] != "open" || b["files"].(map[string]any)["paper.md"] != sha(w.files["paper.md"]) {
 		t.Errorf("get_bundle: %v", b)
 	}
-	paper := mcpCall(t, cs, tools, "read_paper", map[string]any{"bundle": hash})
-	if paper["data"] != string(files["paper.md"]) || paper["encoding"] != "utf-8" || paper["truncated"] != false ||
-		paper["size"] != float64(len(files["paper.md"])) || paper["bundle"] != hash || paper["path"] != "paper.md" {
+	paper := mcpCall(t, cs, tools, "read_paper", map[string]any{"bundle": w.hash})
+	if paper["data"] != string(w.files["paper.md"]) || paper["encoding"] != "utf-8" || paper["truncated"] != false ||
+		paper["size"] != float64(len(w.files["paper.md"])) || paper["bundle"] != w.hash || paper["path"] != "paper.md" {
 		t.Errorf("read_paper: %v", paper)
 	}
-	part := mcpCall(t, cs, tools, "get_file", map[string]any{"digest": sha(files["paper.md"]), "offset": 2, "max_bytes": 10})
-	if part["data"] != string(files["paper.md"][2:12]) || part["truncated"] != true || part["offset"] != 2.0 {
+	part := mcpCall(t, cs, tools, "get_file", map[string]any{"digest": sha(w.files["paper.md"]), "offset": 2, "max_bytes": 10})
+	if part["data"] != string(w.files["paper.md"][2:12]) || part["truncated"] != true || part["offset"] != 2.0 {
 		t.Errorf("get_file of bytes 2 to 11: %v", part)
 	}
-	if op := mcpCall(t, cs, tools, "get_operator", map[string]any{"id": a.id}); op["operator"] != a.id {
+	if op := mcpCall(t, cs, tools, "get_operator", map[string]any{"id": w.a.id}); op["operator"] != w.a.id {
 		t.Errorf("get_operator: %v", op)
 	}
-	if lg := mcpCall(t, cs, tools, "get_log", nil); lg["log"] != n.LogID() {
+	if lg := mcpCall(t, cs, tools, "get_log", nil); lg["log"] != w.n.LogID() {
 		t.Errorf("get_log: %v", lg)
 	}
 	mcpCall(t, cs, tools, "get_prices", nil)
@@ -217,33 +243,40 @@ func TestMCPReadServer(t *testing.T) {
 		t.Errorf("list_retractions: %v, want none", r)
 	}
 
+}
+
+// readsLibraryAndMemory finds the thread and the note, and reads them back.
+func (w *mcpWorld) readsLibraryAndMemory(t *testing.T, cs *mcp.ClientSession, tools map[string]*mcp.Tool) {
 	// The library: the catalogue finds the thread, which reads back.
 	lib := mcpCall(t, cs, tools, "search_library", map[string]any{"q": "thermometer drift"})
 	items := lib["items"].([]any)
-	if len(items) != 1 || items[0].(map[string]any)["id"] != thread {
-		t.Errorf("search_library: %v, want %s", lib, thread)
+	if len(items) != 1 || items[0].(map[string]any)["id"] != w.thread {
+		t.Errorf("search_library: %v, want %s", lib, w.thread)
 	}
-	if e := mcpCall(t, cs, tools, "get_library_entry", map[string]any{"revision": thread}); e["id"] != thread {
+	if e := mcpCall(t, cs, tools, "get_library_entry", map[string]any{"revision": w.thread}); e["id"] != w.thread {
 		t.Errorf("get_library_entry: %v", e)
 	}
-	if e := mcpCall(t, cs, tools, "get_library_head", map[string]any{"revision": thread}); e["id"] != thread {
+	if e := mcpCall(t, cs, tools, "get_library_head", map[string]any{"revision": w.thread}); e["id"] != w.thread {
 		t.Errorf("get_library_head: %v", e)
 	}
-	mcpCall(t, cs, tools, "get_library_connections", map[string]any{"revision": thread})
+	mcpCall(t, cs, tools, "get_library_connections", map[string]any{"revision": w.thread})
 
 	// Memory: a session the tool starts finds the note, and reads it in
 	// the same session.
 	hits := mcpCall(t, cs, tools, "memory_query", map[string]any{"adapter_id": "codex", "op": "search", "query": "ERESOLVE react-dom peer dependency"})
 	list, _ := hits["hits"].([]any)
-	if len(list) == 0 || list[0].(map[string]any)["record_ref"] != note {
-		t.Fatalf("memory_query search: %v, want %s first", hits, note)
+	if len(list) == 0 || list[0].(map[string]any)["record_ref"] != w.note {
+		t.Fatalf("memory_query search: %v, want %s first", hits, w.note)
 	}
-	read := mcpCall(t, cs, tools, "memory_query", map[string]any{"adapter_id": "codex", "op": "read", "ref": note, "session_handle": hits["session_handle"]})
-	if read["record"].(map[string]any)["record_ref"] != note || read["session_handle"] != hits["session_handle"] {
+	read := mcpCall(t, cs, tools, "memory_query", map[string]any{"adapter_id": "codex", "op": "read", "ref": w.note, "session_handle": hits["session_handle"]})
+	if read["record"].(map[string]any)["record_ref"] != w.note || read["session_handle"] != hits["session_handle"] {
 		t.Errorf("memory_query read: %v", read)
 	}
 
-	// Bad input: a tool error that says what to send.
+}
+
+// refusesBadInput: bad input is a tool error that says what to send.
+func (w *mcpWorld) refusesBadInput(t *testing.T, cs *mcp.ClientSession) {
 	mcpRefused(t, cs, "get_bundle", map[string]any{}, `missing properties: ["hash"]: send the arguments the tool's inputSchema describes`)
 	mcpRefused(t, cs, "get_bundle", map[string]any{"hash": ""}, `send "hash"`)
 	mcpRefused(t, cs, "get_bundle", map[string]any{"hash": "sha256:" + strings.Repeat("0", 64)}, "not_found")
@@ -251,15 +284,15 @@ func TestMCPReadServer(t *testing.T) {
 	mcpRefused(t, cs, "search_claims", map[string]any{"q": 5}, "q")
 	mcpRefused(t, cs, "search_claims", map[string]any{"sort": "best"}, "sort is new or importance")
 	mcpRefused(t, cs, "get_file", map[string]any{"digest": "paper.md"}, "is not a digest")
-	mcpRefused(t, cs, "get_file", map[string]any{"digest": sha(files["paper.md"]), "offset": 1 << 20}, "send a smaller offset")
-	mcpRefused(t, cs, "get_file", map[string]any{"digest": sha(files["paper.md"]), "max_bytes": 1 << 30}, `send "max_bytes"`)
+	mcpRefused(t, cs, "get_file", map[string]any{"digest": sha(w.files["paper.md"]), "offset": 1 << 20}, "send a smaller offset")
+	mcpRefused(t, cs, "get_file", map[string]any{"digest": sha(w.files["paper.md"]), "max_bytes": 1 << 30}, `send "max_bytes"`)
 	mcpRefused(t, cs, "read_paper", map[string]any{"bundle": "sha256:" + strings.Repeat("0", 64)}, "not_found")
 	mcpRefused(t, cs, "get_log_entry", map[string]any{"index": -1}, `send "index"`)
 	mcpRefused(t, cs, "get_log_entries", map[string]any{}, "start")
 	mcpRefused(t, cs, "list_replications", map[string]any{"limit": 0}, "limit is 1 to 50")
 	mcpRefused(t, cs, "get_preregistration", map[string]any{"id": "nope"}, "GET /api/v1/preregistrations/{id}")
 	mcpRefused(t, cs, "search_library", map[string]any{"node_type": "poem"}, "node_type")
-	mcpRefused(t, cs, "get_library_map", map[string]any{"revision": thread}, "not a research map")
+	mcpRefused(t, cs, "get_library_map", map[string]any{"revision": w.thread}, "not a research map")
 	mcpRefused(t, cs, "get_library_entry", map[string]any{"revision": "nope"}, "revision")
 	mcpRefused(t, cs, "memory_query", map[string]any{"adapter_id": "codex", "op": "forget"}, `send "op"`)
 	mcpRefused(t, cs, "memory_query", map[string]any{"adapter_id": "codex", "op": "search"}, `send "query"`)
@@ -268,14 +301,19 @@ func TestMCPReadServer(t *testing.T) {
 		t.Errorf("an unknown tool answered")
 	}
 
+}
+
+// refusesTransport: without a token memory is refused with what to send
+// while the rest reads; what is not an MCP request is the node's JSON error.
+func (w *mcpWorld) refusesTransport(t *testing.T) {
 	// Without a token, memory is refused with what to send; the rest reads.
-	anon, anonTools := mcpSession(t, base, "")
+	anon, anonTools := mcpSession(t, w.base, "")
 	mcpRefused(t, anon, "memory_query", map[string]any{"adapter_id": "codex", "op": "search", "query": "npm"}, "Authorization: Bearer")
-	mcpCall(t, anon, anonTools, "get_bundle", map[string]any{"hash": hash})
+	mcpCall(t, anon, anonTools, "get_bundle", map[string]any{"hash": w.hash})
 
 	// /mcp takes POST; another method, or a body that is not JSON-RPC, is
 	// the node's JSON error, as every route answers, never a 500.
-	if status, v := call(t, "GET", base+"/mcp", nil); status != http.StatusMethodNotAllowed || v.(map[string]any)["code"] != "method_not_allowed" {
+	if status, v := call(t, "GET", w.base+"/mcp", nil); status != http.StatusMethodNotAllowed || v.(map[string]any)["code"] != "method_not_allowed" {
 		t.Errorf("GET /mcp: %d %v", status, v)
 	}
 	jsonRPC := []string{"Content-Type", "application/json", "Accept", "application/json, text/event-stream"}
@@ -290,14 +328,14 @@ func TestMCPReadServer(t *testing.T) {
 		{`{"jsonrpc":"2.0","id":1,"method":"tools/list"}`, []string{"Content-Type", "text/plain"}, http.StatusUnsupportedMediaType, "unsupported_media_type"},
 		{`"` + strings.Repeat("x", 2<<20) + `"`, jsonRPC, http.StatusRequestEntityTooLarge, "too_large"},
 	} {
-		status, v := call(t, "POST", base+"/mcp", []byte(c.body), c.header...)
+		status, v := call(t, "POST", w.base+"/mcp", []byte(c.body), c.header...)
 		body, _ := v.(map[string]any)
 		if msg, _ := body["error"].(string); status != c.status || body["code"] != c.code || !strings.HasPrefix(msg, "MCP: ") {
 			t.Errorf("POST /mcp %.40q: %d %v, want %d %s", c.body, status, v, c.status, c.code)
 		}
 	}
 	// A tool's bad arguments are a tool error in a JSON-RPC result.
-	status, v := call(t, "POST", base+"/mcp", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_bundle","arguments":"x"}}`), jsonRPC...)
+	status, v := call(t, "POST", w.base+"/mcp", []byte(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"get_bundle","arguments":"x"}}`), jsonRPC...)
 	if res, _ := v.(map[string]any)["result"].(map[string]any); status != http.StatusOK || res["isError"] != true {
 		t.Errorf("tools/call with arguments that are no object: %d %v", status, v)
 	}
