@@ -272,6 +272,19 @@ func (w *mcpWorld) readsLibraryAndMemory(t *testing.T, cs *mcp.ClientSession, to
 	if read["record"].(map[string]any)["record_ref"] != w.note || read["session_handle"] != hits["session_handle"] {
 		t.Errorf("memory_query read: %v", read)
 	}
+	// Queries without a handle share the server's session for the adapter
+	// and project; once the node ends it, the next starts another.
+	again := mcpCall(t, cs, tools, "memory_query", map[string]any{"adapter_id": "codex", "op": "read", "ref": w.note})
+	if again["session_handle"] != hits["session_handle"] {
+		t.Errorf("a second query started session %v, not the server's %v", again["session_handle"], hits["session_handle"])
+	}
+	ag := &agent{t: t, url: w.base, id: "codex", token: w.token}
+	ag.must("session.end", map[string]any{"session_handle": hits["session_handle"], "reason": "exit"})
+	after := mcpCall(t, cs, tools, "memory_query", map[string]any{"adapter_id": "codex", "op": "search", "query": "ERESOLVE react-dom peer dependency"})
+	if h := after["session_handle"]; h == hits["session_handle"] || h == "" || len(after["hits"].([]any)) == 0 {
+		t.Errorf("after the node ended the session: %v", after)
+	}
+	mcpRefused(t, cs, "memory_query", map[string]any{"adapter_id": "codex", "op": "read", "ref": w.note, "session_handle": hits["session_handle"]}, "session_unbound")
 
 }
 

@@ -53,6 +53,7 @@ type Deps struct {
 // server holds the tools' dependencies.
 type server struct {
 	Deps
+	sessions sessions
 }
 
 // Path is where the handler is served.
@@ -64,7 +65,7 @@ func New(d Deps) (http.Handler, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	s := &server{d}
+	s := &server{Deps: d}
 	m := mcp.NewServer(&mcp.Implementation{Name: "agora", Title: "Agora node (ledger, library, memory)", Version: d.Version},
 		&mcp.ServerOptions{Instructions: instructions})
 	// The first is outermost: it recovers from a panic in the hint too.
@@ -187,6 +188,7 @@ func (s *server) refusal(ctx context.Context, pattern string, err error) error {
 
 type toolError struct {
 	msg   string
+	code  string // the face's code, when a caller acts on it
 	cause error
 }
 
