@@ -2,7 +2,9 @@
 // store, one log and one journal (package journal) under the three faces,
 // whose handlers it mounts: the ledger (ledger/ledgerhttp, spec/ledger-protocol.md),
 // the library (library/libraryhttp, library/contract.json) and memory
-// (memory/memoryhttp, memory/memory-agent-ingress-v1.schema.json). After a
+// (memory/memoryhttp, memory/memory-agent-ingress-v1.schema.json), and
+// across them the MCP read server (node/mcpread) and the instructions for
+// agents (node/llms). After a
 // crash it reconciles the store with the log before serving (recover.go).
 package node
 
