@@ -4,8 +4,8 @@
 // the library (library/libraryhttp, library/contract.json) and memory
 // (memory/memoryhttp, memory/memory-agent-ingress-v1.schema.json), and
 // across them the MCP read server (node/mcpread) and the instructions for
-// agents (node/llms). After a
-// crash it reconciles the store with the log before serving (recover.go).
+// agents (node/llms). After a crash it reconciles the store with the log
+// before serving (recover.go).
 package node
 
 import (
