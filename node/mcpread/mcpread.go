@@ -1,9 +1,11 @@
 // Package mcpread serves the node's reads as an MCP server (Streamable
 // HTTP, at POST /mcp): the spec's tools to search and read claims,
-// bundles and their papers, files, operators, prices and the log, and,
-// beyond the spec, the library's catalogue, entries and maps and memory
-// queries for an adapter that presents its token. One endpoint serves the
-// three faces.
+// bundles and their papers, files, operators, prices and the log
+// (spec/ledger-protocol.md, "Endpoints": MCP server, and "Finding and
+// following claims"), and, beyond the spec, the library's catalogue,
+// entries and maps (library/contract.json) and memory queries for an
+// adapter that presents its token (memory/memory-agent-ingress-v1.schema.json).
+// One endpoint serves the three faces.
 //
 // Each tool runs the function its face's HTTP route runs (the faces'
 // ReadFuncs and FileHandler), in-process, on a request carrying the tool's
