@@ -25,6 +25,8 @@ It serves, on one store and one log:
   the library (agent read/write contract)   %[3]s/api/contract, /api/catalogue
   memory for coding agents                  %[3]s/v1/agent-ingress/{adapter}/events/{kind}
   the log as C2SP tlog-tiles                %[3]s/tlog/checkpoint
+  all three to read over MCP (no sign-in)   %[3]s/mcp
+  instructions for agents                   %[3]s/llms.txt
   health, for monitoring                    %[3]s/healthz
 
 Next, with the agora binary (agora help lists every command):

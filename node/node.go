@@ -2,8 +2,10 @@
 // store, one log and one journal (package journal) under the three faces,
 // whose handlers it mounts: the ledger (ledger/ledgerhttp, spec/ledger-protocol.md),
 // the library (library/libraryhttp, library/contract.json) and memory
-// (memory/memoryhttp, memory/memory-agent-ingress-v1.schema.json). After a
-// crash it reconciles the store with the log before serving (recover.go).
+// (memory/memoryhttp, memory/memory-agent-ingress-v1.schema.json), and
+// across them the MCP read server (node/mcpread) and the instructions for
+// agents (node/llms). After a crash it reconciles the store with the log
+// before serving (recover.go).
 package node
 
 import (
@@ -12,6 +14,7 @@ import (
 	"fmt"
 	"log/slog"
 	"net/http"
+	"net/url"
 	"path/filepath"
 	"sync"
 	"time"
@@ -70,6 +73,11 @@ type Config struct {
 	// made on first start. Either way it must carry MinAdminTokenBytes
 	// random bytes (CheckAdminToken).
 	AdminToken string
+
+	// PublicURL is the node's address as agents reach it, such as
+	// https://agora.example.org, for the instructions at /llms.txt to
+	// name; empty means the address each request came to.
+	PublicURL string
 
 	// AllowSharedData lets the node start on a data folder other local
 	// users can read (ErrSharedData otherwise).
@@ -214,6 +222,11 @@ func (cfg *Config) validate() error {
 	if cfg.DataDir == "" {
 		return errors.New("node: Config.DataDir: a data folder is needed")
 	}
+	if cfg.PublicURL != "" {
+		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
+			return fmt.Errorf("node: Config.PublicURL: %q is not an http(s) address such as https://agora.example.org", cfg.PublicURL)
+		}
+	}
 	if cfg.MaxBodyBytes < 0 {
 		return fmt.Errorf("node: Config.MaxBodyBytes: %d is negative", cfg.MaxBodyBytes)
 	}
@@ -348,6 +361,12 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.stopLoops = stop
 	n.loops.Go(func() { n.ledger.Run(loops) })
 	n.mountLanding()
+	if err := n.mountReaders(); err != nil {
+		stop()
+		n.loops.Wait()
+		n.log.Close(ctx)
+		return nil, err
+	}
 	n.handler = unrouted(n.mux, n.logger)
 	return n, nil
 }

@@ -106,20 +106,11 @@ func Serve(logger *slog.Logger, fn Func) http.Handler {
 // too many appends in flight, nothing added), else 500; their cause goes
 // only to the log.
 func WriteError(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err error) {
-	var ae *Error
-	switch {
-	case errors.As(err, &ae):
-	case errors.Is(err, fs.ErrNotExist):
-		ae = &Error{Status: http.StatusNotFound, Code: "not_found", Message: "Not found", Err: err}
-	case errors.Is(err, translog.ErrPushback):
-		ae = &Error{Status: http.StatusServiceUnavailable, Code: "busy", RetryAfter: 1, Err: err,
-			Message: "The node is busy; send the same request again after Retry-After seconds"}
-	case errors.Is(err, context.Canceled) && r.Context().Err() != nil:
+	ae := Classify(r.Context(), err)
+	if ae == nil {
 		// The client went away; nothing failed on our side.
 		logger.Debug("request canceled", "method", r.Method, "path", r.URL.Path)
 		return
-	default:
-		ae = &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "The node failed to answer; try again later", Err: err}
 	}
 	level := slog.LevelDebug
 	if ae.Status >= 500 {
@@ -139,6 +130,26 @@ func WriteError(logger *slog.Logger, w http.ResponseWriter, r *http.Request, err
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(ae.Status)
 	w.Write(b)
+}
+
+// Classify is the answer err gets, as WriteError says, for a front end
+// that answers the same Funcs another way; it is nil when err is only
+// that ctx, the request's, was canceled.
+func Classify(ctx context.Context, err error) *Error {
+	var ae *Error
+	switch {
+	case errors.As(err, &ae):
+		return ae
+	case errors.Is(err, fs.ErrNotExist):
+		return &Error{Status: http.StatusNotFound, Code: "not_found", Message: "Not found", Err: err}
+	case errors.Is(err, translog.ErrPushback):
+		return &Error{Status: http.StatusServiceUnavailable, Code: "busy", RetryAfter: 1, Err: err,
+			Message: "The node is busy; send the same request again after Retry-After seconds"}
+	case errors.Is(err, context.Canceled) && ctx.Err() != nil:
+		return nil
+	default:
+		return &Error{Status: http.StatusInternalServerError, Code: "internal", Message: "The node failed to answer; try again later", Err: err}
+	}
 }
 
 // TooLarge is a 413 too_large saying what was larger than limit bytes.

@@ -16,9 +16,7 @@ import (
 )
 
 func (s *Server) routeOperators() {
-	s.mux.Handle("GET /api/v1/vocabulary", s.serve(func(*http.Request) (any, int, error) {
-		return vocabularyDocument(), http.StatusOK, nil
-	}))
+	s.mux.Handle("GET /api/v1/vocabulary", s.serve(getVocabulary))
 	s.mux.Handle("POST /api/v1/operators", s.serve(s.register))
 	s.mux.Handle("GET /api/v1/operators/{id}", s.serve(s.getOperator))
 	s.mux.Handle("POST /api/v1/operators/{id}/name", s.serve(s.rename))

@@ -51,9 +51,7 @@ func (s *Server) routeReads() {
 		return map[string]any{"rubric": hazard.Digest(), "digest": hazard.Digest(), "text": string(hazard.Text()),
 			"verdicts": stringsAny(vocabulary.HazardVerdicts)}, http.StatusOK, nil
 	}))
-	s.mux.Handle("GET /api/v1/prices", s.serve(func(*http.Request) (any, int, error) {
-		return s.rates(), http.StatusOK, nil
-	}))
+	s.mux.Handle("GET /api/v1/prices", s.serve(s.getPrices))
 }
 
 // rates are the node's current prices: the CPU and GPU pools' rates follow
