@@ -101,8 +101,15 @@ type Store interface {
 	ServedFile(ctx context.Context, digest string) (File, error)
 
 	// HoldsFile reports whether any bundle, sealed, open or withdrawn,
-	// holds a file with digest digest: whether the file must be kept.
+	// holds a file with digest digest, or KeepFiles recorded it: whether
+	// the file must be kept.
 	HoldsFile(ctx context.Context, digest string) (bool, error)
+
+	// KeepFiles records files that entries other than bundles digest
+	// (evidence, notices, an addendum's words), durably before it
+	// returns, so HoldsFile holds them from then on. Recording one
+	// again changes nothing.
+	KeepFiles(ctx context.Context, digests []string) error
 
 	// RepeatedBy returns the newest bundle of operator, sealed or open,
 	// holding a claim with one of the assertion digests: a study this one

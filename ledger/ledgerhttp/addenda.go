@@ -143,7 +143,7 @@ func (s *Server) addAddendum(r *http.Request) (any, int, error) {
 		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "verify_first",
 			Message: fmt.Sprintf("An addendum prepays its screens, %d credits, more than the %d you may spend: do verification jobs to earn credit (agora job)", AddendumPrice, acct.verification.Spendable)}
 	}
-	if _, err := s.blobs.Put(data); err != nil {
+	if err := s.keepBlobs(ctx, data); err != nil {
 		return nil, 0, fmt.Errorf("keeping the addendum's words: %w", err)
 	}
 	index, err := s.logSigned(ctx, op, entry)
@@ -241,22 +241,6 @@ func (s *Server) bundleAddenda(ctx context.Context, b ledger.Bundle) ([]any, err
 		for _, a := range d.AddendaOf(b.Hash, s.now()) {
 			out = append(out, map[string]any{"addendum": a.Index, "bundle": a.Bundle, "version": slices.Index(b.Versions, a.Bundle) + 1,
 				"author": a.Author, "text": s.addendumText(a.Words), "appeared_at": tlog.FormatTimestamp(a.SettledAt)})
-		}
-		return nil
-	})
-	return out, err
-}
-
-// keptAddendumWords are the digests of the words of every addendum the log
-// holds that was not blocked: the upload sweep leaves them, since no
-// bundle holds them.
-func (s *Server) keptAddendumWords(ctx context.Context) (map[string]bool, error) {
-	out := map[string]bool{}
-	err := s.derived(ctx, func(d *status.Deriver) error {
-		for _, a := range d.Addenda(s.now()) {
-			if a.State != status.AddendumBlocked {
-				out[a.Words] = true
-			}
 		}
 		return nil
 	})

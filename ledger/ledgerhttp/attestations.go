@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
+	"maps"
 	mrand "math/rand/v2"
 	"net/http"
 	"slices"
@@ -94,10 +95,8 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	for _, data := range files {
-		if _, err := s.blobs.Put(data); err != nil {
-			return nil, 0, fmt.Errorf("storing evidence: %w", err)
-		}
+	if err := s.keepBlobs(ctx, slices.Collect(maps.Values(files))...); err != nil {
+		return nil, 0, fmt.Errorf("storing evidence: %w", err)
 	}
 	index, err := s.logAnswer(ctx, job, entry, op.ID, identity.Organization, a.ModelFamily, a.Claims, a.Hazard, jobs.WithWork(a.Claims), now)
 	if err != nil {

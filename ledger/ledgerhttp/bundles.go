@@ -415,9 +415,11 @@ func (s *Server) openDue(ctx context.Context) {
 	}
 }
 
-// sweepUploads deletes, once an hour, files no bundle holds that arrived
-// more than vocabulary.UploadKeep ago: uploads no submitted bundle used,
-// and files of submissions that never sealed.
+// sweepUploads deletes, once an hour, the uploads no bundle holds that
+// arrived more than vocabulary.UploadKeep ago. The file store is shared by
+// bundles, evidence, notices and words, so it deletes nothing that was not
+// sent through an upload, and nothing a bundle or KeepFiles holds: the
+// files of a submission that never sealed stay, which costs disk, not data.
 func (s *Server) sweepUploads(ctx context.Context) {
 	t := time.NewTicker(time.Hour)
 	defer t.Stop()
@@ -433,10 +435,15 @@ func (s *Server) sweepUploads(ctx context.Context) {
 
 // SweepUploadsOnce removes the uploads no bundle holds that lapsed by now.
 func (s *Server) SweepUploadsOnce(ctx context.Context, now time.Time) {
-	words, werr := s.keptAddendumWords(ctx)
 	removed, err := s.blobs.Sweep(now.Add(-vocabulary.UploadKeep), func(digest string) bool {
+		// Only a file sent ahead through an upload goes, and only if
+		// nothing holds it: evidence, notices and words share the store
+		// and are kept, even one whose bytes someone also uploaded.
+		if _, err := s.store.Upload(ctx, digest); err != nil {
+			return true // no upload (or none to be sure of now)
+		}
 		held, err := s.store.HoldsFile(ctx, digest)
-		return held || words[digest] || err != nil || werr != nil // keep what can't be checked now
+		return held || err != nil // keep what can't be checked now
 	})
 	switch {
 	case err != nil && ctx.Err() == nil:

@@ -111,7 +111,7 @@ func (s *Server) maybeCanary(ctx context.Context, b ledger.Bundle, first []ledge
 	if err != nil {
 		return err
 	}
-	if _, err := s.blobs.Put(changed); err != nil {
+	if err := s.keepBlobs(ctx, changed); err != nil {
 		return err
 	}
 	c := ledger.Canary{Hash: d.Bundle, Source: b.Hash, Files: map[string]string{}, Path: path, Result: name, From: from, To: to, Created: s.now()}

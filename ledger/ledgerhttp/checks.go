@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -142,10 +143,8 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	for _, data := range files {
-		if _, err := s.blobs.Put(data); err != nil {
-			return nil, 0, fmt.Errorf("storing evidence: %w", err)
-		}
+	if err := s.keepBlobs(ctx, slices.Collect(maps.Values(files))...); err != nil {
+		return nil, 0, fmt.Errorf("storing evidence: %w", err)
 	}
 	index, err := s.logAnswer(ctx, job, entry, op.ID, identity.Organization, a.family, a.verdicts, "", a.withWork, now)
 	if err != nil {

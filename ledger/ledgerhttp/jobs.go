@@ -518,3 +518,18 @@ func checkTime(value string, now time.Time) (time.Time, error) {
 	}
 	return t, nil
 }
+
+// keepBlobs stores files an entry digests that no bundle holds
+// (evidence, a notice, an addendum's words) and records them as kept,
+// so the uploads' sweep never takes them; both are durable on return.
+func (s *Server) keepBlobs(ctx context.Context, files ...[]byte) error {
+	digests := make([]string, 0, len(files))
+	for _, data := range files {
+		d, err := s.blobs.Put(data)
+		if err != nil {
+			return err
+		}
+		digests = append(digests, d)
+	}
+	return s.store.KeepFiles(ctx, digests)
+}

@@ -147,7 +147,7 @@ func (s *Server) retract(r *http.Request) (any, int, error) {
 		}
 		return nil, 0, conflict("retracted", "The paper was retracted already, at entry %d", prior.Index)
 	}
-	if _, err := s.blobs.Put(data); err != nil {
+	if err := s.keepBlobs(ctx, data); err != nil {
 		return nil, 0, fmt.Errorf("keeping the notice: %w", err)
 	}
 	index, err := s.logSigned(ctx, op, entry)

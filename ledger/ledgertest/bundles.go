@@ -84,6 +84,13 @@ func testBundles(f *fixture) {
 	if held, err := f.s.HoldsFile(f.ctx, "sha256:"+nonce()+nonce()); err != nil || held {
 		f.t.Errorf("HoldsFile of a file no bundle has = %v, %v", held, err)
 	}
+	// Evidence and notices no bundle holds are kept once recorded.
+	evidence := "sha256:" + nonce() + nonce()
+	f.ok(f.s.KeepFiles(f.ctx, []string{evidence, evidence}), "KeepFiles")
+	f.ok(f.s.KeepFiles(f.ctx, []string{evidence}), "KeepFiles again")
+	if held, err := f.s.HoldsFile(f.ctx, evidence); err != nil || !held {
+		f.t.Errorf("HoldsFile of a file KeepFiles recorded = %v, %v", held, err)
+	}
 	by, err := f.s.BundleBySealed(f.ctx, b.SealedIndex)
 	f.ok(err, "BundleBySealed")
 	if by.Hash != b.Hash {

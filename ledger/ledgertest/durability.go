@@ -36,6 +36,8 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	_, err = f.s.CreateBundle(f.ctx, nb)
 	f.ok(err, "CreateBundle of the correction")
 	f.bind(nb.Sealed)
+	evidence := "sha256:" + nonce() + nonce()
+	f.ok(f.s.KeepFiles(f.ctx, []string{evidence}), "KeepFiles")
 	// The correction's revealing entry is recorded, not yet bound.
 	f.ok(f.s.PutSigned(f.ctx, nb.EntryDigest, nb.Entry, nil), "PutSigned the correction's entry")
 	f.ok(f.s.OpenBundle(f.ctx, nb.Hash, nb.EntryDigest), "OpenBundle of the correction")
@@ -94,6 +96,9 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	}
 	if held, err := f.s.HoldsFile(f.ctx, sealed.Files[0].Digest); err != nil || !held {
 		f.t.Errorf("HoldsFile of the sealed bundle's file after reopening = %v, %v", held, err)
+	}
+	if held, err := f.s.HoldsFile(f.ctx, evidence); err != nil || !held {
+		f.t.Errorf("HoldsFile of a file KeepFiles recorded, after reopening = %v, %v", held, err)
 	}
 	if due, err := f.s.SealedBundles(f.ctx, f.now, "", 10); err != nil || len(due) == 0 || due[0].Hash != sealed.Hash ||
 		slices.ContainsFunc(due, func(b ledger.Bundle) bool { return b.Hash == opened.Hash || b.Hash == withdrawn.Hash }) {

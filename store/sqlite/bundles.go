@@ -666,10 +666,31 @@ func (s *Store) ServedFile(ctx context.Context, digest string) (ledger.File, err
 	return f, err
 }
 
+// keptFilesMigration records the files that entries other than bundles
+// digest (KeepFiles), so that HoldsFile keeps them too.
+const keptFilesMigration = `
+CREATE TABLE kept_files (
+	digest TEXT PRIMARY KEY
+) WITHOUT ROWID;
+`
+
+// KeepFiles implements ledger.Store.
+func (s *Store) KeepFiles(ctx context.Context, digests []string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for _, d := range digests {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO kept_files (digest) VALUES (?) ON CONFLICT DO NOTHING`, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
 // HoldsFile implements ledger.Store.
 func (s *Store) HoldsFile(ctx context.Context, digest string) (bool, error) {
 	var one int
-	err := s.r.QueryRowContext(ctx, `SELECT 1 FROM bundle_files WHERE digest = ? LIMIT 1`, digest).Scan(&one)
+	err := s.r.QueryRowContext(ctx, `SELECT 1 FROM bundle_files WHERE digest = ?
+		UNION ALL SELECT 1 FROM kept_files WHERE digest = ? LIMIT 1`, digest, digest).Scan(&one)
 	if errors.Is(err, sql.ErrNoRows) {
 		return false, nil
 	}

@@ -42,6 +42,7 @@ func TestMemoryOwnerMigration(t *testing.T) {
 		// and without what later migrations added that they cannot add twice.
 		`DROP INDEX bundles_unsettled`,
 		`ALTER TABLE bundles DROP COLUMN settled`,
+		`DROP TABLE kept_files`,
 		"PRAGMA user_version = " + itoa(before),
 	} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))

@@ -447,6 +447,9 @@ CREATE TABLE library_votes (
 	jobAnswersDigestMigration,
 	// When the work following a bundle's opening was done (bundles.go).
 	settledMigration,
+	// Files entries other than bundles digest: evidence, notices, words
+	// (bundles.go).
+	keptFilesMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
