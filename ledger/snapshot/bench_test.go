@@ -16,7 +16,7 @@ import (
 //
 //	go test -run '^$' -bench WriteLargeLog -benchtime 1x ./ledger/snapshot/
 func BenchmarkWriteLargeLog(b *testing.B) {
-	for _, size := range []uint64{100_000, 1_000_000} {
+	for _, size := range []uint64{100_000, 300_000, 1_000_000} {
 		b.Run(fmt.Sprint(size), func(b *testing.B) {
 			s := synthetic{size: size}
 			head := s.head()

@@ -19,6 +19,7 @@ package snapshot
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"context"
 	"crypto/sha256"
@@ -150,6 +151,9 @@ func eachLeaf(ctx context.Context, src Source, size uint64, fn func(uint64, []by
 // revealed returns the claim IDs of a bundle entry that revealed a
 // bundle, in claims.json order; false for any other leaf.
 func revealed(leaf []byte) ([]string, bool) {
+	if !bytes.Contains(leaf, []byte(`"sealed":`)) {
+		return nil, false // most leaves, left unparsed
+	}
 	v, err := canonical.Parse(leaf)
 	if err != nil {
 		return nil, false

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -219,28 +220,31 @@ func TestDirMakesEachDateOnce(t *testing.T) {
 	}
 }
 
-// heapPeak samples the heap in use while fn runs and returns its high
+// heapPeak samples the heap in use (HeapInuse: the spans holding
+// objects, live or not yet swept) while fn runs, through runtime/metrics,
+// which unlike ReadMemStats does not stop the world, and returns its high
 // water mark above what was in use before.
 func heapPeak(fn func()) uint64 {
+	samples := []metrics.Sample{{Name: "/memory/classes/heap/objects:bytes"}, {Name: "/memory/classes/heap/unused:bytes"}}
+	inuse := func() uint64 {
+		metrics.Read(samples)
+		return samples[0].Value.Uint64() + samples[1].Value.Uint64()
+	}
 	runtime.GC()
-	var ms runtime.MemStats
-	runtime.ReadMemStats(&ms)
-	base := ms.HeapInuse
+	base := inuse()
 	var peak atomic.Uint64
 	stop := make(chan struct{})
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		var ms runtime.MemStats
 		for {
-			runtime.ReadMemStats(&ms)
-			if ms.HeapInuse > peak.Load() {
-				peak.Store(ms.HeapInuse)
+			if n := inuse(); n > peak.Load() {
+				peak.Store(n)
 			}
 			select {
 			case <-stop:
 				return
-			case <-time.After(10 * time.Millisecond):
+			case <-time.After(5 * time.Millisecond):
 			}
 		}
 	}()
