@@ -239,6 +239,7 @@ func commands() []*command {
 		bundleGroup(),
 		sealedCommand(),
 		statusCommand(),
+		snapshotGroup(),
 		jobGroup(),
 		attestCommand(),
 		challengeCommand(),

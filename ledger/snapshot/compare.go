@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 
 	"github.com/agora-node/agora/canonical"
 )
@@ -21,9 +22,11 @@ type Difference struct {
 	// every record agrees and only the gzip stream differs.
 	Line  int
 	Claim string
-	// Got and Want are the differing lines, cut short; Reason says what
-	// differs in words.
+	// Got and Want are the differing lines around where they first
+	// differ; Field is the record field that holds that place, when it is
+	// one; Reason says what differs in words.
 	Got, Want string
+	Field     string
 	Reason    string
 }
 
@@ -78,7 +81,12 @@ func Compare(got, want string) (*Difference, error) {
 		case errors.Is(gerr, io.EOF):
 			d.Line, d.Want, d.Reason = line, cut(wl), "the file ends where the log gives another claim"
 		case !bytes.Equal(gl, wl):
-			d.Line, d.Got, d.Want, d.Reason = line, cut(gl), cut(wl), "the record is not the one the log gives"
+			col := commonPrefix(gl, wl)
+			d.Line, d.Got, d.Want, d.Field = line, around(gl, col), around(wl, col), fieldAt(wl, col)
+			d.Reason = "the record is not the one the log gives"
+			if d.Field != "" {
+				d.Reason = fmt.Sprintf("the record's %s is not the one the log gives", d.Field)
+			}
 		default:
 			continue
 		}
@@ -155,8 +163,43 @@ func (l *lines) next() ([]byte, error) {
 
 func (l *lines) close() { l.zr.Close(); l.f.Close() }
 
+func commonPrefix(a, b []byte) int {
+	n := 0
+	for n < len(a) && n < len(b) && a[n] == b[n] {
+		n++
+	}
+	return n
+}
+
+// around is line from a little before col, cut short after it.
+func around(line []byte, col int) string {
+	start := max(0, col-60)
+	out := cut(line[start:])
+	if start > 0 {
+		out = "..." + out
+	}
+	return out
+}
+
+var memberName = regexp.MustCompile(`"([a-z_]+)":`)
+
+// fieldAt names the top-level record field that holds byte col of line:
+// the last member name before it, as canonical JSON puts every record
+// field's name just before its value (and the nested licenses' names are
+// all prose, code and data).
+func fieldAt(line []byte, col int) string {
+	names := memberName.FindAllSubmatch(line[:min(col, len(line))], -1)
+	for i := len(names) - 1; i >= 0; i-- {
+		name := string(names[i][1])
+		if _, ok := Schema[name]; ok {
+			return name
+		}
+	}
+	return ""
+}
+
 func cut(line []byte) string {
-	const most = 200
+	const most = 160
 	if len(line) > most {
 		return string(line[:most]) + "..."
 	}

@@ -49,7 +49,7 @@ func (s synthetic) leaf(i uint64) []byte {
 	case i%4 == 1 && s.withdrawn != nil && s.withdrawn(b):
 		obj = map[string]any{"entry": map[string]any{"type": "withdrawal", "bundle": bundleHash(b), "reason": "error"}}
 	case i%4 == 1:
-		obj = map[string]any{"entry": map[string]any{"type": "identity"}, "operator": operatorOf(i), "organization": "org:" + hexOf(fmt.Sprint(i%7))[:16]}
+		obj = map[string]any{"entry": map[string]any{"type": "identity"}, "operator": operatorOf(i), "organization": "org:" + hexOf(fmt.Sprint(i % 7))[:16]}
 	default:
 		obj = map[string]any{"entry": map[string]any{"type": "attestation", "job": "reproduction", "verifier": operatorOf(i + 1),
 			"bundle": bundleHash(b), "model_family": families[i%4], "claims": map[string]any{claimID(b, int(i%3)): "matches"}}}
@@ -92,7 +92,7 @@ func bundleFile(b uint64, path string) ([]byte, error) {
 			"fields":              []any{[]string{"statistics", "physics", "biology"}[b%3]},
 			"license":             map[string]any{"prose": "CC-BY-4.0", "code": "MIT"},
 			"model_families":      []any{families[b%4]}, "models": []any{families[b%4] + "-1"},
-			"compute":             map[string]any{"minutes": 5, "gpu": false},
+			"compute": map[string]any{"minutes": 5, "gpu": false},
 		})
 	case "claims.json":
 		var list []any

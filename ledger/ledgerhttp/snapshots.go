@@ -1,0 +1,188 @@
+package ledgerhttp
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/http"
+	"time"
+
+	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/snapshot"
+	"github.com/agora-node/agora/store"
+)
+
+// Bulk snapshots ("Bulk snapshots"): once a day, just after midnight UTC,
+// the node writes the snapshot of the day that ended at its latest signed
+// tree head (ledger/snapshot), and keeps it under Config.SnapshotDir; the
+// admin can take one for a date on demand. Each is taken once and then
+// served as kept.
+
+func (s *Server) routeSnapshots() {
+	s.mux.Handle("GET /api/v1/snapshots", s.serve(s.listSnapshots))
+	s.mux.HandleFunc("GET /api/v1/snapshots/{date}", s.getSnapshot)
+	s.mux.Handle("GET /api/v1/snapshots/{date}/card", s.serve(s.getSnapshotCard))
+	s.mux.Handle("POST /api/v1/admin/snapshots/{date}", s.serve(s.admin(s.makeSnapshot)))
+}
+
+// snapshotDate reads the {date} of a snapshot route.
+func snapshotDate(r *http.Request) (string, error) {
+	date := r.PathValue("date")
+	if !snapshot.IsDate(date) {
+		return "", httpapi.BadRequest("bad_request", "%q is not a date: name a snapshot by its day, such as 2026-10-04 (GET /api/v1/snapshots lists them)", date)
+	}
+	return date, nil
+}
+
+func noSnapshot(date string) error {
+	return httpapi.NotFound("No snapshot of %s: GET /api/v1/snapshots lists those this node made", date)
+}
+
+// notMade is the 404 of a snapshot never made, else err as it is.
+func notMade(date string, err error) error {
+	if errors.Is(err, fs.ErrNotExist) {
+		return noSnapshot(date)
+	}
+	return err
+}
+
+// listSnapshots answers GET /api/v1/snapshots, newest first.
+func (s *Server) listSnapshots(r *http.Request) (any, int, error) {
+	for name := range r.URL.Query() {
+		return nil, 0, httpapi.BadRequest("bad_request", "Unknown parameter %q: GET /api/v1/snapshots takes none", name)
+	}
+	list := []any{}
+	if s.snapshots != nil {
+		cards, err := s.snapshots.List()
+		if err != nil {
+			return nil, 0, err
+		}
+		for _, c := range cards {
+			list = append(list, c.Entry())
+		}
+	}
+	return map[string]any{"snapshots": list}, http.StatusOK, nil
+}
+
+// getSnapshot answers GET /api/v1/snapshots/{date}: the file as kept,
+// gzipped, with ranges.
+func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) {
+	date, err := snapshotDate(r)
+	if err == nil && s.snapshots == nil {
+		err = noSnapshot(date)
+	}
+	if err != nil {
+		httpapi.WriteError(s.logger, w, r, err)
+		return
+	}
+	f, err := s.snapshots.Open(date)
+	if err != nil {
+		httpapi.WriteError(s.logger, w, r, notMade(date, err))
+		return
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		httpapi.WriteError(s.logger, w, r, fmt.Errorf("snapshot %s: %w", date, err))
+		return
+	}
+	s.allowTransfer(w, r, info.Size())
+	// The bytes are the file itself, gzipped JSON Lines, which its digest
+	// names: no Content-Encoding, so no client unzips it on the way.
+	w.Header().Set("Content-Type", "application/gzip")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+date+`.jsonl.gz"`)
+	w.Header().Set("X-Content-Type-Options", "nosniff")
+	http.ServeContent(w, r, "", time.Time{}, f)
+}
+
+// getSnapshotCard answers GET /api/v1/snapshots/{date}/card.
+func (s *Server) getSnapshotCard(r *http.Request) (any, int, error) {
+	date, err := snapshotDate(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	if s.snapshots == nil {
+		return nil, 0, noSnapshot(date)
+	}
+	card, err := s.snapshots.Card(date)
+	if err != nil {
+		return nil, 0, notMade(date, err)
+	}
+	return httpapi.Text{ContentType: "application/json", Body: card}, http.StatusOK, nil
+}
+
+// makeSnapshot answers POST /api/v1/admin/snapshots/{date}: the snapshot
+// of date, taken now at the latest signed tree head unless one was taken
+// before (200, the one kept).
+func (s *Server) makeSnapshot(r *http.Request) (any, int, error) {
+	date, err := snapshotDate(r)
+	if err != nil {
+		return nil, 0, err
+	}
+	if today := s.now().UTC().Format(time.DateOnly); date > today {
+		return nil, 0, httpapi.BadRequest("bad_request", "%s has not begun (today is %s): take a snapshot of today or an earlier day", date, today)
+	}
+	if s.snapshots == nil {
+		return nil, 0, &httpapi.Error{Status: http.StatusNotFound, Code: "not_found", Message: "This node keeps no snapshots"}
+	}
+	card, made, err := s.takeSnapshot(r.Context(), date)
+	if err != nil {
+		return nil, 0, err
+	}
+	if made {
+		return card.Entry(), http.StatusCreated, nil
+	}
+	return card.Entry(), http.StatusOK, nil
+}
+
+// takeSnapshot takes date's snapshot at the latest signed tree head.
+func (s *Server) takeSnapshot(ctx context.Context, date string) (*snapshot.Card, bool, error) {
+	head, err := s.log.TreeHead()
+	if err != nil {
+		return nil, false, fmt.Errorf("snapshot %s: %w", date, err)
+	}
+	src := snapshot.Source{Leaves: s.log.Leaves, Files: func(hash, path string) ([]byte, error) {
+		return s.servedBundleFile(ctx, hash, path)
+	}}
+	return s.snapshots.Make(ctx, date, src, head)
+}
+
+// servedBundleFile reads a file of a bundle the node still serves: a
+// withdrawn bundle's files are not found, as GET /api/v1/bundles/{hash}
+// lists none, so the snapshot is the one its public routes give.
+func (s *Server) servedBundleFile(ctx context.Context, hash, path string) ([]byte, error) {
+	b, err := s.store.Bundle(ctx, hash)
+	if err != nil {
+		return nil, err
+	}
+	if b.State == ledger.BundleWithdrawn {
+		return nil, fmt.Errorf("bundle %s was withdrawn: %w", hash, store.ErrNotFound)
+	}
+	return s.storedFile(ctx, hash, path)
+}
+
+// snapshotDaily takes, just after each midnight UTC on the node's clock,
+// the snapshot of the day that ended, until ctx is done.
+func (s *Server) snapshotDaily(ctx context.Context) {
+	for {
+		now := s.now().UTC()
+		next := now.Truncate(24 * time.Hour).Add(24*time.Hour + time.Minute)
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(next.Sub(now)):
+		}
+		day := s.now().UTC().Add(-24 * time.Hour).Format(time.DateOnly)
+		start := time.Now()
+		card, made, err := s.takeSnapshot(ctx, day)
+		switch {
+		case err != nil && ctx.Err() == nil:
+			s.logger.Error("taking the daily snapshot", "date", day, "err", err)
+		case made:
+			s.logger.Info("took the daily snapshot", "date", day, "claims", card.Claims, "bytes", card.Bytes,
+				"log_size", card.Head.Size, "took", time.Since(start))
+		}
+	}
+}
