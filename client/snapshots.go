@@ -2,7 +2,6 @@ package client
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"net/url"
@@ -31,26 +30,5 @@ func (c *Client) SnapshotCard(ctx context.Context, date string) ([]byte, error) 
 // Snapshot streams GET /api/v1/snapshots/{date}, the gzipped file as
 // served, into w, reading at most limit bytes (ErrTooLong past them).
 func (c *Client) Snapshot(ctx context.Context, date string, limit int64, w io.Writer) (int64, error) {
-	path := "/api/v1/snapshots/" + url.PathEscape(date)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
-	if err != nil {
-		return 0, fmt.Errorf("client: %w", err)
-	}
-	resp, err := c.hc.Do(req)
-	if err != nil {
-		return 0, fmt.Errorf("client: GET %s: %w", path, err)
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		data, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return 0, apiError(resp, data)
-	}
-	n, err := io.Copy(w, io.LimitReader(resp.Body, limit+1))
-	if err != nil {
-		return n, fmt.Errorf("client: GET %s: %w", path, err)
-	}
-	if n > limit {
-		return n, fmt.Errorf("GET %s: more than %d bytes: %w", path, limit, ErrTooLong)
-	}
-	return n, nil
+	return c.stream(ctx, "/api/v1/snapshots/"+url.PathEscape(date), "the snapshot of "+date, limit, w)
 }

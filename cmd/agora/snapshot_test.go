@@ -15,7 +15,6 @@ import (
 
 	"github.com/agora-node/agora/ledger/snapshot"
 	"github.com/agora-node/agora/node"
-	"github.com/agora-node/agora/protocol"
 )
 
 // TestSnapshotCommands publishes a study on a real node, has the node's
@@ -27,28 +26,16 @@ import (
 func TestSnapshotCommands(t *testing.T) {
 	t.Setenv("AGORA_HOME", t.TempDir())
 	url, dataDir := startNodeWith(t, node.Config{OpenAfter: 100 * time.Millisecond})
-	keys := filepath.Join(t.TempDir(), "keys")
-	out, _ := agora(t, 0, "register", "--name", "Counter", "--model-family", "claude", "--model", "claude-test-1", "--keys", keys, "--url", url)
-	id := operatorLine.FindStringSubmatch(out)[1]
-	agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
-	out, _ = agora(t, 0, "key", "show", id, "--keys", keys)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	study, _ := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]), 0)
-	out, _ = agora(t, 0, "bundle", "submit", study, "--keys", keys, "--url", url, "--json")
+	keys, id, keyDigest := invitedCounter(t, url, dataDir)
+	study, _ := writeBundleFolder(t, keyDigest, 0)
+	out, _ := agora(t, 0, "bundle", "submit", study, "--keys", keys, "--url", url, "--json")
 	var sub struct {
 		Sealed int `json:"sealed"`
 	}
 	if err := json.Unmarshal([]byte(out), &sub); err != nil {
 		t.Fatal(out)
 	}
-	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
-		if out, _ = agora(t, 0, "sealed", itoa(sub.Sealed), "--url", url, "--json"); strings.Contains(out, `"state": "open"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never opened: %s", out)
-		}
-	}
+	waitOpen(t, url, sub.Sealed)
 
 	today := time.Now().UTC().Format(time.DateOnly)
 	take := func() (int, map[string]any) {

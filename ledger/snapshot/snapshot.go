@@ -247,25 +247,11 @@ func (c *bundleCache) get(hash string) (*bundleFiles, error) {
 	if b := c.held[hash]; b != nil {
 		return b, nil
 	}
-	mtext, err := c.files(hash, "manifest.json")
+	m, err := parsed(c.files, hash, "manifest.json", bundle.ParseManifest)
 	if err != nil {
 		return nil, err
 	}
-	m, issues, err := bundle.ParseManifest(mtext)
-	if err == nil && len(issues) > 0 {
-		err = fmt.Errorf("manifest.json: %s", issues[0])
-	}
-	if err != nil {
-		return nil, err
-	}
-	ctext, err := c.files(hash, "claims.json")
-	if err != nil {
-		return nil, err
-	}
-	cs, issues, err := claims.ParseFile(ctext)
-	if err == nil && len(issues) > 0 {
-		err = fmt.Errorf("claims.json: %s", issues[0])
-	}
+	cs, err := parsed(c.files, hash, "claims.json", claims.ParseFile)
 	if err != nil {
 		return nil, err
 	}
@@ -275,6 +261,23 @@ func (c *bundleCache) get(hash string) (*bundleFiles, error) {
 	b := &bundleFiles{manifest: m, claims: cs}
 	c.held[hash] = b
 	return b, nil
+}
+
+// parsed reads a bundle's file and parses it, its first issue an error.
+func parsed[T any](files status.Files, hash, path string, parse func([]byte) (T, []claims.Issue, error)) (T, error) {
+	var zero T
+	text, err := files(hash, path)
+	if err != nil {
+		return zero, err
+	}
+	v, issues, err := parse(text)
+	if err == nil && len(issues) > 0 {
+		err = fmt.Errorf("%s: %s", path, issues[0])
+	}
+	if err != nil {
+		return zero, err
+	}
+	return v, nil
 }
 
 // counter counts and hashes what passes to w: the file as served.
