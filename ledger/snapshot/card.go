@@ -25,13 +25,29 @@ type Card struct {
 	// Licenses count the claims by each of their bundles' licences: prose,
 	// code and data.
 	Licenses map[string]map[string]int
+	// Reissues are the times the snapshot was written again without the
+	// claims of bundles withdrawn since, oldest first.
+	Reissues []Reissue
+	// dropped are the withdrawals that left a line out, as WriteWithout
+	// wrote it.
+	dropped map[uint64]bool
+}
+
+// Reissue is one reissue of a snapshot: the file it replaced, and the
+// withdrawals logged up to LogSize that took its claims out.
+type Reissue struct {
+	At          time.Time // the timestamp of the tree head of LogSize entries
+	LogSize     uint64
+	Replaced    string // the digest of the file it replaced
+	Withdrawals []uint64
 }
 
 // The counts a card keeps, in the order it lists them.
 var countKinds = []string{"status", "type", "model_family", "model", "field"}
 
 func newCard(date string, head tlog.TreeHead, at time.Time) *Card {
-	c := &Card{Date: date, Head: head, TakenAt: at, Counts: map[string]map[string]int{}, Licenses: map[string]map[string]int{}}
+	c := &Card{Date: date, Head: head, TakenAt: at, Counts: map[string]map[string]int{}, Licenses: map[string]map[string]int{},
+		dropped: map[uint64]bool{}}
 	for _, k := range countKinds {
 		c.Counts[k] = map[string]int{}
 	}
@@ -117,17 +133,26 @@ func (c *Card) Object() map[string]any {
 		"bundles": byLicense,
 	}
 	obj["checking"] = checking
-	obj["reissues"] = []any{}
+	reissues := []any{}
+	for _, r := range c.Reissues {
+		reissues = append(reissues, map[string]any{"reissued_at": tlog.FormatTimestamp(r.At), "log_size": r.LogSize,
+			"replaced": r.Replaced, "withdrawals": indexesAny(r.Withdrawals)})
+	}
+	obj["reissues"] = reissues
 	return obj
 }
 
 // Entry is the snapshot as GET /api/v1/snapshots lists it.
 func (c *Card) Entry() map[string]any {
-	return map[string]any{
+	e := map[string]any{
 		"date": c.Date, "claims": c.Claims, "bytes": c.Bytes, "digest": c.Digest,
 		"log_size": c.Head.Size, "taken_at": tlog.FormatTimestamp(c.TakenAt),
 		"file": "/api/v1/snapshots/" + c.Date, "card": "/api/v1/snapshots/" + c.Date + "/card",
 	}
+	if n := len(c.Reissues); n > 0 {
+		e["reissued_at"] = tlog.FormatTimestamp(c.Reissues[n-1].At)
+	}
+	return e
 }
 
 // ParseCard reads a card as Object writes it, keeping what Card holds.
@@ -156,7 +181,48 @@ func ParseCard(data []byte) (*Card, error) {
 	n, _ := obj["claims"].(float64)
 	size, _ := obj["bytes"].(float64)
 	digest, _ := obj["digest"].(string)
-	return &Card{Date: date, Head: head, TakenAt: at, Claims: int(n), Bytes: int64(size), Digest: digest}, nil
+	c := &Card{Date: date, Head: head, TakenAt: at, Claims: int(n), Bytes: int64(size), Digest: digest}
+	list, _ := obj["reissues"].([]any)
+	for i, item := range list {
+		r, _ := item.(map[string]any)
+		stamp, _ := r["reissued_at"].(string)
+		at, err := tlog.ParseTimestamp(stamp)
+		size, ok := r["log_size"].(float64)
+		if err != nil || !ok || size < float64(head.Size) {
+			return nil, fmt.Errorf("snapshot card: reissues[%d] is not {\"reissued_at\", \"log_size\", ...} after the tree head", i)
+		}
+		re := Reissue{At: at, LogSize: uint64(size)}
+		re.Replaced, _ = r["replaced"].(string)
+		for _, w := range asList(r["withdrawals"]) {
+			if f, ok := w.(float64); ok {
+				re.Withdrawals = append(re.Withdrawals, uint64(f))
+			}
+		}
+		c.Reissues = append(c.Reissues, re)
+	}
+	return c, nil
+}
+
+// LogSize is the log size the snapshot stands at: the tree head's, or
+// its last reissue's, whose withdrawals it leaves out.
+func (c *Card) LogSize() uint64 {
+	if n := len(c.Reissues); n > 0 {
+		return c.Reissues[n-1].LogSize
+	}
+	return c.Head.Size
+}
+
+func indexesAny(list []uint64) []any {
+	out := make([]any, len(list))
+	for i, n := range list {
+		out[i] = n
+	}
+	return out
+}
+
+func asList(v any) []any {
+	list, _ := v.([]any)
+	return list
 }
 
 var datePattern = regexp.MustCompile(`^\d{4}-\d{2}-\d{2}$`)

@@ -77,6 +77,68 @@ func (d *Dir) Make(ctx context.Context, date string, src Source, head tlog.TreeH
 	return card, true, nil
 }
 
+// Reissue writes date's snapshot again without the claims of bundles
+// withdrawn since its tree head, up to head (the log's latest), when any
+// of its lines was theirs: the file is replaced, its other lines as they
+// were, and the card names the file replaced and the withdrawals behind
+// it. It returns the card that stands, with reissued false when nothing
+// changed.
+func (d *Dir) Reissue(ctx context.Context, date string, src Source, head tlog.TreeHead) (card *Card, reissued bool, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	data, err := d.Card(date)
+	if err != nil {
+		return nil, false, err
+	}
+	old, err := ParseCard(data)
+	if err != nil || head.Size <= old.LogSize() {
+		return old, false, err
+	}
+	withdrawn, err := Withdrawals(ctx, src, old.Head.Size, head.Size)
+	if err != nil || len(withdrawn) == 0 {
+		return old, false, err
+	}
+	at, err := head.Time()
+	if err != nil {
+		return nil, false, fmt.Errorf("snapshot: tree head: %w", err)
+	}
+	tmp, err := os.CreateTemp(d.path, "."+date+"-*.tmp")
+	if err != nil {
+		return nil, false, fmt.Errorf("snapshot: %w", err)
+	}
+	defer os.Remove(tmp.Name())
+	card, err = WriteWithout(ctx, tmp, src, old.Head, date, withdrawn)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil || card.Digest == old.Digest {
+		return old, false, err
+	}
+	var indexes []uint64
+	for index := range card.dropped {
+		indexes = append(indexes, index)
+	}
+	slices.Sort(indexes)
+	card.Reissues = append(old.Reissues, Reissue{At: at, LogSize: head.Size, Replaced: old.Digest, Withdrawals: indexes})
+	// The file goes first: a crash between the two leaves the old card
+	// beside the new file, and the next reissue, finding the same
+	// withdrawals, writes the same file and then the card.
+	if err := os.Rename(tmp.Name(), d.file(date, dataSuffix)); err != nil {
+		return nil, false, fmt.Errorf("snapshot: %w", err)
+	}
+	body, err := canonical.Marshal(card.Object())
+	if err != nil {
+		return nil, false, err
+	}
+	if err := writeFile(d.path, d.file(date, cardSuffix), body); err != nil {
+		return nil, false, err
+	}
+	return card, true, nil
+}
+
 func (d *Dir) file(date, suffix string) string { return filepath.Join(d.path, date+suffix) }
 
 // Card returns the card of date's snapshot as served; an error wrapping

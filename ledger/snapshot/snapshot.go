@@ -62,6 +62,15 @@ type Source struct {
 // Write writes the snapshot of the log at head to w, the gzipped records,
 // and returns its card, dated date, with what it counts.
 func Write(ctx context.Context, w io.Writer, src Source, head tlog.TreeHead, date string) (*Card, error) {
+	return WriteWithout(ctx, w, src, head, date, nil)
+}
+
+// WriteWithout is Write leaving out the claims whose bundle, as the
+// snapshot names it, is one of withdrawn (bundle hash to the index of
+// the withdrawal entry, logged after head): a reissue, whose other lines
+// are the ones Write gives, byte for byte. The card's dropped are the
+// withdrawals that left a line out.
+func WriteWithout(ctx context.Context, w io.Writer, src Source, head tlog.TreeHead, date string, withdrawn map[string]uint64) (*Card, error) {
 	at, err := head.Time()
 	if err != nil {
 		return nil, fmt.Errorf("snapshot: tree head: %w", err)
@@ -95,6 +104,10 @@ func Write(ctx context.Context, w io.Writer, src Source, head tlog.TreeHead, dat
 			p, ok := d.Placement(id)
 			if !ok || p.First.Index != i || p.Bundle == "" || p.Position < 0 {
 				continue // written where it first opened, or no longer up
+			}
+			if index, gone := withdrawn[p.Bundle]; gone {
+				card.dropped[index] = true
+				continue
 			}
 			b, err := files.get(p.Bundle)
 			if err != nil {
@@ -146,6 +159,36 @@ func eachLeaf(ctx context.Context, src Source, size uint64, fn func(uint64, []by
 		}
 	}
 	return nil
+}
+
+// Withdrawals scans the leaves [from, to) for withdrawal entries: the
+// bundles they take down, each by the index of its withdrawal.
+func Withdrawals(ctx context.Context, src Source, from, to uint64) (map[string]uint64, error) {
+	out := map[string]uint64{}
+	for start := from; start < to; start += Page {
+		end := min(start+Page, to)
+		leaves, err := src.Leaves(ctx, start, end)
+		if err != nil {
+			return nil, fmt.Errorf("snapshot: leaves %d to %d: %w", start, end, err)
+		}
+		for j, leaf := range leaves {
+			if !bytes.Contains(leaf, []byte(`"withdrawal"`)) {
+				continue
+			}
+			v, err := canonical.Parse(leaf)
+			if err != nil {
+				return nil, fmt.Errorf("snapshot: leaf %d: %w", start+uint64(j), err)
+			}
+			obj, _ := v.(map[string]any)
+			entry, _ := obj["entry"].(map[string]any)
+			if hash, _ := entry["bundle"].(string); entry["type"] == "withdrawal" && hash != "" {
+				if _, seen := out[hash]; !seen {
+					out[hash] = start + uint64(j)
+				}
+			}
+		}
+	}
+	return out, nil
 }
 
 // revealed returns the claim IDs of a bundle entry that revealed a

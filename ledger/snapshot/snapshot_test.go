@@ -256,3 +256,71 @@ func heapPeak(fn func()) uint64 {
 	}
 	return peak.Load() - base
 }
+
+// TestReissueLeavesOutWithdrawn takes a snapshot just before a bundle in
+// it is withdrawn, reissues it once the log holds the withdrawal, and
+// finds that bundle's lines gone, every other line as it was, the card
+// naming the file replaced and the withdrawal, and the reissue the one
+// WriteWithout recomputes from the log.
+func TestReissueLeavesOutWithdrawn(t *testing.T) {
+	gone := func(b uint64) bool { return b == 10 || b == 13 }
+	s := synthetic{size: 41, withdrawn: gone} // bundle 10 opened at 40, withdrawn at 41
+	later := synthetic{size: 80, withdrawn: gone}
+	d, err := OpenDir(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	first, _, err := d.Make(ctx, "2026-10-02", s.source(), s.head())
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := readKept(t, d, "2026-10-02")
+	if _, again, err := d.Reissue(ctx, "2026-10-02", s.source(), s.head()); err != nil || again {
+		t.Fatalf("a reissue with nothing withdrawn since: %v %v", again, err)
+	}
+	card, reissued, err := d.Reissue(ctx, "2026-10-02", later.source(), later.head())
+	if err != nil || !reissued {
+		t.Fatalf("reissue: %v %v", reissued, err)
+	}
+	after := readKept(t, d, "2026-10-02")
+	var kept []string
+	for _, line := range strings.SplitAfter(string(gunzip(t, before)), "\n") {
+		if !strings.Contains(line, `"bundle":"`+bundleHash(10)+`"`) {
+			kept = append(kept, line)
+		}
+	}
+	if string(gunzip(t, after)) != strings.Join(kept, "") || card.Claims != first.Claims-3 {
+		t.Fatalf("the reissue holds %d claims, not the %d other lines as they were", card.Claims, first.Claims-3)
+	}
+	if len(card.Reissues) != 1 || card.Reissues[0].Replaced != first.Digest || len(card.Reissues[0].Withdrawals) != 1 ||
+		card.Reissues[0].Withdrawals[0] != 41 || card.Reissues[0].LogSize != 80 {
+		t.Fatalf("the card's reissues: %+v", card.Reissues)
+	}
+	list, _ := d.List()
+	if list[0].Digest != card.Digest || list[0].Entry()["reissued_at"] == nil || list[0].LogSize() != 80 {
+		t.Fatalf("the list after the reissue: %v", list[0].Entry())
+	}
+	withdrawn, err := Withdrawals(ctx, later.source(), list[0].Head.Size, list[0].LogSize())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if _, err := WriteWithout(ctx, &buf, later.source(), list[0].Head, "2026-10-02", withdrawn); err != nil || !bytes.Equal(buf.Bytes(), after) {
+		t.Fatalf("recomputing the reissue: %v", err)
+	}
+}
+
+func readKept(t *testing.T, d *Dir, date string) []byte {
+	t.Helper()
+	f, err := d.Open(date)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var buf bytes.Buffer
+	if _, err := buf.ReadFrom(f); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
