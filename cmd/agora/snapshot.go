@@ -164,7 +164,19 @@ func verifySnapshot(ctx context.Context, e *env, cl *client.Client, file, date s
 	}
 	defer os.Remove(tmp.Name())
 	src := snapshot.Source{Leaves: remoteLeaves(cl), Files: remoteFiles(ctx, cl)}
-	want, err := snapshot.Write(ctx, tmp, src, card.Head, date)
+	// A reissued snapshot leaves out the claims of the bundles withdrawn
+	// up to its last reissue, which the log's entries after the tree head
+	// name.
+	var withdrawn map[string]uint64
+	if card.LogSize() > card.Head.Size {
+		if info.TreeHead.Size < card.LogSize() {
+			return fail(e, exitMisbehaved, "", "the card says the snapshot was reissued at log size %d, but the log has %d entries", card.LogSize(), info.TreeHead.Size)
+		}
+		if withdrawn, err = snapshot.Withdrawals(ctx, src, card.Head.Size, card.LogSize()); err != nil {
+			return fail(e, exitCouldNotRun, "", "reading the withdrawals after the tree head: %v", err)
+		}
+	}
+	want, err := snapshot.WriteWithout(ctx, tmp, src, card.Head, date, withdrawn)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -168,6 +168,7 @@ type Server struct {
 	jobFlags *lru.Cache[string, paper.Integrity]
 	// snapshots keeps the bulk snapshots; nil without Config.SnapshotDir.
 	snapshots *snapshot.Dir
+	reissues  reissues // snapshots.go
 }
 
 // New returns the ledger's handlers, mounted on mux.
@@ -180,6 +181,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 		submitLimit: newAddressLimiter(cmp.Or(cfg.SubmissionsPerMinute, DefaultSubmissionsPerMinute)),
 		verify:      newVerification(),
 		jobFlags:    mustLRU[paper.Integrity](JobFlagsCached),
+		reissues:    reissues{stale: map[string]bool{}, due: make(chan struct{}, 1)},
 	}
 	s.routeLog()
 	s.routeOperators()

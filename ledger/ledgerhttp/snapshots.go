@@ -5,7 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"net/http"
+	"slices"
+	"sync"
 	"time"
 
 	"github.com/agora-node/agora/internal/httpapi"
@@ -18,7 +21,27 @@ import (
 // the node writes the snapshot of the day that ended at its latest signed
 // tree head (ledger/snapshot), and keeps it under Config.SnapshotDir; the
 // admin can take one for a date on demand. Each is taken once and then
-// served as kept.
+// served as kept, until a bundle in it is withdrawn: then every snapshot
+// that holds it answers 410 snapshot_reissuing until it is reissued
+// without that bundle's claims, moments later.
+
+// reissues are the snapshots a withdrawal made stale.
+type reissues struct {
+	mu    sync.Mutex
+	stale map[string]bool // dates to reissue; guarded by mu
+	due   chan struct{}   // a withdrawal was logged: reissue what is stale
+}
+
+func (r *reissues) isStale(date string) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.stale[date]
+}
+
+func reissuing(date string) error {
+	return &httpapi.Error{Status: http.StatusGone, Code: "snapshot_reissuing",
+		Message: fmt.Sprintf("The snapshot of %s is being reissued without a bundle withdrawn since; ask again in a minute", date)}
+}
 
 func (s *Server) routeSnapshots() {
 	s.mux.Handle("GET /api/v1/snapshots", s.serve(s.listSnapshots))
@@ -73,6 +96,9 @@ func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) {
 	if err == nil && s.snapshots == nil {
 		err = noSnapshot(date)
 	}
+	if err == nil && s.reissues.isStale(date) {
+		err = reissuing(date)
+	}
 	if err != nil {
 		httpapi.WriteError(s.logger, w, r, err)
 		return
@@ -105,6 +131,9 @@ func (s *Server) getSnapshotCard(r *http.Request) (any, int, error) {
 	}
 	if s.snapshots == nil {
 		return nil, 0, noSnapshot(date)
+	}
+	if s.reissues.isStale(date) {
+		return nil, 0, reissuing(date)
 	}
 	card, err := s.snapshots.Card(date)
 	if err != nil {
@@ -143,10 +172,15 @@ func (s *Server) takeSnapshot(ctx context.Context, date string) (*snapshot.Card,
 	if err != nil {
 		return nil, false, fmt.Errorf("snapshot %s: %w", date, err)
 	}
-	src := snapshot.Source{Leaves: s.log.Leaves, Files: func(hash, path string) ([]byte, error) {
+	return s.snapshots.Make(ctx, date, s.snapshotSource(ctx), head)
+}
+
+// snapshotSource reads the node's log and the files of the bundles it
+// still serves.
+func (s *Server) snapshotSource(ctx context.Context) snapshot.Source {
+	return snapshot.Source{Leaves: s.log.Leaves, Files: func(hash, path string) ([]byte, error) {
 		return s.servedBundleFile(ctx, hash, path)
 	}}
-	return s.snapshots.Make(ctx, date, src, head)
 }
 
 // servedBundleFile reads a file of a bundle the node still serves: a
@@ -163,15 +197,89 @@ func (s *Server) servedBundleFile(ctx context.Context, hash, path string) ([]byt
 	return s.storedFile(ctx, hash, path)
 }
 
+// snapshotsWithdrawn marks stale every snapshot whose tree head holds
+// b's opening, now that b's withdrawal is logged, and wakes the loop
+// that reissues them.
+func (s *Server) snapshotsWithdrawn(b ledger.Bundle) {
+	if s.snapshots == nil || b.State == ledger.BundleSealed || b.RevealedIndex < 0 {
+		return
+	}
+	cards, err := s.snapshots.List()
+	if err != nil {
+		s.logger.Error("listing the snapshots to reissue", "bundle", b.Hash, "err", err)
+	}
+	s.reissues.mu.Lock()
+	for _, c := range cards {
+		if c.Head.Size > uint64(b.RevealedIndex) {
+			s.reissues.stale[c.Date] = true
+		}
+	}
+	s.reissues.mu.Unlock()
+	select {
+	case s.reissues.due <- struct{}{}:
+	default:
+	}
+}
+
+// reissueStale reissues each stale snapshot at the latest tree head,
+// which holds the withdrawals that made it so; one that fails stays
+// stale, for the next round.
+func (s *Server) reissueStale(ctx context.Context) {
+	s.reissues.mu.Lock()
+	dates := slices.Collect(maps.Keys(s.reissues.stale))
+	s.reissues.mu.Unlock()
+	head, err := s.log.TreeHead()
+	if err != nil {
+		s.logger.Error("reissuing snapshots", "err", err)
+		return
+	}
+	src := s.snapshotSource(ctx)
+	for _, date := range dates {
+		card, reissued, err := s.snapshots.Reissue(ctx, date, src, head)
+		if err != nil {
+			if ctx.Err() == nil {
+				s.logger.Error("reissuing a snapshot", "date", date, "err", err)
+			}
+			continue
+		}
+		if reissued {
+			s.logger.Info("reissued a snapshot", "date", date, "claims", card.Claims, "log_size", head.Size)
+		}
+		s.reissues.mu.Lock()
+		delete(s.reissues.stale, date)
+		s.reissues.mu.Unlock()
+	}
+}
+
 // snapshotDaily takes, just after each midnight UTC on the node's clock,
-// the snapshot of the day that ended, until ctx is done.
+// the snapshot of the day that ended, and reissues the snapshots
+// withdrawals made stale, until ctx is done. At the start it reissues
+// every snapshot, for withdrawals logged while a reissue was cut short.
 func (s *Server) snapshotDaily(ctx context.Context) {
+	if cards, err := s.snapshots.List(); err == nil && len(cards) > 0 {
+		s.reissues.mu.Lock()
+		for _, c := range cards {
+			s.reissues.stale[c.Date] = true
+		}
+		s.reissues.mu.Unlock()
+		s.reissueStale(ctx)
+	}
+	retry := time.NewTicker(time.Minute)
+	defer retry.Stop()
 	for {
 		now := s.now().UTC()
 		next := now.Truncate(24 * time.Hour).Add(24*time.Hour + time.Minute)
 		select {
 		case <-ctx.Done():
 			return
+		case <-s.reissues.due:
+			s.reissueStale(ctx)
+			continue
+		case <-retry.C:
+			if s.reissues.isAnyStale() {
+				s.reissueStale(ctx)
+			}
+			continue
 		case <-time.After(next.Sub(now)):
 		}
 		day := s.now().UTC().Add(-24 * time.Hour).Format(time.DateOnly)
@@ -185,4 +293,10 @@ func (s *Server) snapshotDaily(ctx context.Context) {
 				"log_size", card.Head.Size, "took", time.Since(start))
 		}
 	}
+}
+
+func (r *reissues) isAnyStale() bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.stale) > 0
 }
