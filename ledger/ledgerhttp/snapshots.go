@@ -221,21 +221,34 @@ func (s *Server) snapshotsWithdrawn(b ledger.Bundle) {
 	}
 }
 
-// reissueStale reissues each stale snapshot at the latest tree head,
-// which holds the withdrawals that made it so; one that fails stays
-// stale, for the next round.
-func (s *Server) reissueStale(ctx context.Context) {
-	s.reissues.mu.Lock()
-	dates := slices.Collect(maps.Keys(s.reissues.stale))
-	s.reissues.mu.Unlock()
+// reissueStale reissues the snapshots of dates at the latest tree head,
+// which holds the withdrawals that made them stale, reading the log for
+// withdrawals once for them all; one that fails stays stale, for the
+// next round.
+func (s *Server) reissueStale(ctx context.Context, dates []string) {
 	head, err := s.log.TreeHead()
 	if err != nil {
 		s.logger.Error("reissuing snapshots", "err", err)
 		return
 	}
-	src := s.snapshotSource(ctx)
+	from := head.Size
 	for _, date := range dates {
-		card, reissued, err := s.snapshots.Reissue(ctx, date, src, head)
+		if data, err := s.snapshots.Card(date); err == nil {
+			if c, err := snapshot.ParseCard(data); err == nil {
+				from = min(from, c.Head.Size)
+			}
+		}
+	}
+	src := s.snapshotSource(ctx)
+	withdrawals, err := snapshot.Withdrawals(ctx, src, from, head.Size)
+	if err != nil {
+		if ctx.Err() == nil {
+			s.logger.Error("reading the log for withdrawals to reissue snapshots", "err", err)
+		}
+		return
+	}
+	for _, date := range dates {
+		card, reissued, err := s.snapshots.Reissue(ctx, date, src, head, withdrawals)
 		if err != nil {
 			if ctx.Err() == nil {
 				s.logger.Error("reissuing a snapshot", "date", date, "err", err)
@@ -251,18 +264,25 @@ func (s *Server) reissueStale(ctx context.Context) {
 	}
 }
 
+func (r *reissues) staleDates() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return slices.Sorted(maps.Keys(r.stale))
+}
+
 // snapshotDaily takes, just after each midnight UTC on the node's clock,
 // the snapshot of the day that ended, and reissues the snapshots
 // withdrawals made stale, until ctx is done. At the start it reissues
 // every snapshot, for withdrawals logged while a reissue was cut short.
 func (s *Server) snapshotDaily(ctx context.Context) {
+	// A snapshot a crash left stale is served as it is meanwhile: marking
+	// them all would refuse every snapshot while the log is read.
 	if cards, err := s.snapshots.List(); err == nil && len(cards) > 0 {
-		s.reissues.mu.Lock()
+		var dates []string
 		for _, c := range cards {
-			s.reissues.stale[c.Date] = true
+			dates = append(dates, c.Date)
 		}
-		s.reissues.mu.Unlock()
-		s.reissueStale(ctx)
+		s.reissueStale(ctx, dates)
 	}
 	retry := time.NewTicker(time.Minute)
 	defer retry.Stop()
@@ -273,11 +293,11 @@ func (s *Server) snapshotDaily(ctx context.Context) {
 		case <-ctx.Done():
 			return
 		case <-s.reissues.due:
-			s.reissueStale(ctx)
+			s.reissueStale(ctx, s.reissues.staleDates())
 			continue
 		case <-retry.C:
-			if s.reissues.isAnyStale() {
-				s.reissueStale(ctx)
+			if dates := s.reissues.staleDates(); len(dates) > 0 {
+				s.reissueStale(ctx, dates)
 			}
 			continue
 		case <-time.After(next.Sub(now)):
@@ -293,10 +313,4 @@ func (s *Server) snapshotDaily(ctx context.Context) {
 				"log_size", card.Head.Size, "took", time.Since(start))
 		}
 	}
-}
-
-func (r *reissues) isAnyStale() bool {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.stale) > 0
 }

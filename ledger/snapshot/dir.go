@@ -81,9 +81,11 @@ func (d *Dir) Make(ctx context.Context, date string, src Source, head tlog.TreeH
 // withdrawn since its tree head, up to head (the log's latest), when any
 // of its lines was theirs: the file is replaced, its other lines as they
 // were, and the card names the file replaced and the withdrawals behind
-// it. It returns the card that stands, with reissued false when nothing
-// changed.
-func (d *Dir) Reissue(ctx context.Context, date string, src Source, head tlog.TreeHead) (card *Card, reissued bool, err error) {
+// it. withdrawals are those Withdrawals found in any range of the log
+// that covers the snapshot's tree head up to head, so that one scan
+// serves every snapshot. It returns the card that stands, with reissued
+// false when nothing changed.
+func (d *Dir) Reissue(ctx context.Context, date string, src Source, head tlog.TreeHead, withdrawals map[string]uint64) (card *Card, reissued bool, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
 	data, err := d.Card(date)
@@ -94,9 +96,14 @@ func (d *Dir) Reissue(ctx context.Context, date string, src Source, head tlog.Tr
 	if err != nil || head.Size <= old.LogSize() {
 		return old, false, err
 	}
-	withdrawn, err := Withdrawals(ctx, src, old.Head.Size, head.Size)
-	if err != nil || len(withdrawn) == 0 {
-		return old, false, err
+	withdrawn := map[string]uint64{}
+	for hash, index := range withdrawals {
+		if index >= old.Head.Size && index < head.Size {
+			withdrawn[hash] = index
+		}
+	}
+	if len(withdrawn) == 0 {
+		return old, false, nil
 	}
 	at, err := head.Time()
 	if err != nil {

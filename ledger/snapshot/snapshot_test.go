@@ -276,10 +276,18 @@ func TestReissueLeavesOutWithdrawn(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := readKept(t, d, "2026-10-02")
-	if _, again, err := d.Reissue(ctx, "2026-10-02", s.source(), s.head()); err != nil || again {
+	none, err := Withdrawals(ctx, s.source(), 0, s.size)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, again, err := d.Reissue(ctx, "2026-10-02", s.source(), s.head(), none); err != nil || again {
 		t.Fatalf("a reissue with nothing withdrawn since: %v %v", again, err)
 	}
-	card, reissued, err := d.Reissue(ctx, "2026-10-02", later.source(), later.head())
+	all, err := Withdrawals(ctx, later.source(), 0, later.size)
+	if err != nil || len(all) != 2 {
+		t.Fatalf("withdrawals: %v %v", all, err)
+	}
+	card, reissued, err := d.Reissue(ctx, "2026-10-02", later.source(), later.head(), all)
 	if err != nil || !reissued {
 		t.Fatalf("reissue: %v %v", reissued, err)
 	}
