@@ -64,14 +64,7 @@ func (d *Dir) Make(ctx context.Context, date string, src Source, head tlog.TreeH
 	if err != nil {
 		return nil, false, err
 	}
-	if err := os.Rename(tmp.Name(), d.file(date, dataSuffix)); err != nil {
-		return nil, false, fmt.Errorf("snapshot: %w", err)
-	}
-	body, err := canonical.Marshal(card.Object())
-	if err != nil {
-		return nil, false, err
-	}
-	if err := writeFile(d.path, d.file(date, cardSuffix), body); err != nil {
+	if err := d.install(date, tmp.Name(), card); err != nil {
 		return nil, false, err
 	}
 	return card, true, nil
@@ -133,17 +126,23 @@ func (d *Dir) Reissue(ctx context.Context, date string, src Source, head tlog.Tr
 	// The file goes first: a crash between the two leaves the old card
 	// beside the new file, and the next reissue, finding the same
 	// withdrawals, writes the same file and then the card.
-	if err := os.Rename(tmp.Name(), d.file(date, dataSuffix)); err != nil {
-		return nil, false, fmt.Errorf("snapshot: %w", err)
-	}
-	body, err := canonical.Marshal(card.Object())
-	if err != nil {
-		return nil, false, err
-	}
-	if err := writeFile(d.path, d.file(date, cardSuffix), body); err != nil {
+	if err := d.install(date, tmp.Name(), card); err != nil {
 		return nil, false, err
 	}
 	return card, true, nil
+}
+
+// install renames the written file at tmp into place as date's, then
+// writes its card: a snapshot is there once its card is.
+func (d *Dir) install(date, tmp string, card *Card) error {
+	if err := os.Rename(tmp, d.file(date, dataSuffix)); err != nil {
+		return fmt.Errorf("snapshot: %w", err)
+	}
+	body, err := canonical.Marshal(card.Object())
+	if err != nil {
+		return err
+	}
+	return writeFile(d.path, d.file(date, cardSuffix), body)
 }
 
 func (d *Dir) file(date, suffix string) string { return filepath.Join(d.path, date+suffix) }
