@@ -26,13 +26,14 @@ func snapshotGroup() *command {
 }
 
 func snapshotGetCommand() *command {
-	c := newCommand("get", "agora snapshot get <date> [--url URL] [-o FILE]",
+	c := newCommand("get", "agora snapshot get <date> [--url URL] [-o FILE] [--out FILE]",
 		"download the snapshot of <date> (YYYY-MM-DD), gzipped JSON Lines, checked",
 		"against the digest its card names, to FILE (default <date>.jsonl.gz).")
 	c.helpArg = true
 	nodeURL := c.nodeURL()
 	var out string
 	c.flags.StringVar(&out, "o", "", "where to write it (default <date>.jsonl.gz)")
+	c.flags.StringVar(&out, "out", "", "the same as -o")
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		date, code := snapshotDateArg(c, e, args)
 		if code != 0 {
