@@ -181,7 +181,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 		submitLimit: newAddressLimiter(cmp.Or(cfg.SubmissionsPerMinute, DefaultSubmissionsPerMinute)),
 		verify:      newVerification(),
 		jobFlags:    mustLRU[paper.Integrity](JobFlagsCached),
-		reissues:    reissues{stale: map[string]bool{}, due: make(chan struct{}, 1)},
+		reissues:    reissues{stale: map[string]bool{}, due: make(chan struct{}, 1), take: make(chan takeRequest)},
 	}
 	s.routeLog()
 	s.routeOperators()

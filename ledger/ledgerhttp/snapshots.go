@@ -25,12 +25,32 @@ import (
 // that holds it answers 410 snapshot_reissuing until it is reissued
 // without that bundle's claims, moments later.
 
-// reissues are the snapshots a withdrawal made stale.
+// reissues are the snapshots a withdrawal made stale, and the admin's
+// requests to take one: the loop in snapshotDaily does both, one at a
+// time.
 type reissues struct {
 	mu    sync.Mutex
 	stale map[string]bool // dates to reissue; guarded by mu
 	due   chan struct{}   // a withdrawal was logged: reissue what is stale
+	take  chan takeRequest
 }
+
+// takeRequest asks the loop to take a date's snapshot; done (buffered)
+// gets the outcome, whether or not the asker still waits.
+type takeRequest struct {
+	date string
+	done chan takeResult
+}
+
+type takeResult struct {
+	card *snapshot.Card
+	made bool
+	err  error
+}
+
+// snapshotWait is how long the admin's request waits for a snapshot to be
+// taken before it answers 202 and lets it finish.
+const snapshotWait = 20 * time.Second
 
 func (r *reissues) isStale(date string) bool {
 	r.mu.Lock()
@@ -143,8 +163,10 @@ func (s *Server) getSnapshotCard(r *http.Request) (any, int, error) {
 }
 
 // makeSnapshot answers POST /api/v1/admin/snapshots/{date}: the snapshot
-// of date, taken now at the latest signed tree head unless one was taken
-// before (200, the one kept).
+// of date, taken now at the latest signed tree head (201) unless one was
+// taken before (200, the one kept); 202 {"date", "state": "taking"} when
+// it takes longer than snapshotWait, the card's route saying when it is
+// there.
 func (s *Server) makeSnapshot(r *http.Request) (any, int, error) {
 	date, err := snapshotDate(r)
 	if err != nil {
@@ -156,14 +178,40 @@ func (s *Server) makeSnapshot(r *http.Request) (any, int, error) {
 	if s.snapshots == nil {
 		return nil, 0, &httpapi.Error{Status: http.StatusNotFound, Code: "not_found", Message: "This node keeps no snapshots"}
 	}
-	card, made, err := s.takeSnapshot(r.Context(), date)
-	if err != nil {
-		return nil, 0, err
+	if data, err := s.snapshots.Card(date); err == nil {
+		card, err := snapshot.ParseCard(data)
+		if err != nil {
+			return nil, 0, err
+		}
+		return card.Entry(), http.StatusOK, nil
 	}
-	if made {
-		return card.Entry(), http.StatusCreated, nil
+	// A large log takes minutes: the loop takes it, under the node's
+	// lifetime rather than this request's, and the answer waits a while.
+	req := takeRequest{date: date, done: make(chan takeResult, 1)}
+	wait := time.NewTimer(snapshotWait)
+	defer wait.Stop()
+	taking := map[string]any{"date": date, "state": "taking", "card": "/api/v1/snapshots/" + date + "/card"}
+	select {
+	case s.reissues.take <- req:
+	case <-wait.C:
+		return taking, http.StatusAccepted, nil
+	case <-r.Context().Done():
+		return nil, 0, r.Context().Err()
 	}
-	return card.Entry(), http.StatusOK, nil
+	select {
+	case res := <-req.done:
+		if res.err != nil {
+			return nil, 0, res.err
+		}
+		if res.made {
+			return res.card.Entry(), http.StatusCreated, nil
+		}
+		return res.card.Entry(), http.StatusOK, nil
+	case <-wait.C:
+		return taking, http.StatusAccepted, nil
+	case <-r.Context().Done():
+		return nil, 0, r.Context().Err()
+	}
 }
 
 // takeSnapshot takes date's snapshot at the latest signed tree head.
@@ -294,6 +342,10 @@ func (s *Server) snapshotDaily(ctx context.Context) {
 			return
 		case <-s.reissues.due:
 			s.reissueStale(ctx, s.reissues.staleDates())
+			continue
+		case req := <-s.reissues.take:
+			card, made, err := s.takeSnapshot(ctx, req.date)
+			req.done <- takeResult{card, made, err}
 			continue
 		case <-retry.C:
 			if dates := s.reissues.staleDates(); len(dates) > 0 {
