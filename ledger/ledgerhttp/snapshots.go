@@ -194,7 +194,8 @@ func (s *Server) makeSnapshot(r *http.Request) (any, int, error) {
 	select {
 	case s.reissues.take <- req:
 	case <-wait.C:
-		return taking, http.StatusAccepted, nil
+		return nil, 0, &httpapi.Error{Status: http.StatusServiceUnavailable, Code: "busy", RetryAfter: 60,
+			Message: "The node is taking or reissuing another snapshot; ask again after Retry-After seconds"}
 	case <-r.Context().Done():
 		return nil, 0, r.Context().Err()
 	}
