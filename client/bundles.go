@@ -165,13 +165,19 @@ var ErrTooLong = errors.New("client: the node sent more bytes than the file hold
 // (ErrTooLong) once limit+1 arrive, so a hostile node cannot make a client
 // read without end. What reached w before then is the caller's to discard.
 func (c *Client) File(ctx context.Context, digest string, limit int64, w io.Writer) (int64, error) {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+"/api/v1/files/"+url.PathEscape(digest), nil)
+	return c.stream(ctx, "/api/v1/files/"+url.PathEscape(digest), digest, limit, w)
+}
+
+// stream copies the body of GET path into w, at most limit bytes: more
+// announced or sent is ErrTooLong. what names the file in errors.
+func (c *Client) stream(ctx context.Context, path, what string, limit int64, w io.Writer) (int64, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, c.base+path, nil)
 	if err != nil {
 		return 0, fmt.Errorf("client: %w", err)
 	}
 	resp, err := c.hc.Do(req)
 	if err != nil {
-		return 0, fmt.Errorf("client: fetching %s: %w", digest, err)
+		return 0, fmt.Errorf("client: fetching %s: %w", what, err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
@@ -179,14 +185,14 @@ func (c *Client) File(ctx context.Context, digest string, limit int64, w io.Writ
 		return 0, apiError(resp, data)
 	}
 	if resp.ContentLength > limit {
-		return 0, fmt.Errorf("fetching %s: the node announces %d bytes, not %d: %w", digest, resp.ContentLength, limit, ErrTooLong)
+		return 0, fmt.Errorf("fetching %s: the node announces %d bytes, not %d: %w", what, resp.ContentLength, limit, ErrTooLong)
 	}
 	n, err := io.Copy(w, io.LimitReader(resp.Body, limit+1))
 	if err != nil {
-		return n, fmt.Errorf("client: fetching %s: %w", digest, err)
+		return n, fmt.Errorf("client: fetching %s: %w", what, err)
 	}
 	if n > limit {
-		return n, fmt.Errorf("fetching %s: more than %d bytes: %w", digest, limit, ErrTooLong)
+		return n, fmt.Errorf("fetching %s: more than %d bytes: %w", what, limit, ErrTooLong)
 	}
 	return n, nil
 }

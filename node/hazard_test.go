@@ -546,6 +546,10 @@ func TestPublishedWithdrawal(t *testing.T) {
 	if status, _ := call(t, "GET", base+"/api/v1/files/"+people, nil); status != http.StatusOK {
 		t.Fatalf("a file of the open bundle: %d", status)
 	}
+	today := time.Now().UTC().Format(time.DateOnly)
+	if status, v := call(t, "POST", base+"/api/v1/admin/snapshots/"+today, nil, "Authorization", adminToken(t, n)); status != http.StatusCreated || v.(map[string]any)["claims"] != 1.0 {
+		t.Fatalf("today's snapshot of the open bundle: %d %v", status, v)
+	}
 	reserve := r3.requestAt(t, base, run, time.Now())
 	if reserve == nil || reserve["kind"] != jobs.Reproduction || reserve["bundle"] != hash {
 		t.Fatalf("the reserve reproduction: %v", reserve)
@@ -576,6 +580,26 @@ func TestPublishedWithdrawal(t *testing.T) {
 	}
 	if hc := hazardConcerns(t, base, r3); hc["upheld"] != 1.0 {
 		t.Errorf("the public reproducer's hazard_concerns: %v", hc)
+	}
+	// The snapshot that held its claim is reissued without it (410
+	// snapshot_reissuing until then), its card naming the withdrawal.
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		status, v := call(t, "GET", base+"/api/v1/snapshots/"+today+"/card", nil)
+		if status == http.StatusGone && v.(map[string]any)["code"] == "snapshot_reissuing" {
+			continue
+		}
+		card, _ := v.(map[string]any)
+		if status != http.StatusOK || time.Now().After(deadline) {
+			t.Fatalf("the snapshot's card after the withdrawal: %d %v", status, v)
+		}
+		if reissues, _ := card["reissues"].([]any); len(reissues) == 1 && card["claims"] == 0.0 &&
+			len(reissues[0].(map[string]any)["withdrawals"].([]any)) == 1 {
+			break
+		}
+	}
+	if status, v := call(t, "GET", base+"/api/v1/snapshots", nil); status != http.StatusOK ||
+		v.(map[string]any)["snapshots"].([]any)[0].(map[string]any)["reissued_at"] == nil {
+		t.Errorf("the list after the reissue: %d %v", status, v)
 	}
 }
 

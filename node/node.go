@@ -350,6 +350,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
 		Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate, HabitsEvery: cfg.HabitsEvery,
 		JobFileInline: cfg.JobFileInline, JobInline: cfg.JobInline,
+		SnapshotDir: filepath.Join(cfg.DataDir, "snapshots"),
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,

@@ -87,6 +87,13 @@ func TestStatusRoutesBadInput(t *testing.T) {
 		{"replications: an unknown parameter", "GET", "/api/v1/replications?field=x", nil, http.StatusBadRequest, "bad_request"},
 		{"claims: an unknown status", "GET", "/api/v1/claims?status=great", nil, http.StatusBadRequest, "bad_request"},
 		{"claims: an empty status in a list", "GET", "/api/v1/claims?status=reviewed,", nil, http.StatusBadRequest, "bad_request"},
+		{"snapshots: an unknown parameter", "GET", "/api/v1/snapshots?date=2026-10-04", nil, http.StatusBadRequest, "bad_request"},
+		{"snapshot: a bad date", "GET", "/api/v1/snapshots/2026-13-01", nil, http.StatusBadRequest, "bad_request"},
+		{"snapshot: not a date", "GET", "/api/v1/snapshots/latest", nil, http.StatusBadRequest, "bad_request"},
+		{"snapshot: none that day", "GET", "/api/v1/snapshots/2001-01-01", nil, http.StatusNotFound, "not_found"},
+		{"snapshot card: a bad date", "GET", "/api/v1/snapshots/20261004/card", nil, http.StatusBadRequest, "bad_request"},
+		{"snapshot card: none that day", "GET", "/api/v1/snapshots/2001-01-01/card", nil, http.StatusNotFound, "not_found"},
+		{"snapshot: taken without the admin token", "POST", "/api/v1/admin/snapshots/2001-01-01", nil, http.StatusUnauthorized, "unauthorized"},
 	} {
 		status, v := call(t, tc.method, base+tc.path, tc.body)
 		m, _ := v.(map[string]any)

@@ -124,6 +124,9 @@ func printFlags(w io.Writer, fs *flag.FlagSet, usage string) {
 			first = false
 		}
 		line := "  --" + f.Name
+		if len(f.Name) == 1 {
+			line = "  -" + f.Name // a short flag, as usage lines write it
+		}
 		if name := valueName(usage, f); name != "" {
 			line += " " + name
 		}
@@ -143,7 +146,7 @@ func valueName(usage string, f *flag.Flag) string {
 	}
 	words := strings.Fields(strings.NewReplacer("[", " ", "]", " ", "|", " ", "=", " ").Replace(usage))
 	for i, w := range words {
-		if w != "--"+f.Name || i+1 == len(words) {
+		if w != "--"+f.Name && w != "-"+f.Name || i+1 == len(words) {
 			continue
 		}
 		// A name, not a default written in its place ("--listen ADDR",
@@ -239,6 +242,7 @@ func commands() []*command {
 		bundleGroup(),
 		sealedCommand(),
 		statusCommand(),
+		snapshotGroup(),
 		jobGroup(),
 		attestCommand(),
 		challengeCommand(),

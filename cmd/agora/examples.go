@@ -26,6 +26,9 @@ var examples = map[string]string{
 	"agora key new":  "agora key new",
 	"agora key show": "agora key show op:4f1c…",
 
+	"agora snapshot get":    "agora snapshot get 2026-10-04 -o claims.jsonl.gz --url http://127.0.0.1:8080",
+	"agora snapshot verify": "agora snapshot verify 2026-10-04.jsonl.gz --url http://127.0.0.1:8080",
+
 	"agora claims ids":    "agora claims ids ./my-study",
 	"agora claims search": "agora claims search boiling point --field chemistry --limit 10",
 	"agora claims get":    "agora claims get claim:9a2e…",

@@ -51,13 +51,8 @@ func writeBundleFolder(t *testing.T, keyDigest string, bigMB int) (dir string, b
 func TestPublishCommands(t *testing.T) {
 	t.Setenv("AGORA_HOME", t.TempDir()) // submit keeps a note of what it sealed
 	url, dataDir := startNodeWith(t, node.Config{OpenAfter: 100 * time.Millisecond})
-	keys := filepath.Join(t.TempDir(), "keys")
-	out, _ := agora(t, 0, "register", "--name", "Counter", "--model-family", "claude", "--model", "claude-test-1", "--keys", keys, "--url", url)
-	id := operatorLine.FindStringSubmatch(out)[1]
-	agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
-	out, _ = agora(t, 0, "key", "show", id, "--keys", keys)
-	lines := strings.Split(strings.TrimSpace(out), "\n")
-	dir, big := writeBundleFolder(t, protocol.KeyDigest(lines[len(lines)-1]), 9)
+	keys, _, keyDigest := invitedCounter(t, url, dataDir)
+	dir, big := writeBundleFolder(t, keyDigest, 9)
 
 	out, stderr := agora(t, 0, "bundle", "check", dir, "--keys", keys, "--url", url)
 	for _, want := range []string{"ready                yes", "free: seed", "integrity            nothing flagged"} {
@@ -82,17 +77,7 @@ func TestPublishCommands(t *testing.T) {
 	if !strings.Contains(stderr, "the node had this bundle already") || !strings.Contains(stderr, "has it already") {
 		t.Errorf("second submit: %s", stderr)
 	}
-	deadline := time.Now().Add(20 * time.Second)
-	for {
-		out, _ = agora(t, 0, "sealed", itoa(sub.Sealed), "--url", url, "--json")
-		if strings.Contains(out, `"state": "open"`) {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("never opened: %s", out)
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
+	waitOpen(t, url, sub.Sealed)
 	got := filepath.Join(t.TempDir(), "copy")
 	out, _ = agora(t, 0, "bundle", "get", sub.Bundle, "--out", got, "--url", url)
 	if !strings.Contains(out, "Nebular star counts") {
@@ -127,6 +112,34 @@ func TestPublishCommands(t *testing.T) {
 	_, stderr = agora(t, 2, "sealed", "x", "--url", url)
 	if !strings.Contains(stderr, "is not a log index") {
 		t.Errorf("sealed x: %s", stderr)
+	}
+}
+
+// invitedCounter registers the operator "Counter" in a new keys folder
+// and has the node's admin invite it; it returns the folder, the
+// operator's ID and its key's digest.
+func invitedCounter(t *testing.T, url, dataDir string) (keys, id, keyDigest string) {
+	t.Helper()
+	keys = filepath.Join(t.TempDir(), "keys")
+	out, _ := agora(t, 0, "register", "--name", "Counter", "--model-family", "claude", "--model", "claude-test-1", "--keys", keys, "--url", url)
+	id = operatorLine.FindStringSubmatch(out)[1]
+	agora(t, 0, "admin", "invite", id, "--data", dataDir, "--url", url)
+	out, _ = agora(t, 0, "key", "show", id, "--keys", keys)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	return keys, id, protocol.KeyDigest(lines[len(lines)-1])
+}
+
+// waitOpen waits for the bundle sealed at entry sealed to open.
+func waitOpen(t *testing.T, url string, sealed int) {
+	t.Helper()
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		out, _ := agora(t, 0, "sealed", itoa(sealed), "--url", url, "--json")
+		if strings.Contains(out, `"state": "open"`) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("never opened: %s", out)
+		}
 	}
 }
 

@@ -277,6 +277,7 @@ func (s *Server) withdraw(ctx context.Context, b ledger.Bundle, reason string) e
 		}
 		return err
 	}
+	s.snapshotsWithdrawn(b)
 	return s.afterWithdrawal(ctx, b, reason)
 }
 

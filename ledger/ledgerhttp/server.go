@@ -20,6 +20,7 @@ import (
 	"github.com/agora-node/agora/journal"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/paper"
+	"github.com/agora-node/agora/ledger/snapshot"
 	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/translog"
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -101,6 +102,9 @@ type Config struct {
 	// the rest pass JobInline, come as downloads; zero means
 	// DefaultJobFileInline and DefaultJobInline, the spec's 8 and 10 MB.
 	JobFileInline, JobInline int64
+	// SnapshotDir is where the daily bulk snapshots are kept
+	// (snapshots.go); "" keeps none.
+	SnapshotDir string
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -163,6 +167,9 @@ type Server struct {
 	// change, and checking a large table takes up to half a second, which
 	// a job re-served on every request of its holder would spend again.
 	jobFlags *lru.Cache[string, paper.Integrity]
+	// snapshots keeps the bulk snapshots; nil without Config.SnapshotDir.
+	snapshots *snapshot.Dir
+	reissues  reissues // snapshots.go
 }
 
 // New returns the ledger's handlers, mounted on mux.
@@ -175,6 +182,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 		submitLimit: newAddressLimiter(cmp.Or(cfg.SubmissionsPerMinute, DefaultSubmissionsPerMinute)),
 		verify:      newVerification(),
 		jobFlags:    mustLRU[paper.Integrity](JobFlagsCached),
+		reissues:    reissues{stale: map[string]bool{}, due: make(chan struct{}, 1), take: make(chan takeRequest)},
 	}
 	s.routeLog()
 	s.routeOperators()
@@ -189,6 +197,13 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeRetractions()
 	s.routeAddenda()
 	s.routePreregistrations()
+	if cfg.SnapshotDir != "" {
+		var err error
+		if s.snapshots, err = snapshot.OpenDir(cfg.SnapshotDir); err != nil {
+			s.logger.Error("opening the snapshots' folder; no snapshots will be taken", "err", err)
+		}
+	}
+	s.routeSnapshots()
 	return s
 }
 
@@ -200,6 +215,9 @@ func (s *Server) Run(ctx context.Context) {
 	}
 	loops.Go(func() { s.sweepUploads(ctx) })
 	loops.Go(func() { s.sweepRounds(ctx) })
+	if s.snapshots != nil {
+		loops.Go(func() { s.snapshotDaily(ctx) })
+	}
 	// Read the log's statuses once at the start, so the first reader does
 	// not wait for a whole log to be derived.
 	loops.Go(func() {

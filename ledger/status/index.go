@@ -15,9 +15,15 @@ import (
 // touch marks claim id for the index to recompute.
 func (d *Deriver) touch(ids ...string) {
 	for _, id := range ids {
+		c := d.claims[id]
+		if c != nil {
+			// The index keeps the ID for good: the claim's own copy, not
+			// the leaf's, which would keep the whole leaf.
+			id = c.id
+		}
 		d.dirty[id] = true
 		// A replication's standing is its original's Replicated.
-		if c := d.claims[id]; c != nil && c.typ == "replication" {
+		if c != nil && c.typ == "replication" {
 			for _, dep := range c.dependsOn {
 				d.dirty[dep] = true
 			}

@@ -41,6 +41,7 @@ package status
 import (
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
@@ -188,7 +189,7 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 	case "identity":
 		op, _ := obj["operator"].(string)
 		if org, _ := obj["organization"].(string); op != "" && org != "" {
-			d.orgs[op] = org
+			d.orgs[strings.Clone(op)] = strings.Clone(org)
 		}
 	case "bundle":
 		if _, revealed := obj["sealed"]; revealed {
@@ -238,10 +239,11 @@ func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
 	if hash == "" || d.bundles[hash] != nil {
 		return
 	}
-	b := &bundleState{hash: hash, opened: index, openedAt: at, claims: stringList(leaf["claims"])}
+	b := &bundleState{hash: strings.Clone(hash), opened: index, openedAt: at, claims: keptList(leaf["claims"])}
 	b.author, _ = leaf["operator"].(string)
 	b.replaces, _ = leaf["replaces"].(string)
-	b.paper = hash
+	b.author, b.replaces = strings.Clone(b.author), strings.Clone(b.replaces)
+	b.paper = b.hash
 	if old := d.bundles[b.replaces]; old != nil {
 		b.paper = old.paper
 	}
@@ -253,7 +255,7 @@ func (d *Deriver) open(index uint64, at time.Time, leaf, entry map[string]any) {
 	if b.authorOrg == "" {
 		b.authorOrg = b.author
 	}
-	d.bundles[hash] = b
+	d.bundles[b.hash] = b
 	facts := d.readFacts(b)
 	for i, id := range b.claims {
 		c := d.claim(id)
@@ -324,7 +326,7 @@ func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
 		return nil
 	}
 	m, _ := mv.(map[string]any)
-	b.families = stringList(m["model_families"])
+	b.families = keptList(m["model_families"])
 	cv, err := canonical.Parse(list)
 	if err != nil {
 		return nil
@@ -346,6 +348,7 @@ func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
 		}
 		var f claimFacts
 		f.typ, _ = obj["type"].(string)
+		f.typ = strings.Clone(f.typ)
 		for _, e := range asList(obj["evidence"]) {
 			ev, _ := e.(map[string]any)
 			if _, ok := ev["produced_by"]; ok {
@@ -358,7 +361,7 @@ func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
 				f.measures = true
 			}
 		}
-		for _, dep := range stringList(obj["depends_on"]) {
+		for _, dep := range keptList(obj["depends_on"]) {
 			if g, ok := local[dep]; ok {
 				f.dependsOn = append(f.dependsOn, g)
 			} else if claims.IsClaimID(dep) {
@@ -368,6 +371,17 @@ func (d *Deriver) readFacts(b *bundleState) map[int]claimFacts {
 		out[i] = f
 	}
 	b.known = true
+	return out
+}
+
+// keptList is stringList for strings the Deriver keeps: each is copied
+// out of the parsed leaf, whose strings share one buffer (canonical.Parse),
+// so that a claim ID kept for good does not keep its whole leaf too.
+func keptList(v any) []string {
+	out := stringList(v)
+	for i, s := range out {
+		out[i] = strings.Clone(s)
+	}
 	return out
 }
 
@@ -397,8 +411,8 @@ func (d *Deriver) attest(index uint64, leaf, entry map[string]any) {
 		if c == nil {
 			continue // a claim the log never opened
 		}
-		c.votes = append(c.votes, Vote{Index: index, Job: job, Bundle: bundle, Verifier: verifier,
-			Organization: d.organization(verifier), ModelFamily: family, Verdict: verdict})
+		c.votes = append(c.votes, Vote{Index: index, Job: strings.Clone(job), Bundle: strings.Clone(bundle), Verifier: strings.Clone(verifier),
+			Organization: d.organization(verifier), ModelFamily: strings.Clone(family), Verdict: strings.Clone(verdict)})
 		d.touch(id)
 		if job == "reproduction" {
 			d.noteReproduction(c, index)
