@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"net/http"
 	"testing"
+	"time"
 )
 
 // studyRef is a bundle a history published, with its author.
@@ -92,5 +93,30 @@ func answerChallengeReviews(t *testing.T, base string, panel []verifier, r *rand
 		if status, ans := call(t, "POST", base+"/api/v1/challenge-reviews", body); status != http.StatusCreated {
 			t.Logf("%s's challenge review: %d %v", p.name, status, ans)
 		}
+	}
+}
+
+// workUntilOpen has the verifiers work until every bundle of hashes has
+// opened: on a loaded machine a round can move on (its reviews made, its
+// opening logged) after a pass in which no job was handed out, so one
+// pass of work is not enough to know.
+func workUntilOpen(t *testing.T, base string, vs []verifier, hashes []string) {
+	t.Helper()
+	deadline := time.Now().Add(2 * time.Minute)
+	for {
+		work(t, base, vs)
+		sealed := 0
+		for _, h := range hashes {
+			if _, v := call(t, "GET", base+"/api/v1/bundles/"+h, nil); v.(map[string]any)["state"] != "open" {
+				sealed++
+			}
+		}
+		if sealed == 0 {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("%d of %d bundles still sealed after their rounds", sealed, len(hashes))
+		}
+		time.Sleep(200 * time.Millisecond)
 	}
 }

@@ -72,7 +72,14 @@ func TestServedStatusesAreTheLogs(t *testing.T) {
 		by := vs[i%len(vs)]
 		publish(srv.URL, by, sumBundle(t, by.keyDigest(), by.family, fmt.Sprintf("study %d", i), i%3 != 2))
 	}
-	work(t, srv.URL, vs)
+	hashesOf := func() []string {
+		var hs []string
+		for _, p := range published {
+			hs = append(hs, p.hash)
+		}
+		return hs
+	}
+	workUntilOpen(t, srv.URL, vs, hashesOf())
 
 	srv.Close()
 	if err := n.Close(context.Background()); err != nil {
@@ -99,7 +106,7 @@ func TestServedStatusesAreTheLogs(t *testing.T) {
 		files["manifest.json"] = mustJSON(t, manifest)
 		publish(srv.URL, p.by, files)
 	}
-	work(t, srv.URL, vs)
+	workUntilOpen(t, srv.URL, vs, hashesOf())
 
 	var studies []studyRef
 	for _, p := range published {
