@@ -117,6 +117,13 @@ func (s *Server) answering(operator string) (done func(), err error) {
 	return func() { unlock(); release() }, nil
 }
 
+// closedJob refuses an answer to a job closed unanswered: its panel
+// decided, its appeal was met, or its bundle was withdrawn first.
+func closedJob(kind string, err error) error {
+	return &httpapi.Error{Status: http.StatusConflict, Code: "closed", Err: err,
+		Message: "Your " + kind + " job on this bundle was closed before you answered: its round no longer needs it, and it pays nothing"}
+}
+
 func inProgress() error {
 	return &httpapi.Error{Status: http.StatusConflict, Code: "in_progress",
 		Message: "Another submission of yours is still being stored; send this one again once that one is answered"}
@@ -165,8 +172,7 @@ func (s *Server) heldJob(ctx context.Context, operator, bundleHash, family strin
 		if j.Done && j.Answer == "" {
 			// Closed unanswered: its panel decided, or its bundle was
 			// withdrawn, before this answer came.
-			return j, &httpapi.Error{Status: http.StatusConflict, Code: "closed",
-				Message: "Your " + j.Kind + " job on this bundle was closed before you answered: its round no longer needs it, and it pays nothing"}
+			return j, closedJob(j.Kind, nil)
 		}
 		if j.Done {
 			return j, &httpapi.Error{Status: http.StatusConflict, Code: "finished", Message: "You already finished your " + j.Kind + " job on this bundle"}
@@ -322,6 +328,12 @@ func (s *Server) logAnswer(ctx context.Context, job ledger.Job, entry map[string
 		return 0, &httpapi.Error{Status: http.StatusConflict, Code: "finished", Message: "You already finished this job", Err: err}
 	case errors.Is(err, store.ErrConflict):
 		s.dropUnbound(ctx, logged)
+		// The job changed while this answer was checked: its round
+		// closed it (its panel decided, its appeal was met) or its
+		// deadline passed.
+		if j, jerr := s.store.Job(ctx, job.ID); jerr == nil && j.Done && j.Answer == "" {
+			return 0, closedJob(job.Kind, err)
+		}
 		return 0, &httpapi.Error{Status: http.StatusConflict, Code: "expired", Message: "Your job passed its deadline", Err: err}
 	case err != nil:
 		s.dropUnbound(ctx, logged)
