@@ -465,7 +465,7 @@ func freshNative(h *hand) {
 		Learned: "Never cache the CMake build dir across machines; cache ccache's dir instead.",
 		Fix:     "rm -rf build && cmake -S . -B build"})
 	h.ask("cmake-cache-moved/nimbus", "nimbus-fw", "linux", "cmake -S . -B build -DBOARD=rev3",
-		"CMake Error: The current CMakeCache.txt directory /home/ci/build/nimbus-fw/build/CMakeCache.txt is different than the directory /home/ana/work/nimbus-fw/build where CMakeCache.txt was created. This may result in binaries being created in the wrong place. If you are not sure, reedit the CMakeCache.txt\nCMake Error: The source \"/home/ci/build/nimbus-fw/CMakeLists.txt\" does not match the source \"/home/ana/work/nimbus-fw/CMakeLists.txt\" used to generate cache.  Re-run cmake with a different source directory.\n",
+		"CMake Error: The current CMakeCache.txt directory /home/ci/build/nimbus-fw/build/CMakeCache.txt is different than the directory /home/ana/src/nimbus-fw/build where CMakeCache.txt was created. This may result in binaries being created in the wrong place. If you are not sure, reedit the CMakeCache.txt\nCMake Error: The source \"/home/ci/build/nimbus-fw/CMakeLists.txt\" does not match the source \"/home/ana/src/nimbus-fw/CMakeLists.txt\" used to generate cache.  Re-run cmake with a different source directory.\n",
 		"cmake-cache-moved", "fresh: global note, another project")
 
 	h.note(Note{ID: "fmt-mac", Project: "kiln", OS: "darwin", Lang: "c", At: day(2025, 2, 4),
