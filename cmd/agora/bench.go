@@ -85,12 +85,13 @@ func benchAppendCommand() *command {
 	publishDuration := c.flags.Duration("publish-duration", -1, "how long to publish contributions (default --duration; 0 skips it)")
 	authors := c.flags.Int("authors", 64, "invited operators who sign the contributions")
 	contributions := c.flags.Int("contributions", 0, "contributions to sign before publishing (default 4,000 a second of --publish-duration)")
+	nodePID := c.flags.Int("node-pid", 0, "the node's process ID on this machine, to report the node's CPU per entry (Linux)")
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		switch {
 		case len(args) > 0:
 			return c.noArgs(e, args)
-		case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0 || *authors < 1 || *contributions < 0:
-			return c.usageError(e, "--concurrency, --duration, --operators, --authors and --contributions must be positive")
+		case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0 || *authors < 1 || *contributions < 0 || *nodePID < 0:
+			return c.usageError(e, "--concurrency, --duration, --operators, --authors, --contributions and --node-pid must be positive")
 		case *dataDir == "" && *tokenFile == "":
 			return fail(e, 2, "give the node's data folder with --data DIR, or --token-file FILE",
 				"the bench logs entries through the admin route, which needs the node's admin token")
@@ -119,7 +120,11 @@ func benchAppendCommand() *command {
 			publishDuration: *publishDuration,
 			authors:         *authors,
 			contributions:   *contributions,
+			nodePID:         *nodePID,
 			out:             e.stderr,
+		}
+		if _, err := b.nodeCPU(); err != nil {
+			return fail(e, 2, "give --node-pid the PID of 'agora serve' on this machine (pgrep -f 'agora serve')", "%v", err)
 		}
 		b.hc = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
 			MaxIdleConns: *concurrency, MaxIdleConnsPerHost: *concurrency, IdleConnTimeout: time.Minute,
@@ -141,6 +146,7 @@ type bench struct {
 	publishDuration time.Duration
 	authors         int // operators who sign contributions
 	contributions   int // contributions signed for the publish phase
+	nodePID         int // the node's process, to read its CPU time; 0 for none
 	hc              *http.Client
 	out             io.Writer // progress notes
 }
@@ -153,6 +159,7 @@ type phase struct {
 	failed    map[string]int
 	elapsed   time.Duration
 	latencies []time.Duration
+	nodeCPU   time.Duration // the node's CPU time over the phase, when its PID is known
 	note      string
 	firstErr  error // the first failure, to say what failed
 }
@@ -420,6 +427,7 @@ func (b *bench) timedAt(ctx context.Context, name string, concurrency, n int, du
 	var next atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
+	cpuBefore, _ := b.nodeCPU()
 	start := time.Now()
 	for range concurrency {
 		wg.Go(func() {
@@ -446,6 +454,9 @@ func (b *bench) timedAt(ctx context.Context, name string, concurrency, n int, du
 	}
 	wg.Wait()
 	p.elapsed = time.Since(start)
+	if cpuAfter, err := b.nodeCPU(); err == nil {
+		p.nodeCPU = cpuAfter - cpuBefore
+	}
 	p.ops = len(p.latencies)
 	return p, n >= 0 && int(next.Load()) >= n && p.elapsed < duration
 }
@@ -622,9 +633,15 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 func printBench(w io.Writer, phases []*phase, concurrency int) {
 	fmt.Fprintf(w, "concurrency %d, %d CPUs here\n", concurrency, runtime.NumCPU())
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "phase\trequests\tseconds\trequests/s\tentries/s\tp50\tp99\tmax\tfailed\t")
+	fmt.Fprintln(tw, "phase\trequests\tseconds\trequests/s\tentries/s\tp50\tp99\tmax\tnode CPU µs/entry\tfailed\t")
 	for _, p := range phases {
 		slices.Sort(p.latencies)
+		cpu := "-"
+		if entries := max(p.appends, p.ops); p.nodeCPU > 0 && entries > 0 {
+			// The append phase logs two entries a request; the others
+			// are per request (a contribution is one entry).
+			cpu = strconv.FormatInt(p.nodeCPU.Microseconds()/int64(entries), 10)
+		}
 		secs := p.elapsed.Seconds()
 		perSec := func(n int) string {
 			if n == 0 || secs == 0 {
@@ -640,8 +657,8 @@ func printBench(w io.Writer, phases []*phase, concurrency int) {
 		if len(failed) == 0 {
 			failed = []string{"0"}
 		}
-		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.name, p.ops, secs, perSec(p.ops), perSec(p.appends),
-			ms(percentile(p.latencies, 0.50)), ms(percentile(p.latencies, 0.99)), ms(percentile(p.latencies, 1)), strings.Join(failed, ", "))
+		fmt.Fprintf(tw, "%s\t%d\t%.2f\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t\n", p.name, p.ops, secs, perSec(p.ops), perSec(p.appends),
+			ms(percentile(p.latencies, 0.50)), ms(percentile(p.latencies, 0.99)), ms(percentile(p.latencies, 1)), cpu, strings.Join(failed, ", "))
 	}
 	tw.Flush()
 	for _, p := range phases {
@@ -656,3 +673,35 @@ func printBench(w io.Writer, phases []*phase, concurrency int) {
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + "ms"
 }
+
+// nodeCPU is the node's CPU time so far (user and system), read from
+// /proc/PID/stat; zero without a PID.
+func (b *bench) nodeCPU() (time.Duration, error) {
+	if b.nodePID == 0 {
+		return 0, nil
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", b.nodePID))
+	if err != nil {
+		return 0, fmt.Errorf("reading the node's CPU time: %w", err)
+	}
+	// The command name, in parentheses, may hold spaces: the fields
+	// counted from the last ')' are the third on.
+	i := bytes.LastIndexByte(stat, ')')
+	fields := strings.Fields(string(stat[i+1:]))
+	if i < 0 || len(fields) < 13 {
+		return 0, fmt.Errorf("reading the node's CPU time: /proc/%d/stat has no CPU times", b.nodePID)
+	}
+	var ticks int64
+	for _, f := range fields[11:13] { // utime and stime, fields 14 and 15
+		n, err := strconv.ParseInt(f, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("reading the node's CPU time: %w", err)
+		}
+		ticks += n
+	}
+	return time.Duration(ticks) * time.Second / clockTicks, nil
+}
+
+// clockTicks is Linux's USER_HZ, the unit of /proc's CPU times: 100 on
+// every architecture Go runs Linux on.
+const clockTicks = 100
