@@ -241,7 +241,7 @@ func (ix *Index) insert(d Doc) {
 		// writer's words (won't start locally, package.json script)
 		// repeats the prose of its what and why, and plain words and
 		// file names name no object.
-		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), Tokenize(norm)...) {
+		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.Title+"\n"+d.About+"\n"+d.Content)...), Tokenize(norm)...) {
 			about[t] = true
 		}
 		for _, id := range e.title {

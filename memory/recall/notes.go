@@ -3,6 +3,7 @@ package recall
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Notes: what an agent's own words say failed.
@@ -22,7 +23,7 @@ var (
 	// be output rather than a word.
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
-	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|with the message|message)[:\s]+(.{6,400})`)
+	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
 	// Output the writer ran into the prose: "X died with Y", "X gave me
 	// Y", "X → Y". What follows is kept only when it reads like a
 	// failure, since these words also introduce plain narration.
@@ -34,7 +35,7 @@ var (
 	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
 	// on.
-	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
+	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|(?-i:\bE[A-Z]{4,}\b))`)
 	// Failure phrases of messages that name no error: what a note's
 	// quote or pasted line says went wrong ('X' is not recognized as an
 	// internal or external command, Filename too long).
@@ -87,7 +88,7 @@ func NoteErrorText(texts ...string) string {
 			add(m[1]+m[2], false)
 		}
 		for _, m := range reIntroducedMsg.FindAllStringSubmatch(rest, -1) {
-			add(m[1], true)
+			add(introduced(m[1]), true)
 		}
 		for _, m := range reRunInMsg.FindAllStringSubmatch(rest, -1) {
 			add(m[1], false)
@@ -95,6 +96,11 @@ func NoteErrorText(texts ...string) string {
 		for _, l := range strings.Split(rest, "\n") {
 			// A line pasted as the tool printed it: shaped like output,
 			// or failure words without the writer's narration.
+			if reIntroducedMsg.MatchString(l) && !reOutputLine.MatchString(l) {
+				// The writer introduced the output ("the error was: X"):
+				// X was found, the words before it are the writer's.
+				continue
+			}
 			if reOutputLine.MatchString(l) || pastedLine(l, i == 0) {
 				add(l, false)
 			} else if loc := reMidMarker.FindStringIndex(l); loc != nil && loc[0] > 0 {
@@ -103,6 +109,32 @@ func NoteErrorText(texts ...string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// introduced is the output the writer introduced ("the message was
+// X"): a quoted message without the narration after its closing quote,
+// or the rest of the line. The closing quote is one that ends a word
+// and is followed by a space, punctuation or the end, so a name quoted
+// inside the message (unresolved import `rand`) stays in it.
+func introduced(s string) string {
+	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}, {"`", "`"}} {
+		rest, ok := strings.CutPrefix(s, q[0])
+		if !ok {
+			continue
+		}
+		for i := strings.Index(rest, q[1]); i > 0; {
+			after := rest[i+len(q[1]):]
+			if !unicode.IsSpace(rune(rest[i-1])) && (after == "" || strings.ContainsAny(after[:1], " \t.,;:!?)")) {
+				return rest[:i]
+			}
+			j := strings.Index(after, q[1])
+			if j < 0 {
+				break
+			}
+			i += len(q[1]) + j
+		}
+	}
+	return s
 }
 
 // reJoiner is what a writer puts between two errors quoted in one line

@@ -99,3 +99,21 @@ func TestNoteErrorTextSplitsTwoErrorsInOneLine(t *testing.T) {
 		t.Errorf("NoteErrorText(%q) = %q", one, got)
 	}
 }
+
+// TestNoteErrorTextTakesWhatWasIntroduced holds the introduced message to
+// the output the writer introduced: without the narration before it or
+// after its closing quote, with a name quoted inside it, and without a
+// command the learned line runs.
+func TestNoteErrorTextTakesWhatWasIntroduced(t *testing.T) {
+	for _, c := range []struct{ text, want, not string }{
+		{`Bash kept dying and the message was "No profiles for 'com.acme.Wallet' were found" every single time.`, "No profiles for 'com.acme.Wallet' were found", "every single time"},
+		{"CI went red on atlas; the error was: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed", "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed", "went red"},
+		{"`cargo build` failed with `error[E0432]: unresolved import `thiserror``.", "unresolved import `thiserror", "cargo build`"},
+		{"Ran `export SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt`. Point python at the system bundle.", "", "export"},
+	} {
+		got := recall.NoteErrorText(c.text)
+		if c.want != "" && !strings.Contains(got, c.want) || c.want == "" && got != "" || strings.Contains(got, c.not) {
+			t.Errorf("NoteErrorText(%q) = %q, want it to hold %q and not %q", c.text, got, c.want, c.not)
+		}
+	}
+}
