@@ -23,7 +23,7 @@ var (
 	// be output rather than a word.
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
-	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
+	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)? with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
 	// Output the writer ran into the prose: "X died with Y", "X gave me
 	// Y", "X → Y". What follows is kept only when it reads like a
 	// failure, since these words also introduce plain narration.
@@ -31,6 +31,14 @@ var (
 	// Where a tool's failure starts inside a line of prose: "mypy in
 	// pre-commit: error: ...", "the job ended in Error: ...".
 	reMidMarker = regexp.MustCompile(`(?:\b(?:error|Error|ERROR|fatal|FATAL|panic|E)(?:\[\w+\])?:\s|\b[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s|\bERR!\s|\[!\]\s)`)
+	// A phrase tools shout and writers quote as such (REMOTE HOST
+	// IDENTIFICATION HAS CHANGED, BUILD FAILED): three capitalised
+	// words or more inside prose.
+	reShouted = regexp.MustCompile(`\b[A-Z][A-Z0-9_'-]+(?: [A-Z][A-Z0-9_'-]*){2,}\b`)
+	// A what that starts with the tool's own prefix, the way tools print
+	// their failures ("go build: go: go.mod requires go >= 1.22.0"):
+	// what follows the prefix is the output.
+	reToolPrefix = regexp.MustCompile(`^\s*[a-z][\w.-]*(?: [a-z][\w.-]*)?: (?:[a-z][\w.-]*: )?(\S.{6,400})`)
 	// A line that starts the way tools start their failure lines.
 	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
@@ -93,6 +101,14 @@ func NoteErrorText(texts ...string) string {
 		for _, m := range reRunInMsg.FindAllStringSubmatch(rest, -1) {
 			add(m[1], false)
 		}
+		for _, m := range reShouted.FindAllString(rest, -1) {
+			if len(strings.Fields(m)) >= 3 && !reNarration.MatchString(m) {
+				add(m, true)
+			}
+		}
+		if m := reToolPrefix.FindStringSubmatch(firstLine(rest)); i == 0 && m != nil && !reFirstPerson.MatchString(m[1]) && codeWords(m[1]) >= 2 {
+			add(m[1], true)
+		}
 		for _, l := range strings.Split(rest, "\n") {
 			// A line pasted as the tool printed it: shaped like output,
 			// or failure words without the writer's narration.
@@ -135,6 +151,11 @@ func introduced(s string) string {
 		}
 	}
 	return s
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
 }
 
 // reJoiner is what a writer puts between two errors quoted in one line
@@ -272,6 +293,18 @@ func codeTerms(prose string) []string {
 		out = append(out, Tokenize(f)...)
 	}
 	return out
+}
+
+// codeWords counts the words of prose written as code, file names and
+// versions among them.
+func codeWords(prose string) int {
+	n := 0
+	for _, f := range strings.Fields(prose) {
+		if f = strings.Trim(f, "`'\"()[]{},;:!?."); len(f) >= 3 && codeLike(f) {
+			n++
+		}
+	}
+	return n
 }
 
 // codeLike reports whether a word is written as code rather than prose:

@@ -117,3 +117,23 @@ func TestNoteErrorTextTakesWhatWasIntroduced(t *testing.T) {
 		}
 	}
 }
+
+// TestNoteErrorTextFindsOutputInPlainProse holds the ways a note's prose
+// carries output without quoting it: after "fails again with", shouted
+// in capitals, or behind the tool's own prefix.
+func TestNoteErrorTextFindsOutputInPlainProse(t *testing.T) {
+	for text, want := range map[string]string{
+		"The features job fails again with module 'numpy' has no attribute 'float'.":                                      "module 'numpy' has no attribute 'float'",
+		"ssh to the bastion kept refusing with the big REMOTE HOST IDENTIFICATION HAS CHANGED warning after the rebuild.": "REMOTE HOST IDENTIFICATION HAS CHANGED",
+		"go build: go: go.mod requires go >= 1.22.0 (running go 1.21.5; GOTOOLCHAIN=local)":                               "go.mod requires go >= 1.22.0 (running go 1.21.5; GOTOOLCHAIN=local)",
+	} {
+		if got := recall.NoteErrorText(text); !strings.Contains(got, want) {
+			t.Errorf("NoteErrorText(%q) = %q, want it to hold %q", text, got, want)
+		}
+	}
+	for _, text := range []string{"Decision: we keep the API under /v2 and v3.1 stays frozen.", "Use the pg service container in every test job."} {
+		if got := recall.NoteErrorText(text); got != "" {
+			t.Errorf("NoteErrorText(%q) = %q, want none", text, got)
+		}
+	}
+}
