@@ -146,3 +146,22 @@ func TestSupersededInProse(t *testing.T) {
 		t.Errorf("pushed %v, want the newer fix first", got)
 	}
 }
+
+// TestProseSupersessionStaysInItsProject: a project note saying the old
+// fix no longer works does not sink a global note, which every other
+// project still gets first.
+func TestProseSupersessionStaysInItsProject(t *testing.T) {
+	send := notesEngine(t)
+	quote := "`npm ERR! ERESOLVE unable to resolve dependency tree` for react-beautiful-dnd"
+	h := start(t, send, "web", "linux")
+	send("note", time.Now().AddDate(-2, 0, 0), note(h, "npm ERESOLVE for react-beautiful-dnd", "global", "npm install failed: "+quote, "the package wants react 17", "npm install --legacy-peer-deps"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	h = start(t, send, "shop", "linux")
+	send("note", time.Now().AddDate(0, -1, 0), note(h, "react-beautiful-dnd ERESOLVE in shop", "project", "npm install failed again: "+quote,
+		"the old --legacy-peer-deps workaround no longer works here since shop moved to npm 9", "npm install @hello-pangea/dnd"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	tail := "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1\n"
+	if got := pushed(t, send, "blog", "linux", tail); len(got) == 0 || got[0] != "npm ERESOLVE for react-beautiful-dnd" {
+		t.Errorf("another project was pushed %v, want the global note", got)
+	}
+}

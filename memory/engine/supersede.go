@@ -91,8 +91,8 @@ func (t *turn) supersede(ref, by string) {
 // supersedeInProse applies a supersession stated only in words. The
 // record r was just written; the record most like it on the same
 // failure (the one its quoted output and title find first) is the other
-// party, when r may mark it (its own adapter's or shared), it is a
-// candidate where r is, and it is for the same system. Whichever of the
+// party, when r may mark it (its own adapter's or shared), the newer of
+// the two reaches the older (see reaches), and it is for the same system. Whichever of the
 // two was written later and says the older fix no longer holds
 // supersedes the other: notes do not arrive in the order they were
 // written.
@@ -118,20 +118,29 @@ func (t *turn) supersedeInProse(r *record) {
 	}
 	hits := t.search(q, floor, 1, func(o *record, h recall.Hit) bool {
 		return o.Ref != r.Ref && !o.Superseded && (o.Adapter == t.s.AdapterID || o.Shared) &&
-			(o.Scope == r.Scope || o.Scope == MemoryScopeGlobal) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
+			(reaches(r, o) || reaches(o, r)) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
 	})
 	if len(hits) == 0 {
 		return
 	}
 	o := t.view(hits[0].RecordRef)
 	switch {
-	case r.SupersedesInProse && o.occurred().Before(r.occurred()):
+	case r.SupersedesInProse && o.occurred().Before(r.occurred()) && reaches(r, o):
 		t.supersede(o.Ref, r.Ref)
-	case o.SupersedesInProse && r.occurred().Before(o.occurred()):
+	case o.SupersedesInProse && r.occurred().Before(o.occurred()) && reaches(o, r):
 		r.Superseded = true
 		r.SupersededBy = o.Ref
 		r.Marks.Superseded++
 	}
+}
+
+// reaches says whether a newer record can replace an older one wherever
+// the older one is a candidate: a global note can, a project note only
+// an older note of its own project's scope. A project note that says
+// the old fix no longer works speaks of its project; a global note it
+// sank would sink in every other project, with no successor there.
+func reaches(newer, older *record) bool {
+	return newer.Scope == MemoryScopeGlobal || older.Scope == MemoryScopeProject && older.Project == newer.Project
 }
 
 // sameSystem reports whether two records' fixes are for the same
