@@ -47,7 +47,7 @@ func occurredAt(at, now time.Time) (time.Time, error) {
 // it on the same failure, written earlier (supersedeInProse).
 var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	// it stopped working
-	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported)`,
+	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported|an option|possible|viable)`,
 	`(?:stopped|stops|ceased) (?:working|helping)`,
 	`(?:does ?n[o']t|did ?n[o']t|do ?n[o']t|won'?t|will not) (?:work|help|fix (?:it|this|anything)|solve (?:it|this)|cut it) any ?more`,
 	`not (?:needed|required|working|enough) any ?more`,
@@ -60,11 +60,14 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`the (?:real|proper|actual|correct|right|true) (?:fix|solution) (?:is|was)\b`,
 	// the older note, named
 	`replaces? (?:the|my|our|an?) (?:earlier|older|previous|old)`,
-	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
+	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|breaks|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
 	`instead of the (?:old|earlier|previous|prior)`,
 	`ignore (?:my|the|our|that) (?:earlier|older|previous|old|prior|last) (?:note|fix|advice|workaround|entry|answer)`,
 	// the failure came back, or moved with an upgrade
 	`(?:is|came|comes) back (?:after|since|with) `,
+	// a title that says the failure is back: the fix that made it go
+	// away no longer holds
+	`\b(?:error|failure|crash|bug|\w+(?:Error|Exception)) is back\b`,
 	`again (?:after|since|with|on) (?:the |our |an? )?(?:upgrad|updat|bump|mov|migrat|switch|new|latest|\w+ v?\d)`,
 	`(?:after|since) (?:upgrading|updating|bumping|moving|migrating|switching) (?:to|from)\b.{0,60}\b(?:the )?(?:old|previous|earlier|prior) `,
 }, "|") + `)`)
