@@ -1,6 +1,7 @@
 package recall_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -134,6 +135,40 @@ func TestNoteErrorTextFindsOutputInPlainProse(t *testing.T) {
 	for _, text := range []string{"Decision: we keep the API under /v2 and v3.1 stays frozen.", "Use the pg service container in every test job."} {
 		if got := recall.NoteErrorText(text); got != "" {
 			t.Errorf("NoteErrorText(%q) = %q, want none", text, got)
+		}
+	}
+}
+
+// TestDottedNameIsOneName: a note whose title and words name a host is
+// about that host, however common the host's parts are in other titles:
+// the same certificate failure for another host is not its failure.
+func TestDottedNameIsOneName(t *testing.T) {
+	ix := recall.NewIndex()
+	add := func(id, title, what, why string) {
+		t.Helper()
+		if err := ix.Add(recall.Doc{ID: id, Title: title, Content: what + "\n" + why, About: what + "\n" + why,
+			ErrorText: recall.NoteErrorText(what, why), CodeSymbols: recall.NoteSymbols(what, why)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("host", "requests SSL CERTIFICATE_VERIFY_FAILED to auth.acme.test",
+		"the error was: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate",
+		"auth.acme.test serves an incomplete chain and certifi lacks the intermediate.")
+	for _, h := range []string{"gitlab.internal", "sentry.io", "hooks.slack.com", "vault.internal"} {
+		add(h, "requests SSL CERTIFICATE_VERIFY_FAILED to "+h,
+			"the error was: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate",
+			"the proxy re-signed "+h+"'s certificate with a CA python does not trust.")
+	}
+	// Other titles share the host's parts (auth, acme, test).
+	for i, w := range []string{"auth", "acme", "test", "auth", "acme", "test", "auth", "acme", "test", "auth", "acme", "test",
+		"login", "cart", "queue", "cache", "mail", "search", "build", "deploy", "lint"} {
+		add(fmt.Sprint("other", i), fmt.Sprintf("%s step %d fails", w, i), fmt.Sprintf("the error was: %s step %d could not start", w, i), "a stale cache")
+	}
+	tail := "requests.exceptions.SSLError: HTTPSConnectionPool(host='%s', port=443): Max retries exceeded with url: /v1/items (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1006)')))"
+	for host, want := range map[string]int{"auth.acme.test": 1, "registry.internal": 0} {
+		hits := ix.Search(recall.Query{ErrorText: fmt.Sprintf(tail, host), ToolName: "Bash", Command: "python sync.py"}, recall.DefaultWeights(), 3)
+		if len(hits) != want {
+			t.Errorf("the failure for %s: %d hits %v, want %d", host, len(hits), hits, want)
 		}
 	}
 }

@@ -128,6 +128,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	in.symQNorm = ix.collectSymbols(sc, p.syms)
 	in.qIDs, in.unknownTerm = ix.lexIDs(p.lexTerms)
 	in.cmdIDs, _ = ix.lexIDs(Tokenize(q.Command))
+	in.qText = strings.ToLower(q.Text + "\n" + q.Command + "\n" + q.ErrorText)
 	in.qSyms = ix.symbolIDs(p.syms)
 	in.offered = contentOffer{
 		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
