@@ -51,7 +51,10 @@ var (
 	// Narration: words a writer uses and tools do not. The first person
 	// always; the rest (because, then, should) tools print too, so a
 	// note's what that is one sentence may hold them.
-	reNarration   = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	reNarration = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	// A writer's summing up of what they quoted ("That was the whole
+	// failure."): about output, not output.
+	reSummingUp   = regexp.MustCompile(`(?i)\b(?:that|this) (?:was|is) (?:the|all)\b|\bthe whole (?:failure|error|output|log|message|thing)\b`)
 	reFirstPerson = regexp.MustCompile(`(?i)\b(i|i'm|i've|we|we're|we've|our|us|my|me|turned out|next time|spent|kept|tried|every single)\b`)
 	// Platform words: a note that names one ties its fix to it.
 	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
@@ -264,7 +267,7 @@ func pastedLine(l string, what bool) bool {
 	// compatible versions for pod "Firebase/Core"); a quoted phrase is
 	// the writer's quoting, found as such.
 	bare := reQuotedName.ReplaceAllString(l, "x")
-	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || len(strings.Fields(l)) < 3 {
+	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || len(strings.Fields(l)) < 3 || reSummingUp.MatchString(l) {
 		return false
 	}
 	// Tools end messages with a full stop too, and a note's what is

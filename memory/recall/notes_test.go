@@ -132,7 +132,7 @@ func TestNoteErrorTextFindsOutputInPlainProse(t *testing.T) {
 			t.Errorf("NoteErrorText(%q) = %q, want it to hold %q", text, got, want)
 		}
 	}
-	for _, text := range []string{"Decision: we keep the API under /v2 and v3.1 stays frozen.", "Use the pg service container in every test job."} {
+	for _, text := range []string{"Decision: we keep the API under /v2 and v3.1 stays frozen.", "Use the pg service container in every test job.", "That was the whole failure."} {
 		if got := recall.NoteErrorText(text); got != "" {
 			t.Errorf("NoteErrorText(%q) = %q, want none", text, got)
 		}
