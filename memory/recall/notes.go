@@ -143,7 +143,13 @@ func introduced(s string) string {
 		}
 		for i := strings.Index(rest, q[1]); i > 0; {
 			after := rest[i+len(q[1]):]
-			if !unicode.IsSpace(rune(rest[i-1])) && (after == "" || strings.ContainsAny(after[:1], " \t.,;:!?)")) {
+			// Quotes inside the message pair up: an odd count before this
+			// one makes it the close of an inner name.
+			inner := strings.Count(rest[:i], q[0])
+			if q[0] != q[1] {
+				inner -= strings.Count(rest[:i], q[1])
+			}
+			if inner%2 == 0 && !unicode.IsSpace(rune(rest[i-1])) && (after == "" || strings.ContainsAny(after[:1], " \t.,;:!?)")) {
 				return rest[:i]
 			}
 			j := strings.Index(after, q[1])

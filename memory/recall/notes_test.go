@@ -110,6 +110,7 @@ func TestNoteErrorTextTakesWhatWasIntroduced(t *testing.T) {
 		{`Bash kept dying and the message was "No profiles for 'com.acme.Wallet' were found" every single time.`, "No profiles for 'com.acme.Wallet' were found", "every single time"},
 		{"CI went red on atlas; the error was: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed", "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed", "went red"},
 		{"`cargo build` failed with `error[E0432]: unresolved import `thiserror``.", "unresolved import `thiserror", "cargo build`"},
+		{`Bash kept dying and the message was "connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused" every single time.`, `connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused`, "every single"},
 		{"Ran `export SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt`. Point python at the system bundle.", "", "export"},
 	} {
 		got := recall.NoteErrorText(c.text)
