@@ -86,6 +86,7 @@ func (t *turn) inScope(r *record) bool {
 // (canRead), written before it started, never its own session's.
 func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*record, recall.Hit) bool) []memory.Hit {
 	q = t.context(q)
+	q.Successors = true
 	q.Allow = func(ref string) bool {
 		r := t.view(ref)
 		return r != nil && t.canRead(r) && t.inScope(r)
@@ -110,7 +111,10 @@ func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*recor
 			// The record that replaced this one goes first.
 			take(s, successorHit(s, h))
 		}
-		take(r, h)
+		if h.Score >= floor {
+			// A superseded record below the floor came for its successor.
+			take(r, h)
+		}
 		if len(out) == limit {
 			break
 		}

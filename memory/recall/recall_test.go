@@ -369,3 +369,23 @@ func TestLeadAnswersToolResultOnlyWhenNothingElseFits(t *testing.T) {
 		t.Errorf("Lead 0: hits = %v, want none", ids(hits))
 	}
 }
+
+// TestSuccessorsLetsASupersededRecordThrough: a superseded record that
+// its penalty takes below the floor is still returned when the caller
+// shows successors in its place, and only then.
+func TestSuccessorsLetsASupersededRecordThrough(t *testing.T) {
+	errText := "Oops! Something went wrong! :(\nESLint couldn't find an eslint.config.(js|mjs|cjs) file."
+	old := doc("old", "ESLint config not found: use ESLINT_USE_FLAT_CONFIG=false", errText)
+	old.Superseded = true
+	ix := smallIndex(t, old)
+	w := recall.DefaultWeights()
+	for _, successors := range []bool{false, true} {
+		hits := ix.Search(recall.Query{ErrorText: errText, Now: now, Successors: successors}, w, 5)
+		if got := len(hits) == 1 && hits[0].ID == "old"; got != successors {
+			t.Errorf("Successors %v: hits %+v", successors, hits)
+		}
+		if len(hits) == 1 && hits[0].Score >= w.MinScore {
+			t.Errorf("the superseded record scores %.2f, above the floor %.2f: the test needs its penalty to take it below", hits[0].Score, w.MinScore)
+		}
+	}
+}

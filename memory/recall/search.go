@@ -435,7 +435,7 @@ func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand,
 		if v != matched {
 			continue
 		}
-		if h.Score >= w.MinScore {
+		if h.Score >= w.MinScore || p.q.Successors && ix.entries[c.doc].doc.Superseded && h.Score+w.Negative >= w.MinScore {
 			hits = append(hits, h)
 			continue
 		}
