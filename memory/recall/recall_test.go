@@ -349,6 +349,16 @@ func TestLeadAnswersToolResultOnlyWhenNothingElseFits(t *testing.T) {
 	if hits := ix.Search(q, w, 3); len(hits) != 1 || hits[0].ID != "push" {
 		t.Errorf("lead: hits = %v, want [push]", ids(hits))
 	}
+	// The lead is a note about the tool that failed, not another's.
+	q.Command = "git push origin feat"
+	if hits := ix.Search(q, w, 3); len(hits) != 1 || hits[0].ID != "push" {
+		t.Errorf("lead after git push: hits = %v, want [push]", ids(hits))
+	}
+	q.Command = "sudo hg push"
+	if hits := ix.Search(q, w, 3); len(hits) > 0 {
+		t.Errorf("lead after hg push: hits = %v, want none", ids(hits))
+	}
+	q.Command = ""
 	// The same words as a prompt have no output to lead with.
 	if hits := ix.Search(recall.Query{Text: q.ErrorText, Now: now}, w, 3); len(hits) > 0 {
 		t.Errorf("prompt: hits = %v, want none", ids(hits))
