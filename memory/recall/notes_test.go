@@ -173,3 +173,32 @@ func TestDottedNameIsOneName(t *testing.T) {
 		}
 	}
 }
+
+// TestImagePathNamesItsImage: the last part of an image path a title
+// writes (ghcr.io/acme/billing-worker), which the note's words say too,
+// is the note's object, however common its words are in other titles.
+func TestImagePathNamesItsImage(t *testing.T) {
+	ix := recall.NewIndex()
+	add := func(id, title, what, why string) {
+		t.Helper()
+		if err := ix.Add(recall.Doc{ID: id, Title: title, Content: what + "\n" + why, About: what + "\n" + why,
+			ErrorText: recall.NoteErrorText(what, why)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	quote := "the error was: failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized"
+	for _, img := range []string{"billing-worker", "gateway", "notifier", "search-api", "mailer"} {
+		add(img, "kind cluster ImagePullBackOff for ghcr.io/acme/"+img+" (401)", quote, "the "+img+" image is private and the namespace lacked the pull secret.")
+	}
+	for i, w := range []string{"billing", "worker", "billing", "worker", "billing", "worker", "billing", "worker", "billing", "worker",
+		"login", "cart", "queue", "cache", "mail", "build", "deploy", "lint"} {
+		add(fmt.Sprint("other", i), fmt.Sprintf("%s step %d fails", w, i), fmt.Sprintf("the error was: %s step %d could not start", w, i), "a stale cache")
+	}
+	tail := "Warning  Failed  54s  kubelet  Failed to pull image \"ghcr.io/acme/%s:latest\": failed to resolve reference \"ghcr.io/acme/%[1]s:latest\": failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized"
+	for img, want := range map[string]int{"billing-worker": 1, "payments": 0} {
+		hits := ix.Search(recall.Query{ErrorText: fmt.Sprintf(tail, img), ToolName: "Bash", Command: "kubectl describe pod " + img}, recall.DefaultWeights(), 3)
+		if len(hits) != want || want == 1 && hits[0].ID != img {
+			t.Errorf("the failure for %s: hits %v, want %d", img, hits, want)
+		}
+	}
+}

@@ -611,13 +611,25 @@ func init() {
 
 // dottedNames returns the names a title writes with dots between words
 // (hosts, bundle ids, package paths: pypi.org, com.acme.Wallet,
-// ghcr.io/acme/api), lower-case, without file names (go.mod,
-// vite.config.ts) and versions (1.22.0), which say where or which
-// release, not what.
+// ghcr.io/acme/api) and the last part of a path it writes (api),
+// lower-case, without file names (go.mod, vite.config.ts) and versions
+// (1.22.0), which say where or which release, not what.
 func dottedNames(title string) []string {
 	var out []string
+	add := func(f string) {
+		if f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
 	for _, f := range strings.Fields(title) {
 		f = strings.ToLower(strings.TrimSuffix(strings.Trim(f, "`'\"()[]{},;:!?"), "."))
+		if i := strings.LastIndexByte(f, '/'); i >= 0 && i < len(f)-1 && !strings.HasPrefix(f, "@") {
+			// The last part of an image or module path is its name
+			// (ghcr.io/acme/billing-worker).
+			if last, _, _ := strings.Cut(f[i+1:], ":"); len(last) >= 3 && !isDigits(last) && !fileExts[last[strings.LastIndexByte(last, '.')+1:]] {
+				add(last)
+			}
+		}
 		if !strings.Contains(f, ".") || fileExts[f[strings.LastIndexByte(f, '.')+1:]] || strings.ContainsAny(f, ":=") {
 			continue
 		}
@@ -631,8 +643,8 @@ func dottedNames(title string) []string {
 				letters = true
 			}
 		}
-		if letters && !slices.Contains(out, f) {
-			out = append(out, f)
+		if letters {
+			add(f)
 		}
 	}
 	return out
