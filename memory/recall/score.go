@@ -578,19 +578,22 @@ func (ix *Index) objectMiss(q, cmd []int32, qText string, e *entry) (bool, strin
 			obj = append(obj, ix.lex.names[id])
 		}
 	}
+	var names, named []string
 	for _, nm := range e.names {
 		// A dotted name is one name: api.vendor.example is not named by a
 		// query that prints another host of .example.
-		df := ix.nameDF[nm]
-		if df > int(limit) || df <= 0 {
-			continue
+		if df := ix.nameDF[nm]; df > 0 && df <= int(limit) {
+			names = append(names, nm)
+			if strings.Contains(qText, nm) {
+				named = append(named, nm)
+			}
 		}
-		idf := bm25IDF(ix.titles, df)
-		all += idf
-		if !strings.Contains(qText, nm) {
-			missing += idf
-			obj = append(obj, nm)
-		}
+	}
+	if len(names) > 0 && len(named) == 0 {
+		// The record's names say what it is about more surely than its
+		// title's words, which in a large store the kind's other records
+		// share (kind cluster ImagePullBackOff ghcr 401).
+		return true, strings.Join(names, " ")
 	}
 	return all > 0 && 2*missing > all, strings.Join(obj, " ")
 }
