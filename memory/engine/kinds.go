@@ -20,10 +20,13 @@ import (
 // one. What a profile does not set holds as recall tuned it: the recency
 // half-life, and the share of its score a record loses for the part of
 // its key the query lacks (KeyMiss): without it, a failure about another
-// module, test or port pushes the record about this one. The key
-// agreement's bonus (Key) and the lead rule (Lead) stay off: on notes
-// as agents write them, a record found only by them is more often
-// another failure than a rewording of this one.
+// module, test or port pushes the record about this one; and the lead
+// rule (Lead, its LeadFloor the same share of the floor as recall's): a
+// failure printed in another tool version's words finds the one note
+// about the same tool that shares some of its output, when nothing else
+// does. The key agreement's bonus (Key) stays off: on notes as agents
+// write them, a record found only by it is more often another failure
+// than a rewording of this one.
 func weights(p *memory.Profile, floor float64) recall.Weights {
 	s := p.Signals
 	d := recall.DefaultWeights()
@@ -35,6 +38,8 @@ func weights(p *memory.Profile, floor float64) recall.Weights {
 		KeyMiss:         d.KeyMiss,
 		MinScore:        max(floor, 0), // recall refuses a negative floor; a score below 0 is no match anyway
 		RecencyHalfLife: d.RecencyHalfLife,
+		Lead:            d.Lead,
+		LeadFloor:       max(floor, 0) * d.LeadFloor / d.MinScore,
 	}
 }
 
@@ -86,6 +91,7 @@ func (t *turn) inScope(r *record) bool {
 // (canRead), written before it started, never its own session's.
 func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*record, recall.Hit) bool) []memory.Hit {
 	q = t.context(q)
+	q.Successors = true
 	q.Allow = func(ref string) bool {
 		r := t.view(ref)
 		return r != nil && t.canRead(r) && t.inScope(r)
@@ -110,7 +116,10 @@ func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*recor
 			// The record that replaced this one goes first.
 			take(s, successorHit(s, h))
 		}
-		take(r, h)
+		if !r.Superseded || h.Score >= floor {
+			// A superseded record below the floor came for its successor.
+			take(r, h)
+		}
 		if len(out) == limit {
 			break
 		}

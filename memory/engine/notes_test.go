@@ -117,16 +117,24 @@ func TestNoteWordsMakeTheMatch(t *testing.T) {
 	}
 }
 
+// oldEresolveNote writes, two years ago in project web, the global note
+// whose ERESOLVE fix later notes replace, and returns the failure it
+// quotes.
+func oldEresolveNote(t *testing.T, send func(string, time.Time, map[string]any) (map[string]any, string)) string {
+	quote := "`npm ERR! ERESOLVE unable to resolve dependency tree` for react-beautiful-dnd"
+	h := start(t, send, "web", "linux")
+	send("note", time.Now().AddDate(-2, 0, 0), note(h, "npm ERESOLVE for react-beautiful-dnd", "global", "npm install failed: "+quote, "the package wants react 17", "npm install --legacy-peer-deps"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	return quote
+}
+
 // TestSupersededInProse: a newer note that says in words the older fix
 // no longer works ranks first, the older one is marked superseded; and a
 // note's occurred_at must be a date that can be true.
 func TestSupersededInProse(t *testing.T) {
 	send := notesEngine(t)
-	quote := "`npm ERR! ERESOLVE unable to resolve dependency tree` for react-beautiful-dnd"
+	quote := oldEresolveNote(t, send)
 	h := start(t, send, "web", "linux")
-	send("note", time.Now().AddDate(-2, 0, 0), note(h, "npm ERESOLVE for react-beautiful-dnd", "global", "npm install failed: "+quote, "the package wants react 17", "npm install --legacy-peer-deps"))
-	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
-	h = start(t, send, "web", "linux")
 	_, msg := send("note", time.Now().AddDate(0, -1, 0), note(h, "react-beautiful-dnd ERESOLVE, the real fix", "global", "npm install failed again: "+quote,
 		"the old --legacy-peer-deps workaround no longer works since npm 9; the maintained fork supports react 18", "npm install @hello-pangea/dnd"))
 	if msg != "" {
@@ -144,5 +152,21 @@ func TestSupersededInProse(t *testing.T) {
 	got := pushed(t, send, "web", "linux", "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1\n")
 	if len(got) == 0 || got[0] != "react-beautiful-dnd ERESOLVE, the real fix" {
 		t.Errorf("pushed %v, want the newer fix first", got)
+	}
+}
+
+// TestProseSupersessionStaysInItsProject: a project note saying the old
+// fix no longer works does not sink a global note, which every other
+// project still gets first.
+func TestProseSupersessionStaysInItsProject(t *testing.T) {
+	send := notesEngine(t)
+	quote := oldEresolveNote(t, send)
+	h := start(t, send, "shop", "linux")
+	send("note", time.Now().AddDate(0, -1, 0), note(h, "react-beautiful-dnd ERESOLVE in shop", "project", "npm install failed again: "+quote,
+		"the old --legacy-peer-deps workaround no longer works here since shop moved to npm 9", "npm install @hello-pangea/dnd"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	tail := "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1\n"
+	if got := pushed(t, send, "blog", "linux", tail); len(got) == 0 || got[0] != "npm ERESOLVE for react-beautiful-dnd" {
+		t.Errorf("another project was pushed %v, want the global note", got)
 	}
 }

@@ -47,7 +47,7 @@ func occurredAt(at, now time.Time) (time.Time, error) {
 // it on the same failure, written earlier (supersedeInProse).
 var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	// it stopped working
-	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported)`,
+	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported|an option|possible|viable)`,
 	`(?:stopped|stops|ceased) (?:working|helping)`,
 	`(?:does ?n[o']t|did ?n[o']t|do ?n[o']t|won'?t|will not) (?:work|help|fix (?:it|this|anything)|solve (?:it|this)|cut it) any ?more`,
 	`not (?:needed|required|working|enough) any ?more`,
@@ -60,11 +60,14 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`the (?:real|proper|actual|correct|right|true) (?:fix|solution) (?:is|was)\b`,
 	// the older note, named
 	`replaces? (?:the|my|our|an?) (?:earlier|older|previous|old)`,
-	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
+	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|breaks|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
 	`instead of the (?:old|earlier|previous|prior)`,
 	`ignore (?:my|the|our|that) (?:earlier|older|previous|old|prior|last) (?:note|fix|advice|workaround|entry|answer)`,
 	// the failure came back, or moved with an upgrade
 	`(?:is|came|comes) back (?:after|since|with) `,
+	// a title that says the failure is back: the fix that made it go
+	// away no longer holds
+	`\b(?:error|failure|crash|bug|\w+(?:Error|Exception)) is back\b`,
 	`again (?:after|since|with|on) (?:the |our |an? )?(?:upgrad|updat|bump|mov|migrat|switch|new|latest|\w+ v?\d)`,
 	`(?:after|since) (?:upgrading|updating|bumping|moving|migrating|switching) (?:to|from)\b.{0,60}\b(?:the )?(?:old|previous|earlier|prior) `,
 }, "|") + `)`)
@@ -91,8 +94,8 @@ func (t *turn) supersede(ref, by string) {
 // supersedeInProse applies a supersession stated only in words. The
 // record r was just written; the record most like it on the same
 // failure (the one its quoted output and title find first) is the other
-// party, when r may mark it (its own adapter's or shared), it is a
-// candidate where r is, and it is for the same system. Whichever of the
+// party, when r may mark it (its own adapter's or shared), the newer of
+// the two reaches the older (see reaches), and it is for the same system. Whichever of the
 // two was written later and says the older fix no longer holds
 // supersedes the other: notes do not arrive in the order they were
 // written.
@@ -118,20 +121,29 @@ func (t *turn) supersedeInProse(r *record) {
 	}
 	hits := t.search(q, floor, 1, func(o *record, h recall.Hit) bool {
 		return o.Ref != r.Ref && !o.Superseded && (o.Adapter == t.s.AdapterID || o.Shared) &&
-			(o.Scope == r.Scope || o.Scope == MemoryScopeGlobal) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
+			(reaches(r, o) || reaches(o, r)) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
 	})
 	if len(hits) == 0 {
 		return
 	}
 	o := t.view(hits[0].RecordRef)
 	switch {
-	case r.SupersedesInProse && o.occurred().Before(r.occurred()):
+	case r.SupersedesInProse && o.occurred().Before(r.occurred()) && reaches(r, o):
 		t.supersede(o.Ref, r.Ref)
-	case o.SupersedesInProse && r.occurred().Before(o.occurred()):
+	case o.SupersedesInProse && r.occurred().Before(o.occurred()) && reaches(o, r):
 		r.Superseded = true
 		r.SupersededBy = o.Ref
 		r.Marks.Superseded++
 	}
+}
+
+// reaches says whether a newer record can replace an older one wherever
+// the older one is a candidate: a global note can, a project note only
+// an older note of its own project's scope. A project note that says
+// the old fix no longer works speaks of its project; a global note it
+// sank would sink in every other project, with no successor there.
+func reaches(newer, older *record) bool {
+	return newer.Scope == MemoryScopeGlobal || older.Scope == MemoryScopeProject && older.Project == newer.Project
 }
 
 // sameSystem reports whether two records' fixes are for the same

@@ -88,6 +88,11 @@ type entry struct {
 	// holds too: what the note names and talks about, of which the rare
 	// ones are its object (see objectMiss).
 	said []int32
+	// names are the dotted names the title writes and the note's what,
+	// why or where says too (hosts, bundle ids, image paths:
+	// auth.acme.test, com.acme.Wallet), lower-case: one name each,
+	// however common its parts (see objectMiss).
+	names []string
 }
 
 // object is a code symbol a record is about, with the lex ids of the
@@ -121,6 +126,9 @@ type Index struct {
 	// id; titles is the number of live records with a title.
 	titleDF []int32
 	titles  int
+	// nameDF counts live records whose title writes a dotted name (see
+	// entry.names).
+	nameDF map[string]int
 
 	// shapes are the mined output shapes, by id; shapesByLen lists their
 	// ids by token count (see shape.go).
@@ -140,6 +148,7 @@ func NewIndex() *Index {
 		sigs:  make(map[string][]int32),
 		sigDF: make(map[string]int),
 
+		nameDF:      make(map[string]int),
 		shapesByLen: make(map[int][]int32),
 	}
 }
@@ -227,6 +236,15 @@ func (ix *Index) insert(d Doc) {
 	if len(e.title) > 0 {
 		ix.titles++
 	}
+	about := strings.ToLower(d.About)
+	for _, nm := range dottedNames(d.Title) {
+		// Only a name the note's words talk about: a title may name the
+		// context (python.org Python) with a name the output never prints.
+		if strings.Contains(about, nm) {
+			e.names = append(e.names, nm)
+			ix.nameDF[nm]++
+		}
+	}
 	for _, t := range Tokenize(d.Content) {
 		if !skip[t] {
 			counts[ix.lex.id(t)]++
@@ -241,7 +259,7 @@ func (ix *Index) insert(d Doc) {
 		// writer's words (won't start locally, package.json script)
 		// repeats the prose of its what and why, and plain words and
 		// file names name no object.
-		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), Tokenize(norm)...) {
+		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.Title+"\n"+d.About+"\n"+d.Content)...), Tokenize(norm)...) {
 			about[t] = true
 		}
 		for _, id := range e.title {
@@ -406,6 +424,11 @@ func (ix *Index) delete(n int32) {
 	if len(e.title) > 0 {
 		ix.titles--
 	}
+	for _, nm := range e.names {
+		if ix.nameDF[nm]--; ix.nameDF[nm] <= 0 {
+			delete(ix.nameDF, nm)
+		}
+	}
 	for _, id := range e.syms {
 		ix.syms.df[id]--
 	}
@@ -448,7 +471,7 @@ func (ix *Index) maybeCompact() {
 	ix.lex, ix.errs, ix.syms, ix.sigs, ix.sigDF = fresh.lex, fresh.errs, fresh.syms, fresh.sigs, fresh.sigDF
 	ix.live, ix.dead, ix.lexTotal = fresh.live, 0, fresh.lexTotal
 	ix.errDocs, ix.symDocs = fresh.errDocs, fresh.symDocs
-	ix.titleDF, ix.titles = fresh.titleDF, fresh.titles
+	ix.titleDF, ix.titles, ix.nameDF = fresh.titleDF, fresh.titles, fresh.nameDF
 	ix.shapes, ix.shapesByLen = fresh.shapes, fresh.shapesByLen
 }
 

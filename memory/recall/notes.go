@@ -3,6 +3,7 @@ package recall
 import (
 	"regexp"
 	"strings"
+	"unicode"
 )
 
 // Notes: what an agent's own words say failed.
@@ -22,7 +23,7 @@ var (
 	// be output rather than a word.
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
-	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:failed with|fails with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|with the message|message)[:\s]+(.{6,400})`)
+	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)? with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
 	// Output the writer ran into the prose: "X died with Y", "X gave me
 	// Y", "X → Y". What follows is kept only when it reads like a
 	// failure, since these words also introduce plain narration.
@@ -30,11 +31,19 @@ var (
 	// Where a tool's failure starts inside a line of prose: "mypy in
 	// pre-commit: error: ...", "the job ended in Error: ...".
 	reMidMarker = regexp.MustCompile(`(?:\b(?:error|Error|ERROR|fatal|FATAL|panic|E)(?:\[\w+\])?:\s|\b[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s|\bERR!\s|\[!\]\s)`)
+	// A phrase tools shout and writers quote as such (REMOTE HOST
+	// IDENTIFICATION HAS CHANGED, BUILD FAILED): three capitalised
+	// words or more inside prose.
+	reShouted = regexp.MustCompile(`\b[A-Z][A-Z0-9_'-]+(?: [A-Z][A-Z0-9_'-]*){2,}\b`)
+	// A what that starts with the tool's own prefix, the way tools print
+	// their failures ("go build: go: go.mod requires go >= 1.22.0"):
+	// what follows the prefix is the output.
+	reToolPrefix = regexp.MustCompile(`^\s*[a-z][\w.-]*(?: [a-z][\w.-]*)?: (?:[a-z][\w.-]*: )?(\S.{6,400})`)
 	// A line that starts the way tools start their failure lines.
 	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
 	// on.
-	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|\bE[A-Z]{4,}\b)`)
+	reFailureWords = regexp.MustCompile(`(?i)(\brejected\b|non-fast-forward|\baborted?\b|\bstop(?:ped)?\.|exceeded|out of memory|segmentation fault|unauthori[sz]ed|\b[45]\d\d\b (?:not found|forbidden|unauthorized)|\*\*\*|\bE\d{4}\b|heap limit|\bno \w+(?: \w+)? (?:were |was )?found\b|\bERR_[A-Z_]+|(?-i:\bE[A-Z]{4,}\b))`)
 	// Failure phrases of messages that name no error: what a note's
 	// quote or pasted line says went wrong ('X' is not recognized as an
 	// internal or external command, Filename too long).
@@ -42,7 +51,10 @@ var (
 	// Narration: words a writer uses and tools do not. The first person
 	// always; the rest (because, then, should) tools print too, so a
 	// note's what that is one sentence may hold them.
-	reNarration   = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	reNarration = regexp.MustCompile(`(?i)\b(i|i'm|we|we're|our|us|my|me|turned out|because|so that|should|next time|spent|kept|tried|seems?|looks like|then|every single)\b`)
+	// A writer's summing up of what they quoted ("That was the whole
+	// failure."): about output, not output.
+	reSummingUp   = regexp.MustCompile(`(?i)\b(?:that|this) (?:was|is) (?:the|all)\b|\bthe whole (?:failure|error|output|log|message|thing)\b`)
 	reFirstPerson = regexp.MustCompile(`(?i)\b(i|i'm|i've|we|we're|we've|our|us|my|me|turned out|next time|spent|kept|tried|every single)\b`)
 	// Platform words: a note that names one ties its fix to it.
 	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
@@ -87,14 +99,27 @@ func NoteErrorText(texts ...string) string {
 			add(m[1]+m[2], false)
 		}
 		for _, m := range reIntroducedMsg.FindAllStringSubmatch(rest, -1) {
-			add(m[1], true)
+			add(introduced(m[1]), true)
 		}
 		for _, m := range reRunInMsg.FindAllStringSubmatch(rest, -1) {
 			add(m[1], false)
 		}
+		for _, m := range reShouted.FindAllString(rest, -1) {
+			if len(strings.Fields(m)) >= 3 && !reNarration.MatchString(m) {
+				add(m, true)
+			}
+		}
+		if m := reToolPrefix.FindStringSubmatch(firstLine(rest)); i == 0 && m != nil && !reFirstPerson.MatchString(m[1]) && codeWords(m[1]) >= 2 {
+			add(m[1], true)
+		}
 		for _, l := range strings.Split(rest, "\n") {
 			// A line pasted as the tool printed it: shaped like output,
 			// or failure words without the writer's narration.
+			if reIntroducedMsg.MatchString(l) && !reOutputLine.MatchString(l) {
+				// The writer introduced the output ("the error was: X"):
+				// X was found, the words before it are the writer's.
+				continue
+			}
 			if reOutputLine.MatchString(l) || pastedLine(l, i == 0) {
 				add(l, false)
 			} else if loc := reMidMarker.FindStringIndex(l); loc != nil && loc[0] > 0 {
@@ -103,6 +128,43 @@ func NoteErrorText(texts ...string) string {
 		}
 	}
 	return strings.Join(out, "\n")
+}
+
+// introduced is the output the writer introduced ("the message was
+// X"): a quoted message without the narration after its closing quote,
+// or the rest of the line. The closing quote is one that ends a word
+// and is followed by a space, punctuation or the end, so a name quoted
+// inside the message (unresolved import `rand`) stays in it.
+func introduced(s string) string {
+	for _, q := range [][2]string{{`"`, `"`}, {"“", "”"}, {"`", "`"}} {
+		rest, ok := strings.CutPrefix(s, q[0])
+		if !ok {
+			continue
+		}
+		for i := strings.Index(rest, q[1]); i > 0; {
+			after := rest[i+len(q[1]):]
+			// Quotes inside the message pair up: an odd count before this
+			// one makes it the close of an inner name.
+			inner := strings.Count(rest[:i], q[0])
+			if q[0] != q[1] {
+				inner -= strings.Count(rest[:i], q[1])
+			}
+			if inner%2 == 0 && !unicode.IsSpace(rune(rest[i-1])) && (after == "" || strings.ContainsAny(after[:1], " \t.,;:!?)")) {
+				return rest[:i]
+			}
+			j := strings.Index(after, q[1])
+			if j < 0 {
+				break
+			}
+			i += len(q[1]) + j
+		}
+	}
+	return s
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return l
 }
 
 // reJoiner is what a writer puts between two errors quoted in one line
@@ -211,7 +273,7 @@ func pastedLine(l string, what bool) bool {
 	// compatible versions for pod "Firebase/Core"); a quoted phrase is
 	// the writer's quoting, found as such.
 	bare := reQuotedName.ReplaceAllString(l, "x")
-	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || len(strings.Fields(l)) < 3 {
+	if !(keyLine.MatchString(l) || reFailurePhrase.MatchString(l)) || strings.ContainsAny(bare, "`\"“") || len(strings.Fields(l)) < 3 || reSummingUp.MatchString(l) {
 		return false
 	}
 	// Tools end messages with a full stop too, and a note's what is
@@ -240,6 +302,18 @@ func codeTerms(prose string) []string {
 		out = append(out, Tokenize(f)...)
 	}
 	return out
+}
+
+// codeWords counts the words of prose written as code, file names and
+// versions among them.
+func codeWords(prose string) int {
+	n := 0
+	for _, f := range strings.Fields(prose) {
+		if f = strings.Trim(f, "`'\"()[]{},;:!?."); len(f) >= 3 && codeLike(f) {
+			n++
+		}
+	}
+	return n
 }
 
 // codeLike reports whether a word is written as code rather than prose:

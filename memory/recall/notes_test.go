@@ -1,6 +1,7 @@
 package recall_test
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -97,5 +98,107 @@ func TestNoteErrorTextSplitsTwoErrorsInOneLine(t *testing.T) {
 	one := "ERROR: failed to solve: process \"/bin/sh -c make\" did not complete successfully: exit code: 2"
 	if got := recall.NoteErrorText(one); got != one {
 		t.Errorf("NoteErrorText(%q) = %q", one, got)
+	}
+}
+
+// TestNoteErrorTextTakesWhatWasIntroduced holds the introduced message to
+// the output the writer introduced: without the narration before it or
+// after its closing quote, with a name quoted inside it, and without a
+// command the learned line runs.
+func TestNoteErrorTextTakesWhatWasIntroduced(t *testing.T) {
+	for _, c := range []struct{ text, want, not string }{
+		{`Bash kept dying and the message was "No profiles for 'com.acme.Wallet' were found" every single time.`, "No profiles for 'com.acme.Wallet' were found", "every single time"},
+		{"CI went red on atlas; the error was: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed", "[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed", "went red"},
+		{"`cargo build` failed with `error[E0432]: unresolved import `thiserror``.", "unresolved import `thiserror", "cargo build`"},
+		{`Bash kept dying and the message was "connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused" every single time.`, `connection to server at "localhost" (127.0.0.1), port 5432 failed: Connection refused`, "every single"},
+		{"Ran `export SSL_CERT_FILE=/etc/ssl/certs/ca-certificates.crt`. Point python at the system bundle.", "", "export"},
+	} {
+		got := recall.NoteErrorText(c.text)
+		if c.want != "" && !strings.Contains(got, c.want) || c.want == "" && got != "" || strings.Contains(got, c.not) {
+			t.Errorf("NoteErrorText(%q) = %q, want it to hold %q and not %q", c.text, got, c.want, c.not)
+		}
+	}
+}
+
+// TestNoteErrorTextFindsOutputInPlainProse holds the ways a note's prose
+// carries output without quoting it: after "fails again with", shouted
+// in capitals, or behind the tool's own prefix.
+func TestNoteErrorTextFindsOutputInPlainProse(t *testing.T) {
+	for text, want := range map[string]string{
+		"The features job fails again with module 'numpy' has no attribute 'float'.":                                      "module 'numpy' has no attribute 'float'",
+		"ssh to the bastion kept refusing with the big REMOTE HOST IDENTIFICATION HAS CHANGED warning after the rebuild.": "REMOTE HOST IDENTIFICATION HAS CHANGED",
+		"go build: go: go.mod requires go >= 1.22.0 (running go 1.21.5; GOTOOLCHAIN=local)":                               "go.mod requires go >= 1.22.0 (running go 1.21.5; GOTOOLCHAIN=local)",
+	} {
+		if got := recall.NoteErrorText(text); !strings.Contains(got, want) {
+			t.Errorf("NoteErrorText(%q) = %q, want it to hold %q", text, got, want)
+		}
+	}
+	for _, text := range []string{"Decision: we keep the API under /v2 and v3.1 stays frozen.", "Use the pg service container in every test job.", "That was the whole failure."} {
+		if got := recall.NoteErrorText(text); got != "" {
+			t.Errorf("NoteErrorText(%q) = %q, want none", text, got)
+		}
+	}
+}
+
+// TestDottedNameIsOneName: a note whose title and words name a host is
+// about that host, however common the host's parts are in other titles:
+// the same certificate failure for another host is not its failure.
+func TestDottedNameIsOneName(t *testing.T) {
+	ix := recall.NewIndex()
+	add := func(id, title, what, why string) {
+		t.Helper()
+		if err := ix.Add(recall.Doc{ID: id, Title: title, Content: what + "\n" + why, About: what + "\n" + why,
+			ErrorText: recall.NoteErrorText(what, why), CodeSymbols: recall.NoteSymbols(what, why)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	add("host", "requests SSL CERTIFICATE_VERIFY_FAILED to auth.acme.test",
+		"the error was: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate",
+		"auth.acme.test serves an incomplete chain and certifi lacks the intermediate.")
+	for _, h := range []string{"gitlab.internal", "sentry.io", "hooks.slack.com", "vault.internal"} {
+		add(h, "requests SSL CERTIFICATE_VERIFY_FAILED to "+h,
+			"the error was: [SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate",
+			"the proxy re-signed "+h+"'s certificate with a CA python does not trust.")
+	}
+	// Other titles share the host's parts (auth, acme, test).
+	for i, w := range []string{"auth", "acme", "test", "auth", "acme", "test", "auth", "acme", "test", "auth", "acme", "test",
+		"login", "cart", "queue", "cache", "mail", "search", "build", "deploy", "lint"} {
+		add(fmt.Sprint("other", i), fmt.Sprintf("%s step %d fails", w, i), fmt.Sprintf("the error was: %s step %d could not start", w, i), "a stale cache")
+	}
+	tail := "requests.exceptions.SSLError: HTTPSConnectionPool(host='%s', port=443): Max retries exceeded with url: /v1/items (Caused by SSLError(SSLCertVerificationError(1, '[SSL: CERTIFICATE_VERIFY_FAILED] certificate verify failed: unable to get local issuer certificate (_ssl.c:1006)')))"
+	for host, want := range map[string]int{"auth.acme.test": 1, "registry.internal": 0} {
+		hits := ix.Search(recall.Query{ErrorText: fmt.Sprintf(tail, host), ToolName: "Bash", Command: "python sync.py"}, recall.DefaultWeights(), 3)
+		if len(hits) != want {
+			t.Errorf("the failure for %s: %d hits %v, want %d", host, len(hits), hits, want)
+		}
+	}
+}
+
+// TestImagePathNamesItsImage: the last part of an image path a title
+// writes (ghcr.io/acme/billing-worker), which the note's words say too,
+// is the note's object, however common its words are in other titles.
+func TestImagePathNamesItsImage(t *testing.T) {
+	ix := recall.NewIndex()
+	add := func(id, title, what, why string) {
+		t.Helper()
+		if err := ix.Add(recall.Doc{ID: id, Title: title, Content: what + "\n" + why, About: what + "\n" + why,
+			ErrorText: recall.NoteErrorText(what, why)}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	quote := "the error was: failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized"
+	for _, img := range []string{"billing-worker", "gateway", "notifier", "search-api", "mailer"} {
+		add(img, "kind cluster ImagePullBackOff for ghcr.io/acme/"+img+" (401)", quote, "the "+img+" image is private and the namespace lacked the pull secret.")
+	}
+	for i, w := range []string{"billing", "worker", "billing", "worker", "billing", "worker", "billing", "worker", "billing", "worker",
+		"login", "cart", "queue", "cache", "mail", "build", "deploy", "lint"} {
+		add(fmt.Sprint("other", i), fmt.Sprintf("%s step %d fails", w, i), fmt.Sprintf("the error was: %s step %d could not start", w, i), "a stale cache")
+	}
+	tail := "Warning  Failed  54s  kubelet  Failed to pull image \"ghcr.io/acme/%s:latest\": failed to resolve reference \"ghcr.io/acme/%[1]s:latest\": failed to authorize: failed to fetch anonymous token: unexpected status: 401 Unauthorized"
+	for img, want := range map[string]int{"billing-worker": 1, "payments": 0} {
+		hits := ix.Search(recall.Query{ErrorText: fmt.Sprintf(tail, img), ToolName: "Bash", Command: "kubectl describe pod " + img}, recall.DefaultWeights(), 3)
+		if len(hits) != want || want == 1 && hits[0].ID != img {
+			t.Errorf("the failure for %s: hits %v, want %d", img, hits, want)
+		}
 	}
 }

@@ -349,6 +349,16 @@ func TestLeadAnswersToolResultOnlyWhenNothingElseFits(t *testing.T) {
 	if hits := ix.Search(q, w, 3); len(hits) != 1 || hits[0].ID != "push" {
 		t.Errorf("lead: hits = %v, want [push]", ids(hits))
 	}
+	// The lead is a note about the tool that failed, not another's.
+	q.Command = "git push origin feat"
+	if hits := ix.Search(q, w, 3); len(hits) != 1 || hits[0].ID != "push" {
+		t.Errorf("lead after git push: hits = %v, want [push]", ids(hits))
+	}
+	q.Command = "sudo hg push"
+	if hits := ix.Search(q, w, 3); len(hits) > 0 {
+		t.Errorf("lead after hg push: hits = %v, want none", ids(hits))
+	}
+	q.Command = ""
 	// The same words as a prompt have no output to lead with.
 	if hits := ix.Search(recall.Query{Text: q.ErrorText, Now: now}, w, 3); len(hits) > 0 {
 		t.Errorf("prompt: hits = %v, want none", ids(hits))
@@ -367,5 +377,25 @@ func TestLeadAnswersToolResultOnlyWhenNothingElseFits(t *testing.T) {
 	}
 	if hits := ix.Search(q, w, 3); len(hits) > 0 {
 		t.Errorf("Lead 0: hits = %v, want none", ids(hits))
+	}
+}
+
+// TestSuccessorsLetsASupersededRecordThrough: a superseded record that
+// its penalty takes below the floor is still returned when the caller
+// shows successors in its place, and only then.
+func TestSuccessorsLetsASupersededRecordThrough(t *testing.T) {
+	errText := "Oops! Something went wrong! :(\nESLint couldn't find an eslint.config.(js|mjs|cjs) file."
+	old := doc("old", "ESLint config not found: use ESLINT_USE_FLAT_CONFIG=false", errText)
+	old.Superseded = true
+	ix := smallIndex(t, old)
+	w := recall.DefaultWeights()
+	for _, successors := range []bool{false, true} {
+		hits := ix.Search(recall.Query{ErrorText: errText, Now: now, Successors: successors}, w, 5)
+		if got := len(hits) == 1 && hits[0].ID == "old"; got != successors {
+			t.Errorf("Successors %v: hits %+v", successors, hits)
+		}
+		if len(hits) == 1 && hits[0].Score >= w.MinScore {
+			t.Errorf("the superseded record scores %.2f, above the floor %.2f: the test needs its penalty to take it below", hits[0].Score, w.MinScore)
+		}
 	}
 }

@@ -49,6 +49,7 @@ type scoreInputs struct {
 	qIDs      []int32     // the query's lex ids, sorted
 	qSyms     []int32     // the query's symbol ids (-1 for unknown symbols)
 	cmdIDs    []int32     // the lex ids of the failed command's terms, sorted (see objectMiss)
+	qText     string      // the query's text, command and output, lower-case (see objectMiss)
 	qShape    int32       // the shape of the query's output, or -1
 	qKind     []string    // see kindTerms
 	qKey      [][]string  // see queryKey
@@ -94,7 +95,7 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if kaOK {
 		c = rs.addKeyAgreement(w, ka, foreign, in.scale, c)
 	}
-	if miss, obj := ix.objectMiss(in.qIDs, in.cmdIDs, e); miss {
+	if miss, obj := ix.objectMiss(in.qIDs, in.cmdIDs, in.qText, e); miss {
 		total := c.err + c.lex + c.sym
 		rs.add(SignalCodeSymbol, "record is about "+obj+", which the query does not name", -objectMissShare*total)
 		c.err, c.lex, c.sym = c.err*(1-objectMissShare), c.lex*(1-objectMissShare), c.sym*(1-objectMissShare)
@@ -551,7 +552,7 @@ const objectMinTitles = 20
 // held by few titles: the module, the port, the test) and the query
 // lacks most of it (by idf among titles: "client" in @prisma/client is
 // not the part that says which module), with the part it lacks.
-func (ix *Index) objectMiss(q, cmd []int32, e *entry) (bool, string) {
+func (ix *Index) objectMiss(q, cmd []int32, qText string, e *entry) (bool, string) {
 	if ix.titles < objectMinTitles {
 		// Among a few titles every word is rare: which name an object
 		// and which the wording of a kind of failure cannot be told.
@@ -577,5 +578,77 @@ func (ix *Index) objectMiss(q, cmd []int32, e *entry) (bool, string) {
 			obj = append(obj, ix.lex.names[id])
 		}
 	}
+	var names, named []string
+	for _, nm := range e.names {
+		// A dotted name is one name: api.vendor.example is not named by a
+		// query that prints another host of .example.
+		if df := ix.nameDF[nm]; df > 0 && df <= int(limit) {
+			names = append(names, nm)
+			if strings.Contains(qText, nm) {
+				named = append(named, nm)
+			}
+		}
+	}
+	if len(names) > 0 && len(named) == 0 {
+		// The record's names say what it is about more surely than its
+		// title's words, which in a large store the kind's other records
+		// share (kind cluster ImagePullBackOff ghcr 401).
+		return true, strings.Join(names, " ")
+	}
 	return all > 0 && 2*missing > all, strings.Join(obj, " ")
+}
+
+// fileExts are the extensions of the files builds and tools name; a
+// dotted name ending in one is a file's name (where), not a host or an
+// id (what).
+var fileExts = map[string]bool{}
+
+func init() {
+	for _, x := range strings.Fields(`js mjs cjs ts tsx jsx json json5 yml yaml toml ini cfg conf env lock txt md rst py pyi go mod sum rs rb
+		java kt kts gradle xml properties sh bash zsh ps1 bat cmd c h cc cpp hpp cs csproj sln fs php ex exs erl swift m mm
+		tf tfvars hcl sql html htm css scss sass less vue svelte crt pem key log csv tsv zip tar gz tgz whl jar war so dll
+		dylib exe a o wasm proto graphql gql plist pbxproj xcodeproj xcworkspace storyboard dart lua r pl scala clj`) {
+		fileExts[x] = true
+	}
+}
+
+// dottedNames returns the names a title writes with dots between words
+// (hosts, bundle ids, package paths: pypi.org, com.acme.Wallet,
+// ghcr.io/acme/api) and the last part of a path it writes (api),
+// lower-case, without file names (go.mod, vite.config.ts) and versions
+// (1.22.0), which say where or which release, not what.
+func dottedNames(title string) []string {
+	var out []string
+	add := func(f string) {
+		if f != "" && !slices.Contains(out, f) {
+			out = append(out, f)
+		}
+	}
+	for _, f := range strings.Fields(title) {
+		f = strings.ToLower(strings.TrimSuffix(strings.Trim(f, "`'\"()[]{},;:!?"), "."))
+		if i := strings.LastIndexByte(f, '/'); i >= 0 && i < len(f)-1 && !strings.HasPrefix(f, "@") {
+			// The last part of an image or module path is its name
+			// (ghcr.io/acme/billing-worker).
+			if last, _, _ := strings.Cut(f[i+1:], ":"); len(last) >= 3 && !isDigits(last) && !fileExts[last[strings.LastIndexByte(last, '.')+1:]] {
+				add(last)
+			}
+		}
+		if !strings.Contains(f, ".") || fileExts[f[strings.LastIndexByte(f, '.')+1:]] || strings.ContainsAny(f, ":=") {
+			continue
+		}
+		letters := false
+		for _, part := range strings.Split(f, ".") {
+			if part == "" {
+				letters = false
+				break
+			}
+			if !isDigits(part) {
+				letters = true
+			}
+		}
+		if letters {
+			add(f)
+		}
+	}
+	return out
 }

@@ -128,6 +128,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	in.symQNorm = ix.collectSymbols(sc, p.syms)
 	in.qIDs, in.unknownTerm = ix.lexIDs(p.lexTerms)
 	in.cmdIDs, _ = ix.lexIDs(Tokenize(q.Command))
+	in.qText = strings.ToLower(q.Text + "\n" + q.Command + "\n" + q.ErrorText)
 	in.qSyms = ix.symbolIDs(p.syms)
 	in.offered = contentOffer{
 		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
@@ -147,7 +148,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	pool := ix.allowedPool(sc, w, in)
 	in = ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], in)
 	hits, lead, runnerUp := ix.scorePool(p, w, sc, pool, in)
-	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) {
+	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) && ix.namesTool(lead.ID, q.Command) {
 		hits = append(hits, lead)
 	}
 	return rank(hits, limit)
@@ -434,7 +435,7 @@ func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand,
 		if v != matched {
 			continue
 		}
-		if h.Score >= w.MinScore {
+		if h.Score >= w.MinScore || p.q.Successors && ix.entries[c.doc].doc.Superseded && h.Score+w.Negative >= w.MinScore {
 			hits = append(hits, h)
 			continue
 		}
@@ -469,6 +470,33 @@ func leads(w Weights, h, next Hit) bool {
 		}
 	}
 	return output
+}
+
+// launchers run the tool that failed rather than being it.
+var launchers = map[string]bool{"sudo": true, "env": true, "npx": true, "time": true, "bash": true, "sh": true, "exec": true, "bunx": true, "pnpx": true, "uv": true, "poetry": true, "pipenv": true, "run": true}
+
+// namesTool reports whether the record's words name the tool the failed
+// command ran (its first word that is no launcher), or the query has no
+// command. The lead rule trusts a record on little shared output; the
+// same tool is what says the little is about the same failure.
+func (ix *Index) namesTool(id, command string) bool {
+	var tool string
+	for _, t := range Tokenize(command) {
+		if !launchers[t] {
+			tool = t
+			break
+		}
+	}
+	n, ok := ix.byID[id]
+	if tool == "" || !ok {
+		return tool == ""
+	}
+	tid, ok := ix.lex.ids[tool]
+	if !ok {
+		return false
+	}
+	_, found := lookupTF(ix.entries[n].lex, tid)
+	return found
 }
 
 // rank orders hits best first and keeps limit of them; equal scores go

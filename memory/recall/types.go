@@ -150,6 +150,11 @@ type Query struct {
 	// others are never candidates. It is called under the index's read
 	// lock, so it must not call the index.
 	Allow func(id string) bool
+	// Successors, when set, lets a superseded record pass the floor on
+	// its score before the supersession's penalty: the caller shows the
+	// record that replaced it in its place (a successor that words the
+	// failure otherwise is found through the note it replaced).
+	Successors bool
 }
 
 // Reason explains one part of a hit's score; it is the schema's
