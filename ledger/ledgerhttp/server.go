@@ -204,6 +204,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 		}
 	}
 	s.routeSnapshots()
+	s.routeTransparency()
 	return s
 }
 
