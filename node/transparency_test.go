@@ -136,6 +136,21 @@ func TestTransparencyReport(t *testing.T) {
 	}
 }
 
+// wantReport checks parts of the transparency report to date: each of
+// want's members as it is.
+func wantReport(t *testing.T, base string, want map[string]any) {
+	t.Helper()
+	status, v := call(t, "GET", base+"/api/v1/transparency", nil)
+	if status != http.StatusOK {
+		t.Fatalf("the transparency report: %d %v", status, v)
+	}
+	for k, w := range want {
+		if got := v.(map[string]any)[k]; !reflect.DeepEqual(got, w) {
+			t.Errorf("the transparency report's %s: %v, want %v", k, got, w)
+		}
+	}
+}
+
 func familyCounts(caught, missed, couldNotRun int) map[string]any {
 	score := any(nil)
 	if caught+missed > 0 {
