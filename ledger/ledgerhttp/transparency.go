@@ -75,15 +75,15 @@ func parseQuarter(q string, now time.Time) (span, error) {
 
 // ledgerCount is what one pass over the log's leaves finds in a span.
 type ledgerCount struct {
-	size        uint64         // leaves read
-	entries     map[string]int // by type
-	claims      []string       // opened in the span, each once
+	size        uint64          // leaves read
+	entries     map[string]int  // by type
+	claims      []string        // opened in the span, each once
 	seen        map[string]bool // claims and bundles listed: their IDs never collide
-	verdicts    map[string]int // hazard_review entries by verdict
-	hazarded    []string       // bundles a hazard_review or panel withdrawal names, each once
-	withdrawals map[string]int // by reason
-	challenges  []uint64       // challenge entries' indexes
-	canaries    []string       // canary bundles revealed
+	verdicts    map[string]int  // hazard_review entries by verdict
+	hazarded    []string        // bundles a hazard_review or panel withdrawal names, each once
+	withdrawals map[string]int  // by reason
+	challenges  []uint64        // challenge entries' indexes
+	canaries    []string        // canary bundles revealed
 }
 
 func newLedgerCount() *ledgerCount {
@@ -214,7 +214,7 @@ func (s *Server) getTransparency(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	report := map[string]any{"quarter": nil, "from": nil, "to": tlog.FormatTimestamp(now), "log_size": c.size,
-		"entries": map[string]any{"total": sum(c.entries), "by_type": c.entries},
+		"entries":     map[string]any{"total": sum(c.entries), "by_type": c.entries},
 		"withdrawals": map[string]any{"total": sum(c.withdrawals), "by_reason": c.withdrawals}}
 	if sp.quarter != "" {
 		report["quarter"], report["from"], report["to"] = sp.quarter, tlog.FormatTimestamp(sp.from), tlog.FormatTimestamp(sp.to)
