@@ -209,17 +209,6 @@ func (c *Client) Claim(ctx context.Context, id string) (map[string]any, error) {
 	return out, c.getJSON(ctx, "/api/v1/claims/"+url.PathEscape(id), &out)
 }
 
-// Transparency reads GET /api/v1/transparency: the report for quarter
-// (YYYY-Qn), or to date when quarter is "".
-func (c *Client) Transparency(ctx context.Context, quarter string) (map[string]any, error) {
-	path := "/api/v1/transparency"
-	if quarter != "" {
-		path += "?" + url.Values{"quarter": {quarter}}.Encode()
-	}
-	var out map[string]any
-	return out, c.getJSON(ctx, path, &out)
-}
-
 // FollowClaims calls each with every claim that opens after since, oldest
 // first, holding each request up to wait, until ctx ends or each returns
 // an error.
