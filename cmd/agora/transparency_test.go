@@ -18,18 +18,7 @@ import (
 // node serves it, and a quarter that is none, or one to come, is refused
 // with what to type instead.
 func TestTransparencyCommand(t *testing.T) {
-	t.Setenv("AGORA_HOME", t.TempDir())
-	url, dataDir := startNodeWith(t, node.Config{OpenAfter: 100 * time.Millisecond})
-	keys, _, keyDigest := invitedCounter(t, url, dataDir)
-	study, _ := writeBundleFolder(t, keyDigest, 0)
-	out, _ := agora(t, 0, "bundle", "submit", study, "--keys", keys, "--url", url, "--json")
-	var sub struct {
-		Sealed int `json:"sealed"`
-	}
-	if err := json.Unmarshal([]byte(out), &sub); err != nil {
-		t.Fatal(out)
-	}
-	waitOpen(t, url, sub.Sealed)
+	url, _, _ := openStudy(t)
 
 	now := time.Now().UTC()
 	quarter := fmt.Sprintf("%d-Q%d", now.Year(), (int(now.Month())-1)/3+1)
@@ -63,4 +52,25 @@ func TestTransparencyCommand(t *testing.T) {
 	if _, errOut := agora(t, 1, "transparency", "--quarter", "9999-Q1", "--url", url); !strings.Contains(errOut, "has not begun") {
 		t.Errorf("a quarter to come: %s", errOut)
 	}
+}
+
+// openStudy starts a node whose sealed bundles open at once, with
+// AGORA_HOME a fresh folder, and publishes a study there by agora bundle
+// submit: the node's URL and data folder, and the ID of the study's
+// author.
+func openStudy(t *testing.T) (url, dataDir, id string) {
+	t.Helper()
+	t.Setenv("AGORA_HOME", t.TempDir())
+	url, dataDir = startNodeWith(t, node.Config{OpenAfter: 100 * time.Millisecond})
+	keys, id, keyDigest := invitedCounter(t, url, dataDir)
+	study, _ := writeBundleFolder(t, keyDigest, 0)
+	out, _ := agora(t, 0, "bundle", "submit", study, "--keys", keys, "--url", url, "--json")
+	var sub struct {
+		Sealed int `json:"sealed"`
+	}
+	if err := json.Unmarshal([]byte(out), &sub); err != nil {
+		t.Fatal(out)
+	}
+	waitOpen(t, url, sub.Sealed)
+	return url, dataDir, id
 }
