@@ -10,7 +10,8 @@ import (
 
 // TestTransparencyReport builds a small history (a bundle, its canary,
 // which a lazy verifier misses, its round, and the bundle's retraction)
-// and checks the report counts what was done: the log's entries by type
+// and checks the report, asked before the retraction and after, counts
+// what was done: the log's entries by type
 // as an audit of the log counts them, the claims' statuses as the claim
 // reads give them, and the canary's outcomes by model family as the
 // verifiers answered. The current quarter reports the same; a quarter
@@ -42,6 +43,19 @@ func TestTransparencyReport(t *testing.T) {
 	did := work(t, base, []verifier{honest1, honest2, lazy})
 	if status, v := call(t, "GET", base+"/api/v1/bundles/"+source, nil); status != http.StatusOK || v.(map[string]any)["state"] != "open" {
 		t.Fatalf("the bundle: %d %v", status, v)
+	}
+	report := func(query string) map[string]any {
+		t.Helper()
+		status, v := call(t, "GET", base+"/api/v1/transparency"+query, nil)
+		if status != http.StatusOK {
+			t.Fatalf("GET /api/v1/transparency%s: %d %v", query, status, v)
+		}
+		return v.(map[string]any)
+	}
+	// A report before the retraction, so the one after goes on from its
+	// count.
+	if before := report(""); before["entries"].(map[string]any)["by_type"].(map[string]any)["retraction"] != nil {
+		t.Fatalf("a retraction reported before there was one: %v", before["entries"])
 	}
 	if status, v := call(t, "POST", base+"/api/v1/retractions", author.retraction(t, source, "error", "The sum is wrong.", "00112233445566778899aabbccddeeff")); status != http.StatusCreated {
 		t.Fatalf("the retraction: %d %v", status, v)
@@ -78,14 +92,6 @@ func TestTransparencyReport(t *testing.T) {
 		t.Fatalf("the history the test meant to build: entries %v, claims %v", wantEntries, claims)
 	}
 
-	report := func(query string) map[string]any {
-		t.Helper()
-		status, v := call(t, "GET", base+"/api/v1/transparency"+query, nil)
-		if status != http.StatusOK {
-			t.Fatalf("GET /api/v1/transparency%s: %d %v", query, status, v)
-		}
-		return v.(map[string]any)
-	}
 	all := report("")
 	got := func(r map[string]any, keys ...string) any {
 		var v any = r

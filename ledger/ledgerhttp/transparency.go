@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"regexp"
 	"strconv"
+	"sync"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
@@ -16,6 +18,7 @@ import (
 	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // The transparency report ("Endpoints", Transparency report): what this
@@ -40,7 +43,10 @@ import (
 //     share of the canaries it ran that it caught.
 //
 // A quarter before any leaf reports zeros; one that has not begun is 404.
-// The report reads every leaf, so its cost grows with the log.
+// Each span's count is kept (reportBook) and extended by the leaves bound
+// since, so a report reads the log once and then only what is new; the
+// claims, challenges, panels and canaries it lists are read again each
+// time, since where they stand changes.
 
 var quarterPattern = regexp.MustCompile(`^([0-9]{4})-Q([1-4])$`)
 
@@ -209,13 +215,17 @@ func (s *Server) getTransparency(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	ctx := r.Context()
+	// One report at a time: each goes on from the count its span's last
+	// report left, which it extends.
+	s.reports.mu.Lock()
+	defer s.reports.mu.Unlock()
 	c, err := s.countLog(ctx, sp)
 	if err != nil {
 		return nil, 0, err
 	}
 	report := map[string]any{"quarter": nil, "from": nil, "to": tlog.FormatTimestamp(now), "log_size": c.size,
-		"entries":     map[string]any{"total": sum(c.entries), "by_type": c.entries},
-		"withdrawals": map[string]any{"total": sum(c.withdrawals), "by_reason": c.withdrawals}}
+		"entries":     map[string]any{"total": sum(c.entries), "by_type": maps.Clone(c.entries)},
+		"withdrawals": map[string]any{"total": sum(c.withdrawals), "by_reason": maps.Clone(c.withdrawals)}}
 	if sp.quarter != "" {
 		report["quarter"], report["from"], report["to"] = sp.quarter, tlog.FormatTimestamp(sp.from), tlog.FormatTimestamp(sp.to)
 	}
@@ -228,25 +238,45 @@ func (s *Server) getTransparency(r *http.Request) (any, int, error) {
 	return report, http.StatusOK, nil
 }
 
-// countLog reads every bound leaf into a ledgerCount for sp.
+// reportsKept is how many spans' counts the node keeps between reports.
+const reportsKept = 8
+
+// reportBook keeps the counts of the spans last reported on, so a report
+// reads only the leaves bound since the last one of its span, not the
+// whole log again. mu is held for a whole report, which reads its count.
+type reportBook struct {
+	mu     sync.Mutex
+	counts *lru.Cache[string, *ledgerCount] // by quarter, "" to date; nil until the first report
+}
+
+// countLog brings sp's count up to every bound leaf. A count that fails
+// is dropped, so the next report starts it again.
 func (s *Server) countLog(ctx context.Context, sp span) (*ledgerCount, error) {
+	if s.reports.counts == nil {
+		s.reports.counts = mustLRU[*ledgerCount](reportsKept)
+	}
+	c, ok := s.reports.counts.Get(sp.quarter)
+	if !ok {
+		c = newLedgerCount()
+	}
 	latest, err := s.store.LatestIndex(ctx)
 	if err != nil {
 		return nil, err
 	}
-	c := newLedgerCount()
-	for i := int64(0); i <= latest; i++ {
+	for i := int64(c.size); i <= latest; i++ {
 		signed, err := s.store.Signed(ctx, i)
 		if errors.Is(err, store.ErrNotFound) {
 			break // an append still on its way
 		}
-		if err != nil {
-			return nil, err
+		if err == nil {
+			err = c.add(uint64(i), signed.Leaf, sp)
 		}
-		if err := c.add(uint64(i), signed.Leaf, sp); err != nil {
+		if err != nil {
+			s.reports.counts.Remove(sp.quarter)
 			return nil, fmt.Errorf("transparency report: %w", err)
 		}
 	}
+	s.reports.counts.Add(sp.quarter, c)
 	return c, nil
 }
 
@@ -327,7 +357,7 @@ func (s *Server) recordedCounts(ctx context.Context, c *ledgerCount, report map[
 			panelWithdrawals += n
 		}
 	}
-	report["hazard_reviews"] = map[string]any{"total": sum(c.verdicts), "by_verdict": c.verdicts, "panels": panels}
+	report["hazard_reviews"] = map[string]any{"total": sum(c.verdicts), "by_verdict": maps.Clone(c.verdicts), "panels": panels}
 	report["canaries"] = map[string]any{"revealed": len(c.canaries), "by_model_family": byFamily}
 	report["integrity_actions"] = map[string]any{"missed_canary_penalties": missed, "overturned_concerns": overturned,
 		"panel_withdrawals": panelWithdrawals}
