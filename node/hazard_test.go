@@ -284,6 +284,10 @@ func TestHazardPanelWithdraws(t *testing.T) {
 	if e := p1.record(t, base)["verification"].(map[string]any)["earned"]; e != float64(jobs.PanelCredits) {
 		t.Errorf("a panelist earned %v", e)
 	}
+	wantReport(t, base, map[string]any{"hazard_reviews": map[string]any{"total": 2.0, "by_verdict": map[string]any{"private_data": 2.0},
+		"panels": map[string]any{"upheld": 1.0, "overturned": 0.0, "pending": 0.0}},
+		"withdrawals":       map[string]any{"total": 1.0, "by_reason": map[string]any{"private_data": 1.0}},
+		"integrity_actions": map[string]any{"missed_canary_penalties": 0.0, "overturned_concerns": 0.0, "panel_withdrawals": 1.0}})
 }
 
 // TestHazardPanelOverturned: one reproduction names a hazard the work
@@ -338,6 +342,9 @@ func TestHazardPanelOverturned(t *testing.T) {
 	if hc := hazardConcerns(t, base, r2); hc["overturned"] != 0.0 || hc["upheld"] != 0.0 {
 		t.Errorf("a verifier that found nothing: %v", hc)
 	}
+	wantReport(t, base, map[string]any{"hazard_reviews": map[string]any{"total": 2.0, "by_verdict": map[string]any{"none": 2.0},
+		"panels": map[string]any{"upheld": 0.0, "overturned": 1.0, "pending": 0.0}},
+		"integrity_actions": map[string]any{"missed_canary_penalties": 0.0, "overturned_concerns": 1.0, "panel_withdrawals": 0.0}})
 }
 
 // paidAuthor is an invited author of a node that makes no bundle free,

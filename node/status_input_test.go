@@ -7,8 +7,8 @@ import (
 )
 
 // TestStatusRoutesBadInput sends bad input to every route of challenges,
-// challenge reviews, retractions, addenda and addendum screens, and to the claim reads with status
-// filters, and checks each gets the spec's status and code, never a 500.
+// challenge reviews, retractions, addenda and addendum screens, to the claim reads with status
+// filters, and to the snapshot and transparency reads, and checks each gets the spec's status and code, never a 500.
 func TestStatusRoutesBadInput(t *testing.T) {
 	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
@@ -94,6 +94,11 @@ func TestStatusRoutesBadInput(t *testing.T) {
 		{"snapshot card: a bad date", "GET", "/api/v1/snapshots/20261004/card", nil, http.StatusBadRequest, "bad_request"},
 		{"snapshot card: none that day", "GET", "/api/v1/snapshots/2001-01-01/card", nil, http.StatusNotFound, "not_found"},
 		{"snapshot: taken without the admin token", "POST", "/api/v1/admin/snapshots/2001-01-01", nil, http.StatusUnauthorized, "unauthorized"},
+		{"transparency: not a quarter", "GET", "/api/v1/transparency?quarter=2026-4", nil, http.StatusBadRequest, "bad_request"},
+		{"transparency: a fifth quarter", "GET", "/api/v1/transparency?quarter=2026-Q5", nil, http.StatusBadRequest, "bad_request"},
+		{"transparency: a lowercase q", "GET", "/api/v1/transparency?quarter=2026-q1", nil, http.StatusBadRequest, "bad_request"},
+		{"transparency: an unknown parameter", "GET", "/api/v1/transparency?year=2026", nil, http.StatusBadRequest, "bad_request"},
+		{"transparency: a quarter to come", "GET", "/api/v1/transparency?quarter=9999-Q1", nil, http.StatusNotFound, "not_found"},
 	} {
 		status, v := call(t, tc.method, base+tc.path, tc.body)
 		m, _ := v.(map[string]any)

@@ -243,6 +243,7 @@ func commands() []*command {
 		sealedCommand(),
 		statusCommand(),
 		snapshotGroup(),
+		transparencyCommand(),
 		jobGroup(),
 		attestCommand(),
 		challengeCommand(),

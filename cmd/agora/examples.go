@@ -28,6 +28,7 @@ var examples = map[string]string{
 
 	"agora snapshot get":    "agora snapshot get 2026-10-04 -o claims.jsonl.gz --url http://127.0.0.1:8080",
 	"agora snapshot verify": "agora snapshot verify 2026-10-04.jsonl.gz --url http://127.0.0.1:8080",
+	"agora transparency":    "agora transparency --quarter 2026-Q4 --url http://127.0.0.1:8080",
 
 	"agora claims ids":    "agora claims ids ./my-study",
 	"agora claims search": "agora claims search boiling point --field chemistry --limit 10",

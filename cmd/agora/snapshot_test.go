@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/ledger/snapshot"
-	"github.com/agora-node/agora/node"
 )
 
 // TestSnapshotCommands publishes a study on a real node, has the node's
@@ -24,18 +23,7 @@ import (
 // one whose record was changed and gzipped again, are caught, the second
 // with its line and claim named.
 func TestSnapshotCommands(t *testing.T) {
-	t.Setenv("AGORA_HOME", t.TempDir())
-	url, dataDir := startNodeWith(t, node.Config{OpenAfter: 100 * time.Millisecond})
-	keys, id, keyDigest := invitedCounter(t, url, dataDir)
-	study, _ := writeBundleFolder(t, keyDigest, 0)
-	out, _ := agora(t, 0, "bundle", "submit", study, "--keys", keys, "--url", url, "--json")
-	var sub struct {
-		Sealed int `json:"sealed"`
-	}
-	if err := json.Unmarshal([]byte(out), &sub); err != nil {
-		t.Fatal(out)
-	}
-	waitOpen(t, url, sub.Sealed)
+	url, dataDir, id := openStudy(t)
 
 	today := time.Now().UTC().Format(time.DateOnly)
 	take := func() (int, map[string]any) {
@@ -61,7 +49,7 @@ func TestSnapshotCommands(t *testing.T) {
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, today+".jsonl.gz")
-	out, _ = agora(t, 0, "snapshot", "get", today, "-o", file, "--url", url)
+	out, _ := agora(t, 0, "snapshot", "get", today, "-o", file, "--url", url)
 	if !strings.Contains(out, "wrote "+file+": 1 claims") || !strings.Contains(out, listed["digest"].(string)) {
 		t.Errorf("snapshot get: %s", out)
 	}

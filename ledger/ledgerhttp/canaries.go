@@ -178,15 +178,7 @@ func (s *Server) closeCanaries(ctx context.Context, source string) error {
 		var outcomes []ledger.CanaryOutcome
 		var moves []jobs.Movement
 		for _, a := range answers {
-			outcome := "could_not_run"
-			for _, id := range c.Changed {
-				switch v := a.Verdicts[id]; {
-				case v == "mismatch":
-					outcome = "caught"
-				case !jobs.Idle(v) && outcome != "caught":
-					outcome = "missed"
-				}
-			}
+			outcome := canaryOutcome(c, a)
 			outcomes = append(outcomes, ledger.CanaryOutcome{Operator: a.Operator, Outcome: outcome})
 			if outcome == "missed" {
 				moves = append(moves, jobs.Movement{Operator: a.Operator, Kind: jobs.Lost, Amount: -MissedCanaryCost, Key: "canary:" + c.Hash + ":" + a.Operator, At: s.now()})
@@ -220,6 +212,22 @@ func (s *Server) closeCanaries(ctx context.Context, source string) error {
 		}
 	}
 	return nil
+}
+
+// canaryOutcome is how answer a scored on canary c: caught (a mismatch
+// on a changed claim), missed (a verdict on one that is no mismatch), or
+// could_not_run.
+func canaryOutcome(c ledger.Canary, a ledger.Answer) string {
+	outcome := "could_not_run"
+	for _, id := range c.Changed {
+		switch v := a.Verdicts[id]; {
+		case v == "mismatch":
+			outcome = "caught"
+		case !jobs.Idle(v) && outcome != "caught":
+			outcome = "missed"
+		}
+	}
+	return outcome
 }
 
 // sealedState is the state of the bundle a job is on: a canary reads as

@@ -169,7 +169,8 @@ type Server struct {
 	jobFlags *lru.Cache[string, paper.Integrity]
 	// snapshots keeps the bulk snapshots; nil without Config.SnapshotDir.
 	snapshots *snapshot.Dir
-	reissues  reissues // snapshots.go
+	reissues  reissues   // snapshots.go
+	reports   reportBook // transparency.go
 }
 
 // New returns the ledger's handlers, mounted on mux.
@@ -204,6 +205,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 		}
 	}
 	s.routeSnapshots()
+	s.routeTransparency()
 	return s
 }
 
