@@ -19,7 +19,9 @@ import (
 // uint64, []any, []string, map[string]any and map[string]string, nested
 // freely. Strings must be valid UTF-8; NaN and infinities are refused.
 func Marshal(v any) ([]byte, error) {
-	return AppendMarshal(make([]byte, 0, 256), v)
+	// Most entries a node writes are under a kilobyte: starting there,
+	// their buffer never grows (growing it was a fifth of the time).
+	return AppendMarshal(make([]byte, 0, 1024), v)
 }
 
 // AppendMarshal appends the canonical JSON of v to dst.
