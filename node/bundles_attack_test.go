@@ -138,7 +138,7 @@ func TestBundleCheckUnderAttack(t *testing.T) {
 		})
 	}
 	t.Cleanup(func() { stopAttack(); attackers.Wait() })
-	time.Sleep(300 * time.Millisecond) // for the flood to fill the pool
+	time.Sleep(300 * time.Millisecond)                                      // for the flood to fill the pool
 	attackReads, attackChecks, checksOK, checksBusy := run(5 * time.Second) // room for a normal check to be answered on a loaded machine
 	stopAttack()
 	attackers.Wait()
