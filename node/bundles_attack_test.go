@@ -138,8 +138,9 @@ func TestBundleCheckUnderAttack(t *testing.T) {
 		})
 	}
 	t.Cleanup(func() { stopAttack(); attackers.Wait() })
-	time.Sleep(300 * time.Millisecond)                                      // for the flood to fill the pool
-	attackReads, attackChecks, checksOK, checksBusy := run(5 * time.Second) // room for a normal check to be answered on a loaded machine
+	time.Sleep(300 * time.Millisecond) // for the flood to fill the pool
+	// Five seconds leave room for a normal check to be answered on a loaded machine.
+	attackReads, attackChecks, checksOK, checksBusy := run(5 * time.Second)
 	stopAttack()
 	attackers.Wait()
 	stopSampling()
