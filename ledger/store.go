@@ -111,6 +111,14 @@ type Store interface {
 	// again changes nothing.
 	KeepFiles(ctx context.Context, digests []string) error
 
+	// KeepEvidence records an evidence digest's files, path by path,
+	// durably before it returns, keeping each as KeepFiles does;
+	// EvidenceFiles returns them (store.ErrNotFound for an evidence
+	// digest never recorded). The evidence digest commits to the paths
+	// and digests, so recording one again changes nothing.
+	KeepEvidence(ctx context.Context, evidence string, files map[string]string) error
+	EvidenceFiles(ctx context.Context, evidence string) (map[string]string, error)
+
 	// RepeatedBy returns the newest bundle of operator, sealed or open,
 	// holding a claim with one of the assertion digests: a study this one
 	// repeats. store.ErrNotFound if none.

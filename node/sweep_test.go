@@ -63,6 +63,29 @@ func TestSweepKeepsEvidence(t *testing.T) {
 			t.Errorf("the sweep deleted %s", what)
 		}
 	}
+	// Each attestation lists its evidence by path, and the files stay.
+	_, cv := call(t, "GET", base+"/api/v1/claims/"+claim, nil)
+	listed := 0
+	for _, a := range cv.(map[string]any)["attestations"].([]any) {
+		index := uint64(a.(map[string]any)["index"].(float64))
+		status, av := call(t, "GET", base+"/api/v1/attestations/"+itoa(index), nil)
+		if status != http.StatusOK {
+			t.Fatalf("attestation %d: %d %v", index, status, av)
+		}
+		files, _ := av.(map[string]any)["evidence_files"].(map[string]any)
+		if _, ok := files["report.md"]; !ok || len(files) != 1 {
+			t.Errorf("attestation %d lists its evidence as %v, want its report.md", index, av.(map[string]any)["evidence_files"])
+		}
+		for path, d := range files {
+			if !n.files.Has(d.(string)) {
+				t.Errorf("the sweep deleted %s of attestation %d", path, index)
+			}
+			listed++
+		}
+	}
+	if listed == 0 {
+		t.Error("no attestation of the claim listed its evidence")
+	}
 	// The round's verifiers' evidence: a report saying the verdict.
 	for _, verdict := range []string{"reproduced", "sound"} {
 		report := sha([]byte("# Report\n\nI recomputed the declared result from the data: " + verdict + ".\n"))

@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"maps"
 	mrand "math/rand/v2"
 	"net/http"
 	"slices"
@@ -95,7 +94,7 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := s.keepBlobs(ctx, slices.Collect(maps.Values(files))...); err != nil {
+	if err := s.keepEvidence(ctx, a.Evidence, files); err != nil {
 		return nil, 0, fmt.Errorf("storing evidence: %w", err)
 	}
 	index, err := s.logAnswer(ctx, job, entry, op.ID, identity.Organization, a.ModelFamily, a.Claims, a.Hazard, jobs.WithWork(a.Claims), now)
@@ -451,7 +450,21 @@ func (s *Server) getAttestation(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	out := map[string]any{"attestation": index, "sealed": false, "bundle": a.Bundle, "entry": v, "counted": true}
+	out := map[string]any{"attestation": index, "sealed": false, "bundle": a.Bundle, "entry": v, "counted": true,
+		"evidence_files": nil}
+	// Its evidence, path by path: the files GET /api/v1/files/{digest}
+	// serves, the report among them.
+	if e, ok := v.(map[string]any); ok {
+		if evidence, ok := e["evidence"].(string); ok {
+			files, err := s.store.EvidenceFiles(ctx, evidence)
+			switch {
+			case err == nil:
+				out["evidence_files"] = files
+			case !errors.Is(err, store.ErrNotFound):
+				return nil, 0, err
+			}
+		}
+	}
 	if revealedIn >= 0 {
 		out["revealed_in"] = revealedIn
 	}

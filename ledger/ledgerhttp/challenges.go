@@ -5,7 +5,6 @@ import (
 	"encoding/base64"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 	"strconv"
@@ -156,7 +155,7 @@ func (s *Server) challenge(r *http.Request) (any, int, error) {
 		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "verify_first",
 			Message: fmt.Sprintf("The panel costs %d credits, more than the %d you may spend: do verification jobs to earn credit", cost, acct.verification.Spendable)}
 	}
-	if err := s.keepBlobs(ctx, slices.Collect(maps.Values(files))...); err != nil {
+	if err := s.keepEvidence(ctx, ch.Evidence, files); err != nil {
 		return nil, 0, fmt.Errorf("storing evidence: %w", err)
 	}
 	index, err := s.logSigned(ctx, op, entry)

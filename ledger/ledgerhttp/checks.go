@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"maps"
 	"net/http"
 	"slices"
 
@@ -143,7 +142,7 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := s.keepBlobs(ctx, slices.Collect(maps.Values(files))...); err != nil {
+	if err := s.keepEvidence(ctx, a.evidence, files); err != nil {
 		return nil, 0, fmt.Errorf("storing evidence: %w", err)
 	}
 	index, err := s.logAnswer(ctx, job, entry, op.ID, identity.Organization, a.family, a.verdicts, "", a.withWork, now)

@@ -533,3 +533,18 @@ func (s *Server) keepBlobs(ctx context.Context, files ...[]byte) error {
 	}
 	return s.store.KeepFiles(ctx, digests)
 }
+
+// keepEvidence stores an evidence digest's files and records them by path,
+// so the attestation or challenge that commits to it can list them and
+// the uploads' sweep never takes them; both are durable on return.
+func (s *Server) keepEvidence(ctx context.Context, evidence string, files map[string][]byte) error {
+	paths := make(map[string]string, len(files))
+	for path, data := range files {
+		d, err := s.blobs.Put(data)
+		if err != nil {
+			return err
+		}
+		paths[path] = d
+	}
+	return s.store.KeepEvidence(ctx, evidence, paths)
+}

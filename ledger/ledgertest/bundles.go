@@ -3,6 +3,7 @@ package ledgertest
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 	"time"
@@ -91,6 +92,17 @@ func testBundles(f *fixture) {
 	if held, err := f.s.HoldsFile(f.ctx, evidence); err != nil || !held {
 		f.t.Errorf("HoldsFile of a file KeepFiles recorded = %v, %v", held, err)
 	}
+	// An evidence digest's files, by path, are kept too.
+	files := map[string]string{"report.md": "sha256:" + nonce() + nonce(), "logs/run.txt": "sha256:" + nonce() + nonce()}
+	f.ok(f.s.KeepEvidence(f.ctx, evidence, files), "KeepEvidence")
+	f.ok(f.s.KeepEvidence(f.ctx, evidence, files), "KeepEvidence again")
+	if got, err := f.s.EvidenceFiles(f.ctx, evidence); err != nil || !maps.Equal(got, files) {
+		f.t.Errorf("EvidenceFiles = %v, %v; want %v", got, err, files)
+	}
+	if held, err := f.s.HoldsFile(f.ctx, files["logs/run.txt"]); err != nil || !held {
+		f.t.Errorf("HoldsFile of an evidence file = %v, %v", held, err)
+	}
+	f.is(second(f.s.EvidenceFiles(f.ctx, "sha256:"+nonce()+nonce())), store.ErrNotFound, "EvidenceFiles of evidence never recorded")
 	by, err := f.s.BundleBySealed(f.ctx, b.SealedIndex)
 	f.ok(err, "BundleBySealed")
 	if by.Hash != b.Hash {

@@ -38,6 +38,8 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	f.bind(nb.Sealed)
 	evidence := "sha256:" + nonce() + nonce()
 	f.ok(f.s.KeepFiles(f.ctx, []string{evidence}), "KeepFiles")
+	report := "sha256:" + nonce() + nonce()
+	f.ok(f.s.KeepEvidence(f.ctx, evidence, map[string]string{"report.md": report}), "KeepEvidence")
 	// The correction's revealing entry is recorded, not yet bound.
 	f.ok(f.s.PutSigned(f.ctx, nb.EntryDigest, nb.Entry, nil), "PutSigned the correction's entry")
 	f.ok(f.s.OpenBundle(f.ctx, nb.Hash, nb.EntryDigest), "OpenBundle of the correction")
@@ -99,6 +101,12 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	}
 	if held, err := f.s.HoldsFile(f.ctx, evidence); err != nil || !held {
 		f.t.Errorf("HoldsFile of a file KeepFiles recorded, after reopening = %v, %v", held, err)
+	}
+	if files, err := f.s.EvidenceFiles(f.ctx, evidence); err != nil || files["report.md"] != report || len(files) != 1 {
+		f.t.Errorf("EvidenceFiles after reopening = %v, %v", files, err)
+	}
+	if held, err := f.s.HoldsFile(f.ctx, report); err != nil || !held {
+		f.t.Errorf("HoldsFile of a file KeepEvidence recorded, after reopening = %v, %v", held, err)
 	}
 	if due, err := f.s.SealedBundles(f.ctx, f.now, "", 10); err != nil || len(due) == 0 || due[0].Hash != sealed.Hash ||
 		slices.ContainsFunc(due, func(b ledger.Bundle) bool { return b.Hash == opened.Hash || b.Hash == withdrawn.Hash }) {

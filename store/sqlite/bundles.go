@@ -667,12 +667,58 @@ func (s *Store) ServedFile(ctx context.Context, digest string) (ledger.File, err
 }
 
 // keptFilesMigration records the files that entries other than bundles
-// digest (KeepFiles), so that HoldsFile keeps them too.
+// digest (KeepFiles), so that HoldsFile keeps them too, and an evidence
+// digest's files by path (KeepEvidence).
 const keptFilesMigration = `
 CREATE TABLE kept_files (
 	digest TEXT PRIMARY KEY
 ) WITHOUT ROWID;
+CREATE TABLE evidence_files (
+	evidence TEXT NOT NULL,
+	path     TEXT NOT NULL,
+	digest   TEXT NOT NULL,
+	PRIMARY KEY (evidence, path)
+) WITHOUT ROWID;
 `
+
+// KeepEvidence implements ledger.Store.
+func (s *Store) KeepEvidence(ctx context.Context, evidence string, files map[string]string) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for path, d := range files {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO evidence_files (evidence, path, digest) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, evidence, path, d); err != nil {
+				return err
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO kept_files (digest) VALUES (?) ON CONFLICT DO NOTHING`, d); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// EvidenceFiles implements ledger.Store.
+func (s *Store) EvidenceFiles(ctx context.Context, evidence string) (map[string]string, error) {
+	rows, err := s.r.QueryContext(ctx, `SELECT path, digest FROM evidence_files WHERE evidence = ?`, evidence)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	out := map[string]string{}
+	for rows.Next() {
+		var path, d string
+		if err := rows.Scan(&path, &d); err != nil {
+			return nil, err
+		}
+		out[path] = d
+	}
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	if len(out) == 0 {
+		return nil, notFound("sqlite: no evidence %s recorded", evidence)
+	}
+	return out, nil
+}
 
 // KeepFiles implements ledger.Store.
 func (s *Store) KeepFiles(ctx context.Context, digests []string) error {

@@ -43,6 +43,7 @@ func TestMemoryOwnerMigration(t *testing.T) {
 		`DROP INDEX bundles_unsettled`,
 		`ALTER TABLE bundles DROP COLUMN settled`,
 		`DROP TABLE kept_files`,
+		`DROP TABLE evidence_files`,
 		"PRAGMA user_version = " + itoa(before),
 	} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))
