@@ -1,0 +1,7 @@
+package standing
+
+import "fmt"
+
+func errSizes(book, deriver uint64) error {
+	return fmt.Errorf("standing: the book read %d leaves and the statuses %d: feed both the same log", book, deriver)
+}
