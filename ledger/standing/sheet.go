@@ -69,7 +69,7 @@ type Standing struct {
 // Sheet is every operator's account as of one moment.
 type Sheet struct {
 	At     time.Time
-	Events []Event // every nectar change, by time, then operator
+	Events []Event // every nectar change, by time, operator, reason, bundle and claim
 	of     map[string]*Standing
 }
 
@@ -150,7 +150,8 @@ func (b *Book) Sheet(d *status.Deriver, now time.Time, imp Importance) (*Sheet, 
 	}
 	w.reputation()
 	slices.SortStableFunc(w.Events, func(a, b Event) int {
-		return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.Operator, b.Operator))
+		return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.Operator, b.Operator), cmp.Compare(a.Reason, b.Reason),
+			cmp.Compare(a.Bundle, b.Bundle), cmp.Compare(a.Claim, b.Claim))
 	})
 	for _, st := range w.of {
 		n := &st.Nectar
