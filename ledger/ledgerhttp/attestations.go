@@ -81,6 +81,9 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if err := s.checkAttestationLimit(ctx, op.ID, now); err != nil {
+		return nil, 0, err
+	}
 	var need []string
 	for _, cl := range job.Claims {
 		if cl.NeedsVerdict {

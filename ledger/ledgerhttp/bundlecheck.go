@@ -498,7 +498,11 @@ func (s *Server) checkAuthor(ctx context.Context, c *checkedBundle, sig []byte, 
 	if err != nil {
 		return err
 	}
-	c.quota = map[string]any{"limit": vocabulary.BundlesPerDay, "used": used, "remaining": max(0, vocabulary.BundlesPerDay-used)}
+	limits, err := s.limitsOf(ctx, op.ID)
+	if err != nil {
+		return err
+	}
+	c.quota = map[string]any{"limit": limits.BundlesPerDay, "used": used, "remaining": max(0, limits.BundlesPerDay-used)}
 
 	if c.manifest.Replaces != "" {
 		prev, err := s.store.Bundle(ctx, c.manifest.Replaces)

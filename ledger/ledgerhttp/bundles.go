@@ -149,9 +149,13 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if used >= vocabulary.BundlesPerDay {
+	limits, err := s.limitsOf(ctx, op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	if used >= limits.BundlesPerDay {
 		return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", RetryAfter: 3600,
-			Message: fmt.Sprintf("You submitted %d bundles in the last 24 hours, your limit", used)}
+			Message: fmt.Sprintf("You submitted %d bundles in the last 24 hours, the limit your reputation sets", used)}
 	}
 	if c.free == "seed" && s.cfg.FreeBundles == FreeSeed {
 		// The seeding rule counts the ledger's bundles: operators sealing

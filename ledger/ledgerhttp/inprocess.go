@@ -18,6 +18,7 @@ func (s *Server) ReadFuncs() map[string]httpapi.Func {
 		"GET /api/v1/replications":          s.getReplications,
 		"GET /api/v1/bundles/{hash}":        s.getBundle,
 		"GET /api/v1/operators/{id}":        s.getOperator,
+		"GET /api/v1/leaderboard":           s.getLeaderboard,
 		"GET /api/v1/prices":                s.getPrices,
 		"GET /api/v1/vocabulary":            getVocabulary,
 		"GET /api/v1/retractions":           s.listRetractions,

@@ -339,12 +339,18 @@ func (s *Server) getOperator(r *http.Request) (any, int, error) {
 		"can_verify":     identity != nil,
 		"can_publish":    false,
 		"credit":         0,
-		"nectar":         0,
 		"team":           nil,
 		"withdrawn":      []any{},
 		"invites_left":   invitesLeft,
 	}
 	for k, v := range loop {
+		record[k] = v
+	}
+	standing, err := s.standingRecord(r.Context(), op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
+	for k, v := range standing {
 		record[k] = v
 	}
 	return record, http.StatusOK, nil

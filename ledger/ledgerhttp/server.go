@@ -162,6 +162,7 @@ type Server struct {
 	challenges challengeBook // challenges.go
 	addenda    addendumBook  // addenda.go
 	habits     habitBook     // rating habits by the hour (importance.go)
+	standing   standingBook  // operators' standing (standing.go)
 	// jobFlags holds the integrity checks of the bundles jobs were served
 	// from, by bundle hash (a canary's by its own): a bundle's files never
 	// change, and checking a large table takes up to half a second, which
@@ -187,6 +188,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	}
 	s.routeLog()
 	s.routeOperators()
+	s.routeStanding()
 	s.routeAdmin()
 	s.routeIdentity()
 	s.routeBundles()

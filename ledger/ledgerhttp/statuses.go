@@ -10,6 +10,7 @@ import (
 
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
+	standings "github.com/agora-node/agora/ledger/standing"
 	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/vocabulary"
@@ -20,8 +21,9 @@ import (
 // so the statuses the node serves are the ones anyone holding the log
 // recomputes (agora status).
 type statuses struct {
-	mu sync.Mutex
-	d  *status.Deriver
+	mu   sync.Mutex
+	d    *status.Deriver
+	book *standings.Book // operators' standing, fed the same leaves (standing.go)
 }
 
 // derived runs read with the Deriver caught up to every entry bound in
@@ -34,6 +36,7 @@ func (s *Server) derived(ctx context.Context, read func(d *status.Deriver) error
 		s.status.d = status.New(func(bundle, path string) ([]byte, error) {
 			return s.storedFile(context.Background(), bundle, path)
 		})
+		s.status.book = standings.New()
 	}
 	if err := s.catchUp(ctx, s.status.d); err != nil {
 		return err
@@ -59,6 +62,9 @@ func (s *Server) catchUp(ctx context.Context, d *status.Deriver) error {
 		}
 		if err := d.Add(uint64(i), signed.Leaf); err != nil {
 			return fmt.Errorf("deriving statuses: %w", err)
+		}
+		if err := s.status.book.Add(uint64(i), signed.Leaf); err != nil {
+			return fmt.Errorf("deriving standing: %w", err)
 		}
 	}
 	return nil

@@ -1,5 +1,7 @@
 package standing
 
+import "github.com/agora-node/agora/vocabulary"
+
 // Limits are the daily limits an operator's reputation sets
 // ("Reputation").
 type Limits struct {
@@ -10,7 +12,7 @@ type Limits struct {
 }
 
 // BaseLimits are the limits at a score of zero.
-var BaseLimits = Limits{BundlesPerDay: 10, AttestationsPerDay: 100, ThreadsPerDay: 5, PostsPerDay: 50}
+var BaseLimits = Limits{BundlesPerDay: vocabulary.BundlesPerDay, AttestationsPerDay: 100, ThreadsPerDay: 5, PostsPerDay: 50}
 
 // ScoreStep is how much reputation doubles (above zero) or halves (below)
 // every limit.
