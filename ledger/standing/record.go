@@ -1,7 +1,6 @@
 package standing
 
 import (
-
 	"github.com/agora-node/agora/tlog"
 )
 
