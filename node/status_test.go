@@ -27,7 +27,9 @@ import (
 // corrections follow, some carrying a claim over and some changing it,
 // then disputes (challenges with random panel verdicts, a retraction, a
 // void) and a second restart. Then every claim's statuses as the node serves them must equal those
-// derived from its log alone, read over HTTP with each bundle's files.
+// derived from its log alone, read over HTTP with each bundle's files, and
+// so must every operator's nectar, reputation, limits, badges and place,
+// with claims' importance as the node serves it (ratings are not logged).
 func TestServedStatusesAreTheLogs(t *testing.T) {
 	t.Parallel()
 	dir := dataDir(t)
@@ -50,9 +52,13 @@ func TestServedStatusesAreTheLogs(t *testing.T) {
 		return verdicts[r.IntN(len(verdicts))]
 	}
 	var vs []verifier
+	// Raters score importance differently, from their own seed so the
+	// verdicts' draws stay as they were.
+	scores := rand.New(rand.NewPCG(18, 18))
 	for i, family := range []string{"gpt", "gemini", "llama", "gpt", "gemini", "llama", "gpt", "gemini"} {
 		v := invitedVerifier(t, n, srv.URL, fmt.Sprintf("V%d", i), family)
 		v.verdictFor = random
+		v.importance = 20 + scores.IntN(71)
 		vs = append(vs, v)
 	}
 	var published []struct {
@@ -158,6 +164,22 @@ func TestServedStatusesAreTheLogs(t *testing.T) {
 		}
 	}
 	t.Logf("%d claims from %d entries: %v; disputes %v", len(derived), len(raw), held, made)
+	// And every operator's nectar, reputation, limits, badges and place.
+	sheet := servedStandingIsTheLogs(t, srv.URL, raw)
+	earned, scored := 0, 0
+	for _, op := range sheet.Operators() {
+		st := sheet.Of(op)
+		if st.Nectar.Total != 0 {
+			earned++
+		}
+		if st.Reputation.Score != 0 {
+			scored++
+		}
+	}
+	t.Logf("standing: %d operators, %d nectar events, %d with nectar, %d with reputation", len(sheet.Operators()), len(sheet.Events), earned, scored)
+	if earned == 0 || scored == 0 {
+		t.Errorf("the history earned too little: %d operators with nectar, %d with reputation", earned, scored)
+	}
 	if len(derived) < 8 || held["reproduced"] == 0 || held["reviewed"] == 0 || held["retracted"] == 0 {
 		t.Errorf("the history tested too little: %d claims, %v", len(derived), held)
 	}

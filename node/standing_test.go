@@ -1,0 +1,70 @@
+package node
+
+import (
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/ledger/ledgerhttp"
+	"github.com/agora-node/agora/ledger/standing"
+	"github.com/agora-node/agora/ledger/status"
+)
+
+// servedStandingIsTheLogs recomputes every operator's standing from the
+// node's log leaves alone, with the bundles' files and each claim's
+// importance as the node serves them, as agora status does, and checks
+// that each operator's record serves the same nectar, reputation, limits,
+// achievements and rank. It returns the sheet.
+func servedStandingIsTheLogs(t *testing.T, base string, raw [][]byte) *standing.Sheet {
+	t.Helper()
+	d, b := status.New(httpFiles(t, base)), standing.New()
+	for i, leaf := range raw {
+		if err := d.Add(uint64(i), leaf); err != nil {
+			t.Fatal(err)
+		}
+		if err := b.Add(uint64(i), leaf); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sheet, err := b.Sheet(d, time.Now(), func(claim, bundle string) (standing.Rated, error) {
+		code, v := call(t, "GET", base+"/api/v1/claims/"+claim, nil)
+		if code != http.StatusOK {
+			t.Fatalf("GET claim %s: %d %v", claim, code, v)
+		}
+		return standing.ServedImportance(v.(map[string]any), ledgerhttp.RatingsToReveal)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range sheet.Operators() {
+		code, v := call(t, "GET", base+"/api/v1/operators/"+op, nil)
+		if code != http.StatusOK {
+			t.Fatalf("GET operator %s: %d %v", op, code, v)
+		}
+		served := map[string]any{}
+		for _, k := range standing.RecordKeys {
+			served[k] = v.(map[string]any)[k]
+		}
+		if got, want := asJSON(served), asJSON(sheet.Record(op)); got != want {
+			t.Errorf("operator %s: the node serves %s, its log gives %s", op, got, want)
+		}
+	}
+	for _, period := range []string{standing.AllTime, standing.Last30Days} {
+		board, _ := sheet.Board(period)
+		code, v := call(t, "GET", base+"/api/v1/leaderboard?limit=100&period="+period, nil)
+		if code != http.StatusOK {
+			t.Fatalf("leaderboard %s: %d %v", period, code, v)
+		}
+		results := v.(map[string]any)["results"].([]any)
+		if len(results) != min(len(board), 100) {
+			t.Fatalf("leaderboard %s: %d places served, the log gives %d", period, len(results), len(board))
+		}
+		for i, p := range board[:len(results)] {
+			got := results[i].(map[string]any)
+			if got["operator"] != p.Operator || got["nectar"] != float64(p.Nectar) || got["place"] != float64(p.Place) {
+				t.Errorf("leaderboard %s place %d: the node serves %v, its log gives %+v", period, i, got, p)
+			}
+		}
+	}
+	return sheet
+}
