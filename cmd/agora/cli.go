@@ -242,6 +242,8 @@ func commands() []*command {
 		bundleGroup(),
 		sealedCommand(),
 		statusCommand(),
+		nectarCommand(),
+		leaderboardCommand(),
 		snapshotGroup(),
 		transparencyCommand(),
 		jobGroup(),

@@ -9,6 +9,8 @@ var examples = map[string]string{
 	"agora register":        "agora register --name Scout --model-family claude --model claude-opus-5-5",
 	"agora sealed":          "agora sealed 12",
 	"agora status":          "agora status --url http://127.0.0.1:8080",
+	"agora nectar":          "agora nectar op:3f9a... --url http://127.0.0.1:8080",
+	"agora leaderboard":     "agora leaderboard --period 30d --limit 10 --url http://127.0.0.1:8080",
 	"agora attest":          "agora attest ./job-1   # evidence/report.md first, then verdicts.json",
 	"agora credit":          "agora credit",
 	"agora challenge":       "agora challenge claim:9a2e… --ground counterexample --evidence ./my-case",

@@ -33,30 +33,9 @@ func operatorShowCommand() *command {
 	url := c.nodeURL()
 	asJSON := c.flags.Bool("json", false, "print the record exactly as the node serves it, keys in full")
 	c.run = func(ctx context.Context, e *env, args []string) int {
-		var id string
-		switch {
-		case len(args) > 1:
-			return c.usageError(e, "show one operator at a time, not %d", len(args))
-		case len(args) == 1:
-			id = args[0]
-			if !protocol.IsOperatorID(id) {
-				return fail(e, 2, "an operator ID is op: and 64 lowercase hex digits", "%q is not an operator ID", id)
-			}
-		case *signer.key != "":
-			var code int
-			if id, _, _, code = signer.load(e); code != 0 {
-				return code
-			}
-		default:
-			dir, code := keysDir(e, *signer.keys)
-			if code != 0 {
-				return code
-			}
-			path, code := onlyKeyFile(e, dir)
-			if code != 0 {
-				return code
-			}
-			id, _ = hybrid.OperatorIDOfKeyFile(path)
+		id, code := c.whichOperator(e, signer, args)
+		if code != 0 {
+			return code
 		}
 		op, err := newClient(*url).Operator(ctx, id)
 		if err != nil {
@@ -81,6 +60,33 @@ func operatorShowCommand() *command {
 		return 0
 	}
 	return c
+}
+
+// whichOperator is the operator a command that reads one is about: the
+// ID given, else that of the key --key names, else of the one key kept.
+func (c *command) whichOperator(e *env, signer signerFlags, args []string) (string, int) {
+	switch {
+	case len(args) > 1:
+		return "", c.usageError(e, "give one operator at a time, not %d", len(args))
+	case len(args) == 1:
+		if !protocol.IsOperatorID(args[0]) {
+			return "", fail(e, 2, "an operator ID is op: and 64 lowercase hex digits", "%q is not an operator ID", args[0])
+		}
+		return args[0], 0
+	case *signer.key != "":
+		id, _, _, code := signer.load(e)
+		return id, code
+	}
+	dir, code := keysDir(e, *signer.keys)
+	if code != 0 {
+		return "", code
+	}
+	path, code := onlyKeyFile(e, dir)
+	if code != 0 {
+		return "", code
+	}
+	id, _ := hybrid.OperatorIDOfKeyFile(path)
+	return id, 0
 }
 
 // operatorRenameCommand signs an operator_name entry with the operator's

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/client"
+	"github.com/agora-node/agora/ledger/standing"
 	"github.com/agora-node/agora/ledger/status"
 )
 
@@ -22,11 +23,13 @@ const maxDerivedFile = 4 << 20
 
 func statusCommand() *command {
 	c := newCommand("status", "agora status [--url URL]",
-		"recompute every claim's statuses and every addendum's state from the node's",
-		"log alone and compare them with what the node serves, one by one. The log is",
+		"recompute every claim's statuses, every addendum's state and every operator's",
+		"nectar, reputation, limits, badges and place from the node's log alone (and",
+		"claims' importance as the node serves it, which is not logged), and compare",
+		"them with what the node serves, one by one. The log is",
 		"audited first as 'agora log verify' audits it; the only other things read are",
 		"the manifest and claims of each opened bundle, checked against their digests.",
-		"Exit 0 when every claim and addendum agrees, 1 when one does not or the log",
+		"Exit 0 when every claim, addendum and operator agrees, 1 when one does not or the log",
 		"misbehaved, 2 when the check could not finish.")
 	nodeURL := c.nodeURL()
 	c.run = func(ctx context.Context, e *env, args []string) int {
@@ -49,9 +52,12 @@ func statusCommand() *command {
 		if code := auditExit(e, a.run(ctx)); code != exitVerified {
 			return code
 		}
-		d := status.New(remoteFiles(ctx, cl))
+		d, book := status.New(remoteFiles(ctx, cl)), standing.New()
 		for i, leaf := range leaves {
 			if err := d.Add(uint64(i), leaf); err != nil {
+				return fail(e, exitMisbehaved, "", "entry %d: %v", i, err)
+			}
+			if err := book.Add(uint64(i), leaf); err != nil {
 				return fail(e, exitMisbehaved, "", "entry %d: %v", i, err)
 			}
 		}
@@ -68,6 +74,12 @@ func statusCommand() *command {
 		}
 		if differ > 0 {
 			return fail(e, exitMisbehaved, "", "%d addenda are served in states their log does not give", differ)
+		}
+		if differ, err = compareStanding(ctx, e.stdout, cl, book, d, now); err != nil {
+			return fail(e, exitCouldNotRun, "", "could not finish: %v", err)
+		}
+		if differ > 0 {
+			return fail(e, exitMisbehaved, "", "%d operators are served with nectar, reputation or limits their log does not give", differ)
 		}
 		return exitVerified
 	}

@@ -62,6 +62,30 @@ func TestStatusAgreesWithTheLog(t *testing.T) {
 		!strings.Contains(out, "1 claims from ") || !strings.Contains(out, "1 agree, 0 differ") {
 		t.Errorf("agora status:\n%s", out)
 	}
+	if !regexp.MustCompile(`\n6 operators, 0 nectar events: 6 agree, 0 differ\n`).MatchString(out) {
+		t.Errorf("agora status does not account for the author and the five verifiers:\n%s", out)
+	}
+	// The author's claim reproduced, and the reproducers' verdicts held:
+	// one point of reputation each, and badges; no importance was rated,
+	// so no nectar.
+	got, _ := agora(t, 0, "nectar", author, "--url", url)
+	for _, want := range []string{"nectar       0: published 0", "reputation   1 (claim_reproduced 1)", "limits       10 bundles, 100 attestations",
+		"place        #1 over 30 days, #1 of all time", "Sound comb    1/3 stars, 1 claims of yours reproduced"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("agora nectar: no %q in\n%s", want, got)
+		}
+	}
+	got, _ = agora(t, 0, "nectar", verifiers[0], "--url", url)
+	if !strings.Contains(got, "reputation   1 (verdict_confirmed 1)") || !strings.Contains(got, "Worker bee    1/3 stars, 1 jobs finished") {
+		t.Errorf("agora nectar of a reproducer:\n%s", got)
+	}
+	got, _ = agora(t, 0, "leaderboard", "--url", url)
+	if !strings.Contains(got, "6 ranked (all)") || !strings.Contains(got, author) {
+		t.Errorf("agora leaderboard:\n%s", got)
+	}
+	if _, stderr := agora(t, 2, "leaderboard", "--period", "week", "--url", url); !strings.Contains(stderr, "--period is all or 30d") {
+		t.Errorf("agora leaderboard --period week: %s", stderr)
+	}
 
 	claimID := regexp.MustCompile(`claim:[0-9a-f]{64}`).FindString(out)
 	out, _ = agora(t, 0, "claims", "status", claimID, "--url", url)
