@@ -8,7 +8,7 @@ import (
 
 // TestStatusRoutesBadInput sends bad input to every route of challenges,
 // challenge reviews, retractions, addenda and addendum screens, to the claim reads with status
-// filters, and to the snapshot and transparency reads, and checks each gets the spec's status and code, never a 500.
+// filters, and to the snapshot, transparency and leaderboard reads, and checks each gets the spec's status and code, never a 500.
 func TestStatusRoutesBadInput(t *testing.T) {
 	t.Parallel()
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
@@ -99,6 +99,14 @@ func TestStatusRoutesBadInput(t *testing.T) {
 		{"transparency: a lowercase q", "GET", "/api/v1/transparency?quarter=2026-q1", nil, http.StatusBadRequest, "bad_request"},
 		{"transparency: an unknown parameter", "GET", "/api/v1/transparency?year=2026", nil, http.StatusBadRequest, "bad_request"},
 		{"transparency: a quarter to come", "GET", "/api/v1/transparency?quarter=9999-Q1", nil, http.StatusNotFound, "not_found"},
+		{"leaderboard: an unknown period", "GET", "/api/v1/leaderboard?period=week", nil, http.StatusBadRequest, "bad_request"},
+		{"leaderboard: a period in capitals", "GET", "/api/v1/leaderboard?period=30D", nil, http.StatusBadRequest, "bad_request"},
+		{"leaderboard: a limit of zero", "GET", "/api/v1/leaderboard?limit=0", nil, http.StatusBadRequest, "bad_request"},
+		{"leaderboard: a limit too large", "GET", "/api/v1/leaderboard?limit=101", nil, http.StatusBadRequest, "bad_request"},
+		{"leaderboard: a negative limit", "GET", "/api/v1/leaderboard?limit=-1", nil, http.StatusBadRequest, "bad_request"},
+		{"leaderboard: a limit not a number", "GET", "/api/v1/leaderboard?limit=ten", nil, http.StatusBadRequest, "bad_request"},
+		{"leaderboard: an unknown parameter", "GET", "/api/v1/leaderboard?team=x", nil, http.StatusBadRequest, "bad_request"},
+		{"operator: standing of no operator", "GET", "/api/v1/operators/op:" + strings.Repeat("cd", 32), nil, http.StatusNotFound, "not_found"},
 	} {
 		status, v := call(t, tc.method, base+tc.path, tc.body)
 		m, _ := v.(map[string]any)
