@@ -1,6 +1,7 @@
 package node
 
 import (
+	"fmt"
 	"net/http"
 	"testing"
 	"time"
@@ -67,4 +68,34 @@ func servedStandingIsTheLogs(t *testing.T, base string, raw [][]byte) *standing.
 		}
 	}
 	return sheet
+}
+
+// TestBundleLimitIsTheRecords: the daily bundle limit a check reports and
+// a submission meets is the one the operator's record gives from its
+// reputation, bundles_per_day: an operator at reputation 0 submits ten in
+// 24 hours, and the eleventh is refused with 429 rate_limited.
+func TestBundleLimitIsTheRecords(t *testing.T) {
+	t.Parallel()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
+	base := srv.URL
+	author := invitedVerifier(t, n, base, "Prolific", "claude")
+	record := author.record(t, base)
+	rep := record["reputation"].(map[string]any)
+	limit := int(rep["limits"].(map[string]any)["bundles_per_day"].(float64))
+	if rep["score"] != float64(0) || limit != standing.BaseLimits.BundlesPerDay {
+		t.Fatalf("a new operator's reputation: %v, want 0 and %d bundles a day", rep, standing.BaseLimits.BundlesPerDay)
+	}
+	for i := range limit {
+		author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", fmt.Sprintf("limited study %d", i), true))
+	}
+	body, _ := signedBody(t, author.key, sumBundle(t, author.keyDigest(), "claude", "one too many", true), nil)
+	status, check := call(t, "POST", base+"/api/v1/bundles/check", body)
+	quota, _ := check.(map[string]any)["quota"].(map[string]any)
+	if status != http.StatusOK || quota["limit"] != float64(limit) || quota["remaining"] != float64(0) {
+		t.Errorf("the check past the limit: %d, quota %v, want limit %d and none remaining", status, quota, limit)
+	}
+	status, sub := call(t, "POST", base+"/api/v1/bundles", body)
+	if m, _ := sub.(map[string]any); status != http.StatusTooManyRequests || m["code"] != "rate_limited" {
+		t.Errorf("the bundle past the limit: %d %v, want 429 rate_limited", status, sub)
+	}
 }

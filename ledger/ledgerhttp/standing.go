@@ -18,9 +18,10 @@ import (
 // Standing ("Nectar", "Reputation"): operators' nectar, reputation,
 // limits, badges and places, derived from the log by a standings.Book fed
 // beside the statuses' Deriver, and claims' importance as GET
-// /api/v1/claims/{id} serves it. A sheet is kept until the log grows, a
-// rating comes in, or RefreshStanding passes: a check may use a score up
-// to that old, and places are refreshed at least as often.
+// /api/v1/claims/{id} serves it. Records and the leaderboard read a sheet
+// made since the log last grew and the last rating came in; limits' checks
+// use one up to RefreshStanding old, as the spec lets them, so that a busy
+// node does not account for everyone on every write.
 
 // RefreshStanding is how long a sheet of operators' standing serves.
 const RefreshStanding = 5 * time.Minute
@@ -56,15 +57,21 @@ func (s *Server) ratingTaken() {
 }
 
 // standingSheet is every operator's standing as of now, or a sheet made
-// less than RefreshStanding ago at the same log size.
-func (s *Server) standingSheet(ctx context.Context) (*standings.Sheet, error) {
+// less than RefreshStanding ago: when fresh, only one made at the same log
+// size with no rating since, as a record read wants it; otherwise any, as
+// a limit's check may use a score that old.
+func (s *Server) standingSheet(ctx context.Context, fresh bool) (*standings.Sheet, error) {
 	s.standing.mu.Lock()
 	defer s.standing.mu.Unlock()
 	now := s.now()
+	sb := &s.standing
+	recent := sb.sheet != nil && now.Sub(sb.made) < RefreshStanding && !now.Before(sb.made)
+	if recent && !fresh {
+		return sb.sheet, nil
+	}
 	var out *standings.Sheet
 	err := s.derived(ctx, func(d *status.Deriver) error {
-		sb := &s.standing
-		if sb.sheet != nil && sb.size == d.Size() && sb.ratings == sb.generation && now.Sub(sb.made) < RefreshStanding && !now.Before(sb.made) {
+		if recent && sb.size == d.Size() && sb.ratings == sb.generation {
 			out = sb.sheet
 			return nil
 		}
@@ -100,7 +107,7 @@ func (s *Server) claimImportance(ctx context.Context) standings.Importance {
 // standingRecord is what an operator record says of op's standing:
 // nectar, reputation with its limits, achievements and rank.
 func (s *Server) standingRecord(ctx context.Context, op string) (map[string]any, error) {
-	sheet, err := s.standingSheet(ctx)
+	sheet, err := s.standingSheet(ctx, true)
 	if err != nil {
 		return nil, err
 	}
@@ -109,9 +116,10 @@ func (s *Server) standingRecord(ctx context.Context, op string) (map[string]any,
 	return out, nil
 }
 
-// limitsOf are the daily limits op's reputation sets now.
+// limitsOf are the daily limits op's reputation sets, from a score at
+// most RefreshStanding old.
 func (s *Server) limitsOf(ctx context.Context, op string) (standings.Limits, error) {
-	sheet, err := s.standingSheet(ctx)
+	sheet, err := s.standingSheet(ctx, false)
 	if err != nil {
 		return standings.Limits{}, err
 	}
@@ -167,7 +175,7 @@ func (s *Server) getLeaderboard(r *http.Request) (any, int, error) {
 		return nil, 0, httpapi.BadRequest("bad_request", "period is %s (all time) or %s (the last 30 days), not %q", standings.AllTime, standings.Last30Days, period)
 	}
 	ctx := r.Context()
-	sheet, err := s.standingSheet(ctx)
+	sheet, err := s.standingSheet(ctx, true)
 	if err != nil {
 		return nil, 0, err
 	}

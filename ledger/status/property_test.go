@@ -18,7 +18,7 @@ import (
 // bundles of one to three claims, corrections that carry some claims over
 // and change others, verdicts of every kind (idle ones too), withdrawals,
 // and days passing.
-func randomHistory(t *testing.T, seed uint64, events int) *history {
+func randomHistory(t testing.TB, seed uint64, events int) *history {
 	r := rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
 	h := newHistory(t)
 	var ops []string

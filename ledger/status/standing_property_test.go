@@ -28,7 +28,7 @@ func seededImportance(start time.Time) standing.Importance {
 }
 
 // feed adds leaves[from:to] to both.
-func feed(t *testing.T, b *standing.Book, d *status.Deriver, leaves [][]byte, from, to int) {
+func feed(t testing.TB, b *standing.Book, d *status.Deriver, leaves [][]byte, from, to int) {
 	t.Helper()
 	for i := from; i < to; i++ {
 		if err := d.Add(uint64(i), leaves[i]); err != nil {
@@ -202,4 +202,20 @@ func publishedOracle(d *status.Deriver, now time.Time, imp standing.Importance) 
 		out[author[paper]] += v
 	}
 	return out
+}
+
+// BenchmarkSheet accounts for every operator of a randomized history of
+// 20,000 entries, as a record read after the log grew does.
+func BenchmarkSheet(b *testing.B) {
+	h := randomHistory(b, 1, 20000)
+	book, d := standing.New(), status.New(h.readFile)
+	feed(b, book, d, h.leaves, 0, len(h.leaves))
+	imp := seededImportance(start)
+	b.ResetTimer()
+	for b.Loop() {
+		if _, err := book.Sheet(d, h.at, imp); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(d.IDs())), "claims")
 }

@@ -17,7 +17,7 @@ import (
 // attestation and withdrawal leaves, with the bundle files a Deriver
 // reads beside it.
 type history struct {
-	t      *testing.T
+	t      testing.TB
 	leaves [][]byte
 	files  map[string][]byte
 	at     time.Time
@@ -26,7 +26,7 @@ type history struct {
 
 var start = time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
 
-func newHistory(t *testing.T) *history {
+func newHistory(t testing.TB) *history {
 	return &history{t: t, files: map[string][]byte{}, at: start}
 }
 
