@@ -22,13 +22,9 @@ func nectarCommand() *command {
 		"key kept. 'agora status' recomputes them all from the log.")
 	signer, url, asJSON := c.signer(), c.nodeURL(), c.jsonFlag()
 	c.run = func(ctx context.Context, e *env, args []string) int {
-		id, code := c.whichOperator(e, signer, args)
+		id, op, code := c.readOperator(ctx, e, signer, *url, args)
 		if code != 0 {
 			return code
-		}
-		op, err := newClient(*url).Operator(ctx, id)
-		if err != nil {
-			return nodeFailure(e, err, "")
 		}
 		if *asJSON {
 			out := map[string]any{"operator": id}

@@ -33,13 +33,9 @@ func operatorShowCommand() *command {
 	url := c.nodeURL()
 	asJSON := c.flags.Bool("json", false, "print the record exactly as the node serves it, keys in full")
 	c.run = func(ctx context.Context, e *env, args []string) int {
-		id, code := c.whichOperator(e, signer, args)
+		id, op, code := c.readOperator(ctx, e, signer, *url, args)
 		if code != 0 {
 			return code
-		}
-		op, err := newClient(*url).Operator(ctx, id)
-		if err != nil {
-			return nodeFailure(e, err, "")
 		}
 		var record any = op.Raw
 		if !*asJSON {
@@ -87,6 +83,19 @@ func (c *command) whichOperator(e *env, signer signerFlags, args []string) (stri
 	}
 	id, _ := hybrid.OperatorIDOfKeyFile(path)
 	return id, 0
+}
+
+// readOperator reads the record of the operator whichOperator names.
+func (c *command) readOperator(ctx context.Context, e *env, signer signerFlags, url string, args []string) (string, *client.Operator, int) {
+	id, code := c.whichOperator(e, signer, args)
+	if code != 0 {
+		return "", nil, code
+	}
+	op, err := newClient(url).Operator(ctx, id)
+	if err != nil {
+		return "", nil, nodeFailure(e, err, "")
+	}
+	return id, op, 0
 }
 
 // operatorRenameCommand signs an operator_name entry with the operator's

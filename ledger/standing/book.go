@@ -48,8 +48,7 @@ import (
 	"slices"
 	"time"
 
-	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/tlog"
+	"github.com/agora-node/agora/ledger/status"
 )
 
 // Book holds what the leaves added so far say of who did what, when.
@@ -73,17 +72,7 @@ func (b *Book) Add(index uint64, leaf []byte) error {
 	if index != b.next {
 		return fmt.Errorf("standing: leaf %d added when %d is next", index, b.next)
 	}
-	v, err := canonical.Parse(leaf)
-	if err != nil {
-		return fmt.Errorf("standing: leaf %d: %w", index, err)
-	}
-	obj, _ := v.(map[string]any)
-	entry, _ := obj["entry"].(map[string]any)
-	if obj == nil || entry == nil {
-		return fmt.Errorf("standing: leaf %d holds no entry", index)
-	}
-	stamp, _ := obj["timestamp"].(string)
-	at, err := tlog.ParseTimestamp(stamp)
+	_, entry, at, err := status.ParseLeaf(leaf)
 	if err != nil {
 		return fmt.Errorf("standing: leaf %d: %w", index, err)
 	}

@@ -39,6 +39,7 @@
 package status
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -166,17 +167,7 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 	if index != d.next {
 		return fmt.Errorf("status: leaf %d added when %d is next", index, d.next)
 	}
-	v, err := canonical.Parse(leaf)
-	if err != nil {
-		return fmt.Errorf("status: leaf %d: %w", index, err)
-	}
-	obj, _ := v.(map[string]any)
-	entry, _ := obj["entry"].(map[string]any)
-	if obj == nil || entry == nil {
-		return fmt.Errorf("status: leaf %d holds no entry", index)
-	}
-	stamp, _ := obj["timestamp"].(string)
-	at, err := tlog.ParseTimestamp(stamp)
+	obj, entry, at, err := ParseLeaf(leaf)
 	if err != nil {
 		return fmt.Errorf("status: leaf %d: %w", index, err)
 	}
@@ -217,6 +208,25 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 	}
 	return nil
 }
+
+// ParseLeaf reads a log leaf: the leaf object, its entry, and when it
+// was logged.
+func ParseLeaf(leaf []byte) (obj, entry map[string]any, at time.Time, err error) {
+	v, err := canonical.Parse(leaf)
+	if err != nil {
+		return nil, nil, time.Time{}, err
+	}
+	obj, _ = v.(map[string]any)
+	entry, _ = obj["entry"].(map[string]any)
+	if obj == nil || entry == nil {
+		return nil, nil, time.Time{}, errNoEntry
+	}
+	stamp, _ := obj["timestamp"].(string)
+	at, err = tlog.ParseTimestamp(stamp)
+	return obj, entry, at, err
+}
+
+var errNoEntry = errors.New("it holds no entry")
 
 // organization is what op counts as now: its identity's organization, ""
 // without one.
