@@ -25,8 +25,8 @@
 //   - Nectar, settled: each bundle of another organization's whose claims
 //     an operator's work settled, either way, earns it 10% of the most
 //     important claim it settled there, rounded: its organization's first
-//     reproduction or proof check on the winning side, or its challenge
-//     upheld.
+//     reproduction or proof check on the winning side, its replication
+//     that matched, or its challenge upheld.
 //   - Nectar, retracted and share: an editors' retraction and swarm
 //     shares; this node's log records neither, so both are 0.
 //   - Reputation: the events the spec lists that the log records (claims

@@ -72,7 +72,8 @@ func settledWorth(score int) int { return (score + 5) / 10 }
 
 // settled accounts for what operators earn by settling other
 // organizations' claims: their organization's counted reproduction or
-// proof check on the winning side, or their challenge upheld.
+// proof check on the winning side, their replication that matched, or
+// their challenge upheld.
 func (w *sheet) settled() error {
 	type key struct{ op, paper string }
 	found := map[key][]earning{}
@@ -87,6 +88,16 @@ func (w *sheet) settled() error {
 	}
 	for _, id := range w.d.IDs() {
 		c := w.claims[id]
+		for _, rep := range asList(req(c, "replicated", "replications")) {
+			m, _ := rep.(map[string]any)
+			rid, _ := m["claim"].(string)
+			if m["met"] != true || w.holder[rid] == nil {
+				continue
+			}
+			if err := add(w.first(rid).Author, id, w.latestLogged(m)); err != nil {
+				return err
+			}
+		}
 		for _, side := range winners(c) {
 			for _, a := range c.Attestations {
 				if a.Counted && a.Job == side.job && a.Verdict == side.verdict {

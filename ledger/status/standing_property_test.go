@@ -54,8 +54,9 @@ func sheetOf(t *testing.T, b *standing.Book, d *status.Deriver, now time.Time, i
 // leaf by leaf with sheets read between leaves as the node reads them,
 // and restarted halfway. Each sheet must also hold together: nectar's
 // total is its parts and its events, published nectar is, paper by paper,
-// the most important established claim (recomputed here from the claims'
-// statuses alone), the score is its parts' points, the limits follow from
+// the most important established claim and refuted nectar the refuted
+// claims' importance (both recomputed here from the claims' statuses
+// alone), the score is its parts' points, the limits follow from
 // the score, and the leaderboard's places follow its nectar.
 func TestStandingProperties(t *testing.T) {
 	for seed := range uint64(6) {
@@ -127,7 +128,7 @@ func checkSheet(t *testing.T, d *status.Deriver, s *standing.Sheet, imp standing
 		}
 		byReason[e.Operator][e.Reason] += e.Amount
 	}
-	published := publishedOracle(d, s.At, imp)
+	published, refuted := nectarOracle(d, s.At, imp)
 	for _, op := range s.Operators() {
 		st := s.Of(op)
 		n := st.Nectar
@@ -140,8 +141,9 @@ func checkSheet(t *testing.T, d *status.Deriver, s *standing.Sheet, imp standing
 		if n.Published < 0 || n.Refuted > 0 || n.Settled < 0 {
 			t.Fatalf("operator %s: nectar parts of the wrong sign: %+v", op, n)
 		}
-		if n.Published != published[op] {
-			t.Fatalf("operator %s: published nectar %d, its papers' most important established claims %d", op, n.Published, published[op])
+		if n.Published != published[op] || n.Refuted != -refuted[op] {
+			t.Fatalf("operator %s: published nectar %d and refuted %d; its papers' most important established claims %d, its refuted claims %d",
+				op, n.Published, n.Refuted, published[op], refuted[op])
 		}
 		score := 0
 		for part, count := range st.Reputation.Parts {
@@ -168,10 +170,11 @@ func checkSheet(t *testing.T, d *status.Deriver, s *standing.Sheet, imp standing
 	}
 }
 
-// publishedOracle recomputes published nectar straight from the claims:
-// each paper's most important established claim whose importance is
-// revealed, to its first version's author.
-func publishedOracle(d *status.Deriver, now time.Time, imp standing.Importance) map[string]int {
+// nectarOracle recomputes published and refuted nectar straight from the
+// claims: each paper's most important established claim whose importance
+// is revealed, to its first version's author, and the importance of each
+// refuted claim, taken from its author.
+func nectarOracle(d *status.Deriver, now time.Time, imp standing.Importance) (published, refuted map[string]int) {
 	first := map[string]status.Bundle{}
 	newest := map[string]string{}
 	for _, b := range d.Bundles() {
@@ -184,24 +187,28 @@ func publishedOracle(d *status.Deriver, now time.Time, imp standing.Importance) 
 	}
 	best := map[string]int{}
 	author := map[string]string{}
+	refuted = map[string]int{}
 	for _, id := range d.IDs() {
 		c, _ := d.Claim(id, now)
-		if !c.Has("reproduced") && !c.Has("replicated") && !c.Has("formally_verified") {
-			continue
-		}
 		r, _ := imp(id, newest[id])
 		if r.Revealed.IsZero() {
+			continue
+		}
+		if c.Has("refuted") {
+			refuted[first[id].Author] += r.Score
+		}
+		if !c.Has("reproduced") && !c.Has("replicated") && !c.Has("formally_verified") {
 			continue
 		}
 		paper := first[id].Paper
 		author[paper] = first[id].Author
 		best[paper] = max(best[paper], r.Score)
 	}
-	out := map[string]int{}
+	published = map[string]int{}
 	for paper, v := range best {
-		out[author[paper]] += v
+		published[author[paper]] += v
 	}
-	return out
+	return published, refuted
 }
 
 // BenchmarkSheet accounts for every operator of a randomized history of
