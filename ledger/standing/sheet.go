@@ -113,7 +113,6 @@ type sheet struct {
 	claims  map[string]status.Claim
 	bundles []status.Bundle
 	holder  map[string][]int // claim → indexes into bundles, in log order
-	byHash  map[string]int
 	// builders are, for each claim, the organizations whose checked
 	// claims build on it.
 	builders map[string][]string
@@ -127,10 +126,9 @@ func (b *Book) Sheet(d *status.Deriver, now time.Time, imp Importance) (*Sheet, 
 		return nil, errSizes(b.Size(), d.Size())
 	}
 	w := &sheet{Sheet: &Sheet{At: now, of: map[string]*Standing{}}, book: b, d: d, now: now, imp: imp,
-		rated: map[string]Rated{}, claims: map[string]status.Claim{}, holder: map[string][]int{}, byHash: map[string]int{}}
+		rated: map[string]Rated{}, claims: map[string]status.Claim{}, holder: map[string][]int{}}
 	w.bundles = d.Bundles()
 	for i, bd := range w.bundles {
-		w.byHash[bd.Hash] = i
 		for _, id := range bd.Claims {
 			w.holder[id] = append(w.holder[id], i)
 		}
@@ -176,7 +174,7 @@ func (w *sheet) standing(op string) *Standing {
 	return st
 }
 
-// author is the author of the first bundle that held claim id.
+// first is the first bundle that held claim id.
 func (w *sheet) first(id string) status.Bundle { return w.bundles[w.holder[id][0]] }
 
 // newest is the newest bundle holding claim id.
