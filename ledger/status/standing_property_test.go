@@ -93,6 +93,7 @@ func TestStandingProperties(t *testing.T) {
 				}
 			}
 			checkSheet(t, wholeD, whole, imp)
+			checkAttestationCounts(t, wholeBook, h.leaves)
 			earned, scored, limited, lo, hi := 0, 0, 0, 0, 0
 			for _, op := range whole.Operators() {
 				st := whole.Of(op)
@@ -112,6 +113,41 @@ func TestStandingProperties(t *testing.T) {
 				t.Errorf("the history tested too little")
 			}
 		})
+	}
+}
+
+// checkAttestationCounts checks that the book counts each operator's
+// attestations after a moment as the leaves hold them, as the daily limit
+// counts them.
+func checkAttestationCounts(t *testing.T, b *standing.Book, leaves [][]byte) {
+	t.Helper()
+	type att struct {
+		by string
+		at time.Time
+	}
+	var all []att
+	for _, leaf := range leaves {
+		_, entry, at, err := status.ParseLeaf(leaf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, _ := entry["verifier"].(string); entry["type"] == "attestation" {
+			all = append(all, att{v, at})
+		}
+	}
+	for _, cut := range []int{0, len(all) / 3, len(all) - 1} {
+		since := all[cut].at
+		want := map[string]int{}
+		for _, a := range all {
+			if a.at.After(since) {
+				want[a.by]++
+			}
+		}
+		for op, n := range want {
+			if got := b.AttestationsSince(op, since); got != n {
+				t.Fatalf("%s: %d attestations after %v, the leaves hold %d", op, got, since, n)
+			}
+		}
 	}
 }
 
