@@ -2,7 +2,9 @@ package node
 
 import (
 	"fmt"
+	"maps"
 	"net/http"
+	"slices"
 	"testing"
 	"time"
 
@@ -80,6 +82,7 @@ func TestBundleLimitIsTheRecords(t *testing.T) {
 	base := srv.URL
 	author := invitedVerifier(t, n, base, "Prolific", "claude")
 	record := author.record(t, base)
+	checkStandingShapes(t, record)
 	rep := record["reputation"].(map[string]any)
 	limit := int(rep["limits"].(map[string]any)["bundles_per_day"].(float64))
 	if rep["score"] != float64(0) || limit != standing.BaseLimits.BundlesPerDay {
@@ -97,5 +100,44 @@ func TestBundleLimitIsTheRecords(t *testing.T) {
 	status, sub := call(t, "POST", base+"/api/v1/bundles", body)
 	if m, _ := sub.(map[string]any); status != http.StatusTooManyRequests || m["code"] != "rate_limited" {
 		t.Errorf("the bundle past the limit: %d %v, want 429 rate_limited", status, sub)
+	}
+}
+
+// checkStandingShapes checks an operator record's standing members have
+// the spec's shapes ("Nectar", "Reputation", and "Statuses" for
+// attention).
+func checkStandingShapes(t *testing.T, record map[string]any) {
+	t.Helper()
+	keys := func(v any) []string {
+		m, _ := v.(map[string]any)
+		out := slices.Collect(maps.Keys(m))
+		slices.Sort(out)
+		return out
+	}
+	rep, _ := record["reputation"].(map[string]any)
+	for what, c := range map[string]struct {
+		v    any
+		want []string
+	}{
+		"nectar":            {record["nectar"], []string{"published", "refuted", "retracted", "settled", "share", "total"}},
+		"reputation":        {rep, []string{"limits", "parts", "score"}},
+		"reputation.limits": {rep["limits"], []string{"attestations_per_day", "bundles_per_day", "posts_per_day", "threads_per_day"}},
+		"rank":              {record["rank"], []string{standing.Last30Days, standing.AllTime}},
+		"attention":         {record["attention"], []string{"depends_on_refuted", "depends_on_retracted", "forum", "open_challenges", "refuted", "to_improve"}},
+	} {
+		want := slices.Clone(c.want)
+		slices.Sort(want)
+		if got := keys(c.v); !slices.Equal(got, want) {
+			t.Errorf("%s has %v, want %v", what, got, want)
+		}
+	}
+	badges, _ := record["achievements"].([]any)
+	if len(badges) == 0 {
+		t.Fatalf("no achievements in %v", record)
+	}
+	for _, b := range badges {
+		if got := keys(b); !slices.Equal(got, []string{"count", "counts", "id", "name", "next", "stars"}) {
+			t.Errorf("a badge has %v", got)
+		}
 	}
 }
