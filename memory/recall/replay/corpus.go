@@ -21,8 +21,8 @@
 // hand_fresh2.go) was written later, for other ecosystems, by someone who
 // had not read the engine, and is only ever reported. hand_tune3.go was
 // written with hand_fresh2.go, the same kinds of cases about other
-// projects and failures, so that tuning on it says something about fresh. All parts' notes are stored together, as
-// one memory.
+// projects and failures, so that tuning on it says something about
+// fresh. All parts' notes are stored together, as one memory.
 package replay
 
 import (
