@@ -44,7 +44,8 @@ func fresh2Go(h *hand) {
 	h.note(Note{ID: "go-work", Project: "osprey", OS: "darwin", Lang: "go", At: day(2023, 10, 17),
 		Title: "go build from the repo root",
 		What:  "go: cannot find main module, but found .git/config in /Users/kim/code/osprey",
-		Fix:   "go work init ./server ./tools"})
+		Why:   "n/a", Learned: "n/a",
+		Fix: "go work init ./server ./tools"})
 	h.ask("go-work/1", "osprey", "darwin", "go test ./...",
 		"go: cannot find main module, but found .git/config in /Users/kim/code/osprey\n\tto create a module there, run:\n\tgo mod init\n",
 		"go-work", "fresh2: stored, a note with only what and fix")
@@ -196,7 +197,7 @@ func fresh2JS(h *hand) {
 		"esbuild-platform-pkg", "fresh2: stored, docker build log")
 
 	h.note(Note{ID: "deno-net", Project: "larkspur", OS: "linux", Lang: "typescript", At: day(2025, 2, 18),
-		Title: "deno task sync: PermissionDenied", What: "Requires net access to \"api.larkspur.dev:443\"",
+		Title: "deno task sync: PermissionDenied", What: "Requires net access to \"api.larkspur.dev:443\"", Why: "deno sandbox",
 		Learned: "the task in deno.json needs --allow-net=api.larkspur.dev (not a bare --allow-net)"})
 	h.ask("deno-net/1", "larkspur", "linux", "deno task sync",
 		"Task sync deno run --allow-read=./data --allow-env scripts/sync.ts\nerror: Uncaught (in promise) NotCapable: Requires net access to \"api.larkspur.dev:443\", run again with the --allow-net flag\n    at mainFetch (ext:deno_fetch/26_fetch.js:182:11)\n    at fetch (ext:deno_fetch/26_fetch.js:402:7)\n    at file:///home/ci/build/larkspur/scripts/sync.ts:12:21\n",

@@ -60,7 +60,7 @@ func tune3Go(h *hand) {
 		"go-private-https", "tune3: stored, elided middle")
 
 	h.note(Note{ID: "go-vendor", Project: "marlin", OS: "linux", Lang: "go", At: day(2024, 8, 2),
-		Title: "inconsistent vendoring", What: "CI build broke right after the dependabot merge: go: inconsistent vendoring.",
+		Title: "inconsistent vendoring", What: "CI build broke right after the dependabot merge: go: inconsistent vendoring.", Why: "-", Learned: "see fix",
 		Fix: "go mod vendor"})
 	h.ask("go-vendor/1", "marlin", "linux", "go test ./...",
 		"\x1b[31mgo: inconsistent vendoring in /home/ci/build/marlin:\x1b[0m\n\tgithub.com/prometheus/client_golang@v1.20.2: is explicitly required in go.mod, but vendor/modules.txt indicates github.com/prometheus/client_golang@v1.19.1\n\tgolang.org/x/sys@v0.24.0: is explicitly required in go.mod, but vendor/modules.txt indicates golang.org/x/sys@v0.22.0\n\n\tTo ignore the vendor directory, use -mod=readonly or -mod=mod.\n\tTo sync the vendor directory, run:\n\t\tgo mod vendor\n",
@@ -348,7 +348,7 @@ func tune3BuildInfra(h *hand) {
 		"", "tune3: same tool, another error")
 
 	h.note(Note{ID: "sc2086", Project: "cinder", OS: "linux", Lang: "bash", At: day(2022, 10, 4),
-		Title: "shellcheck", What: "pre-commit shellcheck: SC2086 in scripts/release.sh.",
+		Title: "shellcheck", What: "pre-commit shellcheck: SC2086 in scripts/release.sh.", Why: "unquoted vars",
 		Learned: "quote \"$VERSION\" and \"${FILES[@]}\"; don't disable SC2086 globally"})
 	h.ask("sc2086/1", "cinder", "linux", "pre-commit run shellcheck --all-files",
 		"shellcheck...............................................................Failed\n- hook id: shellcheck\n- exit code: 1\n\nIn scripts/release.sh line 23:\ntar -czf cinder-$VERSION.tar.gz $FILES\n                ^------^ SC2086 (info): Double quote to prevent globbing and word splitting.\n                                ^----^ SC2086 (info): Double quote to prevent globbing and word splitting.\n\nDid you mean: \ntar -czf cinder-\"$VERSION\".tar.gz \"$FILES\"\n\nFor more information:\n  https://www.shellcheck.net/wiki/SC2086 -- Double quote to prevent globbing ...\n",
