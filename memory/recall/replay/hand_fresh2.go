@@ -44,7 +44,7 @@ func fresh2Go(h *hand) {
 	h.note(Note{ID: "go-work", Project: "osprey", OS: "darwin", Lang: "go", At: day(2023, 10, 17),
 		Title: "go build from the repo root",
 		What:  "go: cannot find main module, but found .git/config in /Users/kim/code/osprey",
-		Why:   "n/a", Learned: "n/a",
+		Why:   "go.mod is in server/, not the root", Learned: "go.work at the root",
 		Fix: "go work init ./server ./tools"})
 	h.ask("go-work/1", "osprey", "darwin", "go test ./...",
 		"go: cannot find main module, but found .git/config in /Users/kim/code/osprey\n\tto create a module there, run:\n\tgo mod init\n",

@@ -60,7 +60,7 @@ func tune3Go(h *hand) {
 		"go-private-https", "tune3: stored, elided middle")
 
 	h.note(Note{ID: "go-vendor", Project: "marlin", OS: "linux", Lang: "go", At: day(2024, 8, 2),
-		Title: "inconsistent vendoring", What: "CI build broke right after the dependabot merge: go: inconsistent vendoring.", Why: "-", Learned: "see fix",
+		Title: "inconsistent vendoring", What: "CI build broke right after the dependabot merge: go: inconsistent vendoring.", Why: "dependabot bumps go.mod, not vendor/", Learned: "vendor after every go.mod change",
 		Fix: "go mod vendor"})
 	h.ask("go-vendor/1", "marlin", "linux", "go test ./...",
 		"\x1b[31mgo: inconsistent vendoring in /home/ci/build/marlin:\x1b[0m\n\tgithub.com/prometheus/client_golang@v1.20.2: is explicitly required in go.mod, but vendor/modules.txt indicates github.com/prometheus/client_golang@v1.19.1\n\tgolang.org/x/sys@v0.24.0: is explicitly required in go.mod, but vendor/modules.txt indicates golang.org/x/sys@v0.22.0\n\n\tTo ignore the vendor directory, use -mod=readonly or -mod=mod.\n\tTo sync the vendor directory, run:\n\t\tgo mod vendor\n",
