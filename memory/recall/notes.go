@@ -23,11 +23,15 @@ var (
 	// be output rather than a word.
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
-	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)? with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
+	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)?(?: with|:)|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
 	// Output the writer ran into the prose: "X died with Y", "X gave me
 	// Y", "X → Y". What follows is kept only when it reads like a
 	// failure, since these words also introduce plain narration.
 	reRunInMsg = regexp.MustCompile(`(?i)(?:\b(?:died|dies|crashed|crashes|crash|errors?|errored|exited|exits|aborted|aborts|broke|breaks|blew up|bails(?: out)?|stops|stopped) (?:with|on)|\b(?:gave|gives|throws|threw|raised|raises|shows|showed|spat out|spits out|returns|returned)(?: me| us)?|→|->|=>)[:\s]+(.{6,400})`)
+	// A command and what it printed, as writers show it: `poetry
+	// install` → "pyproject.toml changed significantly ...". The quote
+	// after the arrow is the output, error words or none.
+	reArrowQuoted = regexp.MustCompile(`(?:→|->|=>)\s*(?:"([^"\n]{6,400})"|“([^”\n]{6,400})”)`)
 	// Where a tool's failure starts inside a line of prose: "mypy in
 	// pre-commit: error: ...", "the job ended in Error: ...".
 	reMidMarker = regexp.MustCompile(`(?:\b(?:error|Error|ERROR|fatal|FATAL|panic|E)(?:\[\w+\])?:\s|\b[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s|\bERR!\s|\[!\]\s)`)
@@ -100,6 +104,12 @@ func NoteErrorText(texts ...string) string {
 		}
 		for _, m := range reIntroducedMsg.FindAllStringSubmatch(rest, -1) {
 			add(introduced(m[1]), true)
+		}
+		for _, m := range reArrowQuoted.FindAllStringSubmatch(rest, -1) {
+			if msg := m[1] + m[2]; len(strings.Fields(msg)) >= 3 {
+				// A message, not a name renamed ("--dry" → "--dry-run").
+				add(msg, true)
+			}
 		}
 		for _, m := range reRunInMsg.FindAllStringSubmatch(rest, -1) {
 			add(m[1], false)

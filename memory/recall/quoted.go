@@ -150,3 +150,29 @@ func listed(qText, name string) bool {
 	}
 	return found
 }
+
+// namesWord reports whether text holds name as a word of its own, not
+// inside a longer one: a note that says what else its fix covers names
+// it.
+func namesWord(text, name string) bool {
+	text = strings.ToLower(text)
+	for i := 0; ; {
+		j := strings.Index(text[i:], name)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(name)
+		// A sentence's full stop ends a word.
+		after := end == len(text) || !wordByte(text[end]) || text[end] == '.' && (end+1 == len(text) || text[end+1] == ' ' || text[end+1] == '\n')
+		if (start == 0 || !wordByte(text[start-1])) && after {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+// wordByte says whether b continues a name: a file's extension
+// (.pre-commit-config.yaml) or a path's part is not the name alone.
+func wordByte(b byte) bool {
+	return b == '_' || b == '-' || b == '.' || b == '/' || b == '\\' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9'
+}

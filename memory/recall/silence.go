@@ -22,8 +22,10 @@ func (ix *Index) silenced(p preparedQuery, w Weights, in scoreInputs, e *entry) 
 		// record's own key turns up elsewhere in the query.
 		return ka, false, false, "query is about " + what + ", which the record does not name"
 	}
-	if other, qName, rName := otherQuotedName(p.quoted, p.norm, e.quoted); other {
-		// The query prints the record's message about another name.
+	if other, qName, rName := otherQuotedName(p.quoted, p.norm, e.quoted); other && !namesWord(e.doc.Content, qName) {
+		// The query prints the record's message about another name, one
+		// the note's own words do not name ('flakes' gives the same error
+		// otherwise): the same message about another thing.
 		return ka, false, false, "query is about " + qName + " where the record is about " + rName
 	}
 	if e.shape != in.qShape && len(in.qKind) > 0 {

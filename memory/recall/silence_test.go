@@ -173,3 +173,42 @@ func TestOutputIsNotReadAsANamedKind(t *testing.T) {
 		t.Errorf("hits = %v, want sock among them", ids(hits))
 	}
 }
+
+// TestNoteNamingTheOtherValueCoversIt: a query that prints a record's
+// message about another quoted name is another failure, unless the
+// note's own words name that value too ('flakes' gives the same error
+// otherwise); a name only inside a file name (.pre-commit-config.yaml)
+// does not count.
+func TestNoteNamingTheOtherValueCoversIt(t *testing.T) {
+	ix := recall.NewIndex()
+	feature := func(f string) string {
+		return "error: experimental Nix feature '" + f + "' is disabled; add '--extra-experimental-features " + f + "' to enable it"
+	}
+	stubs := func(m string) string { return `error: Library stubs not installed for "` + m + `"  [import-untyped]` }
+	for _, d := range []recall.Doc{
+		{ID: "nix", Title: "nix develop refuses to run", ErrorText: feature("nix-command"),
+			Content: feature("nix-command") + "\nEnable both in the user config once; 'flakes' gives the same error otherwise."},
+		{ID: "mypy", Title: "pre-commit mypy hook red", ErrorText: stubs("requests"),
+			Content: stubs("requests") + "\n.pre-commit-config.yaml\nAdd types-requests to additional_dependencies."},
+	} {
+		if err := ix.Add(d); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := recall.DefaultWeights()
+	for _, c := range []struct{ out, want string }{
+		{feature("flakes"), "nix"},
+		{feature("ca-derivations"), ""},
+		{stubs("requests"), "mypy"},
+		{stubs("yaml"), ""},
+	} {
+		hits := ix.Search(recall.Query{ErrorText: c.out, Now: now}, w, 3)
+		got := ""
+		if len(hits) > 0 {
+			got = hits[0].ID
+		}
+		if got != c.want {
+			t.Errorf("%q: first hit %q, want %q (hits %v)", c.out, got, c.want, ids(hits))
+		}
+	}
+}

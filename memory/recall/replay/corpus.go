@@ -17,10 +17,12 @@
 // It is split in three. Families and writing styles of the tune part are
 // what the engine was tuned on; the held-out part (other families, other
 // failure kinds, other writing styles) was written apart, but has been
-// looked at in earlier rounds; the fresh part (hand_fresh.go) was written
-// later, for other ecosystems, by someone who had not read the engine,
-// and is only ever reported. All parts' notes are stored together, as
-// one memory.
+// looked at in earlier rounds; the fresh part (hand_fresh.go,
+// hand_fresh2.go) was written later, for other ecosystems, by someone who
+// had not read the engine, and is only ever reported. hand_tune3.go was
+// written with hand_fresh2.go, the same kinds of cases about other
+// projects and failures, so that tuning on it says something about
+// fresh. All parts' notes are stored together, as one memory.
 package replay
 
 import (
@@ -184,7 +186,7 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
-	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handHeldOut, handFresh} {
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2} {
 		notes, qs := part()
 		c.Notes = append(c.Notes, notes...)
 		c.Queries = append(c.Queries, qs...)
