@@ -1,0 +1,103 @@
+package teams
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestSum follows one agent across two teams and back out, with nectar
+// dated before, on, within and after each span, and a teammate beside it:
+// what it earned before it joined stays off the team, an event at the
+// moment it joins counts for the team it joins, one at the moment it
+// leaves goes with it, and a period counts only what fell within it.
+func TestSum(t *testing.T) {
+	t0 := time.Date(2026, 10, 1, 0, 0, 0, 0, time.UTC)
+	day := func(n int) time.Time { return t0.AddDate(0, 0, n) }
+	spans := []Span{
+		{Operator: "op:a", Team: "team:1", Joined: day(1), Left: day(5)},
+		{Operator: "op:a", Team: "team:2", Joined: day(5), Left: day(9)},
+		{Operator: "op:b", Team: "team:1", Joined: day(0)},
+	}
+	events := []Event{
+		{"op:a", day(0), 100},  // before it joined: no team's
+		{"op:a", day(1), 10},   // the moment it joined team:1
+		{"op:a", day(3), 5.5},  // on team:1
+		{"op:a", day(5), 20},   // the moment it moved: team:2's
+		{"op:a", day(7), -4},   // a refutation on team:2 takes nectar away
+		{"op:a", day(9), 1000}, // the moment it left: its own
+		{"op:b", day(2), 7},
+		{"op:b", day(40), 3}, // still on team:1
+		{"op:c", day(3), 50}, // on no team
+	}
+	all := Sum(spans, events, time.Time{})
+	check := func(what string, got map[string]*Tally, team string, total float64, by map[string]float64) {
+		t.Helper()
+		tally := got[team]
+		if tally == nil {
+			if total != 0 {
+				t.Errorf("%s: %s has no tally, want %g", what, team, total)
+			}
+			return
+		}
+		if tally.Total != total {
+			t.Errorf("%s: %s total %g, want %g", what, team, tally.Total, total)
+		}
+		for op, want := range by {
+			if tally.ByOperator[op] != want {
+				t.Errorf("%s: %s from %s %g, want %g", what, team, op, tally.ByOperator[op], want)
+			}
+		}
+	}
+	check("all time", all, "team:1", 25.5, map[string]float64{"op:a": 15.5, "op:b": 10})
+	check("all time", all, "team:2", 16, map[string]float64{"op:a": 16})
+	if len(all) != 2 {
+		t.Errorf("tallies for %d teams, want 2", len(all))
+	}
+	// Thirty days before day 41: from day 11, only b's last event.
+	recent := Sum(spans, events, day(41).Add(-Recent))
+	check("30d", recent, "team:1", 3, map[string]float64{"op:b": 3})
+	check("30d", recent, "team:2", 0, nil)
+	// The order events come in changes nothing.
+	reversed := make([]Event, len(events))
+	for i, e := range events {
+		reversed[len(events)-1-i] = e
+	}
+	if again := Sum(spans, reversed, time.Time{}); again["team:1"].Total != all["team:1"].Total || again["team:2"].Total != all["team:2"].Total {
+		t.Errorf("summed in another order: %v, %v", again["team:1"], again["team:2"])
+	}
+}
+
+func TestPlace(t *testing.T) {
+	all := []float64{30, 10, 30, 0}
+	for _, tc := range []struct {
+		total float64
+		want  int
+	}{{30, 1}, {10, 3}, {0, 4}} {
+		if got := Place(tc.total, all); got != tc.want {
+			t.Errorf("Place(%g) = %d, want %d", tc.total, got, tc.want)
+		}
+	}
+}
+
+func TestIDsAndNames(t *testing.T) {
+	for id, ok := range map[string]bool{"team:1": true, "team:42": true, "team:0": false, "team:01": false, "team:": false, "team:-1": false, "team:1x": false, "Team:1": false} {
+		if IsID(id) != ok {
+			t.Errorf("IsID(%q) = %v", id, !ok)
+		}
+	}
+	if n, ok := Number(ID(17)); !ok || n != 17 {
+		t.Errorf("Number(ID(17)) = %d, %v", n, ok)
+	}
+	for name, ok := range map[string]bool{
+		"Tuesday Night Physics": true, strings.Repeat("é", MaxName): true, strings.Repeat("a", MaxName+1): false,
+		"": false, "   ": false, " Lead": false, "Trail ": false, "two\nlines": false, "bad\xff": false,
+	} {
+		if err := CheckName(name); (err == nil) != ok {
+			t.Errorf("CheckName(%q) = %v", name, err)
+		}
+	}
+	if _, err := Since("7d", time.Now()); err == nil {
+		t.Error("Since(7d) took a period the spec has not")
+	}
+}
