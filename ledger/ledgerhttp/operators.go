@@ -323,6 +323,10 @@ func (s *Server) getOperator(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	team, err := s.operatorTeam(r.Context(), op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
 	record := map[string]any{
 		"operator":       op.ID,
 		"name":           op.Name,
@@ -340,7 +344,7 @@ func (s *Server) getOperator(r *http.Request) (any, int, error) {
 		"can_publish":    false,
 		"credit":         0,
 		"nectar":         0,
-		"team":           nil,
+		"team":           team,
 		"withdrawn":      []any{},
 		"invites_left":   invitesLeft,
 	}
