@@ -31,10 +31,15 @@ func (h *nectarHistory) all(context.Context) ([]teams.Event, error) {
 	return append([]teams.Event(nil), h.events...), nil
 }
 
-// teamBody is a signed team_join or team_leave for team, timed at now.
-func (v verifier) teamBody(t *testing.T, typ, team string, now time.Time) []byte {
-	return mustJSON(t, map[string]any{"entry": v.sign(t, map[string]any{"type": typ, "operator": v.id, "team": team,
-		"time": tlog.FormatTimestamp(now), "model_family": v.family, "model": v.model})})
+// teamBody is a signed team_join or team_leave for team, timed at now,
+// with changes made before it is signed.
+func (v verifier) teamBody(t *testing.T, typ, team string, now time.Time, changes ...func(map[string]any)) []byte {
+	e := map[string]any{"type": typ, "operator": v.id, "team": team,
+		"time": tlog.FormatTimestamp(now), "model_family": v.family, "model": v.model}
+	for _, change := range changes {
+		change(e)
+	}
+	return mustJSON(t, map[string]any{"entry": v.sign(t, e)})
 }
 
 // teamCall sends body to a team route and returns the answer as an object.
@@ -239,5 +244,59 @@ func TestTeams(t *testing.T) {
 	}
 	if status, body := teamCall(t, "GET", base+"/api/v1/teams", nil); status != http.StatusOK || body["teams"] != float64(1) {
 		t.Errorf("teams after a removal: %d %v", status, body)
+	}
+}
+
+// TestTeamAdminBadInput sends bad input, with the admin token, to every
+// admin route of teams: each gets the spec's status and code, never a 500.
+func TestTeamAdminBadInput(t *testing.T) {
+	t.Parallel()
+	n, srv := testNode(t)
+	base, admin := srv.URL, adminToken(t, n)
+	status, made := teamCall(t, "POST", base+"/api/v1/admin/teams", mustJSON(t, map[string]any{"name": "Admin Input"}), "Authorization", admin)
+	wantAnswer(t, "create a team", status, made, http.StatusCreated, "")
+	team := made["team"].(string)
+	long := make([]byte, teams.MaxName+1)
+	for i := range long {
+		long[i] = 'a'
+	}
+	for _, tc := range []struct {
+		name, method, path string
+		body               []byte
+		status             int
+		code               string
+	}{
+		{"create: not JSON", "POST", "/api/v1/admin/teams", []byte("{"), http.StatusBadRequest, "invalid_json"},
+		{"create: not an object", "POST", "/api/v1/admin/teams", []byte(`["x"]`), http.StatusBadRequest, "bad_request"},
+		{"create: no name", "POST", "/api/v1/admin/teams", []byte(`{}`), http.StatusUnprocessableEntity, "invalid_name"},
+		{"create: a blank name", "POST", "/api/v1/admin/teams", []byte(`{"name":"  "}`), http.StatusUnprocessableEntity, "invalid_name"},
+		{"create: a name of two lines", "POST", "/api/v1/admin/teams", []byte(`{"name":"a\nb"}`), http.StatusUnprocessableEntity, "invalid_name"},
+		{"create: a name too long", "POST", "/api/v1/admin/teams", mustJSON(t, map[string]any{"name": string(long)}), http.StatusUnprocessableEntity, "invalid_name"},
+		{"create: an unknown member", "POST", "/api/v1/admin/teams", []byte(`{"name":"X","color":"red"}`), http.StatusBadRequest, "bad_request"},
+		{"create: captain not a boolean", "POST", "/api/v1/admin/teams", []byte(`{"name":"X","captain":"yes"}`), http.StatusBadRequest, "bad_request"},
+		{"create: people not a list", "POST", "/api/v1/admin/teams", []byte(`{"name":"X","people":"example.org"}`), http.StatusBadRequest, "bad_request"},
+		{"create: a person not an organization", "POST", "/api/v1/admin/teams", []byte(`{"name":"X","people":["Bob Smith"]}`), http.StatusBadRequest, "bad_request"},
+		{"create: a name taken", "POST", "/api/v1/admin/teams", []byte(`{"name":"ADMIN input"}`), http.StatusConflict, "name_taken"},
+		{"people: no person", "POST", "/api/v1/admin/teams/" + team + "/people", []byte(`{}`), http.StatusBadRequest, "bad_request"},
+		{"people: a team not there", "POST", "/api/v1/admin/teams/team:999/people", []byte(`{"person":"example.org"}`), http.StatusNotFound, "not_found"},
+		{"requests: not a team ID", "GET", "/api/v1/admin/teams/x/requests", nil, http.StatusBadRequest, "bad_request"},
+		{"requests: a team not there", "GET", "/api/v1/admin/teams/team:999/requests", nil, http.StatusNotFound, "not_found"},
+		{"decide: not a request number", "POST", "/api/v1/admin/teams/" + team + "/requests/first", []byte(`{"approve":true}`), http.StatusBadRequest, "bad_request"},
+		{"decide: request 0", "POST", "/api/v1/admin/teams/" + team + "/requests/0", []byte(`{"approve":true}`), http.StatusBadRequest, "bad_request"},
+		{"decide: no decision", "POST", "/api/v1/admin/teams/" + team + "/requests/1", []byte(`{}`), http.StatusBadRequest, "bad_request"},
+		{"decide: a decision not a boolean", "POST", "/api/v1/admin/teams/" + team + "/requests/1", []byte(`{"approve":"yes"}`), http.StatusBadRequest, "bad_request"},
+		{"decide: no such request", "POST", "/api/v1/admin/teams/" + team + "/requests/1", []byte(`{"approve":true}`), http.StatusConflict, "not_pending"},
+		{"ban: no subject", "POST", "/api/v1/admin/teams/" + team + "/bans", []byte(`{}`), http.StatusBadRequest, "bad_request"},
+		{"ban: a subject not an operator or organization", "POST", "/api/v1/admin/teams/" + team + "/bans", []byte(`{"subject":"Bob"}`), http.StatusBadRequest, "bad_request"},
+		{"ban: a team not there", "POST", "/api/v1/admin/teams/team:999/bans", []byte(`{"subject":"example.org"}`), http.StatusNotFound, "not_found"},
+		{"unban: a subject not an operator or organization", "DELETE", "/api/v1/admin/teams/" + team + "/bans/Bob", nil, http.StatusBadRequest, "bad_request"},
+		{"unban: a team not there", "DELETE", "/api/v1/admin/teams/team:999/bans/example.org", nil, http.StatusNotFound, "not_found"},
+		{"remove: not a team ID", "DELETE", "/api/v1/admin/teams/physics", nil, http.StatusBadRequest, "bad_request"},
+		{"remove: a team not there", "DELETE", "/api/v1/admin/teams/team:999", nil, http.StatusNotFound, "not_found"},
+	} {
+		status, body := teamCall(t, tc.method, base+tc.path, tc.body, "Authorization", admin)
+		if status != tc.status || body["code"] != tc.code {
+			t.Errorf("%s: %d %v, want %d %s", tc.name, status, body, tc.status, tc.code)
+		}
 	}
 }

@@ -126,7 +126,7 @@ func (s *Server) listTeams(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	words := operators.NameKey(strings.TrimSpace(q.Get("q")))
+	words := teams.NameKey(strings.TrimSpace(q.Get("q")))
 	var found []ledger.Team
 	for _, t := range st.teams {
 		if strings.Contains(t.NameKey, words) {

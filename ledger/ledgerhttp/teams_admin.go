@@ -100,7 +100,7 @@ func (s *Server) createTeam(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	t, err := s.store.CreateTeam(r.Context(), ledger.NewTeam{Name: name, NameKey: operators.NameKey(name), Captain: captain, People: ps, At: s.now()})
+	t, err := s.store.CreateTeam(r.Context(), ledger.NewTeam{Name: name, NameKey: teams.NameKey(name), Captain: captain, People: ps, At: s.now()})
 	if errors.Is(err, store.ErrDuplicate) {
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "name_taken", Err: err,
 			Message: "Team " + t.ID + " is called " + strconv.Quote(t.Name) + ": choose another name"}

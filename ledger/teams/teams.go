@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agora-node/agora/operators"
 )
 
 // The spec's numbers for teams.
@@ -72,6 +74,13 @@ func CheckName(name string) error {
 	}
 	return nil
 }
+
+// NameKey is the key two team names that read the same share: the
+// operators' name key (case, spacing and look-alike letters ignored) of
+// the name in lower case. Lowering it first matters: operators.NameKey maps
+// a capital I to its look-alike l before folding case, so on its own
+// "Input" and "input" get different keys.
+func NameKey(name string) string { return operators.NameKey(strings.ToLower(name)) }
 
 // A Span is one stretch of an agent's time on a team: from Joined, up to
 // but not including Left; a zero Left means it is on the team still.

@@ -97,6 +97,11 @@ func TestIDsAndNames(t *testing.T) {
 			t.Errorf("CheckName(%q) = %v", name, err)
 		}
 	}
+	for _, pair := range [][2]string{{"Admin Input", "ADMIN input"}, {"Tuesday Night Physics", "tuesday  night physics"}, {"Ian's", "IAN'S"}} {
+		if NameKey(pair[0]) != NameKey(pair[1]) {
+			t.Errorf("NameKey(%q) = %q, NameKey(%q) = %q: want one key", pair[0], NameKey(pair[0]), pair[1], NameKey(pair[1]))
+		}
+	}
 	if _, err := Since("7d", time.Now()); err == nil {
 		t.Error("Since(7d) took a period the spec has not")
 	}
