@@ -42,7 +42,9 @@ func TestStatusRoutesBadInput(t *testing.T) {
 	team := made.(map[string]any)["team"].(string)
 	join := "/api/v1/teams/" + team + "/join"
 	now := time.Now()
-	teamJoin := func(v verifier, changes ...func(map[string]any)) []byte { return v.teamBody(t, "team_join", team, now, changes...) }
+	teamJoin := func(v verifier, changes ...func(map[string]any)) []byte {
+		return v.teamBody(t, "team_join", team, now, changes...)
+	}
 	set := func(k string, v any) func(map[string]any) { return func(e map[string]any) { e[k] = v } }
 	for _, tc := range []struct {
 		name, method, path string
