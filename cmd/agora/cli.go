@@ -255,6 +255,7 @@ func commands() []*command {
 		receiptGroup(),
 		registerCommand(),
 		operatorGroup(),
+		teamGroup(),
 		identityGroup(),
 		logGroup(),
 		benchGroup(),
