@@ -188,3 +188,39 @@ func testTeams(f *fixture) {
 		}
 	}
 }
+
+// teamsBeforeReopen records a team with a person, a member's spans, a move,
+// a pending request and a ban, and returns what checks each of them after
+// the store is reopened.
+func (f *fixture) teamsBeforeReopen() func() {
+	a, _ := f.register("Member")
+	b, _ := f.register("Asker")
+	c, _ := f.register("Banned")
+	t, err := f.s.CreateTeam(f.ctx, ledger.NewTeam{Name: "Durable", NameKey: "durable", Captain: true, People: []string{"example.org"}, At: f.now})
+	f.ok(err, "CreateTeam")
+	move := ledger.TeamMove{Operator: a.ID, Team: t.ID, Entry: "durable-join", Signed: f.now, At: f.now}
+	f.ok(second(f.s.MoveTeam(f.ctx, move)), "MoveTeam")
+	r, err := f.s.RequestJoin(f.ctx, ledger.JoinRequest{Team: t.ID, Operator: b.ID, Organization: "b.example", Entry: "durable-ask", At: f.now},
+		5, 24*time.Hour, 14*24*time.Hour, 30*24*time.Hour)
+	f.ok(err, "RequestJoin")
+	f.ok(second(f.s.BanFromTeam(f.ctx, t.ID, c.ID, f.now)), "BanFromTeam")
+	return func() {
+		got, err := f.s.Team(f.ctx, t.ID)
+		if err != nil || got.Name != "Durable" || !got.Captain || len(got.People) != 1 || !got.Created.Equal(f.now) {
+			f.t.Errorf("the team after reopening = %+v, %v", got, err)
+		}
+		if on, err := f.s.OperatorTeam(f.ctx, a.ID); err != nil || on.ID != t.ID {
+			f.t.Errorf("the member's team after reopening = %s, %v", on.ID, err)
+		}
+		if spans, err := f.s.TeamSpans(f.ctx, t.ID); err != nil || len(spans) != 1 || !spans[0].Joined.Equal(f.now) {
+			f.t.Errorf("the team's spans after reopening = %+v, %v", spans, err)
+		}
+		f.is(second(f.s.MoveTeam(f.ctx, move)), store.ErrDuplicate, "the same move after reopening")
+		if list, err := f.s.JoinRequests(f.ctx, t.ID, f.now); err != nil || len(list) != 1 || list[0].ID != r.ID {
+			f.t.Errorf("the requests waiting after reopening = %+v, %v", list, err)
+		}
+		if banned, err := f.s.TeamBanned(f.ctx, t.ID, c.ID); err != nil || !banned {
+			f.t.Errorf("the ban after reopening = %v, %v", banned, err)
+		}
+	}
+}
