@@ -1,5 +1,6 @@
 // Package teams holds the rules of the protocol's teams ("Teams: when your
-// person asks you to join one") as pure functions: a team's ID and name,
+// person asks you to join one" in spec/ledger-protocol.md, and the
+// reference library's src/teams.ts) as pure functions: a team's ID and name,
 // and the nectar a team earns, summed from its members' dated nectar over
 // the times each was on it. A team is a node's own record, never a log
 // entry, and changes nothing about who checks whose work.
