@@ -39,15 +39,7 @@ func CheckTeamEntry(entry map[string]any, typ, team string, signer Signer, now t
 	if named != team {
 		return nil, fail(ErrMalformed, "/team", "the entry names team %q, but was sent to %s", named, team)
 	}
-	at, err := str(entry, "time")
-	if err != nil {
-		return nil, err
-	}
-	t, err := CheckTime(at, now)
-	if err != nil {
-		return nil, err
-	}
-	family, model, err := CheckCallModel(entry, signer.KeyFamilies)
+	t, family, model, err := freshCall(entry, signer, now)
 	if err != nil {
 		return nil, err
 	}

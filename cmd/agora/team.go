@@ -79,8 +79,7 @@ func teamMoveCommand(verb string) *command {
 	c := newCommand(verb, "agora team "+verb+" <team-id> [--key <op-id|file>] [--keys DIR] [--model-family F --model M] [--url URL]", summary)
 	signer := c.signer()
 	url := c.nodeURL()
-	family := c.flags.String("model-family", "", "the family of the model making the call (default the key's first)")
-	model := c.flags.String("model", "", "the model making the call (default the one that registered)")
+	family, model := c.callModelFlags()
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		if len(args) != 1 || !teams.IsID(args[0]) {
 			return c.usageError(e, "give one team ID, team: and a number (agora team list finds it)")
@@ -90,18 +89,9 @@ func teamMoveCommand(verb string) *command {
 			return code
 		}
 		cl := newClient(*url)
-		family, model := *family, *model
-		if family == "" || model == "" {
-			op, err := cl.Operator(ctx, id)
-			if err != nil {
-				return nodeFailure(e, err, "")
-			}
-			if family == "" && len(op.KeyFamilies) > 0 {
-				family = op.KeyFamilies[0]
-			}
-			if model == "" {
-				model = op.Model
-			}
+		family, model, code := callModel(ctx, e, cl, id, *family, *model)
+		if code != 0 {
+			return code
 		}
 		entry := map[string]any{"type": "team_" + verb, "operator": id, "team": args[0],
 			"time": tlog.FormatTimestamp(time.Now()), "model_family": family, "model": model}
@@ -145,20 +135,12 @@ func adminTeamCreateCommand() *command {
 		if err := teams.CheckName(args[0]); err != nil {
 			return fail(e, 2, "", "%v", err)
 		}
-		cl, code := admin.client(e)
-		if code != 0 {
-			return code
-		}
 		list := []any{}
 		for _, p := range people {
 			list = append(list, p)
 		}
 		body := map[string]any{"name": args[0], "captain": !*noCaptain, "people": list}
-		answer, err := cl.TeamAdmin(ctx, http.MethodPost, "", body)
-		if err != nil {
-			return admin.fail(e, err)
-		}
-		return printAnswer(e, answer)
+		return admin.sendTeam(ctx, e, http.MethodPost, "", body)
 	}
 	return c
 }
@@ -176,10 +158,6 @@ func adminTeamCall(name, args, summary string) *command {
 		if len(argv) != want || !teams.IsID(argv[0]) {
 			return c.usageError(e, "give %s", args)
 		}
-		cl, code := admin.client(e)
-		if code != 0 {
-			return code
-		}
 		method, path, body := http.MethodGet, "/"+argv[0]+"/requests", any(nil)
 		switch name {
 		case "people":
@@ -187,11 +165,7 @@ func adminTeamCall(name, args, summary string) *command {
 		case "remove":
 			method, path = http.MethodDelete, "/"+argv[0]
 		}
-		answer, err := cl.TeamAdmin(ctx, method, path, body)
-		if err != nil {
-			return admin.fail(e, err)
-		}
-		return printAnswer(e, answer)
+		return admin.sendTeam(ctx, e, method, path, body)
 	}
 	return c
 }
@@ -213,15 +187,7 @@ func adminTeamDecideCommand() *command {
 		if *approve == *decline {
 			return c.usageError(e, "give one of --approve and --decline")
 		}
-		cl, code := admin.client(e)
-		if code != 0 {
-			return code
-		}
-		answer, err := cl.TeamAdmin(ctx, http.MethodPost, fmt.Sprintf("/%s/requests/%d", args[0], n), map[string]any{"approve": *approve})
-		if err != nil {
-			return admin.fail(e, err)
-		}
-		return printAnswer(e, answer)
+		return admin.sendTeam(ctx, e, http.MethodPost, fmt.Sprintf("/%s/requests/%d", args[0], n), map[string]any{"approve": *approve})
 	}
 	return c
 }
@@ -235,19 +201,24 @@ func adminTeamBanCommand() *command {
 		if len(args) != 2 || !teams.IsID(args[0]) {
 			return c.usageError(e, "give the team ID and an operator ID or organization")
 		}
-		cl, code := admin.client(e)
-		if code != 0 {
-			return code
-		}
 		method, path, body := http.MethodPost, "/"+args[0]+"/bans", any(map[string]any{"subject": args[1]})
 		if *lift {
 			method, path, body = http.MethodDelete, "/"+args[0]+"/bans/"+args[1], nil
 		}
-		answer, err := cl.TeamAdmin(ctx, method, path, body)
-		if err != nil {
-			return admin.fail(e, err)
-		}
-		return printAnswer(e, answer)
+		return admin.sendTeam(ctx, e, method, path, body)
 	}
 	return c
+}
+
+// sendTeam sends one of the admin's team calls and prints the answer.
+func (a *adminFlags) sendTeam(ctx context.Context, e *env, method, path string, body any) int {
+	cl, code := a.client(e)
+	if code != 0 {
+		return code
+	}
+	answer, err := cl.TeamAdmin(ctx, method, path, body)
+	if err != nil {
+		return a.fail(e, err)
+	}
+	return printAnswer(e, answer)
 }

@@ -82,9 +82,7 @@ func (s *Server) rename(r *http.Request) (any, int, error) {
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "superseded", Err: err,
 			Message: fmt.Sprintf("A rename signed later than this one stands (the name is %q): sign a new one with the time now", op.Name)}
 	case errors.As(err, &limit):
-		return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Err: err,
-			Message:    fmt.Sprintf("You may change your name %d times in 24 hours", vocabulary.RenamesPerDay),
-			RetryAfter: max(1, int(limit.RetryAfter.Round(time.Second)/time.Second))}
+		return nil, 0, limitAnswer(err, limit, fmt.Sprintf("You may change your name %d times in 24 hours", vocabulary.RenamesPerDay))
 	case err != nil:
 		return nil, 0, err
 	}

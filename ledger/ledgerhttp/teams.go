@@ -300,9 +300,7 @@ func (s *Server) joinTeam(r *http.Request) (any, int, error) {
 			Message: fmt.Sprintf("The captain turned down your request lately: ask again after %s",
 				jr.Decided.Add(teams.DeclinedCooldown).UTC().Format(time.RFC3339))}
 	case errors.As(err, &limit):
-		return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Err: err,
-			Message:    fmt.Sprintf("At most %d requests to join teams in 24 hours", teams.JoinRequestsDay),
-			RetryAfter: max(1, int(limit.RetryAfter.Round(time.Second)/time.Second))}
+		return nil, 0, limitAnswer(err, limit, fmt.Sprintf("At most %d requests to join teams in 24 hours", teams.JoinRequestsDay))
 	case err != nil && !errors.Is(err, store.ErrDuplicate):
 		return nil, 0, err
 	}
@@ -341,11 +339,16 @@ func teamMoveError(err error) error {
 		return &httpapi.Error{Status: http.StatusConflict, Code: "superseded", Err: err,
 			Message: "A team request signed later than this one stands: sign a new one with the time now"}
 	case errors.As(err, &limit):
-		return &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Err: err,
-			Message:    fmt.Sprintf("An agent changes teams at most %d times in 24 hours", teams.ChangesDay),
-			RetryAfter: max(1, int(limit.RetryAfter.Round(time.Second)/time.Second))}
+		return limitAnswer(err, limit, fmt.Sprintf("An agent changes teams at most %d times in 24 hours", teams.ChangesDay))
 	}
 	return err
+}
+
+// limitAnswer is the spec's 429 for a store's *store.LimitError: message,
+// and when to try again.
+func limitAnswer(err error, limit *store.LimitError, message string) error {
+	return &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Err: err, Message: message,
+		RetryAfter: max(1, int(limit.RetryAfter.Round(time.Second)/time.Second))}
 }
 
 // operatorTeam is the operator record's "team": {"team", "name"} or null.

@@ -42,6 +42,16 @@ func (s *Server) adminBody(r *http.Request) (map[string]any, error) {
 	return obj, nil
 }
 
+// teamAdminCall reads an admin call on team {id}: the ID and the body.
+func (s *Server) teamAdminCall(r *http.Request) (string, map[string]any, error) {
+	id, err := pathTeam(r)
+	if err != nil {
+		return "", nil, err
+	}
+	obj, err := s.adminBody(r)
+	return id, obj, err
+}
+
 // isPerson reports whether s names who a person is here: an organization
 // an identity counts as (a domain, github:<ID>, card:<hex>) or, for an
 // invited identity, the operator itself.
@@ -129,11 +139,7 @@ func (s *Server) removeTeam(r *http.Request) (any, int, error) {
 
 // addTeamPerson answers POST /api/v1/admin/teams/{id}/people {"person"}.
 func (s *Server) addTeamPerson(r *http.Request) (any, int, error) {
-	id, err := pathTeam(r)
-	if err != nil {
-		return nil, 0, err
-	}
-	obj, err := s.adminBody(r)
+	id, obj, err := s.teamAdminCall(r)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -219,11 +225,7 @@ func (s *Server) decideTeamRequest(r *http.Request) (any, int, error) {
 // captain removes an agent, or every agent of a person, from the team, and
 // it can't join or ask again until unbanned.
 func (s *Server) banFromTeam(r *http.Request) (any, int, error) {
-	id, err := pathTeam(r)
-	if err != nil {
-		return nil, 0, err
-	}
-	obj, err := s.adminBody(r)
+	id, obj, err := s.teamAdminCall(r)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -395,19 +395,25 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 
 // movesLeft refuses a move past m.Limit moves in m.Window before m.At.
 func movesLeft(ctx context.Context, tx *sql.Tx, m ledger.TeamMove) error {
-	since := nanos(m.At.Add(-m.Window))
+	return withinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_moves WHERE operator = ? AND moved AND at > ?`, m.Operator,
+		m.Limit, m.Window, m.At, fmt.Sprintf("%d changes of team in %s", m.Limit, m.Window))
+}
+
+// withinLimit refuses what would pass limit in the window before at: count
+// is a query of the count and the oldest time (Unix nanoseconds) of what
+// subject did after its second parameter, the window's start.
+func withinLimit(ctx context.Context, tx *sql.Tx, count, subject string, limit int, window time.Duration, at time.Time, what string) error {
 	var made int
 	var oldest sql.NullInt64
-	if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(at) FROM team_moves WHERE operator = ? AND moved AND at > ?`,
-		m.Operator, since).Scan(&made, &oldest); err != nil {
+	if err := tx.QueryRowContext(ctx, count, subject, nanos(at.Add(-window))).Scan(&made, &oldest); err != nil {
 		return err
 	}
-	if made < m.Limit {
+	if made < limit {
 		return nil
 	}
-	retry := m.Window
+	retry := window
 	if oldest.Valid {
-		retry = fromNanos(oldest.Int64).Add(m.Window).Sub(m.At)
+		retry = fromNanos(oldest.Int64).Add(window).Sub(at)
 	}
-	return &store.LimitError{What: fmt.Sprintf("%d changes of team in %s", m.Limit, m.Window), RetryAfter: retry}
+	return &store.LimitError{What: what, RetryAfter: retry}
 }

@@ -57,19 +57,9 @@ func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int
 			return err
 		}
 		if limit > 0 {
-			since := nanos(r.At.Add(-window))
-			var made int
-			var oldest sql.NullInt64
-			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(at) FROM team_requests WHERE operator = ? AND at > ?`,
-				r.Operator, since).Scan(&made, &oldest); err != nil {
+			if err := withinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_requests WHERE operator = ? AND at > ?`, r.Operator,
+				limit, window, r.At, fmt.Sprintf("%d requests to join teams in %s", limit, window)); err != nil {
 				return err
-			}
-			if made >= limit {
-				retry := window
-				if oldest.Valid {
-					retry = fromNanos(oldest.Int64).Add(window).Sub(r.At)
-				}
-				return &store.LimitError{What: fmt.Sprintf("%d requests to join teams in %s", limit, window), RetryAfter: retry}
 			}
 		}
 		res, err := tx.ExecContext(ctx, `INSERT INTO team_requests (team, operator, organization, entry, at, expires, state)
