@@ -21,8 +21,9 @@ import (
 //   - a signed request is applied once: its entry digest is kept, and the
 //     same entry again changes nothing (store.ErrDuplicate).
 type TeamStore interface {
-	// CreateTeam makes a team. A name whose NameKey a standing team holds
-	// returns that team with store.ErrDuplicate, and makes nothing.
+	// CreateTeam makes a team, with t.People on it as AddTeamPerson puts
+	// them, at t.At. A name whose NameKey a standing team holds returns
+	// that team with store.ErrDuplicate, and makes nothing.
 	CreateTeam(ctx context.Context, t NewTeam) (Team, error)
 
 	// Team returns a team by ID, removed or not; store.ErrNotFound if no
@@ -33,9 +34,13 @@ type TeamStore interface {
 	Teams(ctx context.Context) ([]Team, error)
 
 	// AddTeamPerson puts person (an organization an identity counts as:
-	// see Team.People) on a standing team; again, nothing changes.
+	// see Team.People) on a standing team at at, off any other team it was
+	// on, and moves every agent of the person (every operator with an
+	// identity that counts as it) onto the team then, but those the team
+	// banned: a person joining a team moves every agent in its account. It
+	// returns how many agents moved. Again, nothing changes.
 	// store.ErrNotFound for a team not standing.
-	AddTeamPerson(ctx context.Context, team, person string) error
+	AddTeamPerson(ctx context.Context, team, person string, at time.Time) (int, error)
 
 	// RemoveTeam removes a standing team at at: its agents leave it then,
 	// and its requests lapse. Removed before: the team with

@@ -52,7 +52,7 @@ func teamCall(t *testing.T, method, url string, body []byte, header ...string) (
 
 // TestTeams drives teams on a real node as the spec's agents and the
 // node's admin (standing in for people and captains) would: a team made,
-// an agent of its people joining at once, another asking the captain and
+// a person joining it with its agent, that agent's join recorded, another asking the captain and
 // approved, refusals for no identity, no captain, a decline and a ban,
 // replays that change nothing, the limit on changing teams, and a removal;
 // and through it all a history of nectar events, summed per team over the
@@ -73,10 +73,10 @@ func TestTeams(t *testing.T) {
 	create := func(body map[string]any) (int, map[string]any) {
 		return teamCall(t, "POST", base+"/api/v1/admin/teams", mustJSON(t, body), "Authorization", admin)
 	}
-	status, physics := create(map[string]any{"name": "Tuesday Night Physics", "people": []any{a.org}})
+	status, physics := create(map[string]any{"name": "Tuesday Night Physics"})
 	wantAnswer(t, "create a team", status, physics, http.StatusCreated, "")
 	pid := physics["team"].(string)
-	status, wolves := create(map[string]any{"name": "Lone Wolves", "captain": false, "people": []any{a.org}})
+	status, wolves := create(map[string]any{"name": "Lone Wolves", "captain": false})
 	wantAnswer(t, "create a team without a captain", status, wolves, http.StatusCreated, "")
 	wid := wolves["team"].(string)
 	status, body := create(map[string]any{"name": "tuesday  night physics"})
@@ -98,13 +98,21 @@ func TestTeams(t *testing.T) {
 	if got := record(a); got != nil {
 		t.Fatalf("Ada's team before she joined: %v", got)
 	}
-	adaJoin := a.teamBody(t, "team_join", pid, clock.now())
-	status, body = teamCall(t, "POST", base+"/api/v1/teams/"+pid+"/join", adaJoin)
-	if status != http.StatusOK || body["status"] != "joined" || body["moved"] != true || body["name"] != "Tuesday Night Physics" {
-		t.Fatalf("Ada joins her person's team: %d %v", status, body)
+	// Ada's person joins the team, which moves Ada onto it.
+	people := func(team, person string) (int, map[string]any) {
+		return teamCall(t, "POST", base+"/api/v1/admin/teams/"+team+"/people", mustJSON(t, map[string]any{"person": person}), "Authorization", admin)
+	}
+	status, body = people(pid, a.org)
+	if status != http.StatusOK || body["moved"] != float64(1) {
+		t.Fatalf("Ada's person joins: %d %v", status, body)
 	}
 	if got, _ := record(a).(map[string]any); got["team"] != pid || got["name"] != "Tuesday Night Physics" {
 		t.Errorf("Ada's record's team: %v", record(a))
+	}
+	adaJoin := a.teamBody(t, "team_join", pid, clock.now())
+	status, body = teamCall(t, "POST", base+"/api/v1/teams/"+pid+"/join", adaJoin)
+	if status != http.StatusOK || body["status"] != "joined" || body["moved"] != false || body["name"] != "Tuesday Night Physics" {
+		t.Fatalf("Ada joins the team she is on: %d %v", status, body)
 	}
 	status, body = teamCall(t, "POST", base+"/api/v1/teams/"+pid+"/join", adaJoin)
 	if status != http.StatusOK || body["moved"] != false {
@@ -209,11 +217,14 @@ func TestTeams(t *testing.T) {
 	wantTeam("all", 1, 14, 1)
 	wantTeam("30d", 1, 2, 1)
 
-	// Ada may change teams 10 times a day: from here, two teams of her
-	// person's, back and forth.
+	// Ada may change teams 10 times a day: on and off her person's team.
+	// She joins at once, since her person is still on it.
 	for i := range teams.ChangesDay {
-		team := []string{pid, wid}[i%2]
-		if status, body := join(a, team); status != http.StatusOK || body["moved"] != true {
+		move := join
+		if i%2 == 1 {
+			move = leave
+		}
+		if status, body := move(a, pid); status != http.StatusOK || body["moved"] != true {
 			t.Fatalf("Ada's move %d: %d %v", i+1, status, body)
 		}
 		clock.advance(time.Second) // each request signed after the last
@@ -234,13 +245,20 @@ func TestTeams(t *testing.T) {
 		t.Errorf("Bo asks once let: %d %v", status, body)
 	}
 
-	// A person at the node removes Lone Wolves: Ada, on it, leaves it.
+	// Dee's person joins Lone Wolves, and a person at the node removes
+	// the team: Dee, on it, leaves it.
+	if status, body := people(wid, d.org); status != http.StatusOK || body["moved"] != float64(1) {
+		t.Fatalf("Dee's person joins Lone Wolves: %d %v", status, body)
+	}
+	if got, _ := record(d).(map[string]any); got["team"] != wid {
+		t.Errorf("Dee's team once her person joined: %v", record(d))
+	}
 	status, body = teamCall(t, "DELETE", base+"/api/v1/admin/teams/"+wid, nil, "Authorization", admin)
 	wantAnswer(t, "remove a team", status, body, http.StatusOK, "")
 	status, body = teamCall(t, "GET", base+"/api/v1/teams/"+wid, nil)
 	wantAnswer(t, "a removed team", status, body, http.StatusNotFound, "not_found")
-	if got := record(a); got != nil {
-		t.Errorf("Ada's team once Lone Wolves was removed: %v", got)
+	if got := record(d); got != nil {
+		t.Errorf("Dee's team once Lone Wolves was removed: %v", got)
 	}
 	if status, body := teamCall(t, "GET", base+"/api/v1/teams", nil); status != http.StatusOK || body["teams"] != float64(1) {
 		t.Errorf("teams after a removal: %d %v", status, body)

@@ -268,20 +268,19 @@ func (s *Server) joinTeam(r *http.Request) (any, int, error) {
 		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "banned",
 			Message: "This team's captain removed you or your person: you can't join or ask again until they let you"}
 	}
-	joined := map[string]any{"team": t.ID, "name": t.Name, "status": "joined", "moved": false}
-	if on, err := s.store.OperatorTeam(ctx, op.ID); err == nil && on.ID == t.ID {
-		return joined, http.StatusOK, nil
-	} else if err != nil && !errors.Is(err, store.ErrNotFound) {
+	on, err := s.store.OperatorTeam(ctx, op.ID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return nil, 0, err
 	}
-	if identified && slices.Contains(t.People, identity.Organization) {
+	if on.ID == t.ID || identified && slices.Contains(t.People, identity.Organization) {
+		// On the team already, the request is recorded all the same, so
+		// that it can't move the agent back once it has left.
 		moved, err := s.store.MoveTeam(ctx, ledger.TeamMove{Operator: op.ID, Team: t.ID, Entry: digest, Signed: req.Time, At: s.now(),
 			Limit: teams.ChangesDay, Window: 24 * time.Hour})
-		if err != nil {
+		if err != nil && !(errors.Is(err, store.ErrDuplicate) && on.ID == t.ID) {
 			return nil, 0, teamMoveError(err)
 		}
-		joined["moved"] = moved
-		return joined, http.StatusOK, nil
+		return map[string]any{"team": t.ID, "name": t.Name, "status": "joined", "moved": moved}, http.StatusOK, nil
 	}
 	if !t.Captain {
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "no_captain",

@@ -137,7 +137,9 @@ func (s *Server) removeTeam(r *http.Request) (any, int, error) {
 	return answer, http.StatusOK, nil
 }
 
-// addTeamPerson answers POST /api/v1/admin/teams/{id}/people {"person"}.
+// addTeamPerson answers POST /api/v1/admin/teams/{id}/people {"person"}:
+// the person joins the team, off any other, which moves every agent of
+// theirs onto it; "moved" counts them.
 func (s *Server) addTeamPerson(r *http.Request) (any, int, error) {
 	id, obj, err := s.teamAdminCall(r)
 	if err != nil {
@@ -147,14 +149,17 @@ func (s *Server) addTeamPerson(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	if err := s.store.AddTeamPerson(r.Context(), id, ps[0]); err != nil {
+	moved, err := s.store.AddTeamPerson(r.Context(), id, ps[0], s.now())
+	if err != nil {
 		return nil, 0, err
 	}
 	t, err := s.store.Team(r.Context(), id)
 	if err != nil {
 		return nil, 0, err
 	}
-	return teamAnswer(t), http.StatusOK, nil
+	answer := teamAnswer(t)
+	answer["moved"] = moved
+	return answer, http.StatusOK, nil
 }
 
 func requestAnswer(jr ledger.JoinRequest) map[string]any {

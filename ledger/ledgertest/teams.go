@@ -36,10 +36,35 @@ func testTeams(f *fixture) {
 	if chem.ID != "team:2" || chem.Captain {
 		f.t.Errorf("second team = %+v, want team:2 without a captain", chem)
 	}
-	f.ok(f.s.AddTeamPerson(f.ctx, chem.ID, org), "AddTeamPerson")
-	f.ok(f.s.AddTeamPerson(f.ctx, chem.ID, org), "AddTeamPerson again")
-	if got, _ := f.s.Team(f.ctx, chem.ID); len(got.People) != 1 || got.People[0] != org {
-		f.t.Errorf("people after adding %s twice: %v", org, got.People)
+	// A person joining a team moves every agent in its account.
+	e, _ := f.register("Eve")
+	home := "people.example"
+	f.ok(second(f.s.AddIdentity(f.ctx, store.Identity{Operator: e.ID, Kind: "domain", Organization: home, Subject: home,
+		Entry: f.put(e.ID, map[string]any{"type": "identity", "kind": "domain", "operator": e.ID, "domain": home}), Added: at})), "AddIdentity")
+	if moved, err := f.s.AddTeamPerson(f.ctx, chem.ID, home, at); err != nil || moved != 1 {
+		f.t.Errorf("AddTeamPerson moved %d agents, %v; want 1", moved, err)
+	}
+	if moved, err := f.s.AddTeamPerson(f.ctx, chem.ID, home, at); err != nil || moved != 0 {
+		f.t.Errorf("AddTeamPerson again moved %d agents, %v; want 0", moved, err)
+	}
+	if got, _ := f.s.Team(f.ctx, chem.ID); len(got.People) != 1 || got.People[0] != home {
+		f.t.Errorf("people after adding %s twice: %v", home, got.People)
+	}
+	if on, err := f.s.OperatorTeam(f.ctx, e.ID); err != nil || on.ID != chem.ID {
+		f.t.Errorf("the person's agent is on %s (%v), want %s", on.ID, err, chem.ID)
+	}
+	// On another team, the person leaves the first, and its agent moves.
+	if moved, err := f.s.AddTeamPerson(f.ctx, physics.ID, home, at.Add(time.Second)); err != nil || moved != 1 {
+		f.t.Errorf("AddTeamPerson to another team moved %d agents, %v; want 1", moved, err)
+	}
+	if got, _ := f.s.Team(f.ctx, chem.ID); len(got.People) != 0 {
+		f.t.Errorf("the first team's people once the person moved: %v", got.People)
+	}
+	if got, _ := f.s.Team(f.ctx, physics.ID); len(got.People) != 2 {
+		f.t.Errorf("the second team's people: %v", got.People)
+	}
+	if on, _ := f.s.OperatorTeam(f.ctx, e.ID); on.ID != physics.ID {
+		f.t.Errorf("the person's agent is on %s, want %s", on.ID, physics.ID)
 	}
 	f.is(second(f.s.Team(f.ctx, "team:99")), store.ErrNotFound, "Team of none")
 	f.is(second(f.s.Team(f.ctx, "physics")), store.ErrNotFound, "Team of no team ID")
@@ -80,8 +105,14 @@ func testTeams(f *fixture) {
 		f.t.Errorf("RetryAfter = %s, want %s", limit.RetryAfter, want)
 	}
 	f.is(second(f.s.OperatorTeam(f.ctx, a.ID)), store.ErrNotFound, "OperatorTeam after leaving")
-	spans, err := f.s.TeamSpans(f.ctx, "")
+	all, err := f.s.TeamSpans(f.ctx, "")
 	f.ok(err, "TeamSpans")
+	var spans []ledger.TeamSpan
+	for _, s := range all {
+		if s.Operator == a.ID {
+			spans = append(spans, s)
+		}
+	}
 	want := []ledger.TeamSpan{{Operator: a.ID, Team: physics.ID, Joined: t1, Left: t2}, {Operator: a.ID, Team: chem.ID, Joined: t2, Left: t3}}
 	if len(spans) != len(want) {
 		f.t.Fatalf("spans = %+v, want %+v", spans, want)
@@ -91,7 +122,7 @@ func testTeams(f *fixture) {
 			f.t.Errorf("span %d = %+v, want %+v", i, s, want[i])
 		}
 	}
-	if only, _ := f.s.TeamSpans(f.ctx, chem.ID); len(only) != 1 || only[0].Team != chem.ID {
+	if only, _ := f.s.TeamSpans(f.ctx, chem.ID); len(only) != 2 || only[0].Operator != e.ID || only[1].Operator != a.ID {
 		f.t.Errorf("TeamSpans(%s) = %+v", chem.ID, only)
 	}
 

@@ -112,7 +112,7 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 			return err
 		}
 		for _, p := range t.People {
-			if _, err := tx.ExecContext(ctx, `INSERT OR IGNORE INTO team_people (team, person) VALUES (?, ?)`, n, p); err != nil {
+			if _, err := addPerson(ctx, tx, n, p, t.At); err != nil {
 				return err
 			}
 		}
@@ -213,18 +213,79 @@ func standingTeam(ctx context.Context, q querier, id string) (int64, error) {
 }
 
 // AddTeamPerson implements ledger.TeamStore.
-func (s *Store) AddTeamPerson(ctx context.Context, team, person string) error {
-	if person == "" {
-		return fmt.Errorf("sqlite: add a person to %s: %w", team, store.ErrInvalid)
+func (s *Store) AddTeamPerson(ctx context.Context, team, person string, at time.Time) (int, error) {
+	if person == "" || at.IsZero() {
+		return 0, fmt.Errorf("sqlite: add a person to %s: %w", team, store.ErrInvalid)
 	}
-	return s.write(ctx, func(tx *sql.Tx) error {
+	moved := 0
+	err := s.write(ctx, func(tx *sql.Tx) error {
 		n, err := standingTeam(ctx, tx, team)
 		if err != nil {
 			return err
 		}
-		_, err = tx.ExecContext(ctx, `INSERT OR IGNORE INTO team_people (team, person) VALUES (?, ?)`, n, person)
+		moved, err = addPerson(ctx, tx, n, person, at)
 		return err
 	})
+	if err != nil {
+		return 0, fmt.Errorf("sqlite: add %s to %s: %w", person, team, err)
+	}
+	return moved, nil
+}
+
+// addPerson puts person on team n, off any other, and moves its agents
+// onto the team at at, but those the team banned. A person already on the
+// team changes nothing.
+func addPerson(ctx context.Context, tx *sql.Tx, n int64, person string, at time.Time) (int, error) {
+	var on int
+	switch err := tx.QueryRowContext(ctx, `SELECT 1 FROM team_people WHERE team = ? AND person = ?`, n, person).Scan(&on); {
+	case err == nil:
+		return 0, nil
+	case !errors.Is(err, sql.ErrNoRows):
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `DELETE FROM team_people WHERE person = ?`, person); err != nil {
+		return 0, err
+	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO team_people (team, person) VALUES (?, ?)`, n, person); err != nil {
+		return 0, err
+	}
+	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT operator FROM identities WHERE organization = ? ORDER BY operator`, person)
+	if err != nil {
+		return 0, err
+	}
+	var agents []string
+	for rows.Next() {
+		var op string
+		if err := rows.Scan(&op); err != nil {
+			rows.Close()
+			return 0, err
+		}
+		agents = append(agents, op)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, err
+	}
+	moved := 0
+	for _, op := range agents {
+		current, err := currentTeam(ctx, tx, op)
+		if err != nil {
+			return 0, err
+		}
+		if current == n {
+			continue
+		}
+		if banned, err := teamBanned(ctx, tx, n, op, person); err != nil {
+			return 0, err
+		} else if banned {
+			continue
+		}
+		if err := moveOnto(ctx, tx, op, n, at); err != nil {
+			return 0, err
+		}
+		moved++
+	}
+	return moved, nil
 }
 
 // RemoveTeam implements ledger.TeamStore.
