@@ -80,10 +80,14 @@ func (s *Server) teamStandings(ctx context.Context) (*standings, error) {
 			st.members[sp.Team] = append(st.members[sp.Team], sp)
 		}
 	}
-	now := s.now()
-	for _, period := range []string{teams.PeriodAll, teams.Period30Days} {
-		since, _ := teams.Since(period, now)
-		st.tally[period] = teams.Sum(spans, events, since)
+	periods := []string{teams.PeriodAll, teams.Period30Days}
+	sinces := make([]time.Time, len(periods))
+	for i, period := range periods {
+		sinces[i], _ = teams.Since(period, s.now())
+	}
+	tallies := teams.SumPeriods(spans, events, sinces...)
+	for i, period := range periods {
+		st.tally[period] = tallies[i]
 		totals := make([]float64, len(list))
 		for i, t := range list {
 			totals[i] = st.nectar(period, t.ID)

@@ -118,6 +118,11 @@ type Tally struct {
 // (by time, then operator, then amount), so the same history always sums
 // to the same figures.
 func Sum(spans []Span, events []Event, since time.Time) map[string]*Tally {
+	return SumPeriods(spans, events, since)[0]
+}
+
+// SumPeriods is Sum for each start in sinces, in one pass over events.
+func SumPeriods(spans []Span, events []Event, sinces ...time.Time) []map[string]*Tally {
 	byOperator := map[string][]Span{}
 	for _, s := range spans {
 		byOperator[s.Operator] = append(byOperator[s.Operator], s)
@@ -126,23 +131,27 @@ func Sum(spans []Span, events []Event, since time.Time) map[string]*Tally {
 	slices.SortFunc(sorted, func(a, b Event) int {
 		return cmp.Or(a.At.Compare(b.At), cmp.Compare(a.Operator, b.Operator), cmp.Compare(a.Amount, b.Amount))
 	})
-	out := map[string]*Tally{}
+	out := make([]map[string]*Tally, len(sinces))
+	for i := range out {
+		out[i] = map[string]*Tally{}
+	}
 	for _, e := range sorted {
-		if e.At.Before(since) {
+		i := slices.IndexFunc(byOperator[e.Operator], func(s Span) bool { return s.Holds(e.At) })
+		if i < 0 {
 			continue
 		}
-		for _, s := range byOperator[e.Operator] {
-			if !s.Holds(e.At) {
+		team := byOperator[e.Operator][i].Team // spans of one operator never overlap
+		for p, since := range sinces {
+			if e.At.Before(since) {
 				continue
 			}
-			t := out[s.Team]
+			t := out[p][team]
 			if t == nil {
 				t = &Tally{ByOperator: map[string]float64{}}
-				out[s.Team] = t
+				out[p][team] = t
 			}
 			t.Total += e.Amount
 			t.ByOperator[e.Operator] += e.Amount
-			break // spans of one operator never overlap
 		}
 	}
 	return out
