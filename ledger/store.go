@@ -45,6 +45,7 @@ type Store interface {
 	JobStore   // the verification loop (jobstore.go)
 	RoundStore // its timers and withdrawals (roundstore.go)
 	CheckStore // checks of published bundles (checkstore.go)
+	TeamStore  // teams of agents (teamstore.go)
 
 	// CreateBundle records a sealed bundle. Its sealed entry (b.Sealed)
 	// MUST have been put, else store.ErrNotFound. A bundle already

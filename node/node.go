@@ -163,6 +163,9 @@ type Config struct {
 	// clock, when set, is the node's clock in place of time.Now: tests
 	// run a node whose time differs from its peers'.
 	clock func() time.Time
+	// nectar, when set, is where teams' nectar comes from (see
+	// ledgerhttp.Deps.Nectar): tests hand teams a history of nectar events.
+	nectar ledgerhttp.NectarEvents
 }
 
 // nodeStore is the node's one store as the faces take it: the core
@@ -353,7 +356,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		SnapshotDir: filepath.Join(cfg.DataDir, "snapshots"),
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
-		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now,
+		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now, Nectar: cfg.nectar,
 	})
 	n.library = libraryhttp.New(n.mux, libraryhttp.Config{MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken, Origin: origin},
 		libraryhttp.Deps{Store: n.store, Journal: n.journal, Log: n.log, Logger: n.logger, Now: n.now})

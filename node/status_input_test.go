@@ -1,9 +1,13 @@
 package node
 
 import (
+	"encoding/json"
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/agora-node/agora/tlog"
 )
 
 // TestStatusRoutesBadInput sends bad input to every route of challenges,
@@ -31,6 +35,17 @@ func TestStatusRoutesBadInput(t *testing.T) {
 		return v.evidenceBody(t, e, "I checked.")
 	}
 	const nonce = "00112233445566778899aabbccddeeff"
+	status, made := call(t, "POST", base+"/api/v1/admin/teams", mustJSON(t, map[string]any{"name": "Bad Input"}), "Authorization", adminToken(t, n))
+	if status != http.StatusCreated {
+		t.Fatalf("create a team: %d %v", status, made)
+	}
+	team := made.(map[string]any)["team"].(string)
+	join := "/api/v1/teams/" + team + "/join"
+	now := time.Now()
+	teamJoin := func(v verifier, changes ...func(map[string]any)) []byte {
+		return v.teamBody(t, "team_join", team, now, changes...)
+	}
+	set := func(k string, v any) func(map[string]any) { return func(e map[string]any) { e[k] = v } }
 	for _, tc := range []struct {
 		name, method, path string
 		body               []byte
@@ -107,6 +122,44 @@ func TestStatusRoutesBadInput(t *testing.T) {
 		{"leaderboard: a limit not a number", "GET", "/api/v1/leaderboard?limit=ten", nil, http.StatusBadRequest, "bad_request"},
 		{"leaderboard: an unknown parameter", "GET", "/api/v1/leaderboard?team=x", nil, http.StatusBadRequest, "bad_request"},
 		{"operator: standing of no operator", "GET", "/api/v1/operators/op:" + strings.Repeat("cd", 32), nil, http.StatusNotFound, "not_found"},
+		{"teams: an unknown parameter", "GET", "/api/v1/teams?sort=top", nil, http.StatusBadRequest, "bad_request"},
+		{"teams: a period the spec has not", "GET", "/api/v1/teams?period=7d", nil, http.StatusBadRequest, "bad_request"},
+		{"teams: a limit of 0", "GET", "/api/v1/teams?limit=0", nil, http.StatusBadRequest, "bad_request"},
+		{"teams: a limit too large", "GET", "/api/v1/teams?limit=101", nil, http.StatusBadRequest, "bad_request"},
+		{"teams: a limit not a number", "GET", "/api/v1/teams?limit=ten", nil, http.StatusBadRequest, "bad_request"},
+		{"team: not a team ID", "GET", "/api/v1/teams/physics", nil, http.StatusBadRequest, "bad_request"},
+		{"team: team 0", "GET", "/api/v1/teams/team:0", nil, http.StatusBadRequest, "bad_request"},
+		{"team: none there", "GET", "/api/v1/teams/team:999", nil, http.StatusNotFound, "not_found"},
+		{"join: not JSON", "POST", join, []byte("{"), http.StatusBadRequest, "invalid_json"},
+		{"join: a bare entry", "POST", join, mustJSON(t, map[string]any{"type": "team_join"}), http.StatusBadRequest, "bad_request"},
+		{"join: no operator", "POST", join, mustJSON(t, map[string]any{"entry": map[string]any{"type": "team_join"}}), http.StatusBadRequest, "invalid_entry"},
+		{"join: an unknown operator", "POST", join, mustJSON(t, map[string]any{"entry": map[string]any{"type": "team_join", "operator": "op:" + strings.Repeat("0", 64)}}), http.StatusNotFound, "not_found"},
+		{"join: a leave sent to join", "POST", join, author.teamBody(t, "team_leave", team, now), http.StatusBadRequest, "invalid_entry"},
+		{"join: an unknown member", "POST", join, teamJoin(author, set("why", "x")), http.StatusBadRequest, "invalid_entry"},
+		{"join: another team named", "POST", join, teamJoin(author, set("team", "team:999")), http.StatusBadRequest, "invalid_entry"},
+		{"join: a team ID not a string", "POST", join, teamJoin(author, set("team", 1)), http.StatusBadRequest, "invalid_entry"},
+		{"join: a stale time", "POST", join, teamJoin(author, set("time", tlog.FormatTimestamp(now.Add(-time.Hour)))), http.StatusUnprocessableEntity, "stale_time"},
+		{"join: a time not UTC", "POST", join, teamJoin(author, set("time", "2026-10-02T12:00:00+02:00")), http.StatusBadRequest, "invalid_entry"},
+		{"join: no model", "POST", join, teamJoin(author, func(e map[string]any) { delete(e, "model") }), http.StatusUnprocessableEntity, "model_missing"},
+		{"join: another family", "POST", join, teamJoin(author, set("model_family", "gpt")), http.StatusForbidden, "key_family_mismatch"},
+		{"join: bad signature", "POST", join, func() []byte {
+			body := teamJoin(author)
+			return []byte(strings.Replace(string(body), author.family+"-test-1", author.family+"-test-2", 1))
+		}(), http.StatusUnprocessableEntity, "bad_signature"},
+		{"join: another operator's key", "POST", join, func() []byte {
+			var e map[string]any
+			json.Unmarshal(teamJoin(author), &e)
+			e["entry"].(map[string]any)["operator"] = other.id
+			return mustJSON(t, e)
+		}(), http.StatusUnprocessableEntity, "bad_signature"},
+		{"join: a team not there", "POST", "/api/v1/teams/team:999/join", author.teamBody(t, "team_join", "team:999", now), http.StatusNotFound, "not_found"},
+		{"join: not a team ID", "POST", "/api/v1/teams/x/join", teamJoin(author), http.StatusBadRequest, "bad_request"},
+		{"leave: a team not there", "POST", "/api/v1/teams/team:999/leave", author.teamBody(t, "team_leave", "team:999", now), http.StatusNotFound, "not_found"},
+		{"leave: a join sent to leave", "POST", "/api/v1/teams/" + team + "/leave", teamJoin(author), http.StatusBadRequest, "invalid_entry"},
+		{"admin teams: no token", "POST", "/api/v1/admin/teams", mustJSON(t, map[string]any{"name": "X"}), http.StatusUnauthorized, "unauthorized"},
+		{"admin team requests: no token", "GET", "/api/v1/admin/teams/" + team + "/requests", nil, http.StatusUnauthorized, "unauthorized"},
+		{"admin team bans: no token", "POST", "/api/v1/admin/teams/" + team + "/bans", mustJSON(t, map[string]any{"subject": other.id}), http.StatusUnauthorized, "unauthorized"},
+		{"admin team removal: no token", "DELETE", "/api/v1/admin/teams/" + team, nil, http.StatusUnauthorized, "unauthorized"},
 	} {
 		status, v := call(t, tc.method, base+tc.path, tc.body)
 		m, _ := v.(map[string]any)

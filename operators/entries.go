@@ -208,15 +208,7 @@ func CheckRenameEntry(entry map[string]any, signer Signer, now time.Time) (*Rena
 	if err := sameOperator(entry, "operator", signer.Operator); err != nil {
 		return nil, err
 	}
-	at, err := str(entry, "time")
-	if err != nil {
-		return nil, err
-	}
-	t, err := CheckTime(at, now)
-	if err != nil {
-		return nil, err
-	}
-	family, model, err := CheckCallModel(entry, signer.KeyFamilies)
+	t, family, model, err := freshCall(entry, signer, now)
 	if err != nil {
 		return nil, err
 	}
@@ -233,6 +225,24 @@ func CheckRenameEntry(entry map[string]any, signer Signer, now time.Time) (*Rena
 		return nil, err
 	}
 	return &Rename{Name: name, Time: t, ModelFamily: family, Model: model}, nil
+}
+
+// freshCall checks a signed call's time, fresh at now (CheckTime), and
+// the model it names, one signer's key families allow (CheckCallModel).
+func freshCall(entry map[string]any, signer Signer, now time.Time) (time.Time, string, string, error) {
+	at, err := str(entry, "time")
+	if err != nil {
+		return time.Time{}, "", "", err
+	}
+	t, err := CheckTime(at, now)
+	if err != nil {
+		return time.Time{}, "", "", err
+	}
+	family, model, err := CheckCallModel(entry, signer.KeyFamilies)
+	if err != nil {
+		return time.Time{}, "", "", err
+	}
+	return t, family, model, nil
 }
 
 // CheckRotationEntry checks an operator's move to a new key while it still

@@ -11,11 +11,11 @@ import (
 	"github.com/agora-node/agora/protocol"
 )
 
-// adminGroup is "agora admin invite|scopes": a running node's admin
+// adminGroup is "agora admin invite|scopes|team": a running node's admin
 // routes, driven with the admin token the node keeps in its data folder.
 func adminGroup() *command {
-	return group("admin", "administer a running node: admin invite|scopes <op-id>", "", func() []*command {
-		return []*command{adminInviteCommand(), adminScopesCommand()}
+	return group("admin", "administer a running node: admin invite|scopes <op-id>, admin team ...", "", func() []*command {
+		return []*command{adminInviteCommand(), adminScopesCommand(), adminTeamGroup()}
 	})
 }
 

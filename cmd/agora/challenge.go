@@ -57,7 +57,7 @@ func challengeCommand() *command {
 
 // answerChallenge answers a challenge_review job with agora attest: the
 // one --verdict is upheld, rejected or could_not_judge.
-func answerChallenge(ctx context.Context, e *env, c *command, cl *client.Client, job map[string]any, dir, id string, key *hybrid.PrivateKey, family, model string, verdicts verdictFlags) int {
+func answerChallenge(ctx context.Context, e *env, c *command, cl *client.Client, job map[string]any, dir, id string, key *hybrid.PrivateKey, family, model string, verdicts repeatedFlag) int {
 	if len(verdicts) != 1 || !slices.Contains(vocabulary.ChallengeVerdicts, verdicts[0]) {
 		return c.usageError(e, "a challenge_review is answered with one --verdict: %s", strings.Join(vocabulary.ChallengeVerdicts, ", "))
 	}

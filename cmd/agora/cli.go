@@ -257,6 +257,7 @@ func commands() []*command {
 		receiptGroup(),
 		registerCommand(),
 		operatorGroup(),
+		teamGroup(),
 		identityGroup(),
 		logGroup(),
 		benchGroup(),

@@ -25,6 +25,18 @@ var examples = map[string]string{
 	"agora admin invite": "agora admin invite op:4f1c… --data ./agora-data",
 	"agora admin scopes": "agora admin scopes op:4f1c… --grant contributions.write --data ./agora-data",
 
+	"agora admin team create":   "agora admin team create \"Tuesday Night Physics\" --person example.org --data ./agora-data",
+	"agora admin team people":   "agora admin team people team:1 github:583231 --data ./agora-data",
+	"agora admin team requests": "agora admin team requests team:1 --data ./agora-data",
+	"agora admin team decide":   "agora admin team decide team:1 3 --approve --data ./agora-data",
+	"agora admin team ban":      "agora admin team ban team:1 op:4f1c… --data ./agora-data",
+	"agora admin team remove":   "agora admin team remove team:1 --data ./agora-data",
+
+	"agora team list":  "agora team list physics --period 30d",
+	"agora team show":  "agora team show team:1",
+	"agora team join":  "agora team join team:1",
+	"agora team leave": "agora team leave team:1",
+
 	"agora key new":  "agora key new",
 	"agora key show": "agora key show op:4f1c…",
 

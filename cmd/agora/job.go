@@ -246,11 +246,12 @@ func jobReleaseCommand() *command {
 	return c
 }
 
-// verdictFlags collect repeated "C1=value" flags.
-type verdictFlags []string
+// repeatedFlag collects a flag's values, one each time it is given, such
+// as repeated "C1=value" verdicts.
+type repeatedFlag []string
 
-func (v *verdictFlags) String() string     { return strings.Join(*v, " ") }
-func (v *verdictFlags) Set(s string) error { *v = append(*v, s); return nil }
+func (v *repeatedFlag) String() string     { return strings.Join(*v, " ") }
+func (v *repeatedFlag) Set(s string) error { *v = append(*v, s); return nil }
 
 // byClaim maps each "<local or claim ID>=<value>" to the job's claim ID.
 func byClaim(job map[string]any, pairs []string) (map[string]any, error) {
@@ -280,7 +281,7 @@ func attestCommand() *command {
 		"answer a job: sign and send your verdicts with the evidence in <job-folder>/evidence (report.md first), or a screen's hazard verdict")
 	c.helpArg = true
 	signer, url, model := c.signer(), c.nodeURL(), c.modelFlags()
-	var verdicts, significance verdictFlags
+	var verdicts, significance repeatedFlag
 	c.flags.Var(&verdicts, "verdict", "a claim's verdict, as C1=reproduced (repeat for each claim)")
 	c.flags.Var(&significance, "significance", "a review's significance rating of a claim, as C1=minor (repeat)")
 	hazardFlag := c.flags.String("hazard", "", "your hazard screen: none, or the closest finding")

@@ -106,8 +106,7 @@ func operatorRenameCommand() *command {
 		"change the operator's name (the model defaults to the record's)")
 	signer := c.signer()
 	url := c.nodeURL()
-	family := c.flags.String("model-family", "", "the family of the model making the call (default the key's first)")
-	model := c.flags.String("model", "", "the model making the call (default the one that registered)")
+	family, model := c.callModelFlags()
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		if len(args) != 1 {
 			return c.usageError(e, "give the new name, one argument (quote it if it has spaces)")
@@ -117,18 +116,9 @@ func operatorRenameCommand() *command {
 			return code
 		}
 		cl := newClient(*url)
-		family, model := *family, *model
-		if family == "" || model == "" {
-			op, err := cl.Operator(ctx, id)
-			if err != nil {
-				return nodeFailure(e, err, "")
-			}
-			if family == "" && len(op.KeyFamilies) > 0 {
-				family = op.KeyFamilies[0]
-			}
-			if model == "" {
-				model = op.Model
-			}
+		family, model, code := callModel(ctx, e, cl, id, *family, *model)
+		if code != 0 {
+			return code
 		}
 		entry := map[string]any{
 			"type":         "operator_name",
@@ -152,6 +142,33 @@ func operatorRenameCommand() *command {
 		return 0
 	}
 	return c
+}
+
+// callModelFlags adds --model-family and --model, which callModel
+// defaults to the operator record's.
+func (c *command) callModelFlags() (family, model *string) {
+	return c.flags.String("model-family", "", "the family of the model making the call (default the key's first)"),
+		c.flags.String("model", "", "the model making the call (default the one that registered)")
+}
+
+// callModel is the model a signed call names: family and model as given,
+// each defaulting to the operator record's (its key's first family, the
+// model that registered it).
+func callModel(ctx context.Context, e *env, cl *client.Client, id, family, model string) (string, string, int) {
+	if family != "" && model != "" {
+		return family, model, 0
+	}
+	op, err := cl.Operator(ctx, id)
+	if err != nil {
+		return "", "", nodeFailure(e, err, "")
+	}
+	if family == "" && len(op.KeyFamilies) > 0 {
+		family = op.KeyFamilies[0]
+	}
+	if model == "" {
+		model = op.Model
+	}
+	return family, model, 0
 }
 
 // operatorRotateCommand moves the operator to a fresh key. Key files are

@@ -82,9 +82,7 @@ func (s *Server) rename(r *http.Request) (any, int, error) {
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "superseded", Err: err,
 			Message: fmt.Sprintf("A rename signed later than this one stands (the name is %q): sign a new one with the time now", op.Name)}
 	case errors.As(err, &limit):
-		return nil, 0, &httpapi.Error{Status: http.StatusTooManyRequests, Code: "rate_limited", Err: err,
-			Message:    fmt.Sprintf("You may change your name %d times in 24 hours", vocabulary.RenamesPerDay),
-			RetryAfter: max(1, int(limit.RetryAfter.Round(time.Second)/time.Second))}
+		return nil, 0, limitAnswer(err, limit, fmt.Sprintf("You may change your name %d times in 24 hours", vocabulary.RenamesPerDay))
 	case err != nil:
 		return nil, 0, err
 	}
@@ -323,6 +321,10 @@ func (s *Server) getOperator(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	team, err := s.operatorTeam(r.Context(), op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
 	record := map[string]any{
 		"operator":       op.ID,
 		"name":           op.Name,
@@ -339,7 +341,7 @@ func (s *Server) getOperator(r *http.Request) (any, int, error) {
 		"can_verify":     identity != nil,
 		"can_publish":    false,
 		"credit":         0,
-		"team":           nil,
+		"team":           team,
 		"withdrawn":      []any{},
 		"invites_left":   invitesLeft,
 	}

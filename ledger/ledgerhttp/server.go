@@ -123,6 +123,9 @@ type Deps struct {
 	UploadKey      []byte // signs upload links
 	Logger         *slog.Logger
 	Now            func() time.Time
+	// Nectar, when set, replaces where teams' nectar comes from; without
+	// it, the node's standing sheet, derived from the log.
+	Nectar NectarEvents
 }
 
 // Server is the ledger's HTTP API. Its background loops (opening due
@@ -140,6 +143,7 @@ type Server struct {
 	uploadKey []byte
 	now       func() time.Time
 	mux       *http.ServeMux
+	nectar    NectarEvents // teams.go
 
 	// submitting holds the operators whose submission is being stored;
 	// submitMu guards it.
@@ -177,7 +181,7 @@ type Server struct {
 // New returns the ledger's handlers, mounted on mux.
 func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s := &Server{cfg: cfg, logger: d.Logger, store: d.Store, journal: d.Journal, log: d.Log, blobs: d.Blobs,
-		logKey: d.LogKey, logID: d.LogID, ckeys: d.CheckpointKeys, uploadKey: d.UploadKey, now: d.Now,
+		logKey: d.LogKey, logID: d.LogID, ckeys: d.CheckpointKeys, uploadKey: d.UploadKey, now: d.Now, nectar: d.Nectar,
 		mux: mux, submitting: map[string]bool{}, waits: newWaiters(),
 		checks:      newCheckPool(cfg.CheckWorkers, cfg.CheckQueue, cfg.CheckQueueWait),
 		checkLimit:  newAddressLimiter(cmp.Or(cfg.ChecksPerMinute, DefaultChecksPerMinute)),
@@ -200,6 +204,7 @@ func New(mux *http.ServeMux, cfg Config, d Deps) *Server {
 	s.routeRetractions()
 	s.routeAddenda()
 	s.routePreregistrations()
+	s.routeTeams()
 	if cfg.SnapshotDir != "" {
 		var err error
 		if s.snapshots, err = snapshot.OpenDir(cfg.SnapshotDir); err != nil {

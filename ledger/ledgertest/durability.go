@@ -11,8 +11,8 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-// testDurability writes bundles in every state, with a correction, claims
-// and uploads, closes the store, opens it again, and finds everything as
+// testDurability writes bundles in every state, with a correction, claims,
+// uploads, and teams with their members, moves, requests and bans, closes the store, opens it again, and finds everything as
 // it was: each bundle whole, the open one's claims found and the withdrawn
 // one's not, the uploads and their allowances counted, and a revealing
 // entry recorded before the close opening its bundle's claims when it is
@@ -55,10 +55,11 @@ func testDurability(f *fixture, reopen func(t *testing.T, s ledger.Store) ledger
 	beforeClaims, err := f.s.SearchClaims(f.ctx, ledger.ClaimQuery{Limit: 50})
 	f.ok(err, "SearchClaims")
 
-	afterReopen, checksAfterReopen := f.jobsBeforeReopen(), f.checksBeforeReopen()
+	afterReopen, checksAfterReopen, teamsAfterReopen := f.jobsBeforeReopen(), f.checksBeforeReopen(), f.teamsBeforeReopen()
 	f.s = reopen(f.t, f.s)
 	afterReopen()
 	checksAfterReopen()
+	teamsAfterReopen()
 
 	for h, was := range before {
 		now, err := f.s.Bundle(f.ctx, h)

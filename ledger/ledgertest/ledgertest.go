@@ -56,6 +56,7 @@ func Run(t *testing.T, newStore func(t *testing.T) ledger.Store, opts ...Option)
 		{"Rounds", testRounds},
 		{"SealedPages", testSealedPages},
 		{"Checks", testChecks},
+		{"Teams", testTeams},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

@@ -70,7 +70,9 @@ func TestBindHookMigration(t *testing.T) {
 	// The migrations after the hooks' go too.
 	hooks := slices.Index(migrations, bindHookMigration)
 	for _, q := range []string{"DROP TABLE name_changes", "ALTER TABLE signed DROP COLUMN on_bind",
-		"DROP INDEX bundles_unsettled", "ALTER TABLE bundles DROP COLUMN settled", "DROP TABLE kept_files", "DROP TABLE evidence_files", "PRAGMA user_version = " + itoa(hooks)} {
+		"DROP INDEX bundles_unsettled", "ALTER TABLE bundles DROP COLUMN settled", "DROP TABLE kept_files", "DROP TABLE evidence_files",
+		"DROP TABLE team_bans", "DROP TABLE team_requests", "DROP TABLE team_moves", "DROP TABLE team_spans", "DROP TABLE team_people", "DROP TABLE teams",
+		"PRAGMA user_version = " + itoa(hooks)} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))
 	}
 	ok(s.Close())

@@ -450,6 +450,9 @@ CREATE TABLE library_votes (
 	// Files entries other than bundles digest: evidence, notices, words
 	// (bundles.go).
 	keptFilesMigration,
+	// Teams: their people, members' spans, moves, requests and bans
+	// (teams.go).
+	teamsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
