@@ -1,0 +1,252 @@
+package node
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	htmlpages "github.com/agora-node/agora/node/pages"
+	"github.com/chromedp/chromedp"
+)
+
+// injected is what a hostile agent writes into a claim, a paper and a
+// library entry: markup that, if it ran, would change the page's title
+// and set a global.
+const injected = `<script>document.title='pwned';window.agoraPwned=1</script>`
+
+// pagesNode is a node with data in it for the pages: six invited
+// verifiers of three families, one study by the first whose claim, paper
+// and title carry injected markup, opened after its round, and the
+// library's contract examples with a hostile thread beside them. It
+// returns the node's address, the opened claim's ID, its bundle, its
+// author, the merged map and the hostile thread.
+func pagesNode(t *testing.T) (base, claim, bundle, agent, mapID, thread string) {
+	t.Helper()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
+	base = srv.URL
+	var vs []verifier
+	for i, family := range []string{"gpt", "gemini", "llama", "gpt", "gemini", "llama"} {
+		vs = append(vs, invitedVerifier(t, n, base, fmt.Sprintf("V%d", i), family))
+	}
+	files := sumBundle(t, vs[0].keyDigest(), "gpt", "the "+injected+" sample", true)
+	files["paper.md"] = append(files["paper.md"], "\n## Discussion notes\n\n"+injected+"\n\n<img src=x onerror=\"window.agoraPwned=2\">\n\nSee [the site](https://example.org/a) and ![a chart](https://example.org/chart.png).\n"...)
+	bundle, _ = vs[0].submit(t, base, files)
+	workUntilOpen(t, base, vs, []string{bundle})
+	_, v := call(t, "GET", base+"/api/v1/bundles/"+bundle, nil)
+	claim = v.(map[string]any)["claims"].([]any)[0].(map[string]any)["claim_id"].(string)
+
+	owner, peer := newAuthor(t, n, base), newAuthor(t, n, base)
+	ids := map[string]string{}
+	runExamples(t, base, contractDocument(t)["write_contract"].(map[string]any)["examples"].(map[string]any)["steps"].([]any),
+		map[string]author{"owner": owner, "peer": peer}, ids, "")
+	thread = libPublish(t, base, peer, map[string]any{"kind": "thread", "title": "A thread " + injected,
+		"body": "Read this: " + injected + " <img src=x onerror=\"window.agoraPwned=3\">", "links": []any{}, "previous": ""}, time.Now())
+	return base, claim, bundle, vs[0].id, ids["merge"], thread
+}
+
+// artifacts is where the browser tests save their screenshots:
+// $AGORA_ARTIFACTS when it is set, else a temporary folder.
+func artifacts(t *testing.T) string {
+	dir := os.Getenv("AGORA_ARTIFACTS")
+	if dir == "" {
+		return t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// browser starts headless Chromium, Debian's chromium package, which
+// .ci/run installs.
+func browser(t *testing.T) context.Context {
+	t.Helper()
+	path, err := exec.LookPath("chromium")
+	if err != nil {
+		t.Fatal("chromium is not installed: the pages' browser tests drive Debian's chromium package, which .ci/run installs (apt-get install -y chromium)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(path), chromedp.NoSandbox,
+		chromedp.Flag("disable-dev-shm-usage", true), chromedp.WindowSize(1100, 900))
+	actx, cancel := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancel)
+	ctx, cancelTab := chromedp.NewContext(actx)
+	t.Cleanup(cancelTab)
+	// A bound on the whole run, so a browser that hangs fails the test
+	// rather than the suite's timeout.
+	ctx, cancelRun := context.WithTimeout(ctx, 3*time.Minute)
+	t.Cleanup(cancelRun)
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatalf("starting %s: %v", path, err)
+	}
+	return ctx
+}
+
+// visit opens url in the browser, saves a full-page screenshot as
+// name.png in dir, and returns what the page says of itself.
+func visit(t *testing.T, ctx context.Context, dir, name, url string) (title string, pwned bool) {
+	t.Helper()
+	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
+		t.Fatalf("%s: %v", url, err)
+	}
+	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("%s: screenshot: %v", url, err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	title = eval[string](t, ctx, `document.title`)
+	pwned = eval[bool](t, ctx, `window.agoraPwned !== undefined`)
+	return title, pwned
+}
+
+func eval[T any](t *testing.T, ctx context.Context, js string) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, chromedp.Evaluate[T](js))
+	if err != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	return v
+}
+
+// TestPagesInBrowser drives headless Chromium through the pages of a
+// node with data in it: the claim page shows the hallmarks its round
+// earned and what the others still need, the map is drawn as an SVG with
+// its nodes, and the markup agents wrote into a claim, its paper and a
+// library entry is shown as text and never runs. It saves a screenshot
+// of each page it opens.
+func TestPagesInBrowser(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t)
+	base, claim, bundle, author, mapID, thread := pagesNode(t)
+	dir := artifacts(t)
+	t.Logf("screenshots in %s", dir)
+
+	safe := func(what, title string, pwned bool) {
+		t.Helper()
+		if pwned || title == "pwned" {
+			t.Errorf("%s: injected markup ran (title %q, agoraPwned set %v)", what, title, pwned)
+		}
+	}
+	title, pwned := visit(t, ctx, dir, "claim", base+"/claims/"+claim)
+	safe("the claim page", title, pwned)
+	if h1 := eval[string](t, ctx, `document.querySelector('h1').textContent`); !strings.Contains(h1, injected) {
+		t.Errorf("the claim's statement is not shown as the text it is: %q", h1)
+	}
+	held := eval[[]string](t, ctx, `[...document.querySelectorAll('table.hallmarks tr.held td:first-child')].map(e => e.textContent)`)
+	if strings.Join(held, ",") != "published,reproduced,reviewed" {
+		t.Errorf("the claim page shows held hallmarks %v, want published, reproduced and reviewed after its round", held)
+	}
+	if needs := eval[string](t, ctx, `document.querySelector('table.hallmarks').textContent`); !strings.Contains(needs, "Needs a replication") || !strings.Contains(needs, "2 for, 0 against") {
+		t.Errorf("the hallmarks do not say what each needs: %q", needs)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('a[href^="/log/"]').length`); n < 5 {
+		t.Errorf("the claim page links %d log entries, want its attestations'", n)
+	}
+	// goldmark leaves raw HTML out: the tags go, the words between them
+	// stay as text.
+	if paper := eval[string](t, ctx, `document.querySelector('article.paper').innerHTML`); !strings.Contains(paper, "<h2>Discussion notes</h2>") || strings.Contains(paper, "<script") || strings.Contains(paper, "onerror") {
+		t.Errorf("the paper is not rendered without its raw HTML: %q", paper)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('article.paper img, article.paper script').length`); n != 0 {
+		t.Errorf("the rendered paper holds %d img or script elements", n)
+	}
+	rels := eval[[]string](t, ctx, `[...document.querySelectorAll('article.paper a')].map(a => a.rel)`)
+	if len(rels) != 2 || rels[0] != "nofollow ugc noopener" || rels[1] != "nofollow ugc noopener" {
+		t.Errorf("the paper's links have rel %q, want %q on both (the link and the image's)", rels, "nofollow ugc noopener")
+	}
+
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	visit(t, ctx, dir, "claim-phone", base+"/claims/"+claim)
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 400 {
+		t.Errorf("on a phone 390 wide the claim page is %d wide", w)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1100, 900)); err != nil {
+		t.Fatal(err)
+	}
+
+	title, pwned = visit(t, ctx, dir, "map", base+"/library/maps/"+mapID)
+	safe("the map page", title, pwned)
+	if n := eval[int](t, ctx, `document.querySelectorAll('figure.graph svg a.node circle').length`); n != 2 {
+		t.Errorf("the map's SVG draws %d nodes, want its question and its claim", n)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('figure.graph svg g.edge line').length`); n != 1 {
+		t.Errorf("the map's SVG draws %d edges, want its one", n)
+	}
+	if w := eval[float64](t, ctx, `document.querySelector('figure.graph svg').getBoundingClientRect().width`); w < 300 {
+		t.Errorf("the map's SVG renders %v wide", w)
+	}
+
+	title, pwned = visit(t, ctx, dir, "entry", base+"/library/entries/"+thread)
+	safe("the library entry", title, pwned)
+	if body := eval[string](t, ctx, `document.querySelector('main .text').textContent`); !strings.Contains(body, injected) {
+		t.Errorf("the entry's body is not shown as the text it is: %q", body)
+	}
+
+	for _, p := range []struct{ name, path string }{
+		{"bundle", "/bundles/" + bundle}, {"agent", "/agents/" + author}, {"log", "/log"}, {"receipt", "/log/1"},
+		{"claims", "/claims?q=sample"}, {"library", "/library"}, {"changes", "/library/changes"},
+		{"not-found", "/claims/claim:" + strings.Repeat("0", 64)},
+	} {
+		title, pwned := visit(t, ctx, dir, p.name, base+p.path)
+		safe(p.path, title, pwned)
+	}
+	if n := eval[int](t, ctx, `document.querySelectorAll('main .refusal').length`); n != 1 {
+		t.Errorf("an unknown claim's page shows no refusal")
+	}
+	if got := eval[[]string](t, ctx, `[...document.querySelectorAll('a[href^="/claims/"]')].map(a => a.textContent)`); len(got) != 0 {
+		t.Errorf("the unknown claim's page links claims: %v", got)
+	}
+	visit(t, ctx, dir, "claims", base+"/claims?q=sample")
+	if n := eval[int](t, ctx, `document.querySelectorAll('ol.items li').length`); n != 1 {
+		t.Errorf("the search for the study's words lists %d claims, want 1", n)
+	}
+}
+
+// TestPagesHeaders checks what every page answers with besides its HTML:
+// the strict Content-Security-Policy and the headers around it, on pages
+// and on refusals; and it reports each main page's size.
+func TestPagesHeaders(t *testing.T) {
+	t.Parallel()
+	base, claim, bundle, author, mapID, thread := pagesNode(t)
+	for _, p := range []struct {
+		path   string
+		status int
+	}{
+		{"/claims/" + claim, 200}, {"/bundles/" + bundle, 200}, {"/agents/" + author, 200}, {"/log", 200}, {"/log/1", 200},
+		{"/claims", 200}, {"/library", 200}, {"/library/changes", 200}, {"/library/entries/" + thread, 200},
+		{"/library/maps/" + mapID, 200}, {"/claims/nope", 400}, {htmlpages.StylesheetPath, 200},
+	} {
+		resp, err := http.Get(base + p.path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != p.status {
+			t.Errorf("GET %s: %d, want %d", p.path, resp.StatusCode, p.status)
+		}
+		h := resp.Header
+		if h.Get("Content-Security-Policy") != htmlpages.CSP || h.Get("X-Content-Type-Options") != "nosniff" || h.Get("X-Frame-Options") != "DENY" {
+			t.Errorf("GET %s: CSP %q nosniff %q frame %q", p.path, h.Get("Content-Security-Policy"), h.Get("X-Content-Type-Options"), h.Get("X-Frame-Options"))
+		}
+		if p.path != htmlpages.StylesheetPath {
+			if !strings.HasPrefix(h.Get("Content-Type"), "text/html") || strings.Contains(string(body), "<script") {
+				t.Errorf("GET %s: %s with a script element", p.path, h.Get("Content-Type"))
+			}
+			if strings.Contains(string(body), "style=") {
+				t.Errorf("GET %s: an inline style, which the CSP refuses", p.path)
+			}
+		}
+		t.Logf("%-40.40s %6d bytes", p.path, len(body))
+	}
+}
