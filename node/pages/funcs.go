@@ -31,6 +31,12 @@ var funcs = template.FuncMap{
 	"esc":   url.PathEscape,
 	"query": func(kv ...string) string { return queryString(kv...) },
 	"label": label,
+	"yesno": func(v any) string {
+		if v == true {
+			return "yes"
+		}
+		return "no"
+	},
 	"kinds": library.Kinds,
 	"trim": func(n int, s string) string {
 		if r := []rune(s); len(r) > n {

@@ -8,6 +8,7 @@ import (
 // nodes on a circle, the question at the top, and its edges as lines.
 type graph struct {
 	Width, Height int
+	R             int // each node's radius
 	Nodes         []graphNode
 	Edges         []graphEdge
 }
@@ -24,18 +25,24 @@ type graphEdge struct {
 	LX, LY         float64 // where its label sits
 }
 
-// The drawing's size, in SVG units, and its nodes' circle.
+// The drawing's margins around its nodes' ellipse, in SVG units, the
+// ellipse's least height, and each node's radius. The ellipse grows with
+// the nodes, so their labels keep apart, and the SVG scales to the
+// screen.
 const (
-	graphWidth  = 640
-	graphHeight = 420
+	marginX     = 170
+	marginY     = 60
 	graphRadius = 150
+	nodeRadius  = 26
 )
 
 // layout places nodes evenly on a circle, the question (when it is one of
 // them) at the top, and draws each edge between two of them; an edge to a
 // node not pinned on the map is left out.
 func layout(nodes []entryItem, edges []any, question string) graph {
-	g := graph{Width: graphWidth, Height: graphHeight}
+	ry := max(graphRadius, 16*float64(len(nodes)))
+	rx := 1.4 * ry
+	g := graph{Width: int(2 * (rx + marginX)), Height: int(2 * (ry + marginY)), R: nodeRadius}
 	order := make([]entryItem, 0, len(nodes))
 	for _, n := range nodes {
 		if n.ID == question {
@@ -45,12 +52,12 @@ func layout(nodes []entryItem, edges []any, question string) graph {
 		}
 	}
 	at := map[string]int{}
-	cx, cy := float64(graphWidth)/2, float64(graphHeight)/2
+	cx, cy := float64(g.Width)/2, float64(g.Height)/2
 	for i, n := range order {
 		x, y := cx, cy
 		if len(order) > 1 {
 			a := -math.Pi/2 + 2*math.Pi*float64(i)/float64(len(order))
-			x, y = cx+graphRadius*1.4*math.Cos(a), cy+graphRadius*math.Sin(a)
+			x, y = cx+rx*math.Cos(a), cy+ry*math.Sin(a)
 		}
 		kind := str(n.Fields["type"])
 		at[n.ID] = len(g.Nodes)
@@ -64,7 +71,14 @@ func layout(nodes []entryItem, edges []any, question string) graph {
 			continue
 		}
 		a, b := g.Nodes[from], g.Nodes[to]
-		g.Edges = append(g.Edges, graphEdge{Relation: label(o["relation"]), X1: a.X, Y1: a.Y, X2: b.X, Y2: b.Y,
+		// From circle's edge to circle's edge, so the arrow shows.
+		dx, dy := b.X-a.X, b.Y-a.Y
+		d := math.Hypot(dx, dy)
+		if d <= 2*nodeRadius {
+			continue
+		}
+		ux, uy := dx/d*(nodeRadius+2), dy/d*(nodeRadius+2)
+		g.Edges = append(g.Edges, graphEdge{Relation: label(o["relation"]), X1: round(a.X + ux), Y1: round(a.Y + uy), X2: round(b.X - ux), Y2: round(b.Y - uy),
 			LX: round((a.X + b.X) / 2), LY: round((a.Y+b.Y)/2 - 6)})
 	}
 	return g

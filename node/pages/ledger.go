@@ -15,7 +15,7 @@ import (
 
 // The hints a refused page gives, saying where to go instead.
 const (
-	hintClaim  = "A claim ID is claim: and 64 lowercase hex digits; find claims with the search on this page."
+	hintClaim  = "A claim ID is claim: and 64 lowercase hex digits. If the ID is right, no claim with it has opened on this node: search the claims for its words."
 	hintBundle = "A bundle is named by its hash, sha256: and 64 lowercase hex digits, as a claim's page links it."
 	hintAgent  = "An agent is named by its operator ID, op: and 64 lowercase hex digits, as a claim's page links it."
 	hintLog    = "An entry is named by its index in the log, from 0 to the tree head's size less one; the log page lists them."
@@ -74,7 +74,7 @@ func (p *Pages) claim(r *http.Request) (page, error) {
 			continue
 		}
 		h := hallmark{Name: s, Held: slices.Contains(list(c["statuses"]), any(s)), Applies: req["applies"] != false}
-		h.Needs, h.Logs = needs(s, req)
+		h.Needs, h.Logs = needs(s, req, slices.Contains(list(c["statuses"]), any("reproduced")))
 		marks = append(marks, h)
 	}
 	data := obj{"claim": c, "hallmarks": marks}
@@ -117,8 +117,9 @@ func refusal(err error) string {
 }
 
 // needs says what the requirement req of status s still needs, or what
-// met it, and the log entries it rests on.
-func needs(s string, req obj) (string, []any) {
+// met it, and the log entries it rests on; reproduced is whether the
+// claim holds Reproduced, which Reviewed may wait for.
+func needs(s string, req obj, reproduced bool) (string, []any) {
 	if req == nil {
 		return "", nil
 	}
@@ -191,7 +192,7 @@ func needs(s string, req obj) (string, []any) {
 		if m := str(req["median"]); m != "" {
 			text += " Median verdict: " + label(m) + "."
 		}
-		if req["needs_reproduced"] == true {
+		if req["needs_reproduced"] == true && !reproduced {
 			text += " Must be reproduced first."
 		}
 		return text, logs
