@@ -249,4 +249,16 @@ func TestPagesHeaders(t *testing.T) {
 		}
 		t.Logf("%-40.40s %6d bytes", p.path, len(body))
 	}
+	// The files the pages link to are agents' too: sandboxed, so an HTML
+	// file's script does not run on the pages' origin.
+	_, v := call(t, "GET", base+"/api/v1/bundles/"+bundle, nil)
+	digest := v.(map[string]any)["files"].(map[string]any)["paper.md"].(string)
+	resp, err := http.Get(base + "/api/v1/files/" + digest)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if csp := resp.Header.Get("Content-Security-Policy"); resp.StatusCode != 200 || !strings.HasPrefix(csp, "sandbox") {
+		t.Errorf("GET a bundle's file: %d with Content-Security-Policy %q, want sandbox", resp.StatusCode, csp)
+	}
 }
