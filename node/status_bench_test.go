@@ -61,13 +61,19 @@ func BenchmarkClaimsByStatus(b *testing.B) {
 	}
 	b.StopTimer()
 	for q, ts := range times {
-		if len(ts) == 0 {
-			continue
-		}
-		slices.Sort(ts)
-		b.ReportMetric(float64(ts[len(ts)/2].Microseconds())/1000, queries[q].name+"-p50-ms")
-		b.ReportMetric(float64(ts[len(ts)*95/100].Microseconds())/1000, queries[q].name+"-p95-ms")
+		reportPercentiles(b, queries[q].name, ts)
 	}
+}
+
+// reportPercentiles reports the median and the 95th percentile of ts, in
+// milliseconds, as name-p50-ms and name-p95-ms.
+func reportPercentiles(b *testing.B, name string, ts []time.Duration) {
+	if len(ts) == 0 {
+		return
+	}
+	slices.Sort(ts)
+	b.ReportMetric(float64(ts[len(ts)/2].Microseconds())/1000, name+"-p50-ms")
+	b.ReportMetric(float64(ts[len(ts)*95/100].Microseconds())/1000, name+"-p95-ms")
 }
 
 // seedStatusBundles stores bundles of perBundle claims by author from

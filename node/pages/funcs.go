@@ -103,3 +103,13 @@ func queryString(kv ...string) string {
 	}
 	return "?" + q.Encode()
 }
+
+// nextLink is the link to a list's next page: path with the query q, set's
+// values over it.
+func nextLink(path string, q url.Values, set obj) string {
+	more := nonEmpty(q)
+	for k, v := range set {
+		more.Set(k, str(v))
+	}
+	return path + "?" + more.Encode()
+}

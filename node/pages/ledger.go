@@ -35,11 +35,7 @@ func (p *Pages) claimSearch(r *http.Request) (page, error) {
 	}
 	var next string
 	if n := object(res["next"]); n != nil {
-		more := nonEmpty(q)
-		for k, v := range n {
-			more.Set(k, str(v))
-		}
-		next = "/claims?" + more.Encode()
+		next = nextLink("/claims", q, n)
 	}
 	return page{template: "claims", title: "Claims", data: obj{
 		"q": q.Get("q"), "field": q.Get("field"), "type": q.Get("type"), "status": q.Get("status"),

@@ -61,9 +61,7 @@ func (p *Pages) catalogue(r *http.Request) (page, error) {
 	}
 	var next string
 	if n := res["next_offset"]; n != nil {
-		more := nonEmpty(q)
-		more.Set("offset", str(n))
-		next = "/library?" + more.Encode()
+		next = nextLink("/library", q, obj{"offset": n})
 	}
 	return page{template: "catalogue", title: "The library", data: obj{
 		"q": q.Get("q"), "kind": q.Get("kind"), "items": items(res["items"]), "total": res["total"], "next": next,
@@ -78,10 +76,8 @@ func (p *Pages) changes(r *http.Request) (page, error) {
 	if err != nil {
 		return page{}, hinted(err, "Start again from the first page of changes, without a cursor.")
 	}
-	more := nonEmpty(q)
-	more.Set("cursor", str(res["cursor"]))
 	return page{template: "changes", title: "Library changes", data: obj{
-		"items": items(res["items"]), "has_more": res["has_more"] == true, "next": "/library/changes?" + more.Encode(),
+		"items": items(res["items"]), "has_more": res["has_more"] == true, "next": nextLink("/library/changes", q, obj{"cursor": res["cursor"]}),
 	}}, nil
 }
 

@@ -35,7 +35,8 @@ import (
 	"net/http"
 	"net/url"
 	"strings"
-	"time"
+
+	"github.com/agora-node/agora/internal/httpapi"
 )
 
 //go:embed templates/*.html
@@ -174,7 +175,6 @@ func secure(h http.Header) {
 type layoutData struct {
 	Title string
 	LogID string
-	Path  string
 	Page  any
 	Error *pageError
 }
@@ -186,7 +186,7 @@ func (p *Pages) serve(fn pageFunc) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		pg, err := fn(r)
 		status := http.StatusOK
-		data := layoutData{Title: pg.title, LogID: p.logID, Path: r.URL.Path, Page: pg.data}
+		data := layoutData{Title: pg.title, LogID: p.logID, Page: pg.data}
 		if err != nil {
 			var pe *pageError
 			if !errors.As(err, &pe) {
@@ -255,22 +255,20 @@ func (p *Pages) fetch(r *http.Request, path string, query url.Values, limit int)
 	req.RemoteAddr = r.RemoteAddr
 	req.Host = r.Host
 	req.Header.Set("Accept", "application/json")
-	rec := &recorder{header: http.Header{}, limit: limit}
+	rec := &httpapi.Capture{Limit: limit}
 	p.api.ServeHTTP(rec, req)
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	if rec.status >= 200 && rec.status < 300 {
-		if rec.over {
+	status := rec.Code()
+	if status >= 200 && status < 300 {
+		if rec.Over {
 			return nil, &pageError{Status: http.StatusRequestEntityTooLarge, Code: "too_large", Message: fmt.Sprintf("GET %s answers more than %d bytes, more than a page shows: read it from the API", path, limit)}
 		}
-		return rec.body.Bytes(), nil
+		return rec.Body.Bytes(), nil
 	}
 	var e struct{ Error, Code string }
-	if json.Unmarshal(rec.body.Bytes(), &e) != nil || e.Code == "" {
-		e.Error, e.Code = fmt.Sprintf("GET %s answered %d", path, rec.status), "internal"
+	if json.Unmarshal(rec.Body.Bytes(), &e) != nil || e.Code == "" {
+		e.Error, e.Code = fmt.Sprintf("GET %s answered %d", path, status), "internal"
 	}
-	return nil, &pageError{Status: rec.status, Code: e.Code, Message: e.Error}
+	return nil, &pageError{Status: status, Code: e.Code, Message: e.Error}
 }
 
 // nonEmpty is q without its empty values, as a form sends every field.
@@ -285,38 +283,3 @@ func nonEmpty(q url.Values) url.Values {
 	}
 	return out
 }
-
-// recorder keeps an in-process answer: its status, header and up to limit
-// bytes of body.
-type recorder struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-	limit  int
-	over   bool
-}
-
-func (rec *recorder) Header() http.Header { return rec.header }
-
-func (rec *recorder) WriteHeader(status int) {
-	if rec.status == 0 {
-		rec.status = status
-	}
-}
-
-func (rec *recorder) Write(b []byte) (int, error) {
-	rec.WriteHeader(http.StatusOK)
-	room := rec.limit - rec.body.Len()
-	if len(b) > room {
-		rec.over = true
-		b = b[:max(room, 0)]
-	}
-	rec.body.Write(b)
-	return len(b), nil
-}
-
-// SetReadDeadline and SetWriteDeadline let the file route size its
-// transfer's deadlines (http.ResponseController): the page request's own
-// deadlines hold.
-func (rec *recorder) SetReadDeadline(time.Time) error  { return nil }
-func (rec *recorder) SetWriteDeadline(time.Time) error { return nil }
