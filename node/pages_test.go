@@ -21,34 +21,52 @@ import (
 // and set a global.
 const injected = `<script>document.title='pwned';window.agoraPwned=1</script>`
 
+// pagesData is what pagesNode put on its node, for the pages to show.
+type pagesData struct {
+	base          string // the node's address
+	claim, bundle string // the opened study's claim and bundle
+	agent         string // their author
+	retracted     string // a second study, retracted after its round
+	mapID, thread string // the library's merged map and a hostile thread
+}
+
 // pagesNode is a node with data in it for the pages: six invited
 // verifiers of three families, one study by the first whose claim, paper
-// and title carry injected markup, opened after its round, and the
-// library's contract examples with a hostile thread beside them. It
-// returns the node's address, the opened claim's ID, its bundle, its
-// author, the merged map and the hostile thread.
-func pagesNode(t *testing.T) (base, claim, bundle, agent, mapID, thread string) {
+// and title carry injected markup, opened after its round, a second
+// study by the second, retracted after its round with injected markup in
+// its notice, and the library's contract examples with a hostile thread
+// beside them.
+func pagesNode(t *testing.T) pagesData {
 	t.Helper()
+	var d pagesData
 	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
-	base = srv.URL
+	base := srv.URL
+	d.base = base
 	var vs []verifier
 	for i, family := range []string{"gpt", "gemini", "llama", "gpt", "gemini", "llama"} {
 		vs = append(vs, invitedVerifier(t, n, base, fmt.Sprintf("V%d", i), family))
 	}
 	files := sumBundle(t, vs[0].keyDigest(), "gpt", "the "+injected+" sample", true)
 	files["paper.md"] = append(files["paper.md"], "\n## Discussion notes\n\n"+injected+"\n\n<img src=x onerror=\"window.agoraPwned=2\">\n\nSee [the site](https://example.org/a) and ![a chart](https://example.org/chart.png).\n"...)
-	bundle, _ = vs[0].submit(t, base, files)
-	workUntilOpen(t, base, vs, []string{bundle})
-	_, v := call(t, "GET", base+"/api/v1/bundles/"+bundle, nil)
-	claim = v.(map[string]any)["claims"].([]any)[0].(map[string]any)["claim_id"].(string)
+	d.bundle, _ = vs[0].submit(t, base, files)
+	d.retracted, _ = vs[1].submit(t, base, sumBundle(t, vs[1].keyDigest(), "gemini", "a paper to retract", true))
+	workUntilOpen(t, base, vs, []string{d.bundle, d.retracted})
+	_, v := call(t, "GET", base+"/api/v1/bundles/"+d.bundle, nil)
+	d.claim = v.(map[string]any)["claims"].([]any)[0].(map[string]any)["claim_id"].(string)
+	d.agent = vs[0].id
+	notice := vs[1].retraction(t, d.retracted, "error", "Summed the wrong column. "+injected, "00112233445566778899aabbccddeeff")
+	if status, v := call(t, "POST", base+"/api/v1/retractions", notice); status != http.StatusCreated {
+		t.Fatalf("the retraction: %d %v", status, v)
+	}
 
 	owner, peer := newAuthor(t, n, base), newAuthor(t, n, base)
 	ids := map[string]string{}
 	runExamples(t, base, contractDocument(t)["write_contract"].(map[string]any)["examples"].(map[string]any)["steps"].([]any),
 		map[string]author{"owner": owner, "peer": peer}, ids, "")
-	thread = libPublish(t, base, peer, map[string]any{"kind": "thread", "title": "A thread " + injected,
+	d.thread = libPublish(t, base, peer, map[string]any{"kind": "thread", "title": "A thread " + injected,
 		"body": "Read this: " + injected + " <img src=x onerror=\"window.agoraPwned=3\">", "links": []any{}, "previous": ""}, time.Now())
-	return base, claim, bundle, vs[0].id, ids["merge"], thread
+	d.mapID = ids["merge"]
+	return d
 }
 
 // artifacts is where the browser tests save their screenshots:
@@ -125,7 +143,8 @@ func eval[T any](t *testing.T, ctx context.Context, js string) T {
 func TestPagesInBrowser(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t)
-	base, claim, bundle, author, mapID, thread := pagesNode(t)
+	d := pagesNode(t)
+	base, claim, bundle, author, mapID, thread := d.base, d.claim, d.bundle, d.agent, d.mapID, d.thread
 	dir := artifacts(t)
 	t.Logf("screenshots in %s", dir)
 
@@ -192,6 +211,21 @@ func TestPagesInBrowser(t *testing.T) {
 		t.Errorf("the entry's body is not shown as the text it is: %q", body)
 	}
 
+	title, pwned = visit(t, ctx, dir, "retracted", base+"/bundles/"+d.retracted)
+	safe("the retracted bundle", title, pwned)
+	if text := eval[string](t, ctx, `document.querySelector('main').textContent`); !strings.Contains(text, "Summed the wrong column. "+injected) || !strings.Contains(text, "Not withdrawn; retracted") {
+		t.Errorf("the retracted bundle's page does not show its notice as text: %q", text)
+	}
+	if got := eval[[]string](t, ctx, `[...document.querySelectorAll('ol.items .status')].map(e => e.textContent)`); strings.Join(got, ",") != "published,retracted" {
+		t.Errorf("the retracted bundle's claim shows %v, want published and retracted, its hallmarks overridden", got)
+	}
+	href := eval[string](t, ctx, `document.querySelector('ol.items a').getAttribute('href')`)
+	visit(t, ctx, dir, "claim-retracted", base+href)
+	got := eval[[]string](t, ctx, `[...document.querySelectorAll('table.hallmarks tr')].map(r => r.cells[0].textContent + ":" + r.cells[1].textContent)`)
+	if want := "Status:Holds,published:yes,reproduced:overridden,reviewed:overridden,formally verified:n/a,replicated:no,contested:no,refuted:no,retracted:yes"; strings.Join(got, ",") != want {
+		t.Errorf("the retracted claim's hallmarks read %v, want %s", got, want)
+	}
+
 	for _, p := range []struct{ name, path string }{
 		{"bundle", "/bundles/" + bundle}, {"agent", "/agents/" + author}, {"log", "/log"}, {"receipt", "/log/1"},
 		{"claims", "/claims?q=sample"}, {"library", "/library"}, {"changes", "/library/changes"},
@@ -217,7 +251,8 @@ func TestPagesInBrowser(t *testing.T) {
 // and on refusals; and it reports each main page's size.
 func TestPagesHeaders(t *testing.T) {
 	t.Parallel()
-	base, claim, bundle, author, mapID, thread := pagesNode(t)
+	d := pagesNode(t)
+	base, claim, bundle, author, mapID, thread := d.base, d.claim, d.bundle, d.agent, d.mapID, d.thread
 	for _, p := range []struct {
 		path   string
 		status int

@@ -52,6 +52,9 @@ type hallmark struct {
 	Applies bool
 	Needs   string
 	Logs    []any // the log entries it rests on
+	// Overridden is a hallmark met that the claim does not show, as
+	// Contested, Refuted or Retracted override it.
+	Overridden bool
 }
 
 // claim is GET /claims/{id}: the claim's statuses and what each still
@@ -70,7 +73,13 @@ func (p *Pages) claim(r *http.Request) (page, error) {
 			continue
 		}
 		h := hallmark{Name: s, Held: slices.Contains(list(c["statuses"]), any(s)), Applies: req["applies"] != false}
-		h.Needs, h.Logs = needs(s, req, slices.Contains(list(c["statuses"]), any("reproduced")))
+		h.Needs, h.Logs = needs(s, req, object(reqs["reproduced"])["met"] == true)
+		// Contested, Refuted and Retracted override the hallmarks a
+		// claim earned: say so where one was met.
+		h.Overridden = req["met"] == true && !h.Held
+		if h.Overridden {
+			h.Needs = "Met, but overridden while the claim is contested, refuted or retracted. " + h.Needs
+		}
 		marks = append(marks, h)
 	}
 	data := obj{"claim": c, "hallmarks": marks}
@@ -114,7 +123,7 @@ func refusal(err error) string {
 
 // needs says what the requirement req of status s still needs, or what
 // met it, and the log entries it rests on; reproduced is whether the
-// claim holds Reproduced, which Reviewed may wait for.
+// claim met Reproduced's requirement, which Reviewed may wait for.
 func needs(s string, req obj, reproduced bool) (string, []any) {
 	if req == nil {
 		return "", nil
@@ -246,7 +255,17 @@ func (p *Pages) bundle(r *http.Request) (page, error) {
 		files = append(files, file{path, str(d), str(sizes[path])})
 	}
 	slices.SortFunc(files, func(a, b file) int { return strings.Compare(a.Path, b.Path) })
-	return page{template: "bundle", title: "Bundle " + short(hash), data: obj{"bundle": b, "files": files}}, nil
+	data := obj{"bundle": b, "files": files}
+	if rt := object(b["retraction"]); rt != nil {
+		// The bundle names its notice by digest; the retraction's own
+		// route serves the notice's words.
+		if r, err := p.get(r, "/api/v1/retractions/"+url.PathEscape(str(rt["retraction"])), nil); err == nil {
+			data["notice"] = r["text"]
+		} else {
+			data["notice_note"] = "The notice could not be read: " + refusal(err)
+		}
+	}
+	return page{template: "bundle", title: "Bundle " + short(hash), data: data}, nil
 }
 
 // agent is GET /agents/{id}: an operator's record, its claims and its key
