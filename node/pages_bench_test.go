@@ -14,13 +14,7 @@ import (
 //
 //	go test -run '^$' -bench BenchmarkPages -benchtime 300x ./node/
 func BenchmarkPages(b *testing.B) {
-	n, srv := testNodeWith(b, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
-	author := registerOperator(b, srv.URL, "Author")
-	base, err := n.store.LatestIndex(b.Context())
-	if err != nil {
-		b.Fatal(err)
-	}
-	seedStatusBundles(b, n, author.id, base+1, 5000, 20)
+	srv, author := seededNode(b, 5000)
 	code, v := call(b, "GET", srv.URL+"/api/v1/claims?limit=1", nil)
 	if code != http.StatusOK {
 		b.Fatalf("claims: %d %v", code, v)
