@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,6 +206,21 @@ func TestPagesInBrowser(t *testing.T) {
 		t.Errorf("the map's SVG renders %v wide", w)
 	}
 
+	// The map's claim, on its own page: the assessment and the
+	// evidence that link to it.
+	node := eval[string](t, ctx, `[...document.querySelectorAll('figure.graph svg a.node')].map(a => a.getAttribute('href'))[1]`)
+	visit(t, ctx, dir, "entry-claim", base+node)
+	if links := eval[string](t, ctx, `document.querySelector('main').textContent`); !strings.Contains(links, "Sufficiency disputed assesses it") || !strings.Contains(links, "Hypothetical locale counterexample evidence for it") {
+		t.Errorf("the map's claim does not list what links to it: %q", links)
+	}
+	// A thread with a reply: its discussion.
+	visit(t, ctx, dir, "library", base+"/library?q=reproducibility+discussion")
+	discussion := eval[string](t, ctx, `[...document.querySelectorAll('ol.items li > a')].find(a => a.textContent == 'Reproducibility discussion').getAttribute('href')`)
+	visit(t, ctx, dir, "entry-discussion", base+discussion)
+	if replies := eval[[]string](t, ctx, `[...document.querySelectorAll('ol.items li > a')].map(a => a.textContent)`); !slices.Contains(replies, "Environment matters") {
+		t.Errorf("the thread's page does not show its reply: %v", replies)
+	}
+
 	title, pwned = visit(t, ctx, dir, "entry", base+"/library/entries/"+thread)
 	safe("the library entry", title, pwned)
 	if body := eval[string](t, ctx, `document.querySelector('main .text').textContent`); !strings.Contains(body, injected) {
@@ -234,6 +250,12 @@ func TestPagesInBrowser(t *testing.T) {
 		title, pwned := visit(t, ctx, dir, p.name, base+p.path)
 		safe(p.path, title, pwned)
 	}
+	visit(t, ctx, dir, "receipt", base+"/log/1")
+	if signed := eval[[]string](t, ctx, `[...document.querySelectorAll('pre.json')].map(p => p.textContent)`); len(signed) != 2 ||
+		!strings.Contains(signed[0], `"sig": "ed25519-ml-dsa-44:`) || !strings.Contains(signed[1], `"sig": "sha256:`) {
+		t.Errorf("the receipt page does not show the entry as signed and the leaf as logged: %v", signed)
+	}
+	visit(t, ctx, dir, "not-found", base+"/claims/claim:"+strings.Repeat("0", 64))
 	if n := eval[int](t, ctx, `document.querySelectorAll('main .refusal').length`); n != 1 {
 		t.Errorf("an unknown claim's page shows no refusal")
 	}

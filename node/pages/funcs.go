@@ -28,9 +28,10 @@ var funcs = template.FuncMap{
 	"has": func(v any, s string) bool {
 		return slices.ContainsFunc(list(v), func(x any) bool { return str(x) == s })
 	},
-	"esc":   url.PathEscape,
-	"query": func(kv ...string) string { return queryString(kv...) },
-	"label": label,
+	"esc":    url.PathEscape,
+	"isList": func(v any) bool { _, ok := v.([]any); return ok },
+	"query":  func(kv ...string) string { return queryString(kv...) },
+	"label":  label,
 	"yesno": func(v any) string {
 		if v == true {
 			return "yes"
