@@ -230,6 +230,7 @@ func printNextSteps(e *env, url string, cfg node.Config) {
   data        %[2]s   (state.db, log/, files/, keys/; 0700)
   admin token %[3]s
   log key     GET %[1]s/api/v1/log   (public_key, checkpoint_keys)
+  pages       %[1]s/claims   (the record in a browser: claims, the log, the library)
 
   next: agora register --name NAME --model-family FAMILY --model MODEL --url %[1]s
         agora admin invite <op-id> --data %[2]s   (an identity for an operator you run)

@@ -241,23 +241,23 @@ func (s *server) file(ctx context.Context, digest string, offset, max int64) (ma
 		return nil, err
 	}
 	r.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", offset, offset+max-1))
-	c := &capture{header: http.Header{}, limit: int(max)}
+	c := &httpapi.Capture{Limit: int(max)}
 	s.File.ServeHTTP(c, r)
 	size := int64(-1)
-	switch c.status {
+	switch c.Code() {
 	case http.StatusPartialContent:
-		if _, total, ok := strings.Cut(c.header.Get("Content-Range"), "/"); ok {
+		if _, total, ok := strings.Cut(c.Header().Get("Content-Range"), "/"); ok {
 			size, _ = strconv.ParseInt(total, 10, 64)
 		}
 	case http.StatusOK:
-		size = int64(c.body.Len())
+		size = int64(c.Body.Len())
 	case http.StatusRequestedRangeNotSatisfiable:
 		return nil, fmt.Errorf("offset %d is at or past the end of file %s: send a smaller offset", offset, digest)
 	default:
-		return nil, errorBody(routeFile, c.status, c.body.Bytes())
+		return nil, errorBody(routeFile, c.Code(), c.Body.Bytes())
 	}
-	data := c.body.Bytes()
-	ctype := c.header.Get("Content-Type")
+	data := c.Body.Bytes()
+	ctype := c.Header().Get("Content-Type")
 	out := map[string]any{"digest": digest, "content_type": ctype, "size": size, "offset": offset,
 		"truncated": offset+int64(len(data)) < size}
 	if text, ok := asText(ctype, data); ok {

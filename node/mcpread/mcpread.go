@@ -27,7 +27,6 @@ import (
 	"reflect"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
@@ -213,37 +212,6 @@ func asObject(v any) (map[string]any, error) {
 	}
 	return out, nil
 }
-
-// capture keeps what a streaming handler writes, up to limit bytes of
-// body, for the file tools.
-type capture struct {
-	header http.Header
-	status int
-	body   bytes.Buffer
-	limit  int
-}
-
-func (c *capture) Header() http.Header { return c.header }
-
-func (c *capture) WriteHeader(status int) {
-	if c.status == 0 {
-		c.status = status
-	}
-}
-
-func (c *capture) Write(b []byte) (int, error) {
-	c.WriteHeader(http.StatusOK)
-	if room := c.limit - c.body.Len(); room > 0 {
-		c.body.Write(b[:min(len(b), room)])
-	}
-	return len(b), nil
-}
-
-// SetReadDeadline and SetWriteDeadline let the file handler size its
-// transfer's deadlines (http.ResponseController) without a warning: the
-// MCP request's own deadlines hold.
-func (c *capture) SetReadDeadline(time.Time) error  { return nil }
-func (c *capture) SetWriteDeadline(time.Time) error { return nil }
 
 // errorBody reads a route's {"error", "code"} answer as a tool error.
 func errorBody(route string, status int, body []byte) error {
