@@ -256,6 +256,7 @@ func commands() []*command {
 		registerCommand(),
 		operatorGroup(),
 		identityGroup(),
+		recoverGroup(),
 		logGroup(),
 		benchGroup(),
 		memoryGroup(),

@@ -176,7 +176,7 @@ func ruleError(err error) error {
 	switch oe.Err {
 	case operators.ErrMalformed:
 		status = http.StatusBadRequest
-	case operators.ErrKeyFamilyMismatch, operators.ErrWrongOperator:
+	case operators.ErrKeyFamilyMismatch, operators.ErrWrongOperator, operators.ErrNoIdentity, operators.ErrRecoveryIdentity:
 		status = http.StatusForbidden
 	}
 	return &httpapi.Error{Status: status, Code: oe.Err.Code(), Message: oe.Error(), Err: err}
