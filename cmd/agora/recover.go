@@ -116,8 +116,15 @@ func (r *recovery) send(ctx context.Context, kind, subject string, since int64) 
 		return fail(e, 1, "", "%v", err)
 	}
 	digest := protocol.KeyDigest(key.Public().String())
+	where := "the TXT record " + operators.DomainRecord(subject)
+	if kind == "github" {
+		where = "the .sciencejournal file at the root of " + subject
+	}
 	if made {
+		// Nothing can name a key made just now: say what to put where, and
+		// send nothing, since a failed try makes the next one wait.
 		fmt.Fprintf(e.stderr, "agora: a new key for %s is kept in %s until the node logs the recovery\n", r.id, r.next)
+		return fail(e, 1, "then run this again", "put %s in %s first", operators.ProofLine(digest), where)
 	}
 	// The node may have logged this recovery already (an answer lost on
 	// the way): then only the files move.
@@ -143,10 +150,6 @@ func (r *recovery) send(ctx context.Context, kind, subject string, since int64) 
 	a, err := r.c.Recover(ctx, r.id, entry)
 	var ce *client.Error
 	if errors.As(err, &ce) && ce.Code == operators.ErrProofNotFound.Code() {
-		where := "the TXT record " + operators.DomainRecord(subject)
-		if kind == "github" {
-			where = "the .sciencejournal file at the root of " + subject
-		}
 		return nodeFailure(e, err, fmt.Sprintf("put %s in %s, then run this again (wait 30 seconds after a failure)", operators.ProofLine(digest), where))
 	}
 	if err != nil {
