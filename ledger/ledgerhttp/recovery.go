@@ -250,44 +250,12 @@ func (s *Server) leafTime(ctx context.Context, index uint64) (time.Time, error) 
 	return t, nil
 }
 
-// record keeps, applies and logs a recovery, as a rotation goes: PutSigned,
-// the operator's key entry if not logged yet, the key change (the old key
-// retired for good), then the append.
+// record keeps, applies and logs a recovery, as a rotation goes
+// (changeKey), and counts what it disowned.
 func (rec *recoveries) record(ctx context.Context, op store.Operator, rc *operators.Recovery, entry map[string]any) (any, int, error) {
 	s := rec.ids.s
-	signed, err := canonical.Marshal(entry)
+	index, err := s.changeKey(ctx, op, rc.Key, entry, "recovery")
 	if err != nil {
-		return nil, 0, err
-	}
-	digest := canonical.Digest(signed)
-	if err := s.store.PutSigned(ctx, digest, signed, nil); err != nil {
-		if errors.Is(err, store.ErrDuplicate) {
-			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "duplicate", Message: "This recovery is already logged", Err: err}
-		}
-		return nil, 0, err
-	}
-	if err := s.journal.PublishKey(ctx, op); err != nil {
-		s.dropUnbound(ctx, digest)
-		return nil, 0, err
-	}
-	old := op.Key()
-	op, err = s.store.RotateKey(ctx, store.Rotation{Operator: op.ID, From: old.Digest, Key: rc.Key, Entry: digest, At: s.now()})
-	if err != nil {
-		s.dropUnbound(ctx, digest)
-		switch {
-		case errors.Is(err, store.ErrKeyUsed):
-			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_used", Message: "The new key is or was an operator's: make a new key pair", Err: err}
-		case errors.Is(err, store.ErrKeyChanged):
-			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; send the recovery again", Err: err}
-		}
-		return nil, 0, err
-	}
-	hybrid.Forget(old.Key)
-	index, err := s.journal.Append(ctx, digest, signed, entry, map[string]any{"operator": op.ID})
-	if err != nil {
-		if appendedNothing(err) {
-			s.dropUnbound(ctx, digest)
-		}
 		return nil, 0, err
 	}
 	// The recovery is logged: a failure to count what it disowned is only
