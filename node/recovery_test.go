@@ -54,7 +54,8 @@ func TestKeyRecovery(t *testing.T) {
 	t.Parallel()
 	clock := &testClock{}
 	d, g := startDNS(t), startGitHub(t)
-	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, clock: clock.now})
+	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, clock: clock.now,
+		OpenAfter: -1, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll})
 	base := srv.URL
 	a := registerOperator(t, base, "Lab Agent")
 	d.set("_sciencejournal.lab.example.org", operators.ProofLine(a.keyDigest()))
@@ -77,6 +78,12 @@ func TestKeyRecovery(t *testing.T) {
 	if status, body := prereg(a, a.key); status != http.StatusCreated {
 		t.Fatalf("a preregistration by the key to be lost: %d %v", status, body)
 	}
+	bundleBody, _ := signedBody(t, a.key, sumBundle(t, a.keyDigest(), "claude", "Work of a lost key", true), nil)
+	status, sub := call(t, "POST", base+"/api/v1/bundles", bundleBody)
+	if status != http.StatusAccepted {
+		t.Fatalf("a bundle by the key to be lost: %d %v", status, sub)
+	}
+	sealed := sub.(map[string]any)["sealed"]
 
 	// The key is lost. A new one, and the refusals.
 	lost := a.key
@@ -111,8 +118,14 @@ func TestKeyRecovery(t *testing.T) {
 	recovery := recoveryOf(t, a, "domain", "lab.example.org", since, fresh)
 	status, rec := a.post(t, base, "recovery", recovery)
 	wantAnswer(t, "the recovery", status, rec, 201, "")
-	if rec["key_digest"] != freshDigest || rec["kind"] != "domain" || !sameNumber(rec["disowned"].(map[string]any)["preregistration"], 1) {
+	disowned := rec["disowned"].(map[string]any)
+	if rec["key_digest"] != freshDigest || rec["kind"] != "domain" || !sameNumber(disowned["preregistration"], 1) || !sameNumber(disowned["bundle"], 1) {
 		t.Fatalf("the recovery answered %v", rec)
+	}
+	// The lost key's bundle is withdrawn, the log signing the withdrawal.
+	status, got = call(t, "GET", base+"/api/v1/sealed/"+itoa(uint64(sealed.(float64))), nil)
+	if status != http.StatusOK || got.(map[string]any)["state"] != "withdrawn" {
+		t.Fatalf("the disowned bundle: %d %v", status, got)
 	}
 	recoveryIndex := rec["index"]
 	status, body = a.post(t, base, "recovery", recovery)

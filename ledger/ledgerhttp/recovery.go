@@ -28,6 +28,7 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/httpapi"
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -258,12 +259,18 @@ func (rec *recoveries) record(ctx context.Context, op store.Operator, rc *operat
 	if err != nil {
 		return nil, 0, err
 	}
-	// The recovery is logged: a failure to count what it disowned is only
-	// logged, and the answer then counts nothing.
-	disowned, err := s.disowned(ctx, op.ID, rc.Since, index)
+	// The recovery is logged: a failure to count or withdraw what it
+	// disowned is only logged, and the answer then counts what was done.
+	disowned, bundles, err := s.disowned(ctx, op.ID, rc.Since, index)
 	if err != nil {
 		s.logger.Warn("counting what a recovery disowned", "operator", op.ID, "index", index, "err", err)
-		disowned = map[string]int{}
+	}
+	for _, b := range bundles {
+		if err := s.withdraw(ctx, b, "disowned"); err != nil {
+			s.logger.Warn("withdrawing a bundle a recovery disowned", "operator", op.ID, "bundle", b.Hash, "err", err)
+			continue
+		}
+		disowned["bundle"]++
 	}
 	return map[string]any{
 		"operator": op.ID, "kind": rc.Kind, "key_digest": rc.KeyDigest, "index": index,
@@ -274,37 +281,52 @@ func (rec *recoveries) record(ctx context.Context, op store.Operator, rc *operat
 // disowned counts, by entry type, what operator signed in the log from
 // since up to its recovery at index: everything but its key-giving and
 // identity entries, and but what was sealed before since, which counts from
-// when it was sealed.
-func (s *Server) disowned(ctx context.Context, operator string, since, index uint64) (map[string]int, error) {
+// when it was sealed. Its bundles sealed in that span, which the log's
+// sealed entries hold without naming it, are returned to be withdrawn
+// rather than counted; one already withdrawn is neither.
+func (s *Server) disowned(ctx context.Context, operator string, since, index uint64) (map[string]int, []ledger.Bundle, error) {
 	counts := map[string]int{}
+	var bundles []ledger.Bundle
 	for i := since; i < index; i++ {
 		e, err := s.store.Signed(ctx, int64(i))
 		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return counts, bundles, err
 		}
 		v, err := canonical.Parse(e.Leaf)
 		if err != nil {
 			continue
 		}
 		leaf, _ := v.(map[string]any)
+		le, _ := leaf["entry"].(map[string]any)
+		typ, _ := le["type"].(string)
+		if typ == protocol.SealedType {
+			b, err := s.store.BundleBySealed(ctx, int64(i))
+			switch {
+			case errors.Is(err, store.ErrNotFound):
+			case err != nil:
+				return counts, bundles, err
+			case b.Operator == operator && b.State != ledger.BundleWithdrawn:
+				bundles = append(bundles, b)
+			}
+			continue
+		}
 		if leaf["operator"] != operator {
 			continue
 		}
 		if reveal, err := protocol.ParseSealReveal(leaf["sealed"]); err == nil && uint64(reveal.Index) < since {
 			continue
 		}
-		le, _ := leaf["entry"].(map[string]any)
-		typ, _ := le["type"].(string)
 		switch typ {
-		case "key", protocol.KeyRotationType, protocol.KeyRecoveryType, operators.IdentityType:
+		case "key", "bundle", protocol.KeyRotationType, protocol.KeyRecoveryType, operators.IdentityType:
+			// A revealed bundle is counted by its commitment.
 			continue
 		}
 		counts[typ]++
 	}
-	return counts, nil
+	return counts, bundles, nil
 }
 
 var keyDigestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
