@@ -157,6 +157,21 @@ func TestLogVerifyRecoveries(t *testing.T) {
 		}
 	}
 
+	// From a pin: the identities logged before the pinned head are kept
+	// in it, so a recovery after it is checked against them.
+	w = newWorld()
+	url := w.f.serve()
+	pin := filepath.Join(t.TempDir(), "pin.json")
+	w.f.sign(w.f.clock.Add(time.Second))
+	verifyLog(t, 0, url, pin)
+	good, _ := os.ReadFile(pin)
+	w.f.append(recovery(w, "domain", "other.example.org", 3, w.next), map[string]any{"operator": w.id})
+	w.f.sign(w.f.clock.Add(time.Second))
+	if _, errOut := verifyLog(t, 1, url, pin); !strings.Contains(errOut, "is lab.example.org") {
+		t.Errorf("a recovery through another domain, after the pinned head:\n%s", errOut)
+	}
+	os.WriteFile(pin, good, 0o600)
+
 	w = newWorld()
 	w.f.append(recovery(w, "domain", domain, 3, w.next), map[string]any{"operator": w.id})
 	w.f.append(w.f.contribution(w.id, w.old, "By the lost key"), map[string]any{"operator": w.id})
