@@ -129,7 +129,7 @@ func TestKeyRecovery(t *testing.T) {
 	}
 	recoveryIndex := rec["index"]
 	status, body = a.post(t, base, "recovery", recovery)
-	if status != http.StatusOK || body["index"] != recoveryIndex {
+	if status != http.StatusOK || body["index"] != recoveryIndex || !sameNumber(body["disowned"].(map[string]any)["bundle"], 1) {
 		t.Errorf("the same recovery again: %d %v", status, body)
 	}
 	status, got = call(t, "GET", base+"/api/v1/operators/"+a.id+"/recovery?key="+freshDigest, nil)

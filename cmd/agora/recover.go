@@ -127,11 +127,16 @@ func (r *recovery) send(ctx context.Context, kind, subject string, since int64) 
 		return fail(e, 1, "then run this again", "put %s in %s first", operators.ProofLine(digest), where)
 	}
 	// The node may have logged this recovery already (an answer lost on
-	// the way): then only the files move.
+	// the way): sending it again finishes what it disowns, and the files
+	// move.
 	if logged, err := r.c.Recovery(ctx, r.id, digest); err != nil {
 		return nodeFailure(e, err, "")
-	} else if logged != nil {
-		return r.finish(key, logged)
+	} else if entry, ok := logged["entry"].(map[string]any); ok {
+		a, err := r.c.Recover(ctx, r.id, entry)
+		if err != nil {
+			return nodeFailure(e, err, "the node logged the recovery; run this again to move the new key into place")
+		}
+		return r.finish(key, map[string]any{"index": a.Index, "disowned": a.Disowned})
 	}
 	if since < 0 {
 		info, err := r.c.Log(ctx)

@@ -68,6 +68,15 @@ func (rec *recoveries) recover(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	if answer, ok := rotationStanding(op, entry); ok {
+		// The very recovery again: finish what it disowns, in case the
+		// node stopped before it had (withdrawing is idempotent). It reads
+		// the log back to since, so it counts against the address.
+		if since, ok := entry["since"].(float64); ok && entry["type"] == protocol.KeyRecoveryType {
+			if err := s.takeLimit(r, "recovery:ip:"+httpapi.ClientAddress(r), recoveriesPerIP, vocabulary.Day); err != nil {
+				return nil, 0, err
+			}
+			answer["since"], answer["disowned"] = uint64(since), s.finishDisowning(r.Context(), op.ID, uint64(since), uint64(answer["index"].(int64)))
+		}
 		return answer, http.StatusOK, nil
 	}
 	rc, err := operators.CheckRecoveryEntry(entry, op.ID)
@@ -259,31 +268,38 @@ func (rec *recoveries) record(ctx context.Context, op store.Operator, rc *operat
 	if err != nil {
 		return nil, 0, err
 	}
-	// The recovery is logged: a failure to count or withdraw what it
-	// disowned is only logged, and the answer then counts what was done.
-	disowned, bundles, err := s.disowned(ctx, op.ID, rc.Since, index)
+	return map[string]any{
+		"operator": op.ID, "kind": rc.Kind, "key_digest": rc.KeyDigest, "index": index,
+		"since": rc.Since, "disowned": s.finishDisowning(ctx, op.ID, rc.Since, index),
+	}, http.StatusCreated, nil
+}
+
+// finishDisowning withdraws the bundles the recovery of operator at index
+// disowns, and counts by type what it disowned. The recovery is logged by
+// then: a failure is only logged, and the count is of what was done;
+// sending the same recovery again finishes it.
+func (s *Server) finishDisowning(ctx context.Context, operator string, since, index uint64) map[string]int {
+	disowned, bundles, err := s.disowned(ctx, operator, since, index)
 	if err != nil {
-		s.logger.Warn("counting what a recovery disowned", "operator", op.ID, "index", index, "err", err)
+		s.logger.Warn("counting what a recovery disowned", "operator", operator, "index", index, "err", err)
 	}
 	for _, b := range bundles {
 		if err := s.withdraw(ctx, b, "disowned"); err != nil {
-			s.logger.Warn("withdrawing a bundle a recovery disowned", "operator", op.ID, "bundle", b.Hash, "err", err)
+			s.logger.Warn("withdrawing a bundle a recovery disowned", "operator", operator, "bundle", b.Hash, "err", err)
 			continue
 		}
 		disowned["bundle"]++
 	}
-	return map[string]any{
-		"operator": op.ID, "kind": rc.Kind, "key_digest": rc.KeyDigest, "index": index,
-		"since": rc.Since, "disowned": disowned,
-	}, http.StatusCreated, nil
+	return disowned
 }
 
 // disowned counts, by entry type, what operator signed in the log from
 // since up to its recovery at index: everything but its key-giving and
 // identity entries, and but what was sealed before since, which counts from
 // when it was sealed. Its bundles sealed in that span, which the log's
-// sealed entries hold without naming it, are returned to be withdrawn
-// rather than counted; one already withdrawn is neither.
+// sealed entries hold without naming it, are returned to be withdrawn,
+// and counted once they are: one withdrawn as disowned before is counted,
+// one withdrawn for another reason neither.
 func (s *Server) disowned(ctx context.Context, operator string, since, index uint64) (map[string]int, []ledger.Bundle, error) {
 	counts := map[string]int{}
 	var bundles []ledger.Bundle
@@ -308,8 +324,11 @@ func (s *Server) disowned(ctx context.Context, operator string, since, index uin
 			case errors.Is(err, store.ErrNotFound):
 			case err != nil:
 				return counts, bundles, err
-			case b.Operator == operator && b.State != ledger.BundleWithdrawn:
+			case b.Operator != operator:
+			case b.State != ledger.BundleWithdrawn:
 				bundles = append(bundles, b)
+			case b.Withdrawal.Reason == "disowned":
+				counts["bundle"]++ // withdrawn by this recovery before
 			}
 			continue
 		}
