@@ -4,7 +4,7 @@ package status
 // key takes its ID back with a new one, and disowns what the lost key
 // signed from the recovery's since on. Here that means its verdicts stop
 // counting, and so do its reviews on challenge panels that have not
-// decided; its open challenges are void. Anything sealed counts from when
+// decided; its open challenges and its retractions are void. Anything sealed counts from when
 // it was sealed, so a verdict revealed after since from a commitment
 // logged before it stands; and what was settled stands: a claim already
 // Refuted, a challenge a panel decided.
@@ -44,6 +44,7 @@ func (d *Deriver) disown(index uint64, leaf, entry map[string]any) {
 			d.noteReproduction(c, index)
 		}
 	}
+	d.voidRetractions(op, from, index)
 	for at := range d.openChallenges {
 		ch := d.challenges[at]
 		if ch.Challenger == op && at >= from && at < index {
@@ -58,4 +59,20 @@ func (d *Deriver) disown(index uint64, leaf, entry map[string]any) {
 			}
 		}
 	}
+}
+
+// voidRetractions voids the retractions op logged from since up to index:
+// their papers are no longer Retracted, and may be retracted again.
+func (d *Deriver) voidRetractions(op string, since, index uint64) {
+	kept := d.retractionOrder[:0]
+	for _, paper := range d.retractionOrder {
+		r := d.retractions[paper]
+		if r.Author == op && r.Index >= since && r.Index < index {
+			delete(d.retractions, paper)
+			d.touchPaper(paper)
+			continue
+		}
+		kept = append(kept, paper)
+	}
+	d.retractionOrder = kept
 }

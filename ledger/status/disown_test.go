@@ -59,6 +59,22 @@ func TestRecoveryDisowns(t *testing.T) {
 		h.recover("op:c", first)
 		wantStatuses(t, h.derive(computed.id, 60*24*time.Hour), "published")
 	})
+	t.Run("a retraction is void", func(t *testing.T) {
+		h := world(t)
+		b := h.open("op:author", []string{"claude"}, "", computed)
+		h.attest("reproduction", "op:b", "gpt", b, computed.id, "reproduced")
+		h.attest("reproduction", "op:c", "gpt", b, computed.id, "reproduced")
+		at := h.retract("op:author", b)
+		wantStatuses(t, h.derive(computed.id, 0), "published", "retracted")
+		h.recover("op:author", at)
+		wantStatuses(t, h.derive(computed.id, 0), "published", "reproduced")
+		again := h.retract("op:author", b) // by the new key, it stands
+		c := h.derive(computed.id, 0)
+		wantStatuses(t, c, "published", "retracted")
+		if c.Requirements["retracted"].(map[string]any)["retraction"] != again {
+			t.Fatalf("retracted names %v, want entry %d", c.Requirements["retracted"], again)
+		}
+	})
 	t.Run("an open challenge is void, a decided one stands", func(t *testing.T) {
 		h := world(t)
 		b := h.open("op:author", []string{"claude"}, "", computed)
