@@ -111,6 +111,15 @@ func (a *audit) checkRecovery(ctx context.Context, i uint64, op string, signed m
 			return bad("entry %d recovers %s to a key it held before", i, op)
 		}
 	}
+	// Nor may another operator have held it, as far as this run read
+	// their keys.
+	for other, them := range a.signers {
+		for _, k := range them.keys {
+			if other != op && k.key == newKey {
+				return bad("entry %d recovers %s to a key %s held", i, op, other)
+			}
+		}
+	}
 	s.keys = append(s.keys, heldKey{since: i, key: newKey})
 	a.report.checked(typ)
 	return nil

@@ -149,6 +149,11 @@ func TestLogVerifyRecoveries(t *testing.T) {
 		"through another domain": {func(w world) map[string]any { return recovery(w, "domain", "other.example.org", 3, w.next) }, "but its domain identity, from entry 2, is lab.example.org"},
 		"through GitHub":         {func(w world) map[string]any { return recovery(w, "github", "octo/agents", 3, w.next) }, "it counts as its domain identity"},
 		"since after itself":     {func(w world) map[string]any { return recovery(w, "domain", domain, 9, w.next) }, "past the log's size when it was logged"},
+		"to another's key": {func(w world) map[string]any {
+			_, other := w.f.operator()
+			w.next = other
+			return recovery(w, "domain", domain, 3, other)
+		}, "to a key op:"},
 	} {
 		w := newWorld()
 		w.f.append(tc.entry(w), map[string]any{"operator": w.id})
