@@ -251,3 +251,25 @@ func checkSignaturesFollowKeys(t *testing.T, n *Node, base string, want map[stri
 		t.Fatal("an empty log")
 	}
 }
+
+// TestLibraryBundleOfRecoveredAuthor: a library bundle's chain of keys
+// holds rotations only, each signed by the key before, and a recovery is
+// not one, so a bundle holding a recovered author's records is refused
+// with the reason, not exported unverifiable.
+func TestLibraryBundleOfRecoveredAuthor(t *testing.T) {
+	t.Parallel()
+	n, base, ids, actors := examplesNode(t)
+	if status, v := call(t, "GET", base+"/api/bundles/"+ids["merge"], nil); status != http.StatusOK {
+		t.Fatalf("the bundle before the recovery: %d %v", status, v)
+	}
+	owner := actors["owner"]
+	status, v := call(t, "POST", base+"/api/v1/admin/recoveries", mustJSON(t, map[string]any{
+		"operator": owner.id, "key": newKey(t).Public().String(), "since": logSize(t, base)}), "Authorization", adminToken(t, n))
+	if status != http.StatusCreated {
+		t.Fatalf("the reviewers' recovery: %d %v", status, v)
+	}
+	status, v = call(t, "GET", base+"/api/bundles/"+ids["merge"], nil)
+	if body, _ := v.(map[string]any); status != http.StatusConflict || body["code"] != "author_recovered" {
+		t.Fatalf("the bundle after the recovery: %d %v", status, v)
+	}
+}
