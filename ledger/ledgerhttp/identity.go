@@ -82,6 +82,7 @@ func (s *Server) routeIdentity() {
 	s.mux.Handle("POST /api/v1/operators/{id}/identity", s.serve(ids.prove))
 	s.mux.Handle("POST /api/v1/operators/{id}/invites", s.serve(ids.makeInvite))
 	s.mux.Handle("GET /api/v1/invites/{digest}", s.serve(ids.invite))
+	ids.routeRecovery()
 }
 
 // entryCall reads a call on operator {id} whose body is one signed entry:
