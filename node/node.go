@@ -129,6 +129,9 @@ type Config struct {
 	// rest coming as download links (ledgerhttp.Config); zero means the
 	// spec's 8 and 10 MB.
 	JobFileInline, JobInline int64
+	// SnapshotLinkAbove is the snapshot size past which a download
+	// redirects to a short-lived link; zero means the ledger's default.
+	SnapshotLinkAbove int64
 
 	// MinTransferRate, in bytes a second, and TransferGrace size the
 	// deadlines of the routes that move a file, an upload (PUT
@@ -353,7 +356,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
 		Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate, HabitsEvery: cfg.HabitsEvery,
 		JobFileInline: cfg.JobFileInline, JobInline: cfg.JobInline,
-		SnapshotDir: filepath.Join(cfg.DataDir, "snapshots"),
+		SnapshotDir: filepath.Join(cfg.DataDir, "snapshots"), SnapshotLinkAbove: cfg.SnapshotLinkAbove,
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now, Nectar: cfg.nectar,

@@ -105,6 +105,9 @@ type Config struct {
 	// SnapshotDir is where the daily bulk snapshots are kept
 	// (snapshots.go); "" keeps none.
 	SnapshotDir string
+	// SnapshotLinkAbove is the size past which GET /api/v1/snapshots/{date}
+	// redirects to a short-lived link; zero means DefaultSnapshotLinkAbove.
+	SnapshotLinkAbove int64
 }
 
 // Deps are the node's parts the ledger's handlers use.
