@@ -82,6 +82,9 @@ var (
 	// ErrInvalidInvite: an invite code or an invite that is not of its
 	// form, or a sponsor that may not invite (422).
 	ErrInvalidInvite = &Sentinel{"invalid_invite", "invalid invite"}
+	// ErrInvalidEmail: the e-mail address of an account request is not
+	// one address of its form (422).
+	ErrInvalidEmail = &Sentinel{"invalid_email", "invalid e-mail address"}
 )
 
 // Error is a refused value or entry: the JSON Pointer of the member at

@@ -450,6 +450,9 @@ CREATE TABLE library_votes (
 	// Files entries other than bundles digest: evidence, notices, words
 	// (bundles.go).
 	keptFilesMigration,
+	// A person's side of identity: vouch consents, waiting vouches and
+	// account requests (people.go).
+	peopleMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
