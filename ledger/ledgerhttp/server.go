@@ -105,6 +105,12 @@ type Config struct {
 	// SnapshotDir is where the daily bulk snapshots are kept
 	// (snapshots.go); "" keeps none.
 	SnapshotDir string
+	// PublicURL is the node's address as people reach it, which the links
+	// it mails name; empty means the address the request came to.
+	PublicURL string
+	// SendMail sends the mail that confirms an account request; nil means
+	// the node sends none, and account requests answer 503.
+	SendMail SendMailFn
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -171,6 +177,7 @@ type Server struct {
 	snapshots *snapshot.Dir
 	reissues  reissues   // snapshots.go
 	reports   reportBook // transparency.go
+	ids       *identities // the identity routes, which Vouch and the account calls share
 }
 
 // New returns the ledger's handlers, mounted on mux.
