@@ -1,0 +1,463 @@
+package node
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/internal/smtpmail"
+	"github.com/agora-node/agora/ledger/vouchpage"
+	"github.com/agora-node/agora/operators"
+	"github.com/agora-node/agora/protocol"
+	"github.com/agora-node/agora/tlog"
+)
+
+// fakeOAuth stands in for github.com's OAuth web flow and the API's
+// GET /user on loopback: the authorize page signs in whoever next is and
+// sends the browser back with a code, the token endpoint trades the code
+// (once, with the app's secret) for a token, and /user reads the token's
+// account.
+type fakeOAuth struct {
+	*httptest.Server
+	mu     sync.Mutex
+	next   ghAccountLogin
+	codes  map[string]ghAccountLogin
+	tokens map[string]ghAccountLogin
+	n      int
+}
+
+type ghAccountLogin struct {
+	ghAccount
+	login string
+}
+
+const (
+	oauthClientID     = "Iv1.agora-test"
+	oauthClientSecret = "test-secret-0123456789"
+)
+
+func startOAuth(t *testing.T) *fakeOAuth {
+	t.Helper()
+	g := &fakeOAuth{codes: map[string]ghAccountLogin{}, tokens: map[string]ghAccountLogin{}}
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /login/oauth/authorize", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		if q.Get("client_id") != oauthClientID || q.Get("state") == "" || !strings.HasSuffix(q.Get("redirect_uri"), "/vouch/github/callback") {
+			http.Error(w, "bad authorize request", http.StatusBadRequest)
+			return
+		}
+		g.mu.Lock()
+		g.n++
+		code := "code" + strconv.Itoa(g.n)
+		g.codes[code] = g.next
+		g.mu.Unlock()
+		http.Redirect(w, r, q.Get("redirect_uri")+"?"+url.Values{"code": {code}, "state": {q.Get("state")}}.Encode(), http.StatusFound)
+	})
+	mux.HandleFunc("POST /login/oauth/access_token", func(w http.ResponseWriter, r *http.Request) {
+		r.ParseForm()
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		who, ok := g.codes[r.PostForm.Get("code")]
+		delete(g.codes, r.PostForm.Get("code"))
+		w.Header().Set("Content-Type", "application/json")
+		if r.PostForm.Get("client_id") != oauthClientID || r.PostForm.Get("client_secret") != oauthClientSecret || !ok {
+			io.WriteString(w, `{"error":"bad_verification_code"}`)
+			return
+		}
+		g.n++
+		token := "gho_" + strconv.Itoa(g.n)
+		g.tokens[token] = who
+		fmt.Fprintf(w, `{"access_token":%q,"token_type":"bearer","scope":""}`, token)
+	})
+	mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
+		g.mu.Lock()
+		who, ok := g.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
+		g.mu.Unlock()
+		if !ok {
+			http.Error(w, `{"message":"Bad credentials"}`, http.StatusUnauthorized)
+			return
+		}
+		body, _ := json.Marshal(map[string]any{"login": who.login, "id": who.id, "type": "User", "created_at": who.created.UTC().Format(time.RFC3339)})
+		w.Header().Set("Content-Type", "application/json")
+		w.Write(body)
+	})
+	g.Server = httptest.NewServer(mux)
+	t.Cleanup(g.Close)
+	return g
+}
+
+// signInAs makes the next sign-in the account's.
+func (g *fakeOAuth) signInAs(login string, id int64, created time.Time) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	g.next = ghAccountLogin{ghAccount{id: id, created: created}, login}
+}
+
+func (g *fakeOAuth) config() vouchpage.GitHub {
+	return vouchpage.GitHub{AuthorizeURL: g.URL + "/login/oauth/authorize", TokenURL: g.URL + "/login/oauth/access_token",
+		UserURL: g.URL + "/user", ClientID: oauthClientID, ClientSecret: oauthClientSecret}
+}
+
+// person is a browser: it keeps cookies and follows redirects.
+type person struct {
+	t *testing.T
+	c *http.Client
+}
+
+func newPerson(t *testing.T) *person {
+	jar, _ := cookiejar.New(nil)
+	return &person{t: t, c: &http.Client{Jar: jar}}
+}
+
+func (p *person) get(u string) (*http.Response, string) {
+	p.t.Helper()
+	resp, err := p.c.Get(u)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+func (p *person) post(u string, form url.Values) (*http.Response, string) {
+	p.t.Helper()
+	resp, err := p.c.PostForm(u, form)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp, string(b)
+}
+
+var csrfField = regexp.MustCompile(`name="csrf" value="([^"]+)"`)
+
+func formToken(t *testing.T, page string) string {
+	t.Helper()
+	m := csrfField.FindStringSubmatch(page)
+	if m == nil {
+		t.Fatalf("no CSRF token on the page:\n%s", page)
+	}
+	return m[1]
+}
+
+// vouchNode starts a node whose pages sign people in through the
+// stand-in, and whose mail goes to a loopback SMTP server.
+func vouchNode(t *testing.T) (*httptest.Server, *fakeOAuth, *smtpSink) {
+	t.Helper()
+	g, mail := startOAuth(t), startSMTP(t)
+	_, srv := testNodeWith(t, Config{GitHubSignIn: g.config(), SMTP: mail.sender()})
+	return srv, g, mail
+}
+
+// TestVouchFromPairingLink runs the spec's pairing flow end to end: the
+// agent consents in advance to its pairing code; its person opens the
+// agent's page, signs in with the GitHub stand-in and brings the code; the
+// node logs the paired vouch at once, and the agent's record shows the
+// identity. The entry on the log verifies: voucher_sig by the log's key,
+// consent_sig by the agent's.
+func TestVouchFromPairingLink(t *testing.T) {
+	t.Parallel()
+	srv, g, _ := vouchNode(t)
+	o := registerOperator(t, srv.URL, "Paired Agent")
+	code, _ := operators.NewPairingCode()
+	consent := o.sign(t, map[string]any{"type": "vouch_consent", "operator": o.id, "pairing": operators.PairingDigest(code)})
+	status, body := o.post(t, srv.URL, "vouch-consents", consent)
+	wantAnswer(t, "a consent", status, body, 201, "")
+	if body["state"] != "open" || body["pairing"] != operators.PairingDigest(code) {
+		t.Fatalf("consent answer %v", body)
+	}
+	status, body = o.post(t, srv.URL, "vouch-consents", consent)
+	wantAnswer(t, "the same consent again", status, body, 200, "")
+
+	// The person follows the link: the page, its headers and its cookie.
+	p := newPerson(t)
+	resp, page := p.get(srv.URL + "/agents/" + o.id + "#" + code)
+	if resp.StatusCode != 200 || !strings.Contains(page, "Is this your agent?") || !strings.Contains(page, "Paired Agent") {
+		t.Fatalf("agent page: %d\n%s", resp.StatusCode, page)
+	}
+	csp := resp.Header.Get("Content-Security-Policy")
+	if !strings.Contains(csp, "default-src 'none'") || !strings.Contains(csp, "script-src 'self'") || strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("Content-Security-Policy %q", csp)
+	}
+	if strings.Contains(page, "<script>") || !strings.Contains(page, `<script src="/vouch/pairing.js" defer></script>`) {
+		t.Errorf("the page's scripts:\n%s", page)
+	}
+	cookie := resp.Header.Get("Set-Cookie")
+	if !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Lax") || strings.Contains(cookie, "Secure") {
+		t.Errorf("session cookie over plain HTTP: %q", cookie)
+	}
+	if _, js := p.get(srv.URL + "/vouch/pairing.js"); !strings.Contains(js, "location.hash") {
+		t.Errorf("pairing.js:\n%s", js)
+	}
+
+	// Claim with GitHub, with the code the page's field holds.
+	g.signInAs("octo-person", 9001, time.Now().AddDate(-2, 0, 0))
+	resp, page = p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}, "pairing": {code}})
+	if resp.StatusCode != 200 || !strings.Contains(page, "Done") || !strings.Contains(page, "github:9001") {
+		t.Fatalf("after signing in: %d\n%s", resp.StatusCode, page)
+	}
+
+	// The agent's record shows the identity, logged.
+	_, v := call(t, "GET", srv.URL+"/api/v1/operators/"+o.id, nil)
+	id, _ := v.(map[string]any)["identity"].(map[string]any)
+	if id["kind"] != "vouched" || id["organization"] != "github:9001" {
+		t.Fatalf("record after the vouch: %v", v)
+	}
+	index := int64(id["index"].(float64))
+	_, lv := call(t, "GET", srv.URL+"/api/v1/log", nil)
+	logKey := lv.(map[string]any)["public_key"].(string)
+	_, rv := call(t, "GET", srv.URL+"/api/v1/log/entries/"+itoa(uint64(index)), nil)
+	receipt, err := tlog.ParseReceipt(mustJSON(t, rv))
+	if err != nil || tlog.VerifyReceipt(receipt, logKey) != nil {
+		t.Fatalf("receipt of the vouch: %v", err)
+	}
+	_, sv := call(t, "GET", srv.URL+"/api/v1/log/entries/"+itoa(uint64(index))+"/signed", nil)
+	signed := sv.(map[string]any)["entry"].(map[string]any)
+	if signed["pairing"] != operators.PairingDigest(code) || signed["consent_sig"] != consent["sig"] || signed["sig"] != nil {
+		t.Fatalf("the logged vouch: %v", signed)
+	}
+	e, err := operators.CheckIdentityEntry(signed, o.id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := operators.VerifyIdentityEntry(signed, e, operators.IdentityKeys{Operator: o.key.Public().String(), Log: logKey}); err != nil {
+		t.Fatalf("the logged vouch does not verify: %v", err)
+	}
+	if receipt.Leaf["organization"] != "github:9001" || !protocol.MatchesLeafEntry(signed, receipt.Leaf["entry"].(map[string]any)) {
+		t.Errorf("the vouch's leaf %v", receipt.Leaf)
+	}
+
+	// The code completed one identity: a second vouch with it waits.
+	q := newPerson(t)
+	_, page = q.get(srv.URL + "/agents/" + o.id)
+	g.signInAs("someone-else", 9002, time.Now().AddDate(-1, 0, 0))
+	_, page = q.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}, "pairing": {code}})
+	if !strings.Contains(page, "waits for your agent") || !strings.Contains(page, "is used") {
+		t.Errorf("a second vouch with a used code:\n%s", page)
+	}
+}
+
+// TestVouchWaitsForAcceptance vouches without the pairing code: the vouch
+// waits at GET .../vouches with the account's login until the agent
+// countersigns it at the identity endpoint (accept_vouch). A GitHub
+// account under 90 days old is refused.
+func TestVouchWaitsForAcceptance(t *testing.T) {
+	t.Parallel()
+	srv, g, _ := vouchNode(t)
+	o := registerOperator(t, srv.URL, "Waiting Agent")
+	p := newPerson(t)
+
+	_, page := p.get(srv.URL + "/agents/" + o.id)
+	g.signInAs("fresh-account", 77, time.Now().AddDate(0, 0, -10))
+	resp, refused := p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}})
+	if resp.StatusCode != 403 || !strings.Contains(refused, "90 days") {
+		t.Fatalf("a 10-day-old account: %d\n%s", resp.StatusCode, refused)
+	}
+
+	g.signInAs("octo-later", 4242, time.Now().AddDate(-3, 0, 0))
+	resp, page = p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}})
+	if resp.StatusCode != 200 || !strings.Contains(page, "octo-later") || !strings.Contains(page, "accept_vouch") {
+		t.Fatalf("a vouch without the code: %d\n%s", resp.StatusCode, page)
+	}
+	_, v := call(t, "GET", srv.URL+"/api/v1/operators/"+o.id, nil)
+	if v.(map[string]any)["identity"] != nil {
+		t.Fatalf("a vouch without the code gave an identity at once: %v", v)
+	}
+
+	// The agent finds it by its person's login and countersigns it.
+	_, v = call(t, "GET", srv.URL+"/api/v1/operators/"+o.id+"/vouches", nil)
+	list := v.(map[string]any)["vouches"].([]any)
+	if len(list) != 1 {
+		t.Fatalf("vouches: %v", v)
+	}
+	waiting := list[0].(map[string]any)
+	vouch := waiting["entry"].(map[string]any)
+	if waiting["login"] != "octo-later" || vouch["voucher"] != "github:4242" || vouch["operator"] != o.id || vouch["sig"] != nil {
+		t.Fatalf("the waiting vouch: %v", waiting)
+	}
+	forged := o.sign(t, map[string]any{"type": "identity", "kind": "vouched", "operator": o.id, "voucher": "github:1", "voucher_sig": vouch["voucher_sig"]})
+	status, body := o.post(t, srv.URL, "identity", forged)
+	wantAnswer(t, "a vouch the log did not attest", status, body, 422, "bad_signature")
+	status, body = o.post(t, srv.URL, "identity", o.sign(t, vouch))
+	wantAnswer(t, "accept_vouch", status, body, 201, "")
+	if body["kind"] != "vouched" || body["organization"] != "github:4242" {
+		t.Fatalf("accept_vouch answered %v", body)
+	}
+	status, body = o.post(t, srv.URL, "identity", o.sign(t, vouch))
+	wantAnswer(t, "accept_vouch again", status, body, 200, "")
+	_, v = call(t, "GET", srv.URL+"/api/v1/operators/"+o.id, nil)
+	if id, _ := v.(map[string]any)["identity"].(map[string]any); id["organization"] != "github:4242" {
+		t.Fatalf("record after accept_vouch: %v", v)
+	}
+}
+
+// TestAccountByMail asks to be listed in a person's account: the mail
+// reaches the loopback SMTP server, its link shows the request without
+// changing anything, and its form confirms it; the account then lists
+// the person's agents.
+func TestAccountByMail(t *testing.T) {
+	t.Parallel()
+	srv, _, mail := vouchNode(t)
+	a := registerOperator(t, srv.URL, "Mailed Agent")
+	b := registerOperator(t, srv.URL, "Second Agent")
+	ask := func(o testOperator, email string) (int, map[string]any) {
+		entry := o.sign(t, map[string]any{"type": "account_request", "operator": o.id, "email": email, "model_family": "claude", "model": "claude-test-1"})
+		return o.post(t, srv.URL, "account", map[string]any{"entry": entry})
+	}
+	confirm := func(msg string) string {
+		t.Helper()
+		link := regexp.MustCompile(`http://\S+/accounts/confirm/[A-Za-z0-9_-]{43}`).FindString(msg)
+		if link == "" {
+			t.Fatalf("no link in the mail:\n%s", msg)
+		}
+		p := newPerson(t)
+		resp, page := p.get(link)
+		if resp.StatusCode != 200 || !strings.Contains(page, "List this agent in your account?") {
+			t.Fatalf("the link's page: %d\n%s", resp.StatusCode, page)
+		}
+		resp, page = p.post(link, url.Values{"csrf": {formToken(t, page)}})
+		if resp.StatusCode != 200 || !strings.Contains(page, "Your agents") {
+			t.Fatalf("confirming: %d\n%s", resp.StatusCode, page)
+		}
+		return page
+	}
+
+	status, body := ask(a, "Person@Example.org")
+	wantAnswer(t, "an account request", status, body, 202, "")
+	if body["requested"] != true {
+		t.Fatalf("account answer %v", body)
+	}
+	msg := mail.next(t)
+	if msg.to != "Person@Example.org" || !strings.Contains(msg.data, "Subject: An agent asks to join your account") || !strings.Contains(msg.data, a.id) {
+		t.Fatalf("the mail: %+v", msg)
+	}
+	page := confirm(msg.data)
+	if !strings.Contains(page, a.id) || strings.Contains(page, b.id) {
+		t.Errorf("the account after one agent:\n%s", page)
+	}
+	status, body = ask(b, "person@example.org")
+	wantAnswer(t, "a second agent's request", status, body, 202, "")
+	page = confirm(mail.next(t).data)
+	if !strings.Contains(page, a.id) || !strings.Contains(page, b.id) || !strings.Contains(page, "Second Agent") {
+		t.Errorf("the account after two agents:\n%s", page)
+	}
+
+	// At most 5 requests a day.
+	for i := range 4 {
+		status, body = ask(a, "person@example.org")
+		wantAnswer(t, "request "+strconv.Itoa(i+2), status, body, 202, "")
+		mail.next(t)
+	}
+	status, body = ask(a, "person@example.org")
+	wantAnswer(t, "a sixth request", status, body, 429, "rate_limited")
+}
+
+// smtpSink is a loopback SMTP server (RFC 5321's minimum) that keeps what
+// it receives.
+type smtpSink struct {
+	ln   net.Listener
+	msgs chan smtpMessage
+}
+
+type smtpMessage struct {
+	from, to, data string
+}
+
+func startSMTP(t *testing.T) *smtpSink {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &smtpSink{ln: ln, msgs: make(chan smtpMessage, 16)}
+	var wg sync.WaitGroup
+	t.Cleanup(func() { ln.Close(); wg.Wait() })
+	wg.Go(func() {
+		for {
+			conn, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			wg.Go(func() { s.serve(conn) })
+		}
+	})
+	return s
+}
+
+func (s *smtpSink) sender() smtpmail.Sender {
+	return smtpmail.Sender{Addr: s.ln.Addr().String(), From: "agora@node.test"}
+}
+
+func (s *smtpSink) serve(conn net.Conn) {
+	defer conn.Close()
+	conn.SetDeadline(time.Now().Add(time.Minute))
+	r := bufio.NewReader(conn)
+	reply := func(line string) { io.WriteString(conn, line+"\r\n") }
+	reply("220 sink.test ESMTP")
+	var msg smtpMessage
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return
+		}
+		cmd := strings.ToUpper(strings.TrimSpace(line))
+		switch {
+		case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "HELO"):
+			reply("250 sink.test")
+		case strings.HasPrefix(cmd, "MAIL FROM:"):
+			msg.from = strings.Trim(strings.TrimSpace(line)[len("MAIL FROM:"):], "<>")
+			reply("250 OK")
+		case strings.HasPrefix(cmd, "RCPT TO:"):
+			msg.to = strings.Trim(strings.TrimSpace(line)[len("RCPT TO:"):], "<>")
+			reply("250 OK")
+		case cmd == "DATA":
+			reply("354 go ahead")
+			var b strings.Builder
+			for {
+				l, err := r.ReadString('\n')
+				if err != nil {
+					return
+				}
+				if l == ".\r\n" {
+					break
+				}
+				b.WriteString(strings.TrimPrefix(l, "."))
+			}
+			msg.data = b.String()
+			s.msgs <- msg
+			msg = smtpMessage{}
+			reply("250 queued")
+		case cmd == "QUIT":
+			reply("221 bye")
+			return
+		default:
+			reply("502 not here")
+		}
+	}
+}
+
+// next is the next message the server received.
+func (s *smtpSink) next(t *testing.T) smtpMessage {
+	t.Helper()
+	select {
+	case m := <-s.msgs:
+		return m
+	case <-time.After(time.Minute):
+		t.Fatal("no mail reached the SMTP server")
+		return smtpMessage{}
+	}
+}
