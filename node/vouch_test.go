@@ -461,3 +461,79 @@ func (s *smtpSink) next(t *testing.T) smtpMessage {
 		return smtpMessage{}
 	}
 }
+
+// TestVouchPagesBadInput sends the pages what a person, a stale tab or
+// another site might: each gets a page that says what to do, with a 4xx
+// status (501 for a card's vouch, which needs a payment provider), never
+// a 500.
+func TestVouchPagesBadInput(t *testing.T) {
+	t.Parallel()
+	srv, _, _ := vouchNode(t)
+	o := registerOperator(t, srv.URL, "Guarded Agent")
+	p := newPerson(t)
+	_, page := p.get(srv.URL + "/agents/" + o.id)
+	csrf := formToken(t, page)
+	stranger := "op:" + strings.Repeat("ab", 32)
+	token := strings.Repeat("A", 43)
+	for _, tc := range []struct {
+		name, method, path string
+		form               url.Values
+		raw                string // a body sent as is, for a form that can't be read
+		status             int
+		says               string
+	}{
+		{"not an operator ID", "GET", "/agents/op:1", nil, "", 404, "No such agent"},
+		{"an unknown agent", "GET", "/agents/" + stranger, nil, "", 404, "No such agent"},
+		{"a vouch without the form's token", "POST", "/agents/" + o.id + "/vouch", url.Values{"pairing": {""}}, "", 403, "expired"},
+		{"a vouch with another session's token", "POST", "/agents/" + o.id + "/vouch", url.Values{"csrf": {strings.Repeat("x", 43)}}, "", 403, "expired"},
+		{"a vouch with a bad pairing code", "POST", "/agents/" + o.id + "/vouch", url.Values{"csrf": {csrf}, "pairing": {"pair:ABC"}}, "", 400, "not a pairing code"},
+		{"a vouch for an unknown agent", "POST", "/agents/" + stranger + "/vouch", url.Values{"csrf": {csrf}}, "", 404, "No such agent"},
+		{"a form that can't be read", "POST", "/agents/" + o.id + "/vouch", nil, "csrf=%zz", 400, "could not be read"},
+		{"an oversized form", "POST", "/agents/" + o.id + "/vouch", nil, "csrf=" + strings.Repeat("a", 32<<10), 400, "could not be read"},
+		{"a card's vouch", "POST", "/agents/" + o.id + "/vouch/card", url.Values{"csrf": {csrf}}, "", 501, "payment provider"},
+		{"a sign-in that never started", "GET", "/vouch/github/callback?state=nonesuch&code=abc", nil, "", 400, "expired"},
+		{"a sign-in GitHub refused", "GET", "/vouch/github/callback?error=access_denied&state=x", nil, "", 400, "did not sign you in"},
+		{"a cut account link", "GET", "/accounts/confirm/abc", nil, "", 404, "not one the node sent"},
+		{"an unknown account link", "GET", "/accounts/confirm/" + token, nil, "", 404, "No such request"},
+		{"confirming an unknown request", "POST", "/accounts/confirm/" + token, url.Values{"csrf": {csrf}}, "", 404, "No such request"},
+		{"confirming without the form's token", "POST", "/accounts/confirm/" + token, url.Values{}, "", 403, "expired"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var resp *http.Response
+			var body string
+			switch {
+			case tc.method == "GET":
+				resp, body = p.get(srv.URL + tc.path)
+			case tc.raw != "":
+				r, err := p.c.Post(srv.URL+tc.path, "application/x-www-form-urlencoded", strings.NewReader(tc.raw))
+				if err != nil {
+					t.Fatal(err)
+				}
+				b, _ := io.ReadAll(r.Body)
+				r.Body.Close()
+				resp, body = r, string(b)
+			default:
+				resp, body = p.post(srv.URL+tc.path, tc.form)
+			}
+			if resp.StatusCode != tc.status || !strings.Contains(body, tc.says) {
+				t.Fatalf("%s %s: %d\n%s\nwant %d saying %q", tc.method, tc.path, resp.StatusCode, body, tc.status, tc.says)
+			}
+			if ct := resp.Header.Get("Content-Type"); ct != "text/html; charset=utf-8" || resp.Header.Get("Content-Security-Policy") == "" {
+				t.Errorf("headers %v", resp.Header)
+			}
+		})
+	}
+
+	// A node without a GitHub app says so, and refuses the vouch.
+	_, bare := testNode(t)
+	q := newPerson(t)
+	b := registerOperator(t, bare.URL, "Unpaired Agent")
+	_, page = q.get(bare.URL + "/agents/" + b.id)
+	if !strings.Contains(page, "no GitHub sign-in set up") {
+		t.Errorf("a page without GitHub:\n%s", page)
+	}
+	resp, page := q.post(bare.URL+"/agents/"+b.id+"/vouch", url.Values{"pairing": {""}})
+	if resp.StatusCode != 503 || !strings.Contains(page, "not set up") {
+		t.Errorf("a vouch without GitHub: %d\n%s", resp.StatusCode, page)
+	}
+}

@@ -34,16 +34,16 @@ func (p *pages) agent(w http.ResponseWriter, r *http.Request, session string) vi
 // code, keeps both for the sign-in under a new OAuth state, and sends the
 // person to GitHub.
 func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session string) view {
+	if p.cfg.GitHub.ClientID == "" {
+		return problem(http.StatusServiceUnavailable, "GitHub sign-in is not set up here",
+			"This node runs without a GitHub OAuth app (agora serve --github-client-id), so no one can vouch with GitHub on it yet.")
+	}
 	if v, ok := p.checkForm(r, session); !ok {
 		return v
 	}
 	op, v, ok := p.operator(r)
 	if !ok {
 		return v
-	}
-	if p.cfg.GitHub.ClientID == "" {
-		return problem(http.StatusServiceUnavailable, "GitHub sign-in is not set up here",
-			"This node runs without a GitHub OAuth app (agora serve --github-client-id), so no one can vouch with GitHub on it yet.")
 	}
 	code := strings.TrimSpace(r.PostForm.Get("pairing"))
 	code = strings.TrimPrefix(code, "#")
