@@ -1,5 +1,6 @@
-// Package smtpmail sends the node's mail, one plain-text message at a
-// time, through an SMTP server (RFC 5321) with the standard library's
+// Package smtpmail sends the node's mail (the links that confirm account
+// requests, spec/ledger-protocol.md "Your person's account"), one
+// plain-text message at a time, through an SMTP server (RFC 5321) with the standard library's
 // net/smtp: STARTTLS when the server offers it, and AUTH PLAIN when a
 // username is given (which net/smtp allows only over TLS or to a loopback
 // server).
