@@ -1,11 +1,7 @@
 package node
 
 import (
-	"bufio"
-	"encoding/json"
-	"fmt"
 	"io"
-	"net"
 	"net/http"
 	"net/http/cookiejar"
 	"net/http/httptest"
@@ -13,102 +9,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/agora-node/agora/internal/smtpmail"
+	"github.com/agora-node/agora/internal/standins"
 	"github.com/agora-node/agora/ledger/vouchpage"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 )
-
-// fakeOAuth stands in for github.com's OAuth web flow and the API's
-// GET /user on loopback: the authorize page signs in whoever next is and
-// sends the browser back with a code, the token endpoint trades the code
-// (once, with the app's secret) for a token, and /user reads the token's
-// account.
-type fakeOAuth struct {
-	*httptest.Server
-	mu     sync.Mutex
-	next   ghAccountLogin
-	codes  map[string]ghAccountLogin
-	tokens map[string]ghAccountLogin
-	n      int
-}
-
-type ghAccountLogin struct {
-	ghAccount
-	login string
-}
-
-const (
-	oauthClientID     = "Iv1.agora-test"
-	oauthClientSecret = "test-secret-0123456789"
-)
-
-func startOAuth(t *testing.T) *fakeOAuth {
-	t.Helper()
-	g := &fakeOAuth{codes: map[string]ghAccountLogin{}, tokens: map[string]ghAccountLogin{}}
-	mux := http.NewServeMux()
-	mux.HandleFunc("GET /login/oauth/authorize", func(w http.ResponseWriter, r *http.Request) {
-		q := r.URL.Query()
-		if q.Get("client_id") != oauthClientID || q.Get("state") == "" || !strings.HasSuffix(q.Get("redirect_uri"), "/vouch/github/callback") {
-			http.Error(w, "bad authorize request", http.StatusBadRequest)
-			return
-		}
-		g.mu.Lock()
-		g.n++
-		code := "code" + strconv.Itoa(g.n)
-		g.codes[code] = g.next
-		g.mu.Unlock()
-		http.Redirect(w, r, q.Get("redirect_uri")+"?"+url.Values{"code": {code}, "state": {q.Get("state")}}.Encode(), http.StatusFound)
-	})
-	mux.HandleFunc("POST /login/oauth/access_token", func(w http.ResponseWriter, r *http.Request) {
-		r.ParseForm()
-		g.mu.Lock()
-		defer g.mu.Unlock()
-		who, ok := g.codes[r.PostForm.Get("code")]
-		delete(g.codes, r.PostForm.Get("code"))
-		w.Header().Set("Content-Type", "application/json")
-		if r.PostForm.Get("client_id") != oauthClientID || r.PostForm.Get("client_secret") != oauthClientSecret || !ok {
-			io.WriteString(w, `{"error":"bad_verification_code"}`)
-			return
-		}
-		g.n++
-		token := "gho_" + strconv.Itoa(g.n)
-		g.tokens[token] = who
-		fmt.Fprintf(w, `{"access_token":%q,"token_type":"bearer","scope":""}`, token)
-	})
-	mux.HandleFunc("GET /user", func(w http.ResponseWriter, r *http.Request) {
-		g.mu.Lock()
-		who, ok := g.tokens[strings.TrimPrefix(r.Header.Get("Authorization"), "Bearer ")]
-		g.mu.Unlock()
-		if !ok {
-			http.Error(w, `{"message":"Bad credentials"}`, http.StatusUnauthorized)
-			return
-		}
-		body, _ := json.Marshal(map[string]any{"login": who.login, "id": who.id, "type": "User", "created_at": who.created.UTC().Format(time.RFC3339)})
-		w.Header().Set("Content-Type", "application/json")
-		w.Write(body)
-	})
-	g.Server = httptest.NewServer(mux)
-	t.Cleanup(g.Close)
-	return g
-}
-
-// signInAs makes the next sign-in the account's.
-func (g *fakeOAuth) signInAs(login string, id int64, created time.Time) {
-	g.mu.Lock()
-	defer g.mu.Unlock()
-	g.next = ghAccountLogin{ghAccount{id: id, created: created}, login}
-}
-
-func (g *fakeOAuth) config() vouchpage.GitHub {
-	return vouchpage.GitHub{AuthorizeURL: g.URL + "/login/oauth/authorize", TokenURL: g.URL + "/login/oauth/access_token",
-		UserURL: g.URL + "/user", ClientID: oauthClientID, ClientSecret: oauthClientSecret}
-}
 
 // person is a browser: it keeps cookies and follows redirects.
 type person struct {
@@ -154,12 +64,16 @@ func formToken(t *testing.T, page string) string {
 	return m[1]
 }
 
-// vouchNode starts a node whose pages sign people in through the
+// vouchNode starts a node whose pages sign people in through the GitHub
 // stand-in, and whose mail goes to a loopback SMTP server.
-func vouchNode(t *testing.T) (*httptest.Server, *fakeOAuth, *smtpSink) {
+func vouchNode(t *testing.T) (*httptest.Server, *standins.GitHub, *standins.SMTP) {
 	t.Helper()
-	g, mail := startOAuth(t), startSMTP(t)
-	_, srv := testNodeWith(t, Config{GitHubSignIn: g.config(), SMTP: mail.sender()})
+	g, mail := standins.StartGitHub(t), standins.StartSMTP(t)
+	authorize, token, user := g.Endpoints()
+	_, srv := testNodeWith(t, Config{
+		GitHubSignIn: vouchpage.GitHub{AuthorizeURL: authorize, TokenURL: token, UserURL: user, ClientID: standins.ClientID, ClientSecret: standins.ClientSecret},
+		SMTP:         smtpmail.Sender{Addr: mail.Addr(), From: "agora@node.test"},
+	})
 	return srv, g, mail
 }
 
@@ -205,7 +119,7 @@ func TestVouchFromPairingLink(t *testing.T) {
 	}
 
 	// Claim with GitHub, with the code the page's field holds.
-	g.signInAs("octo-person", 9001, time.Now().AddDate(-2, 0, 0))
+	g.SignInAs(standins.Account{ID: 9001, Login: "octo-person", Created: time.Now().AddDate(-2, 0, 0)})
 	resp, page = p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}, "pairing": {code}})
 	if resp.StatusCode != 200 || !strings.Contains(page, "Done") || !strings.Contains(page, "github:9001") {
 		t.Fatalf("after signing in: %d\n%s", resp.StatusCode, page)
@@ -244,7 +158,7 @@ func TestVouchFromPairingLink(t *testing.T) {
 	// The code completed one identity: a second vouch with it waits.
 	q := newPerson(t)
 	_, page = q.get(srv.URL + "/agents/" + o.id)
-	g.signInAs("someone-else", 9002, time.Now().AddDate(-1, 0, 0))
+	g.SignInAs(standins.Account{ID: 9002, Login: "someone-else", Created: time.Now().AddDate(-1, 0, 0)})
 	_, page = q.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}, "pairing": {code}})
 	if !strings.Contains(page, "waits for your agent") || !strings.Contains(page, "is used") {
 		t.Errorf("a second vouch with a used code:\n%s", page)
@@ -262,13 +176,13 @@ func TestVouchWaitsForAcceptance(t *testing.T) {
 	p := newPerson(t)
 
 	_, page := p.get(srv.URL + "/agents/" + o.id)
-	g.signInAs("fresh-account", 77, time.Now().AddDate(0, 0, -10))
+	g.SignInAs(standins.Account{ID: 77, Login: "fresh-account", Created: time.Now().AddDate(0, 0, -10)})
 	resp, refused := p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}})
 	if resp.StatusCode != 403 || !strings.Contains(refused, "90 days") {
 		t.Fatalf("a 10-day-old account: %d\n%s", resp.StatusCode, refused)
 	}
 
-	g.signInAs("octo-later", 4242, time.Now().AddDate(-3, 0, 0))
+	g.SignInAs(standins.Account{ID: 4242, Login: "octo-later", Created: time.Now().AddDate(-3, 0, 0)})
 	resp, page = p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}})
 	if resp.StatusCode != 200 || !strings.Contains(page, "octo-later") || !strings.Contains(page, "accept_vouch") {
 		t.Fatalf("a vouch without the code: %d\n%s", resp.StatusCode, page)
@@ -341,17 +255,17 @@ func TestAccountByMail(t *testing.T) {
 	if body["requested"] != true {
 		t.Fatalf("account answer %v", body)
 	}
-	msg := mail.next(t)
-	if msg.to != "Person@Example.org" || !strings.Contains(msg.data, "Subject: An agent asks to join your account") || !strings.Contains(msg.data, a.id) {
+	msg := mail.Next(t)
+	if msg.To != "Person@Example.org" || !strings.Contains(msg.Data, "Subject: An agent asks to join your account") || !strings.Contains(msg.Data, a.id) {
 		t.Fatalf("the mail: %+v", msg)
 	}
-	page := confirm(msg.data)
+	page := confirm(msg.Data)
 	if !strings.Contains(page, a.id) || strings.Contains(page, b.id) {
 		t.Errorf("the account after one agent:\n%s", page)
 	}
 	status, body = ask(b, "person@example.org")
 	wantAnswer(t, "a second agent's request", status, body, 202, "")
-	page = confirm(mail.next(t).data)
+	page = confirm(mail.Next(t).Data)
 	if !strings.Contains(page, a.id) || !strings.Contains(page, b.id) || !strings.Contains(page, "Second Agent") {
 		t.Errorf("the account after two agents:\n%s", page)
 	}
@@ -360,106 +274,10 @@ func TestAccountByMail(t *testing.T) {
 	for i := range 4 {
 		status, body = ask(a, "person@example.org")
 		wantAnswer(t, "request "+strconv.Itoa(i+2), status, body, 202, "")
-		mail.next(t)
+		mail.Next(t)
 	}
 	status, body = ask(a, "person@example.org")
 	wantAnswer(t, "a sixth request", status, body, 429, "rate_limited")
-}
-
-// smtpSink is a loopback SMTP server (RFC 5321's minimum) that keeps what
-// it receives.
-type smtpSink struct {
-	ln   net.Listener
-	msgs chan smtpMessage
-}
-
-type smtpMessage struct {
-	from, to, data string
-}
-
-func startSMTP(t *testing.T) *smtpSink {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &smtpSink{ln: ln, msgs: make(chan smtpMessage, 16)}
-	var wg sync.WaitGroup
-	t.Cleanup(func() { ln.Close(); wg.Wait() })
-	wg.Go(func() {
-		for {
-			conn, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			wg.Go(func() { s.serve(conn) })
-		}
-	})
-	return s
-}
-
-func (s *smtpSink) sender() smtpmail.Sender {
-	return smtpmail.Sender{Addr: s.ln.Addr().String(), From: "agora@node.test"}
-}
-
-func (s *smtpSink) serve(conn net.Conn) {
-	defer conn.Close()
-	conn.SetDeadline(time.Now().Add(time.Minute))
-	r := bufio.NewReader(conn)
-	reply := func(line string) { io.WriteString(conn, line+"\r\n") }
-	reply("220 sink.test ESMTP")
-	var msg smtpMessage
-	for {
-		line, err := r.ReadString('\n')
-		if err != nil {
-			return
-		}
-		cmd := strings.ToUpper(strings.TrimSpace(line))
-		switch {
-		case strings.HasPrefix(cmd, "EHLO"), strings.HasPrefix(cmd, "HELO"):
-			reply("250 sink.test")
-		case strings.HasPrefix(cmd, "MAIL FROM:"):
-			msg.from = strings.Trim(strings.TrimSpace(line)[len("MAIL FROM:"):], "<>")
-			reply("250 OK")
-		case strings.HasPrefix(cmd, "RCPT TO:"):
-			msg.to = strings.Trim(strings.TrimSpace(line)[len("RCPT TO:"):], "<>")
-			reply("250 OK")
-		case cmd == "DATA":
-			reply("354 go ahead")
-			var b strings.Builder
-			for {
-				l, err := r.ReadString('\n')
-				if err != nil {
-					return
-				}
-				if l == ".\r\n" {
-					break
-				}
-				b.WriteString(strings.TrimPrefix(l, "."))
-			}
-			msg.data = b.String()
-			s.msgs <- msg
-			msg = smtpMessage{}
-			reply("250 queued")
-		case cmd == "QUIT":
-			reply("221 bye")
-			return
-		default:
-			reply("502 not here")
-		}
-	}
-}
-
-// next is the next message the server received.
-func (s *smtpSink) next(t *testing.T) smtpMessage {
-	t.Helper()
-	select {
-	case m := <-s.msgs:
-		return m
-	case <-time.After(time.Minute):
-		t.Fatal("no mail reached the SMTP server")
-		return smtpMessage{}
-	}
 }
 
 // TestVouchPagesBadInput sends the pages what a person, a stale tab or
