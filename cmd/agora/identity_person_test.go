@@ -90,4 +90,10 @@ func TestPairingCommands(t *testing.T) {
 	if m := mail.Next(t); m.To != "person@example.org" || !strings.Contains(m.Data, base+"/accounts/confirm/") {
 		t.Errorf("the account mail: %+v", m)
 	}
+
+	// Both vouches verify on the log: voucher_sig, consent_sig, sig.
+	out, _ = agora(t, 0, "log", "verify", "--url", base, "--pin", filepath.Join(t.TempDir(), "pin"))
+	if !strings.Contains(out, "signatures verified (identity 2, key 2)") {
+		t.Errorf("log verify: %s", out)
+	}
 }
