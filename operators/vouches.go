@@ -1,7 +1,6 @@
 package operators
 
 import (
-	"crypto/rand"
 	"net/mail"
 	"regexp"
 	"strings"
@@ -29,13 +28,7 @@ var (
 // NewPairingCode makes a pairing code: "pair:" and 20 random bytes in
 // lowercase base32, as an operator's client makes one for the link it
 // sends its person. The node's tests use it.
-func NewPairingCode() (string, error) {
-	var b [20]byte
-	if _, err := rand.Read(b[:]); err != nil {
-		return "", err
-	}
-	return PairingCodePrefix + base32Lower.EncodeToString(b[:]), nil
-}
+func NewPairingCode() (string, error) { return newCode(PairingCodePrefix) }
 
 // CheckPairingCode checks that code has a pairing code's form.
 func CheckPairingCode(code string) error {

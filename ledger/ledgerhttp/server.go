@@ -175,8 +175,8 @@ type Server struct {
 	jobFlags *lru.Cache[string, paper.Integrity]
 	// snapshots keeps the bulk snapshots; nil without Config.SnapshotDir.
 	snapshots *snapshot.Dir
-	reissues  reissues   // snapshots.go
-	reports   reportBook // transparency.go
+	reissues  reissues    // snapshots.go
+	reports   reportBook  // transparency.go
 	ids       *identities // the identity routes, which Vouch and the account calls share
 }
 

@@ -286,16 +286,7 @@ func AccountTokenDigest(token string) string {
 
 // base is the node's URL as people reach it: Config.PublicURL, or the
 // address the request came to.
-func (s *Server) base(r *http.Request) string {
-	if s.cfg.PublicURL != "" {
-		return strings.TrimRight(s.cfg.PublicURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
+func (s *Server) base(r *http.Request) string { return httpapi.BaseURL(s.cfg.PublicURL, r) }
 
 // Account is an account request as a person's page shows it, and, once
 // confirmed, the agents the account lists.

@@ -33,6 +33,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger/ledgerhttp"
 	"github.com/agora-node/agora/store"
 )
@@ -207,16 +208,7 @@ func (p *pages) checkForm(r *http.Request, session string) (view, bool) {
 }
 
 // base is the node's URL as the person reached it.
-func (p *pages) base(r *http.Request) string {
-	if p.cfg.PublicURL != "" {
-		return strings.TrimRight(p.cfg.PublicURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
+func (p *pages) base(r *http.Request) string { return httpapi.BaseURL(p.cfg.PublicURL, r) }
 
 // operator reads the {id} of the path: a problem page for what is not an
 // operator ID or is no operator here.
