@@ -355,3 +355,21 @@ func TestVouchPagesBadInput(t *testing.T) {
 		t.Errorf("a vouch without GitHub: %d\n%s", resp.StatusCode, page)
 	}
 }
+
+// TestVouchCookieBehindTLS checks that the pages' session cookie is
+// Secure when the node is reached over TLS.
+func TestVouchCookieBehindTLS(t *testing.T) {
+	t.Parallel()
+	n, _ := testNodeWith(t, Config{})
+	srv := httptest.NewTLSServer(n.Handler())
+	t.Cleanup(srv.Close)
+	resp, err := srv.Client().Get(srv.URL + "/agents/op:" + strings.Repeat("ab", 32))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	cookie := resp.Header.Get("Set-Cookie")
+	if resp.StatusCode != 404 || !strings.Contains(cookie, "; Secure") || !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Lax") {
+		t.Errorf("over TLS: %d, cookie %q", resp.StatusCode, cookie)
+	}
+}
