@@ -390,7 +390,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	memoryhttp.New(n.mux, n.memory, cfg.AdminToken, cfg.MaxBodyBytes, n.logger)
 	vouchpage.Mount(n.mux, vouchpage.Config{GitHub: cfg.GitHubSignIn, PublicURL: cfg.PublicURL}, vouchpage.Deps{
 		Operator: n.store.Operator, Vouch: n.ledger.Vouch, AccountRequest: n.ledger.AccountRequest,
-		ConfirmAccount: n.ledger.ConfirmAccount, Logger: n.logger, Now: n.now,
+		ConfirmAccount: n.ledger.ConfirmAccount, Take: n.store.Take, Logger: n.logger, Now: n.now,
 	})
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop

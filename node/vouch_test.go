@@ -342,6 +342,22 @@ func TestVouchPagesBadInput(t *testing.T) {
 		})
 	}
 
+	// Sign-ins count against the address: at most 60 an hour.
+	p.c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+	limited := false
+	for i := 0; i <= 60 && !limited; i++ {
+		resp, body := p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {csrf}})
+		switch {
+		case resp.StatusCode == 429 && strings.Contains(body, "Too many sign-ins"):
+			limited = true
+		case resp.StatusCode != 303:
+			t.Fatalf("sign-in %d: %d\n%s", i, resp.StatusCode, body)
+		}
+	}
+	if !limited {
+		t.Error("61 sign-ins from one address in an hour were all let through")
+	}
+
 	// A node without a GitHub app says so, and refuses the vouch.
 	_, bare := testNode(t)
 	q := newPerson(t)

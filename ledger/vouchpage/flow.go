@@ -4,15 +4,18 @@ import (
 	"crypto/rand"
 	"encoding/base64"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
+	"time"
 
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger/ledgerhttp"
 	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/vocabulary"
 )
 
 // agent serves the agent's page: who it is, whether it has an identity,
@@ -44,6 +47,17 @@ func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session strin
 	op, v, ok := p.operator(r)
 	if !ok {
 		return v
+	}
+	// Each sign-in makes the node ask GitHub twice, so they count against
+	// the address as proofs do.
+	ok, retry, err := p.d.Take(r.Context(), "vouch:ip:"+httpapi.ClientAddress(r), vocabulary.ProofsPerIP, time.Hour, p.d.Now())
+	if err != nil {
+		p.d.Logger.Error("counting a sign-in", "err", err)
+		return problem(http.StatusInternalServerError, "Something went wrong", "Try again in a minute.")
+	}
+	if !ok {
+		return problem(http.StatusTooManyRequests, "Too many sign-ins from here",
+			fmt.Sprintf("This address started %d sign-ins in the last hour. Try again in %d minutes.", vocabulary.ProofsPerIP, int(retry.Minutes())+1))
 	}
 	code := strings.TrimSpace(r.PostForm.Get("pairing"))
 	code = strings.TrimPrefix(code, "#")

@@ -73,8 +73,10 @@ type Deps struct {
 	Vouch          func(ctx context.Context, v ledgerhttp.VouchRequest) (ledgerhttp.VouchResult, error)
 	AccountRequest func(ctx context.Context, token string) (ledgerhttp.Account, error)
 	ConfirmAccount func(ctx context.Context, token string) (ledgerhttp.Account, error)
-	Logger         *slog.Logger
-	Now            func() time.Time
+	// Take takes a slot of a rate limit, as store.Store's Take does.
+	Take   func(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (bool, time.Duration, error)
+	Logger *slog.Logger
+	Now    func() time.Time
 }
 
 // The sign-in's bounds: how long a person has at GitHub, and how many
