@@ -54,26 +54,30 @@ func (e *IdentityEntry) Subject() string {
 	return ""
 }
 
-// pairedVouch keys identityShapes' shape of a vouch the operator consented
-// to in advance, which holds pairing and consent_sig in place of sig.
-const pairedVouch = "vouched+pairing"
+// pairedShape keys identityShapes' shape of an identity the operator
+// consented to in advance with a pairing code (a vouch, or a domain its
+// person named from the link), which holds pairing and consent_sig in
+// place of sig and the log's voucher_sig.
+func pairedShape(kind string) string { return kind + "+pairing" }
 
 // identityShapes are the members of each kind of identity entry an
 // operator sends (or, for an invitation, the log signs), besides type and
 // kind, as the reference library's IdentityEntrySchema holds them.
 var identityShapes = map[string][]string{
-	vocabulary.IdentityDomain:    {"operator", "domain", "sig"},
-	vocabulary.IdentityGitHub:    {"operator", "repository", "sig"},
-	vocabulary.IdentityVouched:   {"operator", "voucher", "voucher_sig", "sig"},
-	pairedVouch:                  {"operator", "voucher", "pairing", "consent_sig", "voucher_sig"},
-	vocabulary.IdentitySponsored: {"operator", "sponsor", "code", "sponsor_sig", "sig"},
-	vocabulary.IdentityInvited:   {"operator", "sig"},
+	vocabulary.IdentityDomain:               {"operator", "domain", "sig"},
+	vocabulary.IdentityGitHub:               {"operator", "repository", "sig"},
+	vocabulary.IdentityVouched:              {"operator", "voucher", "voucher_sig", "sig"},
+	pairedShape(vocabulary.IdentityVouched): {"operator", "voucher", "pairing", "consent_sig", "voucher_sig"},
+	pairedShape(vocabulary.IdentityDomain):  {"operator", "domain", "pairing", "consent_sig", "voucher_sig"},
+	vocabulary.IdentitySponsored:            {"operator", "sponsor", "code", "sponsor_sig", "sig"},
+	vocabulary.IdentityInvited:              {"operator", "sig"},
 }
 
 // CheckIdentityEntry checks an identity entry's shape for operator, whose
 // request it came with:
 //
 //	{"type": "identity", "kind": "domain", "operator", "domain", "sig"}
+//	{"type": "identity", "kind": "domain", "operator", "domain", "pairing", "consent_sig", "voucher_sig"}
 //	{"type": "identity", "kind": "github", "operator", "repository", "sig"}
 //	{"type": "identity", "kind": "vouched", "operator", "voucher", "voucher_sig", "sig"}
 //	{"type": "identity", "kind": "vouched", "operator", "voucher", "pairing", "consent_sig", "voucher_sig"}
@@ -88,11 +92,12 @@ func CheckIdentityEntry(entry map[string]any, operator string) (*IdentityEntry, 
 	}
 	kind, _ := entry["kind"].(string)
 	shapeKey := kind
-	if _, paired := entry["pairing"]; paired && kind == vocabulary.IdentityVouched {
-		shapeKey = pairedVouch
+	_, paired := entry["pairing"]
+	if paired && (kind == vocabulary.IdentityVouched || kind == vocabulary.IdentityDomain) {
+		shapeKey = pairedShape(kind)
 	}
 	shape, ok := identityShapes[shapeKey]
-	if !ok || kind == pairedVouch {
+	if !ok || strings.HasSuffix(kind, "+pairing") {
 		return nil, fail(ErrMalformed, "/kind", "kind is one of %s", strings.Join(vocabulary.IdentityKinds, ", "))
 	}
 	if err := members(entry, IdentityType, append([]string{"kind"}, shape...)); err != nil {
@@ -116,11 +121,6 @@ func CheckIdentityEntry(entry map[string]any, operator string) (*IdentityEntry, 
 		if e.Voucher, err = str(entry, "voucher"); err == nil && !IsVoucher(e.Voucher) {
 			err = fail(ErrMalformed, "/voucher", "voucher is github:<numeric ID> or card:<64 hex digits>")
 		}
-		if err == nil && shapeKey == pairedVouch {
-			if e.Pairing, err = str(entry, "pairing"); err == nil && !digestPattern.MatchString(e.Pairing) {
-				err = fail(ErrMalformed, "/pairing", "pairing is sha256: and 64 lowercase hex digits, the SHA-256 of the pairing code")
-			}
-		}
 	case vocabulary.IdentitySponsored:
 		if e.Sponsor, err = str(entry, "sponsor"); err == nil {
 			if !protocol.IsOperatorID(e.Sponsor) {
@@ -133,6 +133,11 @@ func CheckIdentityEntry(entry map[string]any, operator string) (*IdentityEntry, 
 			if e.Code, err = str(entry, "code"); err == nil {
 				err = CheckInviteCode(e.Code)
 			}
+		}
+	}
+	if err == nil && shapeKey != kind {
+		if e.Pairing, err = str(entry, "pairing"); err == nil && !digestPattern.MatchString(e.Pairing) {
+			err = fail(ErrMalformed, "/pairing", "pairing is sha256: and 64 lowercase hex digits, the SHA-256 of the pairing code")
 		}
 	}
 	if err != nil {
@@ -158,8 +163,9 @@ type IdentityKeys struct {
 // invitation), a sponsored identity's sponsor_sig by the sponsor's key over
 // the invite {type: "invite", sponsor, code}, and a vouch's voucher_sig by
 // the log's key over the entry without its signatures (VouchPayload). A
-// paired vouch has no sig: its consent_sig is the operator's key's
-// signature over its consent (ConsentPayload).
+// paired vouch or domain has no sig: the log's voucher_sig attests it
+// (VouchPayload, PairedDomainPayload), and its consent_sig is the
+// operator's key's signature over its consent (ConsentPayload).
 func VerifyIdentityEntry(entry map[string]any, e *IdentityEntry, keys IdentityKeys) error {
 	switch e.Kind {
 	case vocabulary.IdentitySponsored:
@@ -179,19 +185,36 @@ func VerifyIdentityEntry(entry map[string]any, e *IdentityEntry, keys IdentityKe
 			return fail(ErrBadSignature, "/voucher_sig", "voucher_sig is not the log's attestation of the vouch")
 		}
 		if e.Pairing != "" {
-			consent, err := ConsentPayload(e.Operator, e.Pairing)
+			return verifyConsent(entry, e, keys)
+		}
+	case vocabulary.IdentityDomain:
+		if e.Pairing != "" {
+			payload, err := PairedDomainPayload(e.Operator, e.Domain, e.Pairing)
 			if err != nil {
 				return err
 			}
-			if sig, _ := entry["consent_sig"].(string); !hybrid.Verify(sig, consent, keys.Operator) {
-				return fail(ErrBadSignature, "/consent_sig", "consent_sig is not the operator's current key's signature over its consent")
+			if sig, _ := entry["voucher_sig"].(string); !hybrid.Verify(sig, payload, keys.Log) {
+				return fail(ErrBadSignature, "/voucher_sig", "voucher_sig is not the log's attestation that the pairing code's holder named the domain")
 			}
-			return nil
+			return verifyConsent(entry, e, keys)
 		}
 	case vocabulary.IdentityInvited:
 		return verify(entry, keys.Log)
 	}
 	return verify(entry, keys.Operator)
+}
+
+// verifyConsent checks a paired identity's consent_sig: the operator's
+// key's signature over its consent to the pairing code.
+func verifyConsent(entry map[string]any, e *IdentityEntry, keys IdentityKeys) error {
+	consent, err := ConsentPayload(e.Operator, e.Pairing)
+	if err != nil {
+		return err
+	}
+	if sig, _ := entry["consent_sig"].(string); !hybrid.Verify(sig, consent, keys.Operator) {
+		return fail(ErrBadSignature, "/consent_sig", "consent_sig is not the operator's current key's signature over its consent")
+	}
+	return nil
 }
 
 // SignInvitation returns the identity entry the node logs to invite an

@@ -138,6 +138,36 @@ func AttestPairedVouch(operator string, consent VouchConsent, voucher string, lo
 	}, nil
 }
 
+// PairedDomainPayload returns the bytes the log signs, in voucher_sig, to
+// attest that whoever brought a pairing code named the domain: the paired
+// domain identity without its signatures, {type: "identity", kind:
+// "domain", operator, domain, pairing}.
+func PairedDomainPayload(operator, domain, pairing string) ([]byte, error) {
+	b, err := canonical.Marshal(map[string]any{"type": IdentityType, "kind": vocabulary.IdentityDomain, "operator": operator, "domain": domain, "pairing": pairing})
+	if err != nil {
+		return nil, fail(ErrMalformed, "", "the identity has no canonical JSON: %v", err)
+	}
+	return b, nil
+}
+
+// AttestPairedDomain returns the identity entry the node logs once the
+// domain a person named from the agent's pairing link proves the agent's
+// key: {type, kind: "domain", operator, domain, pairing, consent_sig,
+// voucher_sig}, completing the consent.
+func AttestPairedDomain(operator string, consent VouchConsent, domain string, logKey *hybrid.PrivateKey) (map[string]any, error) {
+	if !protocol.IsOperatorID(operator) || CheckDomain(domain) != nil || !digestPattern.MatchString(consent.Pairing) {
+		return nil, fail(ErrMalformed, "", "a paired domain names an operator ID, a domain and a pairing digest")
+	}
+	payload, err := PairedDomainPayload(operator, domain, consent.Pairing)
+	if err != nil {
+		return nil, err
+	}
+	return map[string]any{
+		"type": IdentityType, "kind": vocabulary.IdentityDomain, "operator": operator, "domain": domain,
+		"pairing": consent.Pairing, "consent_sig": consent.Sig, "voucher_sig": logKey.Sign(payload),
+	}, nil
+}
+
 // AccountRequest is an account request that passed CheckAccountRequest.
 type AccountRequest struct {
 	Email  string // as signed

@@ -314,6 +314,21 @@ type Store interface {
 	// emailKey, first listed first.
 	AccountAgents(ctx context.Context, emailKey string) ([]string, error)
 
+	// WatchDomain records that a person named w.Domain from the pairing
+	// link of w.Operator's consent w.Pairing: the node looks for the
+	// domain's record until w.Until. One watch per consent: watching
+	// again replaces the domain and the time. The operator unknown,
+	// ErrNotFound.
+	WatchDomain(ctx context.Context, w DomainWatch) error
+
+	// DomainWatches returns the watches still open at now (Until after
+	// now), oldest first.
+	DomainWatches(ctx context.Context, now time.Time) ([]DomainWatch, error)
+
+	// DropDomainWatches removes the watches of the given consents, and
+	// every watch no longer open at now.
+	DropDomainWatches(ctx context.Context, pairings []string, now time.Time) error
+
 	// Take takes one slot of a rate limit: at most limit takes in bucket
 	// in any window ending at now (a sliding window). It reports whether
 	// it took one and, if not, how long until one frees. Buckets are
@@ -565,4 +580,14 @@ type AccountRequest struct {
 	Requested time.Time
 	Expires   time.Time
 	Confirmed time.Time // zero until the person confirms
+}
+
+// DomainWatch is a domain a person named from an agent's pairing link,
+// which the node watches for the record that proves the agent's key.
+type DomainWatch struct {
+	Pairing  string // the consent's pairing digest
+	Operator string
+	Domain   string
+	Started  time.Time
+	Until    time.Time
 }

@@ -54,6 +54,15 @@ CREATE TABLE IF NOT EXISTS account_members (
 	added     BIGINT NOT NULL
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS account_members_email ON account_members (email_key, added);
+
+CREATE TABLE IF NOT EXISTS domain_watches (
+	pairing  TEXT PRIMARY KEY,
+	operator TEXT NOT NULL REFERENCES operators (id),
+	domain   TEXT NOT NULL,
+	started  BIGINT NOT NULL,
+	until    BIGINT NOT NULL
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS domain_watches_until ON domain_watches (until);
 `
 
 // CreateVouchConsent implements store.Store.
@@ -293,4 +302,55 @@ func (s *Store) AccountAgents(ctx context.Context, emailKey string) ([]string, e
 		out = append(out, op)
 	}
 	return out, rows.Err()
+}
+
+// WatchDomain implements store.Store.
+func (s *Store) WatchDomain(ctx context.Context, w store.DomainWatch) error {
+	if w.Pairing == "" || w.Operator == "" || w.Domain == "" || !w.Until.After(w.Started) {
+		return fmt.Errorf("sqlite: watch %s for %s: %w", w.Domain, w.Operator, store.ErrInvalid)
+	}
+	return s.write(ctx, func(tx *sql.Tx) error {
+		if _, err := loadOperator(ctx, tx, w.Operator); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO domain_watches (pairing, operator, domain, started, until) VALUES (?, ?, ?, ?, ?)
+			 ON CONFLICT (pairing) DO UPDATE SET operator = excluded.operator, domain = excluded.domain, started = excluded.started, until = excluded.until`,
+			w.Pairing, w.Operator, w.Domain, nanos(w.Started), nanos(w.Until))
+		return err
+	})
+}
+
+// DomainWatches implements store.Store.
+func (s *Store) DomainWatches(ctx context.Context, now time.Time) ([]store.DomainWatch, error) {
+	rows, err := s.r.QueryContext(ctx,
+		`SELECT pairing, operator, domain, started, until FROM domain_watches WHERE until > ? ORDER BY started, pairing`, nanos(now))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.DomainWatch
+	for rows.Next() {
+		var w store.DomainWatch
+		var started, until int64
+		if err := rows.Scan(&w.Pairing, &w.Operator, &w.Domain, &started, &until); err != nil {
+			return nil, err
+		}
+		w.Started, w.Until = fromNanos(started), fromNanos(until)
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// DropDomainWatches implements store.Store.
+func (s *Store) DropDomainWatches(ctx context.Context, pairings []string, now time.Time) error {
+	return s.write(ctx, func(tx *sql.Tx) error {
+		for _, p := range pairings {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM domain_watches WHERE pairing = ?`, p); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM domain_watches WHERE until <= ?`, nanos(now))
+		return err
+	})
 }

@@ -56,6 +56,8 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 	f.ok(f.s.RequestAccount(f.ctx, pending), "RequestAccount")
 	f.ok(f.s.RequestAccount(f.ctx, listed), "RequestAccount")
 	f.ok(second(f.s.ConfirmAccount(f.ctx, listed.Token, f.now)), "ConfirmAccount")
+	watch := store.DomainWatch{Pairing: consent.Pairing, Operator: sponsor.ID, Domain: "lab.example.org", Started: f.now, Until: f.now.Add(time.Hour)}
+	f.ok(f.s.WatchDomain(f.ctx, watch), "WatchDomain")
 
 	f.s = reopen(f.t, f.s)
 
@@ -70,6 +72,9 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 	}
 	if agents, err := f.s.AccountAgents(f.ctx, "p@example.org"); err != nil || !slices.Equal(agents, []string{sponsor.ID}) {
 		f.t.Errorf("the account after reopening = %v, %v", agents, err)
+	}
+	if ws, err := f.s.DomainWatches(f.ctx, f.now); err != nil || len(ws) != 1 || ws[0].Domain != watch.Domain {
+		f.t.Errorf("the domain watches after reopening = %+v, %v", ws, err)
 	}
 
 	for id, was := range before {

@@ -167,3 +167,30 @@ func testVouchesAndAccounts(f *fixture) {
 	}
 	f.is(second(f.s.ConfirmAccount(f.ctx, "sha256:"+nonce(), f.now)), store.ErrNotFound, "an unknown token")
 }
+
+// testDomainWatches keeps the domains people named from pairing links
+// until they lapse or are dropped.
+func testDomainWatches(f *fixture) {
+	op, _ := f.register("Watched")
+	w := store.DomainWatch{Pairing: "sha256:" + nonce(), Operator: op.ID, Domain: "lab.example.org", Started: f.now, Until: f.now.Add(48 * time.Hour)}
+	f.ok(f.s.WatchDomain(f.ctx, w), "WatchDomain")
+	w.Domain = "example.org"
+	f.ok(f.s.WatchDomain(f.ctx, w), "WatchDomain again")
+	short := store.DomainWatch{Pairing: "sha256:" + nonce(), Operator: op.ID, Domain: "other.example", Started: f.now, Until: f.now.Add(time.Hour)}
+	f.ok(f.s.WatchDomain(f.ctx, short), "WatchDomain")
+	f.is(f.s.WatchDomain(f.ctx, store.DomainWatch{Pairing: "sha256:x", Operator: "op:" + nonce() + nonce(), Domain: "x.org", Started: f.now, Until: f.now.Add(time.Hour)}),
+		store.ErrNotFound, "a watch for no operator")
+	got, err := f.s.DomainWatches(f.ctx, f.now.Add(2*time.Hour))
+	f.ok(err, "DomainWatches")
+	if len(got) != 1 || got[0].Domain != "example.org" || !got[0].Until.Equal(w.Until) {
+		f.t.Errorf("DomainWatches = %+v", got)
+	}
+	f.ok(f.s.DropDomainWatches(f.ctx, []string{w.Pairing}, f.now), "DropDomainWatches")
+	if got, _ := f.s.DomainWatches(f.ctx, f.now); len(got) != 1 || got[0].Pairing != short.Pairing {
+		f.t.Errorf("DomainWatches after a drop = %+v", got)
+	}
+	f.ok(f.s.DropDomainWatches(f.ctx, nil, short.Until), "DropDomainWatches of the lapsed")
+	if got, _ := f.s.DomainWatches(f.ctx, f.now); len(got) != 0 {
+		f.t.Errorf("DomainWatches after the lapsed went = %+v", got)
+	}
+}
