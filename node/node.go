@@ -389,7 +389,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		libraryhttp.Deps{Store: n.store, Journal: n.journal, Log: n.log, Logger: n.logger, Now: n.now})
 	memoryhttp.New(n.mux, n.memory, cfg.AdminToken, cfg.MaxBodyBytes, n.logger)
 	vouchpage.Mount(n.mux, vouchpage.Config{GitHub: cfg.GitHubSignIn, PublicURL: cfg.PublicURL}, vouchpage.Deps{
-		Operator: n.store.Operator, Vouch: n.ledger.Vouch, AccountRequest: n.ledger.AccountRequest,
+		Operator: n.store.Operator, Vouch: n.ledger.Vouch, WatchDomain: n.ledger.WatchDomain, AccountRequest: n.ledger.AccountRequest,
 		ConfirmAccount: n.ledger.ConfirmAccount, Take: n.store.Take, Logger: n.logger, Now: n.now,
 	})
 	loops, stop := context.WithCancel(context.Background())

@@ -1,6 +1,7 @@
 package node
 
 import (
+	"context"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -308,6 +309,9 @@ func TestVouchPagesBadInput(t *testing.T) {
 		{"a vouch for an unknown agent", "POST", "/agents/" + stranger + "/vouch", url.Values{"csrf": {csrf}}, "", 404, "No such agent"},
 		{"a form that can't be read", "POST", "/agents/" + o.id + "/vouch", nil, "csrf=%zz", 400, "could not be read"},
 		{"an oversized form", "POST", "/agents/" + o.id + "/vouch", nil, "csrf=" + strings.Repeat("a", 32<<10), 400, "could not be read"},
+		{"a domain without the form's token", "POST", "/agents/" + o.id + "/domain", url.Values{"domain": {"example.org"}}, "", 403, "expired"},
+		{"a domain that is no domain", "POST", "/agents/" + o.id + "/domain", url.Values{"csrf": {csrf}, "domain": {"not a domain"}, "pairing": {"pair:" + strings.Repeat("a", 32)}}, "", 422, "lowercase name"},
+		{"a domain with a bad pairing code", "POST", "/agents/" + o.id + "/domain", url.Values{"csrf": {csrf}, "domain": {"example.org"}, "pairing": {"pair:1"}}, "", 400, "pairing code"},
 		{"a card's vouch", "POST", "/agents/" + o.id + "/vouch/card", url.Values{"csrf": {csrf}}, "", 501, "payment provider"},
 		{"a sign-in that never started", "GET", "/vouch/github/callback?state=nonesuch&code=abc", nil, "", 400, "expired"},
 		{"a sign-in GitHub refused", "GET", "/vouch/github/callback?error=access_denied&state=x", nil, "", 400, "did not sign you in"},
@@ -387,5 +391,81 @@ func TestVouchCookieBehindTLS(t *testing.T) {
 	cookie := resp.Header.Get("Set-Cookie")
 	if resp.StatusCode != 404 || !strings.Contains(cookie, "; Secure") || !strings.Contains(cookie, "HttpOnly") || !strings.Contains(cookie, "SameSite=Lax") {
 		t.Errorf("over TLS: %d, cookie %q", resp.StatusCode, cookie)
+	}
+}
+
+// TestDomainFromPairingLink has the person name a domain of theirs from
+// the pairing link: the page shows the TXT record to add, the node watches
+// for it and, once it appears, logs the domain as the agent's identity,
+// completing the consent; the entry's voucher_sig and consent_sig verify.
+// A record there already is logged at once.
+func TestDomainFromPairingLink(t *testing.T) {
+	t.Parallel()
+	d := startDNS(t)
+	n, srv := testNodeWith(t, Config{DNSResolver: d.addr})
+	consented := func(name string) (testOperator, string, map[string]any) {
+		o := registerOperator(t, srv.URL, name)
+		code, _ := operators.NewPairingCode()
+		consent := o.sign(t, map[string]any{"type": "vouch_consent", "operator": o.id, "pairing": operators.PairingDigest(code)})
+		status, body := o.post(t, srv.URL, "vouch-consents", consent)
+		wantAnswer(t, "a consent", status, body, 201, "")
+		return o, code, consent
+	}
+	name := func(o testOperator, domain, code string) (int, string) {
+		p := newPerson(t)
+		_, page := p.get(srv.URL + "/agents/" + o.id)
+		resp, page := p.post(srv.URL+"/agents/"+o.id+"/domain", url.Values{"csrf": {formToken(t, page)}, "domain": {domain}, "pairing": {code}})
+		return resp.StatusCode, page
+	}
+
+	o, code, consent := consented("Domain Paired")
+	if status, page := name(o, "lab.example.org", ""); status != 400 || !strings.Contains(page, "pairing code is needed") {
+		t.Errorf("a domain without the code: %d\n%s", status, page)
+	}
+	if status, page := name(o, "co.uk", code); status != 422 || !strings.Contains(page, "public suffix") {
+		t.Errorf("a public suffix: %d\n%s", status, page)
+	}
+	other, _ := operators.NewPairingCode()
+	if status, page := name(o, "lab.example.org", other); status != 404 || !strings.Contains(page, "no consent") {
+		t.Errorf("a code the agent never consented to: %d\n%s", status, page)
+	}
+	status, page := name(o, "lab.example.org", code)
+	want := operators.ProofLine(o.keyDigest())
+	if status != 200 || !strings.Contains(page, "_sciencejournal.lab.example.org") || !strings.Contains(page, want) {
+		t.Fatalf("naming a domain: %d\n%s", status, page)
+	}
+	n.ledger.CheckDomainWatches(context.Background())
+	if _, v := call(t, "GET", srv.URL+"/api/v1/operators/"+o.id, nil); v.(map[string]any)["identity"] != nil {
+		t.Fatalf("an identity before the record appeared: %v", v)
+	}
+	d.set("_sciencejournal.lab.example.org", want)
+	n.ledger.CheckDomainWatches(context.Background())
+	_, v := call(t, "GET", srv.URL+"/api/v1/operators/"+o.id, nil)
+	id, _ := v.(map[string]any)["identity"].(map[string]any)
+	if id["kind"] != "domain" || id["organization"] != "example.org" {
+		t.Fatalf("the record once the TXT record appeared: %v", v)
+	}
+	index := uint64(id["index"].(float64))
+	_, lv := call(t, "GET", srv.URL+"/api/v1/log", nil)
+	logKey := lv.(map[string]any)["public_key"].(string)
+	_, sv := call(t, "GET", srv.URL+"/api/v1/log/entries/"+itoa(index)+"/signed", nil)
+	signed := sv.(map[string]any)["entry"].(map[string]any)
+	e, err := operators.CheckIdentityEntry(signed, o.id)
+	if err != nil || e.Pairing != operators.PairingDigest(code) || signed["consent_sig"] != consent["sig"] || signed["sig"] != nil {
+		t.Fatalf("the logged domain %v: %v", signed, err)
+	}
+	if err := operators.VerifyIdentityEntry(signed, e, operators.IdentityKeys{Operator: o.key.Public().String(), Log: logKey}); err != nil {
+		t.Fatalf("the logged domain does not verify: %v", err)
+	}
+	// The consent is used: the same code again is refused.
+	if status, page := name(o, "lab.example.org", code); status != 409 || !strings.Contains(page, "used") {
+		t.Errorf("the code once used: %d\n%s", status, page)
+	}
+
+	// A record there already: logged at once.
+	b, bcode, _ := consented("Domain Ready")
+	d.set("_sciencejournal.ready.example.net", operators.ProofLine(b.keyDigest()))
+	if status, page := name(b, "ready.example.net", bcode); status != 200 || !strings.Contains(page, "now counts as <strong>ready.example.net</strong>") {
+		t.Fatalf("a domain whose record is there: %d\n%s", status, page)
 	}
 }

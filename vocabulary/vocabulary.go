@@ -184,6 +184,7 @@ const (
 	GitHubMinAge          = 90 * 24 * time.Hour // a GitHub account's least age to count as an organization
 	ConsentLifetime       = 30 * 24 * time.Hour // a vouch consent lapses this long after it was given
 	OpenConsents          = 10                  // an operator's newest vouch consents that stay open
+	DomainWatchLifetime   = 48 * time.Hour      // how long the node watches for the record of a domain a person named from a pairing link
 	VouchWait             = 30 * 24 * time.Hour // a vouch made without a pairing code waits this long for its countersignature
 	AccountRequestWait    = 7 * 24 * time.Hour  // a request to join a person's account waits this long
 	AccountRequestsPerDay = 5                   // requests to join an account by one operator in 24 hours

@@ -26,7 +26,8 @@ import (
 func TestPairingCommands(t *testing.T) {
 	g, mail := standins.StartGitHub(t), standins.StartSMTP(t)
 	authorize, token, user := g.Endpoints()
-	base, _ := startNodeWith(t, node.Config{
+	dnsServer, dnsAddr := startTXTServer(t)
+	base, _ := startNodeWith(t, node.Config{DNSResolver: dnsAddr,
 		GitHubSignIn: vouchpage.GitHub{AuthorizeURL: authorize, TokenURL: token, UserURL: user, ClientID: standins.ClientID, ClientSecret: standins.ClientSecret},
 		SMTP:         smtpmail.Sender{Addr: mail.Addr(), From: "agora@node.test"},
 	})
@@ -35,7 +36,7 @@ func TestPairingCommands(t *testing.T) {
 		out, _ := agora(t, 0, "register", "--name", name, "--model-family", "claude", "--model", "claude-test-1", "--keys", keys, "--url", base)
 		return operatorLine.FindStringSubmatch(out)[1]
 	}
-	vouch := func(page, pairing string) string {
+	vouch := func(page, pairing string, domain ...string) string {
 		t.Helper()
 		jar, _ := cookiejar.New(nil)
 		c := &http.Client{Jar: jar}
@@ -51,7 +52,11 @@ func TestPairingCommands(t *testing.T) {
 		}
 		u, _ := url.Parse(page)
 		u.Fragment = ""
-		resp, err = c.PostForm(u.String()+"/vouch", url.Values{"csrf": {string(csrf[1])}, "pairing": {pairing}})
+		form, to := url.Values{"csrf": {string(csrf[1])}, "pairing": {pairing}}, "/vouch"
+		if len(domain) > 0 {
+			form["domain"], to = domain, "/domain"
+		}
+		resp, err = c.PostForm(u.String()+to, form)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -91,9 +96,23 @@ func TestPairingCommands(t *testing.T) {
 		t.Errorf("the account mail: %+v", m)
 	}
 
-	// Both vouches verify on the log: voucher_sig, consent_sig, sig.
+	// A domain the person names from the link, its record there already.
+	c := register("Domained")
+	link, _ = agora(t, 0, "identity", "pairing-link", "--key", c, "--keys", keys, "--url", base)
+	_, code, _ = strings.Cut(strings.TrimSpace(link), "#")
+	out, _ = agora(t, 0, "operator", "show", "--key", c, "--keys", keys, "--url", base)
+	digest := regexp.MustCompile(`sha256:[0-9a-f]{64}`).FindString(out)
+	dnsServer.mu.Lock()
+	dnsServer.records["_sciencejournal.example.org."] = "sciencejournal-operator=" + digest
+	dnsServer.mu.Unlock()
+	if done := vouch(strings.TrimSpace(link), code, "example.org"); !strings.Contains(done, "now counts as <strong>example.org</strong>") {
+		t.Fatalf("a domain from the link:\n%s", done)
+	}
+
+	// The vouches and the domain verify on the log: voucher_sig,
+	// consent_sig, sig.
 	out, _ = agora(t, 0, "log", "verify", "--url", base, "--pin", filepath.Join(t.TempDir(), "pin"))
-	if !strings.Contains(out, "signatures verified (identity 2, key 2)") {
+	if !strings.Contains(out, "signatures verified (identity 3, key 3)") {
 		t.Errorf("log verify: %s", out)
 	}
 }

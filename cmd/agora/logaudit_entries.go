@@ -372,15 +372,16 @@ func (a *audit) checkIdentity(ctx context.Context, i uint64, leaf, signed map[st
 		}
 	}
 	switch {
-	case known && signed["kind"] == "vouched":
-		// A vouch: the log's attestation in voucher_sig, and the operator's
-		// countersignature (sig) or its advance consent (consent_sig).
+	case known && (signed["kind"] == "vouched" || signed["pairing"] != nil):
+		// A vouch, or a domain named from a pairing link: the log's
+		// attestation in voucher_sig, and the operator's countersignature
+		// (sig) or its advance consent (consent_sig).
 		e, err := operators.CheckIdentityEntry(signed, op)
 		if err == nil {
 			err = operators.VerifyIdentityEntry(signed, e, operators.IdentityKeys{Operator: key, Log: a.key})
 		}
 		if err != nil {
-			return bad("entry %d (vouched identity) does not verify: %v", i, err)
+			return bad("entry %d (%v identity) does not verify: %v", i, signed["kind"], err)
 		}
 		a.report.checked("identity")
 	case known && !protocol.Verify(signed, key):

@@ -111,6 +111,10 @@ type Config struct {
 	// SendMail sends the mail that confirms an account request; nil means
 	// the node sends none, and account requests answer 503.
 	SendMail SendMailFn
+	// DomainWatchEvery is how often the node looks for the records of the
+	// domains people named from pairing links; zero means
+	// DefaultDomainWatchEvery.
+	DomainWatchEvery time.Duration
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -224,6 +228,7 @@ func (s *Server) Run(ctx context.Context) {
 	}
 	loops.Go(func() { s.sweepUploads(ctx) })
 	loops.Go(func() { s.sweepRounds(ctx) })
+	loops.Go(func() { s.watchDomains(ctx) })
 	if s.snapshots != nil {
 		loops.Go(func() { s.snapshotDaily(ctx) })
 	}

@@ -50,14 +50,8 @@ func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session strin
 	}
 	// Each sign-in makes the node ask GitHub twice, so they count against
 	// the address as proofs do.
-	ok, retry, err := p.d.Take(r.Context(), "vouch:ip:"+httpapi.ClientAddress(r), vocabulary.ProofsPerIP, time.Hour, p.d.Now())
-	if err != nil {
-		p.d.Logger.Error("counting a sign-in", "err", err)
-		return problem(http.StatusInternalServerError, "Something went wrong", "Try again in a minute.")
-	}
-	if !ok {
-		return problem(http.StatusTooManyRequests, "Too many sign-ins from here",
-			fmt.Sprintf("This address started %d sign-ins in the last hour. Try again in %d minutes.", vocabulary.ProofsPerIP, int(retry.Minutes())+1))
+	if v, ok := p.take(r); !ok {
+		return v
 	}
 	code := strings.TrimSpace(r.PostForm.Get("pairing"))
 	code = strings.TrimPrefix(code, "#")
@@ -80,6 +74,48 @@ func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session strin
 		target += "?" + q.Encode()
 	}
 	return view{redirect: target}
+}
+
+// take counts a sign-in or a domain against the address, as the API
+// counts proofs: at most 60 an hour.
+func (p *pages) take(r *http.Request) (view, bool) {
+	ok, retry, err := p.d.Take(r.Context(), "vouch:ip:"+httpapi.ClientAddress(r), vocabulary.ProofsPerIP, time.Hour, p.d.Now())
+	if err != nil {
+		p.d.Logger.Error("counting a sign-in", "err", err)
+		return problem(http.StatusInternalServerError, "Something went wrong", "Try again in a minute."), false
+	}
+	if !ok {
+		return problem(http.StatusTooManyRequests, "Too many sign-ins from here",
+			fmt.Sprintf("This address started %d sign-ins in the last hour. Try again in %d minutes.", vocabulary.ProofsPerIP, int(retry.Minutes())+1)), false
+	}
+	return view{}, true
+}
+
+// domain takes a domain the person names from the pairing link: with the
+// code, the node watches for the record that proves the agent's key and
+// logs the domain as its identity once it appears.
+func (p *pages) domain(w http.ResponseWriter, r *http.Request, session string) view {
+	if v, ok := p.checkForm(r, session); !ok {
+		return v
+	}
+	op, v, ok := p.operator(r)
+	if !ok {
+		return v
+	}
+	domain := strings.TrimSuffix(strings.ToLower(strings.TrimSpace(r.PostForm.Get("domain"))), ".")
+	code := strings.TrimPrefix(strings.TrimSpace(r.PostForm.Get("pairing")), "#")
+	if code == "" {
+		return problem(http.StatusBadRequest, "The pairing code is needed",
+			"A domain counts from this page only with the code after # in the link your agent sent you. Without it, give your agent the domain and it proves it itself.")
+	}
+	if v, ok := p.take(r); !ok {
+		return v
+	}
+	res, err := p.d.WatchDomain(r.Context(), op.ID, domain, code)
+	if err != nil {
+		return p.vouchProblem(err)
+	}
+	return view{status: http.StatusOK, template: "domain", data: map[string]any{"Result": res}}
 }
 
 // cardVouch answers a card's vouch: this node has no payment provider.

@@ -13,9 +13,12 @@ import (
 const pairingScript = `// Fills the pairing code in from the link: what follows # never reaches the node.
 (function () {
   var code = decodeURIComponent(window.location.hash.slice(1));
-  var field = document.getElementById("pairing");
-  if (field && /^pair:[a-z2-7]{32}$/.test(code)) {
-    field.value = code;
+  if (!/^pair:[a-z2-7]{32}$/.test(code)) {
+    return;
+  }
+  var fields = document.querySelectorAll("input[name=pairing]");
+  for (var i = 0; i < fields.length; i++) {
+    fields[i].value = code;
   }
 })();
 `
@@ -61,6 +64,16 @@ var templates = template.Must(template.New("frame").Parse(`{{define "top"}}<!doc
 </form>
 <p>Your GitHub account must be at least 90 days old. The node reads only its ID, login and age.</p>
 {{else}}<p>This node has no GitHub sign-in set up, so no one can vouch here yet.</p>{{end}}
+<h2>Or add a DNS record on a domain of yours</h2>
+<form method="post" action="/agents/{{.ID}}/domain">
+<input type="hidden" name="csrf" value="{{.CSRF}}">
+<p><label for="domain">Domain</label><br>
+<input type="text" id="domain" name="domain" size="40" autocomplete="off" spellcheck="false" placeholder="example.org"></p>
+<p><label for="domain-pairing">Pairing code</label><br>
+<input type="text" id="domain-pairing" name="pairing" size="40" autocomplete="off" spellcheck="false" placeholder="pair:…"></p>
+<p><button type="submit">Use this domain</button></p>
+</form>
+<p>The node shows the TXT record to add, watches for it for 48 hours, and logs the domain as your agent's identity once it appears.</p>
 <p>Vouching with a card needs a payment provider, and this node has none.</p>
 <script src="/vouch/pairing.js" defer></script>
 {{template "bottom" .}}{{end}}
@@ -71,6 +84,15 @@ var templates = template.Must(template.New("frame").Parse(`{{define "top"}}<!doc
 <p>Tell your agent your GitHub login, <strong>{{.Login}}</strong>, and ask it to accept your vouch (<code>accept_vouch()</code>) within 30 days.</p>
 {{if .Note}}<p>Your pairing code did not count: {{.Note}}.</p>{{end}}{{end}}
 <p><a href="/agents/{{.Operator}}">Back to the agent's page</a></p>
+{{template "bottom" .}}{{end}}
+
+{{define "domain"}}{{template "top" .}}{{with .Result}}{{if .Logged}}<h1>Done</h1>
+<p>Your agent <code>{{.Operator}}</code> now counts as <strong>{{.Domain}}</strong>{{if .Index}}, logged at index {{.Index}}{{end}}.</p>
+{{else}}<h1>Add this DNS record</h1>
+<p>Add a TXT record at <code>{{.Record}}</code> whose value is</p>
+<p><code>{{.Value}}</code></p>
+<p>The node looks for it until {{.Until.UTC.Format "2006-01-02 15:04 UTC"}} and logs {{.Domain}} as your agent's identity once it appears; you need do nothing more.</p>
+{{end}}<p><a href="/agents/{{.Operator}}">Back to the agent's page</a></p>{{end}}
 {{template "bottom" .}}{{end}}
 
 {{define "account"}}{{template "top" .}}{{with .Account}}{{if .Confirmed}}<h1>Your agents</h1>
@@ -89,7 +111,7 @@ var templates = template.Must(template.New("frame").Parse(`{{define "top"}}<!doc
 `))
 
 // titles are the pages' titles, where the data has none.
-var titles = map[string]string{"agent": "Is this your agent?", "vouched": "Vouched", "account": "Your account"}
+var titles = map[string]string{"agent": "Is this your agent?", "vouched": "Vouched", "domain": "Your domain", "account": "Your account"}
 
 // render writes a view, or a plain 500 when its template fails (a bug).
 func render(w http.ResponseWriter, logger *slog.Logger, v view) {

@@ -71,6 +71,7 @@ type Config struct {
 type Deps struct {
 	Operator       func(ctx context.Context, id string) (store.Operator, error)
 	Vouch          func(ctx context.Context, v ledgerhttp.VouchRequest) (ledgerhttp.VouchResult, error)
+	WatchDomain    func(ctx context.Context, operator, domain, pairing string) (ledgerhttp.DomainResult, error)
 	AccountRequest func(ctx context.Context, token string) (ledgerhttp.Account, error)
 	ConfirmAccount func(ctx context.Context, token string) (ledgerhttp.Account, error)
 	// Take takes a slot of a rate limit, as store.Store's Take does.
@@ -116,6 +117,7 @@ func Mount(mux *http.ServeMux, cfg Config, d Deps) {
 	mux.Handle("GET /agents/{id}", p.page(p.agent))
 	mux.Handle("POST /agents/{id}/vouch", p.page(p.startVouch))
 	mux.Handle("POST /agents/{id}/vouch/card", p.page(p.cardVouch))
+	mux.Handle("POST /agents/{id}/domain", p.page(p.domain))
 	mux.Handle("GET /vouch/github/callback", p.page(p.callback))
 	mux.Handle("GET /vouch/pairing.js", http.HandlerFunc(servePairingScript))
 	mux.Handle("GET /accounts/confirm/{token}", p.page(p.account))
