@@ -3,8 +3,9 @@ package ledgerhttp
 // Identities, as the spec's "Identity" section gives them: an operator
 // proves a domain (a TXT record), a GitHub account (a .sciencejournal file
 // in a public repository), an invite code or its person's vouch at POST
-// /api/v1/operators/{id}/identity (vouches.go has the person's side); an operator that counts as a domain or a
-// GitHub account makes invite codes at POST /api/v1/operators/{id}/invites;
+// /api/v1/operators/{id}/identity (vouches.go and domainwatch.go have the
+// person's side); an operator that counts as a domain, a GitHub account or
+// a vouch makes invite codes at POST /api/v1/operators/{id}/invites;
 // anyone reads where a code stands at GET /api/v1/invites/{digest}.
 //
 // Every identity is a logged entry whose leaf names the organization it
@@ -137,7 +138,7 @@ func (ids *identities) prove(r *http.Request) (any, int, error) {
 		return ids.acceptVouch(r, entry, e, op)
 	}
 	return nil, 0, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "unsupported_identity",
-		Message: fmt.Sprintf("This node does not take %s identities here: prove a domain, a GitHub repository or an invite code", e.Kind)}
+		Message: fmt.Sprintf("This node does not take %s identities here: prove a domain, a GitHub repository, an invite code or your person's vouch", e.Kind)}
 }
 
 // proveOwn proves a domain or a GitHub repository: the signature first,
