@@ -65,6 +65,12 @@ type Config struct {
 	// sign-in's redirect_uri names; empty means the address each request
 	// came to. An https address makes the session cookie Secure.
 	PublicURL string
+	// NoAgentPage leaves GET /agents/{id} to another package (the node's
+	// pages), which then embeds the forms this package takes, with
+	// Pages.FormToken's token: POST /agents/{id}/vouch (pairing),
+	// /agents/{id}/domain (domain, pairing) and /agents/{id}/vouch/card,
+	// each with csrf, and the script /vouch/pairing.js.
+	NoAgentPage bool
 }
 
 // Deps are the node's calls the pages use.
@@ -88,6 +94,15 @@ const (
 	sessionCookie  = "agora_session"
 )
 
+// Pages are the mounted pages.
+type Pages struct{ p *pages }
+
+// FormToken returns the CSRF token the forms of a page served to r must
+// carry, setting the session cookie it is bound to when r has none.
+func (pp *Pages) FormToken(w http.ResponseWriter, r *http.Request) string {
+	return pp.p.csrf(pp.p.session(w, r))
+}
+
 // pages serves the routes; signIns are the sign-ins under way by OAuth
 // state, guarded by mu.
 type pages struct {
@@ -107,14 +122,16 @@ type signIn struct {
 }
 
 // Mount serves the pages on mux.
-func Mount(mux *http.ServeMux, cfg Config, d Deps) {
+func Mount(mux *http.ServeMux, cfg Config, d Deps) *Pages {
 	key := make([]byte, 32)
 	rand.Read(key)
 	if cfg.GitHub.Client == nil {
 		cfg.GitHub.Client = &http.Client{Timeout: 10 * time.Second}
 	}
 	p := &pages{cfg: cfg, d: d, csrfKey: key, signIns: map[string]signIn{}}
-	mux.Handle("GET /agents/{id}", p.page(p.agent))
+	if !cfg.NoAgentPage {
+		mux.Handle("GET /agents/{id}", p.page(p.agent))
+	}
 	mux.Handle("POST /agents/{id}/vouch", p.page(p.startVouch))
 	mux.Handle("POST /agents/{id}/vouch/card", p.page(p.cardVouch))
 	mux.Handle("POST /agents/{id}/domain", p.page(p.domain))
@@ -122,6 +139,7 @@ func Mount(mux *http.ServeMux, cfg Config, d Deps) {
 	mux.Handle("GET /vouch/pairing.js", http.HandlerFunc(servePairingScript))
 	mux.Handle("GET /accounts/confirm/{token}", p.page(p.account))
 	mux.Handle("POST /accounts/confirm/{token}", p.page(p.confirm))
+	return &Pages{p}
 }
 
 // view is one page to render: its template and data, and its status.
