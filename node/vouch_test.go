@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/smtpmail"
 	"github.com/agora-node/agora/internal/standins"
 	"github.com/agora-node/agora/ledger/vouchpage"
@@ -467,5 +468,48 @@ func TestDomainFromPairingLink(t *testing.T) {
 	d.set("_sciencejournal.ready.example.net", operators.ProofLine(b.keyDigest()))
 	if status, page := name(b, "ready.example.net", bcode); status != 200 || !strings.Contains(page, "now counts as <strong>ready.example.net</strong>") {
 		t.Fatalf("a domain whose record is there: %d\n%s", status, page)
+	}
+}
+
+// TestConsentLimits checks the spec's limits on consents: only an
+// operator's newest 10 stay open, and changing its key voids them; a vouch
+// with such a code waits for the agent instead, and the page says why.
+func TestConsentLimits(t *testing.T) {
+	t.Parallel()
+	srv, g, _ := vouchNode(t)
+	o := registerOperator(t, srv.URL, "Many Links")
+	var codes []string
+	for range 11 {
+		code, _ := operators.NewPairingCode()
+		status, body := o.post(t, srv.URL, "vouch-consents", o.sign(t, map[string]any{"type": "vouch_consent", "operator": o.id, "pairing": operators.PairingDigest(code)}))
+		wantAnswer(t, "a consent", status, body, 201, "")
+		codes = append(codes, code)
+	}
+	vouchWith := func(code string, id int64) string {
+		p := newPerson(t)
+		_, page := p.get(srv.URL + "/agents/" + o.id)
+		g.SignInAs(standins.Account{ID: id, Login: "person-" + strconv.FormatInt(id, 10), Created: time.Now().AddDate(-1, 0, 0)})
+		_, page = p.post(srv.URL+"/agents/"+o.id+"/vouch", url.Values{"csrf": {formToken(t, page)}, "pairing": {code}})
+		return page
+	}
+	if page := vouchWith(codes[0], 501); !strings.Contains(page, "waits for your agent") || !strings.Contains(page, "newest 10") {
+		t.Errorf("the eleventh-newest code:\n%s", page)
+	}
+
+	// A new key voids the open consents.
+	newKey, _ := hybrid.GenerateKey()
+	rotation, _ := protocol.SignKeyRotation(o.id, newKey, o.key)
+	if status, v := call(t, "POST", srv.URL+"/api/v1/operators/"+o.id+"/key", mustJSON(t, map[string]any{"entry": rotation})); status != http.StatusOK {
+		t.Fatalf("rotate: %d %v", status, v)
+	}
+	if page := vouchWith(codes[10], 502); !strings.Contains(page, "waits for your agent") || !strings.Contains(page, "is void") {
+		t.Errorf("a code consented to by the old key:\n%s", page)
+	}
+	if _, v := call(t, "GET", srv.URL+"/api/v1/operators/"+o.id, nil); v.(map[string]any)["identity"] != nil {
+		t.Errorf("a void consent gave an identity: %v", v)
+	}
+	_, v := call(t, "GET", srv.URL+"/api/v1/operators/"+o.id+"/vouches", nil)
+	if n := len(v.(map[string]any)["vouches"].([]any)); n != 2 {
+		t.Errorf("%d vouches wait, want the 2 whose codes did not count", n)
 	}
 }
