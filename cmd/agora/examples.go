@@ -75,6 +75,9 @@ var examples = map[string]string{
 	"agora identity github":        "agora identity github owner/repo",
 	"agora identity invite":        "agora identity invite",
 	"agora identity accept-invite": "agora identity accept-invite invite:…",
+	"agora identity pairing-link":  "agora identity pairing-link --key op:…",
+	"agora identity accept-vouch":  "agora identity accept-vouch octocat --key op:…",
+	"agora identity join-account":  "agora identity join-account person@example.org --model-family claude --model claude-opus-5-5",
 
 	"agora log show":    "agora log show --url http://127.0.0.1:8080",
 	"agora log entries": "agora log entries --latest 10",

@@ -50,6 +50,10 @@ var stylesheet []byte
 // and no other site may frame a page.
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
+// ScriptCSP is the agent page's policy: CSP and the node's own scripts,
+// none inline, so the pairing code after # can fill the vouch form.
+const ScriptCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
 // StylesheetPath is where the pages' stylesheet is served.
 const StylesheetPath = "/assets/pages.css"
 
@@ -62,14 +66,20 @@ type Deps struct {
 	// LogID names the node's log in every page's footer.
 	LogID  string
 	Logger *slog.Logger
+	// AgentForms, when set, gives the agent page the forms a person
+	// vouches with (package vouchpage, which takes them): the form token
+	// for this browser, which it may set a session cookie for, and
+	// whether the node signs people in with GitHub.
+	AgentForms func(w http.ResponseWriter, r *http.Request) (token string, github bool)
 }
 
 // Pages renders the node's pages.
 type Pages struct {
-	api    http.Handler
-	logID  string
-	logger *slog.Logger
-	tmpl   map[string]*template.Template
+	api        http.Handler
+	logID      string
+	logger     *slog.Logger
+	tmpl       map[string]*template.Template
+	agentForms func(w http.ResponseWriter, r *http.Request) (string, bool)
 }
 
 // New parses the pages' templates.
@@ -80,7 +90,7 @@ func New(d Deps) (*Pages, error) {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
-	p := &Pages{api: d.API, logID: d.LogID, logger: d.Logger, tmpl: map[string]*template.Template{}}
+	p := &Pages{api: d.API, logID: d.LogID, logger: d.Logger, tmpl: map[string]*template.Template{}, agentForms: d.AgentForms}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("pages: %w", err)
@@ -111,7 +121,6 @@ func (p *Pages) Mount(mux *http.ServeMux) {
 		"GET /claims":                     p.claimSearch,
 		"GET /claims/{id}":                p.claim,
 		"GET /bundles/{hash}":             p.bundle,
-		"GET /agents/{id}":                p.agent,
 		"GET /log":                        p.log,
 		"GET /log/{index}":                p.receipt,
 		"GET /library":                    p.catalogue,
@@ -119,8 +128,9 @@ func (p *Pages) Mount(mux *http.ServeMux) {
 		"GET /library/entries/{revision}": p.entry,
 		"GET /library/maps/{revision}":    p.libraryMap,
 	} {
-		mux.Handle(pattern, p.serve(fn))
+		mux.Handle(pattern, p.serve(func(_ http.ResponseWriter, r *http.Request) (page, error) { return fn(r) }))
 	}
+	mux.Handle("GET /agents/{id}", p.serve(p.agent))
 }
 
 // A page is what a pageFunc renders: its template, its title and the
@@ -129,6 +139,9 @@ type page struct {
 	template string
 	title    string
 	data     any
+	// script says the page loads the node's own scripts (the agent page's
+	// pairing script): its policy allows script-src 'self', never inline.
+	script bool
 }
 
 // pageFunc computes one page, or the error the page answers instead.
@@ -182,9 +195,9 @@ type layoutData struct {
 // serve adapts fn to an http.Handler: it renders fn's page, or an error
 // page with the refusal's status, code and message, and a failure of the
 // node's as a 500 page whose cause goes only to the log.
-func (p *Pages) serve(fn pageFunc) http.Handler {
+func (p *Pages) serve(fn func(w http.ResponseWriter, r *http.Request) (page, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		pg, err := fn(r)
+		pg, err := fn(w, r)
 		status := http.StatusOK
 		data := layoutData{Title: pg.title, LogID: p.logID, Page: pg.data}
 		if err != nil {
@@ -212,6 +225,9 @@ func (p *Pages) serve(fn pageFunc) http.Handler {
 			p.tmpl["error"].Execute(&buf, data)
 		}
 		secure(w.Header())
+		if pg.script && status == http.StatusOK {
+			w.Header().Set("Content-Security-Policy", ScriptCSP)
+		}
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
 		if status == http.StatusOK {
 			w.Header().Set("Cache-Control", "no-cache")
