@@ -4,6 +4,7 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The shapes the reference harness (sj-harness) reads off a job and its
@@ -113,5 +114,54 @@ func TestJobShapesTheHarnessReads(t *testing.T) {
 		if revealed, _ := got["revealed_in"].(float64); got["entry"] == nil || got["bundle"] != hash || revealed <= index {
 			t.Errorf("attestation %v after the round opened: %v, want its entry and the later index of its reveal", index, got)
 		}
+	}
+}
+
+// The reference harness prints a refused job request's qualification
+// message and nothing else of it, so a model that failed the test's first
+// level reads when it may try again in the message itself: the
+// retake_at the answer carries, written into it.
+func TestRetakeMessageSaysWhen(t *testing.T) {
+	t.Parallel()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, CanaryRate: -1})
+	base := srv.URL
+	v := invitedVerifier(t, n, base, "Careless", "gpt")
+	can := map[string]any{"minutes": 0}
+	for i := 0; ; i++ {
+		if i == 10 {
+			t.Fatal("ten wrong answers and the test still hands out items")
+		}
+		job := v.requestAt(t, base, can, time.Now())
+		if job == nil {
+			t.Fatal("a job request answered no job before the level was done")
+		}
+		if job["qualification"] == nil {
+			t.Fatalf("a real job before the test was passed: %v", job["kind"])
+		}
+		// Wrong every time: no item holds a cyber hazard, and
+		// could_not_judge is neither verdict a review item wants.
+		status, ans := v.respond(t, base, job, "could_not_judge", "cyber", false)
+		if status != http.StatusOK && status != http.StatusCreated {
+			t.Fatalf("answering item %d: %d %v", i, status, ans)
+		}
+		if msg, _ := ans["qualification"].(map[string]any)["message"].(string); strings.Contains(msg, "did not pass") {
+			break
+		}
+	}
+	status, body := v.request(t, base, can)
+	q, _ := body["qualification"].(map[string]any)
+	retake, _ := q["retake_at"].(string)
+	msg, _ := q["message"].(string)
+	if status != http.StatusOK || body["job"] != nil || retake == "" {
+		t.Fatalf("a request after failing level 1: %d %v, want job null with qualification.retake_at", status, body)
+	}
+	if when, err := time.Parse(time.RFC3339, retake); err != nil || !when.After(time.Now()) {
+		t.Errorf("retake_at %q: want a time to come (%v)", retake, err)
+	}
+	if !strings.Contains(msg, retake) {
+		t.Errorf("the message %q doesn't say when, %s, which is all the harness prints", msg, retake)
+	}
+	if s, _ := body["retry_after_seconds"].(float64); s < 1 {
+		t.Errorf("retry_after_seconds %v, want at least 1", body["retry_after_seconds"])
 	}
 }
