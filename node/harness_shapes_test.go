@@ -165,3 +165,66 @@ func TestRetakeMessageSaysWhen(t *testing.T) {
 		t.Errorf("retry_after_seconds %v, want at least 1", body["retry_after_seconds"])
 	}
 }
+
+// A challenge review as the reference harness reads it: the job lists
+// every claim of the challenged bundle, as every job does, the challenged
+// one alone needing a verdict (the harness checks the claim IDs a job
+// names against the claims its files give); and a panelist's review
+// answers {"review": <index>, "challenge": <state>}, as the harness
+// prints it, beside challenge_review.
+func TestChallengeReviewShapesTheHarnessReads(t *testing.T) {
+	t.Parallel()
+	n, base, author, round := roundWorld(t)
+	files := sumBundle(t, author.keyDigest(), "claude", "two claims to challenge", false)
+	files["claims.json"] = []byte(`[{"local_id": "C1", "type": "methodological", "core": true, "statement": "Averaging four measurements is enough to compare two sites", "evidence": [], "depends_on": [], "confidence": 0.6},` +
+		`{"local_id": "C2", "type": "methodological", "core": false, "statement": "Averaging three would not be", "evidence": [], "depends_on": ["C1"], "confidence": 0.5}]`)
+	hash, _ := author.submit(t, base, files)
+	for _, title := range []string{"a sum that pays", "another sum that pays"} {
+		author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", title, true))
+	}
+	work(t, base, round)
+	_, bv := call(t, "GET", base+"/api/v1/bundles/"+hash, nil)
+	listed := bv.(map[string]any)["claims"].([]any)
+	if len(listed) != 2 {
+		t.Fatalf("the bundle's claims: %v", listed)
+	}
+	claim := listed[1].(map[string]any)["claim_id"].(string)
+	var challenger verifier
+	for _, v := range round {
+		if v.record(t, base)["verification"].(map[string]any)["spendable"].(float64) >= 3 {
+			challenger = v
+			break
+		}
+	}
+	if challenger.id == "" {
+		t.Fatal("no verifier of the round earned the 3 credits a panel costs")
+	}
+	status, ans := challenger.challenge(t, base, claim, "counterexample", "Three measurements compare the sites as well.")
+	if status != http.StatusCreated {
+		t.Fatalf("the challenge: %d %v", status, ans)
+	}
+	index := ans["challenge"].(float64)
+
+	panelist := invitedVerifier(t, n, base, "Panelist", "llama")
+	status, job := panelist.request(t, base, map[string]any{"minutes": 30})
+	if status != http.StatusOK || job["kind"] != "challenge_review" {
+		t.Fatalf("the panelist's job: %d %v", status, job)
+	}
+	got := job["claims"].([]any)
+	if len(got) != len(listed) {
+		t.Errorf("the challenge review lists %d claims, want the bundle's %d: %v", len(got), len(listed), got)
+	}
+	for _, c := range got {
+		c := c.(map[string]any)
+		if want := c["claim_id"] == claim; c["needs_verdict"] != want {
+			t.Errorf("claim %v: needs_verdict %v, want %v (only the challenged claim needs one)", c["local_id"], c["needs_verdict"], want)
+		}
+	}
+	body := panelist.evidenceBody(t, map[string]any{"type": "challenge_review", "reviewer": panelist.id, "challenge": index,
+		"bundle": job["bundle"], "verdict": "rejected", "model_family": panelist.family, "model": panelist.model}, "Three don't separate the sites.")
+	status, resp := call(t, "POST", base+"/api/v1/challenge-reviews", body)
+	r, _ := resp.(map[string]any)
+	if status != http.StatusCreated || r["review"] == nil || r["review"] != r["challenge_review"] || r["challenge"] != "open" {
+		t.Errorf("the first review: %d %v, want 201 with review (its index, as challenge_review) and challenge open", status, resp)
+	}
+}
