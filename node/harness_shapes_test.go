@@ -1,7 +1,9 @@
 package node
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -50,6 +52,11 @@ func TestJobShapesTheHarnessReads(t *testing.T) {
 		t.Fatalf("the first job request: %d %v", status, item)
 	}
 	checkIntegrity(t, "an item", item)
+	// The first item is setup's reproduction, which the harness runs only
+	// in an image env/ declares: without one it refuses to run it.
+	if files := jobFiles(t, item); item["kind"] != "reproduction" || !declaresImage(files) {
+		t.Errorf("the setup item: a %v with files %v, want a reproduction whose env/ the harness builds an image from", item["kind"], slices.Sorted(maps.Keys(files)))
+	}
 	if status, ans := vs[0].answer(t, base, item); status != http.StatusOK {
 		t.Fatalf("answering the first item: %d %v", status, ans)
 	}
@@ -227,4 +234,16 @@ func TestChallengeReviewShapesTheHarnessReads(t *testing.T) {
 	if status != http.StatusCreated || r["review"] == nil || r["review"] != r["challenge_review"] || r["challenge"] != "open" {
 		t.Errorf("the first review: %d %v, want 201 with review (its index, as challenge_review) and challenge open", status, resp)
 	}
+}
+
+// declaresImage reports whether a bundle's files hold what the reference
+// harness builds a run's image from: env/Dockerfile or env/Containerfile,
+// env/requirements.txt, or env/environment.yml (or .yaml).
+func declaresImage(files map[string][]byte) bool {
+	for _, p := range []string{"env/Dockerfile", "env/Containerfile", "env/requirements.txt", "env/environment.yml", "env/environment.yaml"} {
+		if files[p] != nil {
+			return true
+		}
+	}
+	return false
 }
