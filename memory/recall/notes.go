@@ -23,7 +23,7 @@ var (
 	// be output rather than a word.
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
-	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)?(?: with|:)|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
+	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)? with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
 	// Output the writer ran into the prose: "X died with Y", "X gave me
 	// Y", "X → Y". What follows is kept only when it reads like a
 	// failure, since these words also introduce plain narration.

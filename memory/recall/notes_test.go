@@ -48,15 +48,13 @@ func TestNoteErrorTextFindsQuotedFailures(t *testing.T) {
 	}
 }
 
-// A writer shows a command and what it printed with an arrow, and
-// introduces output with "now fails:": both are the failure, error words
-// or none, and the narration before them is not.
+// A writer shows a command and what it printed with an arrow, or quotes
+// a tool's prefixed message after words that say it failed: both are the
+// failure, error words or none, and the narration before them is not.
 func TestNoteErrorTextReadsShownOutput(t *testing.T) {
 	for _, c := range []struct{ what, want, not string }{
 		{"`poetry install` → \"pyproject.toml changed significantly since poetry.lock was last generated. Run `poetry lock` to fix the lock file.\"",
 			"pyproject.toml changed significantly since poetry.lock was last generated", "poetry install"},
-		{"The re-lock command from my 2023 note now fails: the option --no-update is gone from poetry lock",
-			"the option --no-update is gone from poetry lock", "re-lock command"},
 		{"CI build broke right after the dependabot merge: go: inconsistent vendoring.",
 			"go: inconsistent vendoring", "dependabot"},
 	} {
