@@ -307,6 +307,9 @@ func TestPagesHeaders(t *testing.T) {
 			if !strings.HasPrefix(h.Get("Content-Type"), "text/html") || strings.Contains(page, "<script") {
 				t.Errorf("GET %s: %s with a script element", p.path, h.Get("Content-Type"))
 			}
+			if strings.Contains(page, "map[") || strings.Contains(page, "%!") {
+				t.Errorf("GET %s: a Go value printed as is, where the page should say what it holds", p.path)
+			}
 			if strings.Contains(string(body), "style=") {
 				t.Errorf("GET %s: an inline style, which the CSP refuses", p.path)
 			}
