@@ -1,0 +1,239 @@
+package node
+
+import (
+	"crypto/tls"
+	"io"
+	"net/http"
+	"net/http/cookiejar"
+	"net/http/httptest"
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/chromedp/chromedp"
+)
+
+// memoryPagesNode is a node whose memory holds one note, written by a
+// session of project shop after its npm test failed, with injected
+// markup in its title and words, then pushed into a failing tool result
+// of a session of project blog, which applied its fix and passed. It
+// returns the node's address, its admin token, the record's ref and the
+// second session's handle.
+func memoryPagesNode(t *testing.T) (base, admin, ref, pushedTo string) {
+	t.Helper()
+	n, srv := testNode(t)
+	admin = memoryAdminToken(t, n)
+	a := &agent{t: t, url: srv.URL, id: "claude", token: issueAdapter(t, srv.URL, admin, "claude")}
+	fail := func(h string) map[string]any {
+		return map[string]any{"session_handle": h, "tool_name": "Bash", "ok": false, "exit_code": 1, "error_tail": npmFailure, "command": "npm test"}
+	}
+	h1 := a.start("shop", nil)
+	a.must("tool.result", fail(h1))
+	note := goodNote(h1)
+	note["title"] = "npm test fails with ERESOLVE " + injected
+	note["content"].(map[string]any)["learned"] = "run npm install --legacy-peer-deps before the tests " + injected
+	ref = a.must("note", note)["record_ref"].(string)
+	a.must("tool.result", map[string]any{"session_handle": h1, "tool_name": "Bash", "ok": true, "command": "npm test"})
+	a.must("session.end", map[string]any{"session_handle": h1, "reason": "exit"})
+
+	pushedTo = a.start("blog", nil)
+	if inj, _ := a.must("tool.result", fail(pushedTo))["inject"].(map[string]any); inj == nil {
+		t.Fatal("the failure in project blog pushed nothing")
+	}
+	a.must("tool.result", map[string]any{"session_handle": pushedTo, "tool_name": "Bash", "ok": true, "command": "npm install --legacy-peer-deps"})
+	a.must("tool.result", map[string]any{"session_handle": pushedTo, "tool_name": "Bash", "ok": true, "command": "npm test"})
+	a.must("session.end", map[string]any{"session_handle": pushedTo, "reason": "exit"})
+	return srv.URL, admin, ref, pushedTo
+}
+
+// TestMemoryPagesInBrowser drives headless Chromium through the memory
+// pages: without a session they send the browser to the sign-in form;
+// signed in with the admin token, the list shows the record, and the
+// record's page its words as text (the injected markup never runs), its
+// signals, and the receipts of the session it was pushed to, which read
+// pushed, applied, used with success, and that the step passed. A
+// correction is the record's next revision on the page and through the
+// API; forgetting removes it from both; signing out ends the session.
+func TestMemoryPagesInBrowser(t *testing.T) {
+	t.Parallel()
+	ctx := browser(t)
+	base, admin, ref, pushedTo := memoryPagesNode(t)
+	dir := artifacts(t)
+	at := func() string { return eval[string](t, ctx, `location.pathname + location.search`) }
+	safe := func(title string, pwned bool) {
+		t.Helper()
+		if pwned || title == "pwned" {
+			t.Errorf("%s: injected markup ran (title %q, agoraPwned set %v)", at(), title, pwned)
+		}
+	}
+	// submit runs actions that end by sending a form, and waits for the
+	// page the form's answer loads.
+	submit := func(what string, actions ...chromedp.Action[chromedp.Void]) {
+		t.Helper()
+		resp, err := chromedp.RunResponse(ctx, actions...)
+		if err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		if resp.Status != 200 {
+			t.Fatalf("%s: the page answered %d", what, resp.Status)
+		}
+	}
+
+	visit(t, ctx, dir, "memory-signin", base+"/memory/records/"+ref)
+	if p := at(); p != "/memory/sign-in" {
+		t.Fatalf("a record's page without a session went to %s, want the sign-in form", p)
+	}
+	if text := eval[string](t, ctx, `document.body.textContent`); strings.Contains(text, "ERESOLVE") {
+		t.Errorf("the sign-in page shows the record")
+	}
+	submit("signing in", chromedp.SendKeys(chromedp.CSS(`input[name=token]`), admin), chromedp.Click(chromedp.CSS(`form.stack button`)))
+	if p := at(); p != "/memory" {
+		t.Fatalf("signing in went to %s, want /memory", p)
+	}
+	safe(screenshot(t, ctx, dir, "memory"))
+	if links := eval[[]string](t, ctx, `[...document.querySelectorAll('ol.items a')].map(a => a.getAttribute('href'))`); len(links) != 1 || links[0] != "/memory/records/"+ref {
+		t.Errorf("the memory list links %v, want the one record", links)
+	}
+
+	safe(visit(t, ctx, dir, "memory-record", base+"/memory/records/"+ref))
+	if h1 := eval[string](t, ctx, `document.querySelector('h1').textContent`); !strings.Contains(h1, injected) {
+		t.Errorf("the record's title is not shown as the text it is: %q", h1)
+	}
+	if learned := eval[string](t, ctx, `document.querySelector('dl.note').textContent`); !strings.Contains(learned, injected) {
+		t.Errorf("the record's words are not shown as the text they are: %q", learned)
+	}
+	runs := eval[[]string](t, ctx, `[...document.querySelectorAll('section.run')].map(s => s.textContent)`)
+	var pushed string
+	for _, r := range runs {
+		if strings.Contains(r, pushedTo) {
+			pushed = r
+		}
+	}
+	if !strings.Contains(pushed, "pushed → applied → used success") || !strings.Contains(pushed, "the step passed after the fix was applied") ||
+		!strings.Contains(pushed, "error signature") {
+		t.Errorf("the receipts of the session the record was pushed to read %q, want its push (and why), the fix applied and the step passing", pushed)
+	}
+	if marks := eval[string](t, ctx, `document.querySelector('ul.marks').textContent`); !strings.Contains(marks, "used then passed: 1") {
+		t.Errorf("the record's signals read %q", marks)
+	}
+
+	corrected := "Install with --legacy-peer-deps, then rerun the tests; pin react 17 once react-dom 18 lands"
+	submit("correcting", chromedp.SetValue(chromedp.CSS(`textarea[name=learned]`), corrected),
+		chromedp.Click(chromedp.CSS(`form[action$="/correct"] button`)))
+	safe(screenshot(t, ctx, dir, "memory-corrected"))
+	if text := eval[string](t, ctx, `document.querySelector('dl.note').textContent`); !strings.Contains(text, corrected) {
+		t.Errorf("the corrected record's page reads %q", text)
+	}
+	status, v := call(t, "GET", base+"/api/v1/admin/memory/records/"+ref, nil, "Authorization", "Bearer "+admin)
+	if rec, _ := v.(map[string]any)["record"].(map[string]any); status != 200 || rec["revision"] != float64(2) || rec["content"].(map[string]any)["learned"] != corrected {
+		t.Errorf("the API reads the corrected record as %d %v", status, v)
+	}
+
+	submit("forgetting", chromedp.Click(chromedp.CSS(`button.danger`)))
+	if p := at(); !strings.HasPrefix(p, "/memory?forgot=") {
+		t.Errorf("forgetting went to %s", p)
+	}
+	safe(screenshot(t, ctx, dir, "memory-forgot"))
+	if n := eval[int](t, ctx, `document.querySelectorAll('ol.items a').length`); n != 0 {
+		t.Errorf("the list still shows %d records after the forgetting", n)
+	}
+	if status, v := call(t, "GET", base+"/api/v1/admin/memory/records/"+ref, nil, "Authorization", "Bearer "+admin); status != 404 {
+		t.Errorf("the API still reads the forgotten record: %d %v", status, v)
+	}
+
+	submit("signing out", chromedp.Click(chromedp.CSS(`form.signout button`)))
+	visit(t, ctx, dir, "memory-signed-out", base+"/memory")
+	if p := at(); p != "/memory/sign-in" {
+		t.Errorf("after signing out /memory went to %s", p)
+	}
+}
+
+// signedIn is an HTTP client signed in to base's memory pages with the
+// admin token, and its session's CSRF token.
+func signedIn(t *testing.T, base, admin string) (*http.Client, string) {
+	t.Helper()
+	jar, _ := cookiejar.New(nil)
+	c := &http.Client{Jar: jar}
+	resp, err := c.Get(base + "/memory/sign-in")
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	u, _ := url.Parse(base + "/memory")
+	var login string
+	for _, k := range jar.Cookies(u) {
+		if k.Name == "agora_signin" {
+			login = k.Value
+		}
+	}
+	resp, err = c.PostForm(base+"/memory/sign-in", url.Values{"csrf": {login}, "token": {admin}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := readAll(t, resp)
+	_, after, ok := strings.Cut(body, `name="csrf" value="`)
+	if resp.StatusCode != 200 || resp.Request.URL.Path != "/memory" || !ok {
+		t.Fatalf("signing in: %d at %s", resp.StatusCode, resp.Request.URL)
+	}
+	csrf, _, _ := strings.Cut(after, `"`)
+	return c, csrf
+}
+
+// TestMemoryPagesSession checks the admin's session on the wire: the
+// cookie is HttpOnly, SameSite=Strict, sent only under /memory and Secure
+// over TLS; a wrong admin token or a sign-in form from another page
+// starts no session.
+func TestMemoryPagesSession(t *testing.T) {
+	t.Parallel()
+	n, _ := testNode(t)
+	admin := memoryAdminToken(t, n)
+	signIn := func(tlsOn bool, login, form, token string) *http.Response {
+		req := httptest.NewRequest("POST", "/memory/sign-in", strings.NewReader(url.Values{"csrf": {form}, "token": {token}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		req.AddCookie(&http.Cookie{Name: "agora_signin", Value: login})
+		if tlsOn {
+			req.TLS = &tls.ConnectionState{}
+		}
+		rec := httptest.NewRecorder()
+		n.Handler().ServeHTTP(rec, req)
+		return rec.Result()
+	}
+	for _, tlsOn := range []bool{false, true} {
+		resp := signIn(tlsOn, "abc", "abc", admin)
+		var session *http.Cookie
+		for _, c := range resp.Cookies() {
+			if c.Name == "agora_admin" {
+				session = c
+			}
+		}
+		if resp.StatusCode != http.StatusSeeOther || session == nil || !session.HttpOnly || session.SameSite != http.SameSiteStrictMode ||
+			session.Path != "/memory" || session.Secure != tlsOn {
+			t.Errorf("signing in (TLS %v): %d with session cookie %+v", tlsOn, resp.StatusCode, session)
+		}
+	}
+	for _, tc := range []struct {
+		name               string
+		login, form, token string
+		status             int
+	}{
+		{"a wrong token", "abc", "abc", strings.Repeat("0", 64), http.StatusUnauthorized},
+		{"the form from another page", "abc", "abd", admin, http.StatusForbidden},
+		{"no sign-in token", "", "", admin, http.StatusForbidden},
+	} {
+		resp := signIn(false, tc.login, tc.form, tc.token)
+		if resp.StatusCode != tc.status || len(resp.Cookies()) != 0 && resp.Cookies()[0].Name == "agora_admin" {
+			t.Errorf("signing in with %s: %d, cookies %v; want %d and no session", tc.name, resp.StatusCode, resp.Cookies(), tc.status)
+		}
+	}
+}
+
+// readAll reads and closes resp's body.
+func readAll(t *testing.T, resp *http.Response) string {
+	t.Helper()
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
