@@ -2,6 +2,7 @@ package node
 
 import (
 	"crypto/tls"
+	"html"
 	"io"
 	"net/http"
 	"net/http/cookiejar"
@@ -236,4 +237,90 @@ func readAll(t *testing.T, resp *http.Response) string {
 		t.Fatal(err)
 	}
 	return string(b)
+}
+
+// memoryPageCase is a bad request to a memory page: made signed in or
+// not, with the form it posts (its csrf the session's unless the form
+// sets one), and the status and code the page answers with. A page that
+// writes through an admin route (api, apiBody) must show that route's
+// refusal, as badPage checks for the pages that read.
+type memoryPageCase struct {
+	name, method, path string
+	signedIn           bool
+	form               url.Values
+	status             int
+	code               string // for a 303, where it sends the browser
+	api                string
+	apiBody            []byte
+}
+
+// memoryBadPages runs the memory pages' rows of TestBadInput on base.
+func memoryBadPages(t *testing.T, base, admin string) {
+	zeros := "lr_" + strings.Repeat("a", 26)
+	emptyWhat := url.Values{"title": {"a title"}, "what": {" "}, "why": {"w"}, "where": {"w"}, "learned": {"l"}}
+	for _, tc := range []memoryPageCase{
+		{"page: the memory without a session", "GET", "/memory", false, nil, 303, "/memory/sign-in", "", nil},
+		{"page: a memory record without a session", "GET", "/memory/records/" + zeros, false, nil, 303, "/memory/sign-in", "", nil},
+		{"page: forgetting without a session", "POST", "/memory/records/" + zeros + "/forget", false, url.Values{"csrf": {"x"}}, 401, "unauthorized", "", nil},
+		{"page: forgetting with a bad CSRF token", "POST", "/memory/records/" + zeros + "/forget", true, url.Values{"csrf": {"forged"}}, 403, "csrf", "", nil},
+		{"page: correcting with no CSRF token", "POST", "/memory/records/" + zeros + "/correct", true, url.Values{"csrf": {""}}, 403, "csrf", "", nil},
+		{"page: signing out with a bad CSRF token", "POST", "/memory/sign-out", true, url.Values{"csrf": {"forged"}}, 403, "csrf", "", nil},
+		{"page: an unknown memory record", "GET", "/memory/records/" + zeros, true, nil, 404, "not_found", "/api/v1/admin/memory/records/" + zeros, nil},
+		{"page: forgetting an unknown record", "POST", "/memory/records/" + zeros + "/forget", true, url.Values{}, 404, "not_found", "/api/v1/admin/memory/records/" + zeros, nil},
+		{"page: correcting with an empty what", "POST", "/memory/records/" + zeros + "/correct", true, emptyWhat, 422, "schema_invalid",
+			"/api/v1/admin/memory/records/" + zeros + "/correct", mustJSON(t, map[string]any{"title": "a title", "content": map[string]any{"what": " ", "why": "w", "where": "w", "learned": "l"}})},
+	} {
+		t.Run(tc.name, func(t *testing.T) { memoryBadPage(t, base, admin, tc) })
+	}
+}
+
+func memoryBadPage(t *testing.T, base, admin string, tc memoryPageCase) {
+	c := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	form := url.Values{}
+	if tc.signedIn {
+		var csrf string
+		c, csrf = signedIn(t, base, admin)
+		c.CheckRedirect = func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }
+		form.Set("csrf", csrf)
+	}
+	for k, v := range tc.form {
+		form[k] = v
+	}
+	var resp *http.Response
+	var err error
+	if tc.method == "GET" {
+		resp, err = c.Get(base + tc.path)
+	} else {
+		resp, err = c.PostForm(base+tc.path, form)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := html.UnescapeString(readAll(t, resp))
+	if resp.StatusCode != tc.status {
+		t.Fatalf("%s %s: %d, want %d\n%s", tc.method, tc.path, resp.StatusCode, tc.status, page)
+	}
+	if tc.status == http.StatusSeeOther {
+		if loc := resp.Header.Get("Location"); loc != tc.code {
+			t.Errorf("%s %s: to %q, want %q", tc.method, tc.path, loc, tc.code)
+		}
+		return
+	}
+	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(page, tc.code) || strings.Contains(page, "ERESOLVE") {
+		t.Errorf("%s %s: %s without the code %q:\n%s", tc.method, tc.path, resp.Header.Get("Content-Type"), tc.code, page)
+	}
+	if tc.api != "" {
+		method := "GET"
+		switch {
+		case tc.apiBody != nil:
+			method = "POST"
+		case tc.method == "POST":
+			method = "DELETE"
+		}
+		status, v := call(t, method, base+tc.api, tc.apiBody, "Authorization", "Bearer "+admin)
+		want, _ := v.(map[string]any)
+		if status != tc.status || want["code"] != tc.code || !strings.Contains(page, want["error"].(string)) {
+			t.Errorf("%s %s: the API answers %d %v, which the page (%d) does not show:\n%s", method, tc.api, status, v, resp.StatusCode, page)
+		}
+	}
 }
