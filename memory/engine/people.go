@@ -153,12 +153,19 @@ func (e *Engine) Share(ctx context.Context, ref string, shared bool) (memory.Rea
 	c := r.clone()
 	c.Version++
 	c.Shared = shared
+	return e.replace(ctx, c, "sharing")
+}
+
+// replace stores c, the admin's change to an installed record, and
+// installs it; the caller holds recWrite. The store sees the change
+// through whatever ctx says, as Forget's removal.
+func (e *Engine) replace(ctx context.Context, c *record, doing string) (memory.ReadRecord, error) {
 	row, err := c.row()
 	if err != nil {
 		return memory.ReadRecord{}, err
 	}
 	if err := e.st.ReplaceMemoryRecord(context.WithoutCancel(ctx), row); err != nil {
-		return memory.ReadRecord{}, fmt.Errorf("engine: sharing %s: %w", ref, err)
+		return memory.ReadRecord{}, fmt.Errorf("engine: %s %s: %w", doing, c.Ref, err)
 	}
 	e.install(c)
 	return c.read(), nil
@@ -218,13 +225,5 @@ func (e *Engine) Correct(ctx context.Context, ref string, c Correction) (memory.
 	n.Revision++
 	n.Updated = e.stamp()
 	n.Title, n.Content = c.Title, c.Content
-	row, err := n.row()
-	if err != nil {
-		return memory.ReadRecord{}, err
-	}
-	if err := e.st.ReplaceMemoryRecord(context.WithoutCancel(ctx), row); err != nil {
-		return memory.ReadRecord{}, fmt.Errorf("engine: correcting %s: %w", ref, err)
-	}
-	e.install(n)
-	return n.read(), nil
+	return e.replace(ctx, n, "correcting")
 }

@@ -118,7 +118,7 @@ func (s *Server) putMemoryProfile(r *http.Request) (any, int, error) {
 	var me *memory.Error
 	switch {
 	case errors.As(err, &me):
-		return nil, 0, &httpapi.Error{Status: memory.HTTPStatus(me.Code), Code: me.Code, Message: me.Message, Err: err}
+		return nil, 0, contractError(me, err)
 	case errors.Is(err, store.ErrConflict):
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "conflict",
 			Message: "This revision of the profile is kept with another document: give the changed profile a new revision", Err: err}
@@ -252,9 +252,8 @@ func (s *Server) correctMemoryRecord(r *http.Request) (any, int, error) {
 		return nil, 0, httpapi.BadRequest("bad_request", `Give {"title", "content": {"what", "why", "where", "learned"}}, each a string`)
 	}
 	rec, err := s.memory.Correct(r.Context(), r.PathValue("ref"), engine.Correction{Title: c.Title, Content: c.Content})
-	var me *memory.Error
-	if errors.As(err, &me) {
-		return nil, 0, &httpapi.Error{Status: memory.HTTPStatus(me.Code), Code: me.Code, Message: me.Message, Err: err}
+	if me := (*memory.Error)(nil); errors.As(err, &me) {
+		return nil, 0, contractError(me, err)
 	}
 	if err != nil {
 		return nil, 0, memoryNotFound(r.PathValue("ref"), err)
@@ -296,6 +295,12 @@ func (s *Server) shareMemoryRecord(shared bool) httpapi.Func {
 		s.logger.Info("memory record sharing changed", "ref", rec.RecordRef, "shared", shared)
 		return map[string]any{"record": record, "shared": shared}, http.StatusOK, nil
 	}
+}
+
+// contractError is me, a refusal in the contract's codes, answered as an
+// admin route answers: the code's status, its code and message.
+func contractError(me *memory.Error, err error) error {
+	return &httpapi.Error{Status: memory.HTTPStatus(me.Code), Code: me.Code, Message: me.Message, Err: err}
 }
 
 // memoryNotFound says which record is missing and how to find the others.
