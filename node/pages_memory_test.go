@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	htmlpages "github.com/agora-node/agora/node/pages"
 	"github.com/chromedp/chromedp"
 )
 
@@ -186,9 +187,10 @@ func signedIn(t *testing.T, base, admin string) (*http.Client, string) {
 // starts no session.
 func TestMemoryPagesSession(t *testing.T) {
 	t.Parallel()
-	n, _ := testNode(t)
+	n, srv := testNode(t)
 	admin := memoryAdminToken(t, n)
-	signIn := func(tlsOn bool, login, form, token string) *http.Response {
+	behindProxy, _ := testNodeWith(t, Config{PublicURL: "https://agora.example.org"})
+	signIn := func(n *Node, tlsOn bool, login, form, token string) *http.Response {
 		req := httptest.NewRequest("POST", "/memory/sign-in", strings.NewReader(url.Values{"csrf": {form}, "token": {token}}.Encode()))
 		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
 		req.AddCookie(&http.Cookie{Name: "agora_signin", Value: login})
@@ -199,8 +201,12 @@ func TestMemoryPagesSession(t *testing.T) {
 		n.Handler().ServeHTTP(rec, req)
 		return rec.Result()
 	}
-	for _, tlsOn := range []bool{false, true} {
-		resp := signIn(tlsOn, "abc", "abc", admin)
+	for _, tc := range []struct {
+		name        string
+		n           *Node
+		tls, secure bool
+	}{{"over HTTP", n, false, false}, {"over TLS", n, true, true}, {"behind an https proxy", behindProxy, false, true}} {
+		resp := signIn(tc.n, tc.tls, "abc", "abc", memoryAdminToken(t, tc.n))
 		var session *http.Cookie
 		for _, c := range resp.Cookies() {
 			if c.Name == "agora_admin" {
@@ -208,8 +214,8 @@ func TestMemoryPagesSession(t *testing.T) {
 			}
 		}
 		if resp.StatusCode != http.StatusSeeOther || session == nil || !session.HttpOnly || session.SameSite != http.SameSiteStrictMode ||
-			session.Path != "/memory" || session.Secure != tlsOn {
-			t.Errorf("signing in (TLS %v): %d with session cookie %+v", tlsOn, resp.StatusCode, session)
+			session.Path != "/memory" || session.Secure != tc.secure {
+			t.Errorf("signing in %s: %d with session cookie %+v", tc.name, resp.StatusCode, session)
 		}
 	}
 	for _, tc := range []struct {
@@ -221,9 +227,30 @@ func TestMemoryPagesSession(t *testing.T) {
 		{"the form from another page", "abc", "abd", admin, http.StatusForbidden},
 		{"no sign-in token", "", "", admin, http.StatusForbidden},
 	} {
-		resp := signIn(false, tc.login, tc.form, tc.token)
+		resp := signIn(n, false, tc.login, tc.form, tc.token)
 		if resp.StatusCode != tc.status || len(resp.Cookies()) != 0 && resp.Cookies()[0].Name == "agora_admin" {
 			t.Errorf("signing in with %s: %d, cookies %v; want %d and no session", tc.name, resp.StatusCode, resp.Cookies(), tc.status)
+		}
+	}
+
+	// The admin's pages answer with the pages' CSP, run no script and
+	// are never cached.
+	c, _ := signedIn(t, srv.URL, admin)
+	for i, path := range []string{"/memory/sign-in", "/memory", "/memory?q=npm", "/memory/records/lr_" + strings.Repeat("a", 26)} {
+		client := c
+		if i == 0 {
+			client = http.DefaultClient // the form, before a session
+		}
+		resp, err := client.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body := readAll(t, resp)
+		h := resp.Header
+		if h.Get("Content-Security-Policy") != htmlpages.CSP || h.Get("X-Frame-Options") != "DENY" || h.Get("Cache-Control") != "no-store" ||
+			strings.Contains(body, "<script") || strings.Contains(body, "style=") {
+			t.Errorf("GET %s: %d, CSP %q, frames %q, cache %q, or a script or inline style", path, resp.StatusCode,
+				h.Get("Content-Security-Policy"), h.Get("X-Frame-Options"), h.Get("Cache-Control"))
 		}
 	}
 }

@@ -106,10 +106,11 @@ func sameToken(a, b string) bool {
 }
 
 // cookie is a cookie of the admin's pages: HttpOnly, SameSite=Strict,
-// under /memory, Secure when r came over TLS; maxAge < 0 deletes it.
-func cookie(r *http.Request, name, value string, maxAge int) *http.Cookie {
+// under /memory, Secure when r came over TLS or the node's public URL is
+// https; maxAge < 0 deletes it.
+func (p *Pages) cookie(r *http.Request, name, value string, maxAge int) *http.Cookie {
 	return &http.Cookie{Name: name, Value: value, Path: cookiePath, MaxAge: maxAge, HttpOnly: true,
-		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil}
+		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil || p.secureCookies}
 }
 
 // The refusals of the admin's pages.
@@ -143,7 +144,8 @@ func (p *Pages) signInForm(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	token := randomToken()
-	http.SetCookie(w, cookie(r, signInCookie, token, 600))
+	w.Header().Set("Cache-Control", "no-store")
+	http.SetCookie(w, p.cookie(r, signInCookie, token, 600))
 	p.render(w, r, page{template: "signin", title: "Sign in", data: obj{"csrf": token}}, nil)
 }
 
@@ -165,8 +167,8 @@ func (p *Pages) signIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	id, _ := p.sessions.start()
-	http.SetCookie(w, cookie(r, signInCookie, "", -1))
-	http.SetCookie(w, cookie(r, sessionCookie, id, int(sessionTTL/time.Second)))
+	http.SetCookie(w, p.cookie(r, signInCookie, "", -1))
+	http.SetCookie(w, p.cookie(r, sessionCookie, id, int(sessionTTL/time.Second)))
 	p.logger.Info("admin signed in", "remote", r.RemoteAddr)
 	p.render(w, r, page{redirect: "/memory"}, nil)
 }
@@ -174,7 +176,7 @@ func (p *Pages) signIn(w http.ResponseWriter, r *http.Request) {
 // signOut is POST /memory/sign-out.
 func (p *Pages) signOut(w http.ResponseWriter, r *http.Request, _ adminSession) (page, error) {
 	p.sessions.end(r)
-	http.SetCookie(w, cookie(r, sessionCookie, "", -1))
+	http.SetCookie(w, p.cookie(r, sessionCookie, "", -1))
 	return page{redirect: "/memory/sign-in"}, nil
 }
 

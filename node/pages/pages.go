@@ -73,19 +73,25 @@ type Deps struct {
 	// sign in to the memory pages, and what those pages send the
 	// memory's admin routes. Empty, no one signs in.
 	AdminToken string
-	Logger     *slog.Logger
+	// SecureCookies marks the admin's session cookie Secure whatever the
+	// request came over: set it when a proxy ends TLS in front of the
+	// node (its public URL is https), since the node then reads plain
+	// HTTP.
+	SecureCookies bool
+	Logger        *slog.Logger
 	// Now is the clock sessions expire by; time.Now when nil.
 	Now func() time.Time
 }
 
 // Pages renders the node's pages.
 type Pages struct {
-	api        http.Handler
-	logID      string
-	adminToken string
-	sessions   *sessions
-	logger     *slog.Logger
-	tmpl       map[string]*template.Template
+	api           http.Handler
+	logID         string
+	adminToken    string
+	secureCookies bool
+	sessions      *sessions
+	logger        *slog.Logger
+	tmpl          map[string]*template.Template
 }
 
 // New parses the pages' templates.
@@ -99,7 +105,7 @@ func New(d Deps) (*Pages, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	p := &Pages{api: d.API, logID: d.LogID, adminToken: d.AdminToken, logger: d.Logger, tmpl: map[string]*template.Template{},
+	p := &Pages{api: d.API, logID: d.LogID, adminToken: d.AdminToken, secureCookies: d.SecureCookies, logger: d.Logger, tmpl: map[string]*template.Template{},
 		sessions: &sessions{byID: map[[32]byte]adminSession{}, now: d.Now}}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
