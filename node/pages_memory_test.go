@@ -101,7 +101,7 @@ func TestMemoryPagesInBrowser(t *testing.T) {
 	if h1 := eval[string](t, ctx, `document.querySelector('h1').textContent`); !strings.Contains(h1, injected) {
 		t.Errorf("the record's title is not shown as the text it is: %q", h1)
 	}
-	if learned := eval[string](t, ctx, `document.querySelector('dl.note').textContent`); !strings.Contains(learned, injected) {
+	if learned := eval[string](t, ctx, `document.querySelector('dl.words').textContent`); !strings.Contains(learned, injected) {
 		t.Errorf("the record's words are not shown as the text they are: %q", learned)
 	}
 	runs := eval[[]string](t, ctx, `[...document.querySelectorAll('section.run')].map(s => s.textContent)`)
@@ -123,7 +123,7 @@ func TestMemoryPagesInBrowser(t *testing.T) {
 	submit("correcting", chromedp.SetValue(chromedp.CSS(`textarea[name=learned]`), corrected),
 		chromedp.Click(chromedp.CSS(`form[action$="/correct"] button`)))
 	safe(screenshot(t, ctx, dir, "memory-corrected"))
-	if text := eval[string](t, ctx, `document.querySelector('dl.note').textContent`); !strings.Contains(text, corrected) {
+	if text := eval[string](t, ctx, `document.querySelector('dl.words').textContent`); !strings.Contains(text, corrected) {
 		t.Errorf("the corrected record's page reads %q", text)
 	}
 	status, v := call(t, "GET", base+"/api/v1/admin/memory/records/"+ref, nil, "Authorization", "Bearer "+admin)

@@ -122,7 +122,7 @@ var (
 		Hint:    "Reload the page the form is on and send it again."}
 	errToken = &pageError{Status: http.StatusUnauthorized, Code: "unauthorized",
 		Message: "That is not the node's admin token",
-		Hint:    "Paste the token the node keeps in its data folder (admin-token), as agora admin reads it."}
+		Hint:    "Paste the token the node keeps in its data folder as keys/admin.token, the one agora admin reads."}
 	errForm = &pageError{Status: http.StatusBadRequest, Code: "bad_request",
 		Message: "The form could not be read: send it from its page, up to 64 KiB"}
 )
