@@ -119,6 +119,17 @@ func TestMemoryPagesInBrowser(t *testing.T) {
 		t.Errorf("the record's signals read %q", marks)
 	}
 
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(390, 844)); err != nil {
+		t.Fatal(err)
+	}
+	visit(t, ctx, dir, "memory-record-phone", base+"/memory/records/"+ref)
+	if w := eval[int](t, ctx, `document.documentElement.scrollWidth`); w > 400 {
+		t.Errorf("on a phone 390 wide the record's page is %d wide", w)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(1100, 900)); err != nil {
+		t.Fatal(err)
+	}
+
 	corrected := "Install with --legacy-peer-deps, then rerun the tests; pin react 17 once react-dom 18 lands"
 	submit("correcting", chromedp.SetValue(chromedp.CSS(`textarea[name=learned]`), corrected),
 		chromedp.Click(chromedp.CSS(`form[action$="/correct"] button`)))
