@@ -347,6 +347,9 @@ func memoryBadPage(t *testing.T, base, admin string, tc memoryPageCase) {
 	if !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") || !strings.Contains(page, tc.code) || strings.Contains(page, "ERESOLVE") {
 		t.Errorf("%s %s: %s without the code %q:\n%s", tc.method, tc.path, resp.Header.Get("Content-Type"), tc.code, page)
 	}
+	if tc.api == "" && strings.Contains(page, "The API answers") {
+		t.Errorf("%s %s: a refusal of the page's own says the API answers it too:\n%s", tc.method, tc.path, page)
+	}
 	if tc.api != "" {
 		method := "GET"
 		switch {

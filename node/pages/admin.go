@@ -113,25 +113,36 @@ func (p *Pages) cookie(r *http.Request, name, value string, maxAge int) *http.Co
 		SameSite: http.SameSiteStrictMode, Secure: r.TLS != nil || p.secureCookies}
 }
 
-// The refusals of the admin's pages.
-var (
-	errSignIn = &pageError{Status: http.StatusUnauthorized, Code: "unauthorized",
+// The refusals of the admin's pages, which have no API route of their
+// own to answer as: each is made anew, so no caller changes another's.
+func errSignIn() error {
+	return &pageError{Status: http.StatusUnauthorized, Code: "unauthorized", Local: true,
 		Message: "Sign in first: the memory pages are the node's admin's only", Hint: "Sign in at /memory/sign-in with the node's admin token."}
-	errCSRF = &pageError{Status: http.StatusForbidden, Code: "csrf",
+}
+
+func errCSRF() error {
+	return &pageError{Status: http.StatusForbidden, Code: "csrf", Local: true,
 		Message: "This form is stale or was sent from another page: its CSRF token does not match your session",
 		Hint:    "Reload the page the form is on and send it again."}
-	errToken = &pageError{Status: http.StatusUnauthorized, Code: "unauthorized",
+}
+
+func errToken() error {
+	return &pageError{Status: http.StatusUnauthorized, Code: "unauthorized", Local: true,
 		Message: "That is not the node's admin token",
 		Hint:    "Paste the token the node keeps in its data folder as keys/admin.token, the one agora admin reads."}
-	errForm = &pageError{Status: http.StatusBadRequest, Code: "bad_request",
-		Message: "The form could not be read: send it from its page, up to 64 KiB"}
-)
+}
+
+func errForm() error {
+	return &pageError{Status: http.StatusBadRequest, Code: "bad_request", Local: true,
+		Message: "The form could not be read: send it from its page, up to 64 KiB",
+		Hint:    "Reload the page the form is on and send it again."}
+}
 
 // form parses r's form, bounded, or refuses.
 func form(w http.ResponseWriter, r *http.Request) error {
 	r.Body = http.MaxBytesReader(w, r.Body, maxFormBytes)
 	if err := r.ParseForm(); err != nil {
-		return errForm
+		return errForm()
 	}
 	return nil
 }
@@ -158,12 +169,12 @@ func (p *Pages) signIn(w http.ResponseWriter, r *http.Request) {
 	}
 	c, err := r.Cookie(signInCookie)
 	if err != nil || !sameToken(c.Value, r.PostForm.Get("csrf")) {
-		p.render(w, r, page{}, errCSRF)
+		p.render(w, r, page{}, errCSRF())
 		return
 	}
 	if p.adminToken == "" || !sameToken(p.adminToken, r.PostForm.Get("token")) {
 		p.logger.Info("admin sign-in refused", "remote", r.RemoteAddr)
-		p.render(w, r, page{}, errToken)
+		p.render(w, r, page{}, errToken())
 		return
 	}
 	id, _ := p.sessions.start()
@@ -195,7 +206,7 @@ func (p *Pages) admin(fn adminFunc) http.Handler {
 			p.render(w, r, page{redirect: "/memory/sign-in"}, nil)
 			return
 		case !ok:
-			p.render(w, r, page{}, errSignIn)
+			p.render(w, r, page{}, errSignIn())
 			return
 		case r.Method == http.MethodPost:
 			if err := form(w, r); err != nil {
@@ -203,7 +214,7 @@ func (p *Pages) admin(fn adminFunc) http.Handler {
 				return
 			}
 			if !sameToken(s.csrf, r.PostForm.Get("csrf")) {
-				p.render(w, r, page{}, errCSRF)
+				p.render(w, r, page{}, errCSRF())
 				return
 			}
 		}

@@ -169,7 +169,10 @@ type pageError struct {
 	Code    string
 	Message string
 	Hint    string
-	cause   error
+	// Local is a refusal of a page's own, such as a form's stale CSRF
+	// token, that no API route answers.
+	Local bool
+	cause error
 }
 
 func (e *pageError) Error() string {
