@@ -81,6 +81,16 @@ func TestMemoryPagesInBrowser(t *testing.T) {
 		}
 	}
 
+	// The pages' sizes, for the report.
+	c, _ := signedIn(t, base, admin)
+	for _, path := range []string{"/memory", "/memory/records/" + ref} {
+		resp, err := c.Get(base + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%-50s %d %6d bytes", path, resp.StatusCode, len(readAll(t, resp)))
+	}
+
 	visit(t, ctx, dir, "memory-signin", base+"/memory/records/"+ref)
 	if p := at(); p != "/memory/sign-in" {
 		t.Fatalf("a record's page without a session went to %s, want the sign-in form", p)
