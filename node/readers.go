@@ -28,7 +28,7 @@ func (n *Node) mountReaders() error {
 	// The pages for people read the API itself, in-process, so they show
 	// its data and its refusals (package pages lists their paths).
 	p, err := htmlpages.New(htmlpages.Deps{API: n.mux, LogID: n.logID, AdminToken: n.cfg.AdminToken,
-		SecureCookies: strings.HasPrefix(n.cfg.PublicURL, "https://"), Logger: n.logger, Now: n.now})
+		SecureCookies: strings.HasPrefix(n.cfg.PublicURL, "https://"), Logger: n.logger, Now: n.now, AgentForms: n.agentForms})
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
 	}

@@ -58,6 +58,10 @@ var stylesheet []byte
 // and no other site may frame a page.
 const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
+// ScriptCSP is the agent page's policy: CSP and the node's own scripts,
+// none inline, so the pairing code after # can fill the vouch form.
+const ScriptCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+
 // StylesheetPath is where the pages' stylesheet is served.
 const StylesheetPath = "/assets/pages.css"
 
@@ -81,6 +85,11 @@ type Deps struct {
 	Logger        *slog.Logger
 	// Now is the clock sessions expire by; time.Now when nil.
 	Now func() time.Time
+	// AgentForms, when set, gives the agent page the forms a person
+	// vouches with (package vouchpage, which takes them): the form token
+	// for this browser, which it may set a session cookie for, and
+	// whether the node signs people in with GitHub.
+	AgentForms func(w http.ResponseWriter, r *http.Request) (token string, github bool)
 }
 
 // Pages renders the node's pages.
@@ -92,6 +101,7 @@ type Pages struct {
 	sessions      *sessions
 	logger        *slog.Logger
 	tmpl          map[string]*template.Template
+	agentForms    func(w http.ResponseWriter, r *http.Request) (string, bool)
 }
 
 // New parses the pages' templates.
@@ -105,8 +115,8 @@ func New(d Deps) (*Pages, error) {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	p := &Pages{api: d.API, logID: d.LogID, adminToken: d.AdminToken, secureCookies: d.SecureCookies, logger: d.Logger, tmpl: map[string]*template.Template{},
-		sessions: &sessions{byID: map[[32]byte]adminSession{}, now: d.Now}}
+	p := &Pages{api: d.API, logID: d.LogID, adminToken: d.AdminToken, secureCookies: d.SecureCookies, logger: d.Logger,
+		tmpl: map[string]*template.Template{}, agentForms: d.AgentForms, sessions: &sessions{byID: map[[32]byte]adminSession{}, now: d.Now}}
 	names, err := fs.Glob(templateFS, "templates/*.html")
 	if err != nil {
 		return nil, fmt.Errorf("pages: %w", err)
@@ -137,7 +147,6 @@ func (p *Pages) Mount(mux *http.ServeMux) {
 		"GET /claims":                     p.claimSearch,
 		"GET /claims/{id}":                p.claim,
 		"GET /bundles/{hash}":             p.bundle,
-		"GET /agents/{id}":                p.agent,
 		"GET /log":                        p.log,
 		"GET /log/{index}":                p.receipt,
 		"GET /library":                    p.catalogue,
@@ -145,8 +154,9 @@ func (p *Pages) Mount(mux *http.ServeMux) {
 		"GET /library/entries/{revision}": p.entry,
 		"GET /library/maps/{revision}":    p.libraryMap,
 	} {
-		mux.Handle(pattern, p.serve(fn))
+		mux.Handle(pattern, p.serve(func(_ http.ResponseWriter, r *http.Request) (page, error) { return fn(r) }))
 	}
+	mux.Handle("GET /agents/{id}", p.serve(p.agent))
 	p.mountMemory(mux)
 }
 
@@ -157,6 +167,9 @@ type page struct {
 	title    string
 	data     any
 	redirect string // where a form's answer sends the browser instead
+	// script says the page loads the node's own scripts (the agent page's
+	// pairing script): its policy allows script-src 'self', never inline.
+	script bool
 }
 
 // pageFunc computes one page, or the error the page answers instead.
@@ -213,9 +226,9 @@ type layoutData struct {
 // serve adapts fn to an http.Handler: it renders fn's page, or an error
 // page with the refusal's status, code and message, and a failure of the
 // node's as a 500 page whose cause goes only to the log.
-func (p *Pages) serve(fn pageFunc) http.Handler {
+func (p *Pages) serve(fn func(w http.ResponseWriter, r *http.Request) (page, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		pg, err := fn(r)
+		pg, err := fn(w, r)
 		p.render(w, r, pg, err)
 	})
 }
@@ -257,6 +270,9 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, pg page, err erro
 		p.tmpl["error"].Execute(&buf, data)
 	}
 	secure(w.Header())
+	if pg.script && status == http.StatusOK {
+		w.Header().Set("Content-Security-Policy", ScriptCSP)
+	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if status == http.StatusOK && w.Header().Get("Cache-Control") == "" {
 		w.Header().Set("Cache-Control", "no-cache")

@@ -453,6 +453,9 @@ CREATE TABLE library_votes (
 	// Teams: their people, members' spans, moves, requests and bans
 	// (teams.go).
 	teamsMigration,
+	// A person's side of identity: vouch consents, waiting vouches and
+	// account requests (people.go).
+	peopleMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
