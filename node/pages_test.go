@@ -114,9 +114,16 @@ func visit(t *testing.T, ctx context.Context, dir, name, url string) (title stri
 	if err := chromedp.Do(ctx, chromedp.Navigate(url)); err != nil {
 		t.Fatalf("%s: %v", url, err)
 	}
+	return screenshot(t, ctx, dir, name)
+}
+
+// screenshot saves the page the browser shows as name.png in dir, and
+// returns what the page says of itself.
+func screenshot(t *testing.T, ctx context.Context, dir, name string) (title string, pwned bool) {
+	t.Helper()
 	shot, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
-		t.Fatalf("%s: screenshot: %v", url, err)
+		t.Fatalf("%s: screenshot: %v", name, err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, name+".png"), shot, 0o644); err != nil {
 		t.Fatal(err)

@@ -96,6 +96,7 @@ var examples = map[string]string{
 	"agora memory show":        "agora memory show lr_…",
 	"agora memory notes":       "agora memory notes --project myapp --limit 20",
 	"agora memory forget":      "agora memory forget lr_…",
+	"agora memory correct":     "agora memory correct lr_… --learned \"run npm ci, then the tests\"",
 	"agora memory share":       "agora memory share lr_…",
 	"agora memory unshare":     "agora memory unshare lr_…",
 
