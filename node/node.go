@@ -221,7 +221,7 @@ type Node struct {
 	handler http.Handler // mux, with what it does not route answered as the faces' errors
 	now     func() time.Time
 	// agentForms gives the agent page the vouch forms (vouchpage).
-	agentForms func(w http.ResponseWriter, r *http.Request) (token string, github bool)
+	agentForms func(w http.ResponseWriter, r *http.Request) (token, signIn string)
 
 	stopLoops context.CancelFunc
 	loops     sync.WaitGroup
@@ -402,8 +402,12 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		Operator: n.store.Operator, Vouch: n.ledger.Vouch, WatchDomain: n.ledger.WatchDomain, AccountRequest: n.ledger.AccountRequest,
 		ConfirmAccount: n.ledger.ConfirmAccount, Take: n.store.Take, Logger: n.logger, Now: n.now,
 	})
-	n.agentForms = func(w http.ResponseWriter, r *http.Request) (string, bool) {
-		return vouches.FormToken(w, r), cfg.GitHubSignIn.ClientID != ""
+	signIn := ""
+	if u, err := url.Parse(cfg.GitHubSignIn.AuthorizeURL); err == nil && cfg.GitHubSignIn.ClientID != "" {
+		signIn = u.Scheme + "://" + u.Host
+	}
+	n.agentForms = func(w http.ResponseWriter, r *http.Request) (string, string) {
+		return vouches.FormToken(w, r), signIn
 	}
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop

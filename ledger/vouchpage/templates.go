@@ -38,6 +38,7 @@ var templates = template.Must(template.New("frame").Parse(`{{define "top"}}<!doc
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{{.Title}} · Agora</title>
+<link rel="stylesheet" href="/assets/pages.css">
 </head>
 <body>
 <main>

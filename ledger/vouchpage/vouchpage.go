@@ -188,7 +188,7 @@ func (p *pages) csp() string {
 	if u, err := url.Parse(p.cfg.GitHub.AuthorizeURL); err == nil && u.Scheme != "" && u.Host != "" {
 		formAction += " " + u.Scheme + "://" + u.Host
 	}
-	return "default-src 'none'; script-src 'self'; img-src 'self'; form-action " + formAction + "; base-uri 'none'; frame-ancestors 'none'"
+	return "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action " + formAction + "; base-uri 'none'; frame-ancestors 'none'"
 }
 
 // session returns the browser's session, setting a new cookie when it has

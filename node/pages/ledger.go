@@ -287,8 +287,8 @@ func (p *Pages) agent(w http.ResponseWriter, r *http.Request) (page, error) {
 	data := obj{"op": op, "claims": claims["claims"], "more": claims["next"] != nil}
 	pg := page{template: "agent", title: name, data: data}
 	if p.agentForms != nil {
-		data["csrf"], data["github"] = p.agentForms(w, r)
-		data["vouch"], pg.script = true, true
+		data["csrf"], pg.formsTo = p.agentForms(w, r)
+		data["github"], data["vouch"], pg.script = pg.formsTo != "", true, true
 	}
 	return pg, nil
 }

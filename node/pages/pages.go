@@ -62,6 +62,15 @@ const CSP = "default-src 'none'; style-src 'self'; img-src 'self'; form-action '
 // none inline, so the pairing code after # can fill the vouch form.
 const ScriptCSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
 
+// scriptCSP is ScriptCSP with forms also let through to origin, where the
+// node's redirect after a form leads ("" for none).
+func scriptCSP(origin string) string {
+	if origin == "" {
+		return ScriptCSP
+	}
+	return strings.Replace(ScriptCSP, "form-action 'self'", "form-action 'self' "+origin, 1)
+}
+
 // StylesheetPath is where the pages' stylesheet is served.
 const StylesheetPath = "/assets/pages.css"
 
@@ -87,9 +96,10 @@ type Deps struct {
 	Now func() time.Time
 	// AgentForms, when set, gives the agent page the forms a person
 	// vouches with (package vouchpage, which takes them): the form token
-	// for this browser, which it may set a session cookie for, and
-	// whether the node signs people in with GitHub.
-	AgentForms func(w http.ResponseWriter, r *http.Request) (token string, github bool)
+	// for this browser, which it may set a session cookie for, and the
+	// origin of the GitHub sign-in the vouch form leads to ("" when the
+	// node signs no one in), which the page's policy lets a form go to.
+	AgentForms func(w http.ResponseWriter, r *http.Request) (token, signIn string)
 }
 
 // Pages renders the node's pages.
@@ -101,7 +111,7 @@ type Pages struct {
 	sessions      *sessions
 	logger        *slog.Logger
 	tmpl          map[string]*template.Template
-	agentForms    func(w http.ResponseWriter, r *http.Request) (string, bool)
+	agentForms    func(w http.ResponseWriter, r *http.Request) (string, string)
 }
 
 // New parses the pages' templates.
@@ -170,6 +180,10 @@ type page struct {
 	// script says the page loads the node's own scripts (the agent page's
 	// pairing script): its policy allows script-src 'self', never inline.
 	script bool
+	// formsTo is another origin the page's forms lead to, by the node's
+	// redirect (the vouch form's GitHub sign-in): form-action allows it,
+	// since a browser holds a form's redirects to the same policy.
+	formsTo string
 }
 
 // pageFunc computes one page, or the error the page answers instead.
@@ -271,7 +285,7 @@ func (p *Pages) render(w http.ResponseWriter, r *http.Request, pg page, err erro
 	}
 	secure(w.Header())
 	if pg.script && status == http.StatusOK {
-		w.Header().Set("Content-Security-Policy", ScriptCSP)
+		w.Header().Set("Content-Security-Policy", scriptCSP(pg.formsTo))
 	}
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	if status == http.StatusOK && w.Header().Get("Cache-Control") == "" {
