@@ -400,7 +400,8 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	// forms this package takes.
 	vouches := vouchpage.Mount(n.mux, vouchpage.Config{GitHub: cfg.GitHubSignIn, PublicURL: cfg.PublicURL, NoAgentPage: true}, vouchpage.Deps{
 		Operator: n.store.Operator, Vouch: n.ledger.Vouch, WatchDomain: n.ledger.WatchDomain, AccountRequest: n.ledger.AccountRequest,
-		ConfirmAccount: n.ledger.ConfirmAccount, Take: n.store.Take, Logger: n.logger, Now: n.now,
+		ConfirmAccount: n.ledger.ConfirmAccount, RecoveryRequests: n.ledger.RecoveryRequests, ApproveRecovery: n.ledger.ApproveRecovery,
+		Take: n.store.Take, Logger: n.logger, Now: n.now,
 	})
 	n.agentForms = func(w http.ResponseWriter, r *http.Request) (string, bool) {
 		return vouches.FormToken(w, r), cfg.GitHubSignIn.ClientID != ""

@@ -63,17 +63,20 @@ func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session strin
 	if !ok {
 		return problem(http.StatusServiceUnavailable, "Too many sign-ins at once", "Try again in a few minutes.")
 	}
+	return view{redirect: p.authorizeURL(r, state)}
+}
+
+// authorizeURL is GitHub's sign-in page for the sign-in under state.
+func (p *pages) authorizeURL(r *http.Request, state string) string {
 	q := url.Values{
 		"client_id": {p.cfg.GitHub.ClientID}, "redirect_uri": {p.base(r) + "/vouch/github/callback"},
 		"state": {state}, "allow_signup": {"false"},
 	}
 	target := p.cfg.GitHub.AuthorizeURL
 	if strings.Contains(target, "?") {
-		target += "&" + q.Encode()
-	} else {
-		target += "?" + q.Encode()
+		return target + "&" + q.Encode()
 	}
-	return view{redirect: target}
+	return target + "?" + q.Encode()
 }
 
 // take counts a sign-in or a domain against the address, as the API
@@ -182,6 +185,9 @@ func (p *pages) callback(w http.ResponseWriter, r *http.Request, session string)
 		p.d.Logger.Warn("a GitHub sign-in failed", "err", err)
 		return problem(http.StatusBadGateway, "GitHub did not answer",
 			"The node could not read your GitHub account. Try again in a few minutes.")
+	}
+	if s.approve != "" {
+		return p.approved(r, s, account)
 	}
 	res, err := p.d.Vouch(r.Context(), ledgerhttp.VouchRequest{
 		Operator: s.operator, Account: account.ID, Login: account.Login, Created: account.Created, Pairing: s.pairing,
