@@ -185,6 +185,68 @@ func TestLogVerifyRecoveries(t *testing.T) {
 	}
 }
 
+// TestLogVerifyVouchedRecoveries: 'agora log verify' accepts a vouched
+// recovery whose voucher_sig is the log's attestation of the approval and
+// whose voucher is the identity its operator counts as, and refuses one
+// whose voucher_sig another key made, one with none, and one through
+// another account.
+func TestLogVerifyVouchedRecoveries(t *testing.T) {
+	const voucher = "github:42"
+	type world struct {
+		f         *fakeLog
+		id        string
+		old, next *hybrid.PrivateKey
+	}
+	newWorld := func() world {
+		f := newFakeLog(t)
+		id, key := f.operator() // a key entry and an invited identity
+		vouch, err := operators.AttestVouch(id, voucher, f.key)
+		if err != nil {
+			t.Fatal(err)
+		}
+		f.append(signWith(t, key, vouch), map[string]any{"operator": id, "organization": voucher})
+		next, _ := hybrid.GenerateKey()
+		return world{f, id, key, next}
+	}
+	recovery := func(w world, through string, attester *hybrid.PrivateKey) map[string]any {
+		e := map[string]any{"type": "key_recovery", "kind": "vouched", "operator": w.id, "key": w.next.Public().String(), "voucher": through, "since": uint64(3)}
+		if attester != nil {
+			payload, err := operators.RecoveryApprovalPayload(w.id, w.next.Public().String(), through, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e["voucher_sig"] = attester.Sign(payload)
+		}
+		return signWith(t, w.next, e)
+	}
+	run := func(w world, want int) (string, string) {
+		w.f.sign(w.f.clock.Add(time.Second))
+		return verifyLog(t, want, w.f.serve(), filepath.Join(t.TempDir(), "pin.json"))
+	}
+
+	w := newWorld()
+	w.f.append(recovery(w, voucher, w.f.key), map[string]any{"operator": w.id})
+	w.f.append(w.f.contribution(w.id, w.next, "After"), map[string]any{"operator": w.id})
+	if out, _ := run(w, 0); !strings.Contains(out, "key_recovery 1") || !strings.Contains(out, "contribution 1") {
+		t.Errorf("a good vouched recovery:\n%s", out)
+	}
+	other, _ := hybrid.GenerateKey()
+	for name, tc := range map[string]struct {
+		entry func(w world) map[string]any
+		want  string
+	}{
+		"approval attested by another key": {func(w world) map[string]any { return recovery(w, voucher, other) }, "is not signed by the key that must have signed it"},
+		"no approval":                      {func(w world) map[string]any { return recovery(w, voucher, nil) }, "is not signed by the key that must have signed it"},
+		"through another account":          {func(w world) map[string]any { return recovery(w, "github:43", w.f.key) }, "but its vouched identity, from entry 2, is github:42"},
+	} {
+		w := newWorld()
+		w.f.append(tc.entry(w), map[string]any{"operator": w.id})
+		if _, errOut := run(w, 1); !strings.Contains(errOut, tc.want) {
+			t.Errorf("%s:\n%s", name, errOut)
+		}
+	}
+}
+
 func signWith(t *testing.T, key *hybrid.PrivateKey, e map[string]any) map[string]any {
 	t.Helper()
 	if err := protocol.Sign(e, key); err != nil {
