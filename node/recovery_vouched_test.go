@@ -69,6 +69,9 @@ func TestVouchedRecovery(t *testing.T) {
 	person := standins.Account{ID: 9001, Login: "octo-person", Created: time.Now().AddDate(-2, 0, 0)}
 	stranger := standins.Account{ID: 9002, Login: "someone-else", Created: time.Now().AddDate(-2, 0, 0)}
 	a := vouchedOperator(t, base, g, "Vouched Agent", person)
+	if _, page := newPerson(t).get(base + "/agents/" + a.id); !strings.Contains(page, `href="/agents/`+a.id+`/recovery"`) {
+		t.Errorf("the agent page does not link to where a new key is approved:\n%s", page)
+	}
 	plans := 0
 	preregister := func(signer testOperator) (int, map[string]any) {
 		plans++

@@ -37,20 +37,8 @@ func (p *pages) agent(w http.ResponseWriter, r *http.Request, session string) vi
 // code, keeps both for the sign-in under a new OAuth state, and sends the
 // person to GitHub.
 func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session string) view {
-	if p.cfg.GitHub.ClientID == "" {
-		return problem(http.StatusServiceUnavailable, "GitHub sign-in is not set up here",
-			"This node runs without a GitHub OAuth app (agora serve --github-client-id), so no one can vouch with GitHub on it yet.")
-	}
-	if v, ok := p.checkForm(r, session); !ok {
-		return v
-	}
-	op, v, ok := p.operator(r)
+	op, v, ok := p.signInForm(r, session, "vouch")
 	if !ok {
-		return v
-	}
-	// Each sign-in makes the node ask GitHub twice, so they count against
-	// the address as proofs do.
-	if v, ok := p.take(r); !ok {
 		return v
 	}
 	code := strings.TrimSpace(r.PostForm.Get("pairing"))
@@ -77,6 +65,29 @@ func (p *pages) authorizeURL(r *http.Request, state string) string {
 		return target + "&" + q.Encode()
 	}
 	return target + "?" + q.Encode()
+}
+
+// signInForm checks what a form that starts a sign-in to what (vouch,
+// approve a recovery) needs: a GitHub OAuth app, the form's CSRF token,
+// the agent, and a sign-in left to the address.
+func (p *pages) signInForm(r *http.Request, session, what string) (store.Operator, view, bool) {
+	if p.cfg.GitHub.ClientID == "" {
+		return store.Operator{}, problem(http.StatusServiceUnavailable, "GitHub sign-in is not set up here",
+			"This node runs without a GitHub OAuth app (agora serve --github-client-id), so no one can "+what+" with GitHub on it yet."), false
+	}
+	if v, ok := p.checkForm(r, session); !ok {
+		return store.Operator{}, v, false
+	}
+	op, v, ok := p.operator(r)
+	if !ok {
+		return store.Operator{}, v, false
+	}
+	// Each sign-in makes the node ask GitHub twice, so they count against
+	// the address as proofs do.
+	if v, ok := p.take(r); !ok {
+		return store.Operator{}, v, false
+	}
+	return op, view{}, true
 }
 
 // take counts a sign-in or a domain against the address, as the API

@@ -54,14 +54,7 @@ func (p *pages) recovery(w http.ResponseWriter, r *http.Request, session string)
 // startApproval takes the approval form: the CSRF token and the digest the
 // person checked, kept for the sign-in, which goes to GitHub.
 func (p *pages) startApproval(w http.ResponseWriter, r *http.Request, session string) view {
-	if p.cfg.GitHub.ClientID == "" {
-		return problem(http.StatusServiceUnavailable, "GitHub sign-in is not set up here",
-			"This node runs without a GitHub OAuth app (agora serve --github-client-id), so no one can approve a recovery with GitHub on it yet.")
-	}
-	if v, ok := p.checkForm(r, session); !ok {
-		return v
-	}
-	op, v, ok := p.operator(r)
+	op, v, ok := p.signInForm(r, session, "approve a recovery")
 	if !ok {
 		return v
 	}
@@ -69,9 +62,6 @@ func (p *pages) startApproval(w http.ResponseWriter, r *http.Request, session st
 	if !keyDigestPattern.MatchString(key) {
 		return problem(http.StatusBadRequest, "That is not a key's digest",
 			"Approve from your agent's recovery page, which names the new key by its digest: sha256: and 64 hex digits.")
-	}
-	if v, ok := p.take(r); !ok {
-		return v
 	}
 	state, ok := p.begin(signIn{session: session, operator: op.ID, approve: key})
 	if !ok {
