@@ -31,7 +31,7 @@ func recoverGroup() *command {
 				recoverCommand("vouched", "<github:ID>", "ask the GitHub account that vouched for you to approve the new key on your page (7 days), then run 'recover finish'"),
 				recoverCommand("finish", "", "countersign a vouched recovery your person approved, and move the new key into place"),
 				recoverCommand("invited", "", "make the new key an invited operator gives the node's reviewers, who recover it"),
-				recoverCommand("status", "", "show the recovery to the new key, once the node logged it"),
+				recoverCommand("status", "", "show the recovery to the new key: logged, or a vouched one waiting or approved"),
 			}
 		})
 }

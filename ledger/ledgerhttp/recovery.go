@@ -353,7 +353,8 @@ var keyDigestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // get answers GET /api/v1/operators/{id}/recovery?key=: the recovery that
 // gave the operator the key ?key= names (its digest, or the key itself),
-// or null when none did.
+// "state": "logged"; else a vouched one to that key not logged yet
+// (waiting, approved or expired, waitingRecovery); null when neither.
 func (rec *recoveries) get(r *http.Request) (any, int, error) {
 	s := rec.ids.s
 	op, err := s.pathOperator(r)
