@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/protocol"
@@ -38,9 +39,12 @@ func (r *recovery) vouched(ctx context.Context, voucher string, since int64) int
 	if err != nil {
 		return nodeFailure(e, err, "the new key stays in "+r.next+"; run this again to send it again")
 	}
-	fmt.Fprintf(e.stdout, "operator: %s\nkey_digest: %s\nstate: %s\napprove_at: %s\nexpires_at: %s\n", r.id, a.KeyDigest, a.State, a.ApproveAt, a.ExpiresAt)
+	// approve_at is a path on the node: the person opens the node's
+	// address plus it.
+	page := strings.TrimSuffix(r.c.BaseURL(), "/") + a.ApproveAt
+	fmt.Fprintf(e.stdout, "operator: %s\nkey_digest: %s\nstate: %s\napprove_at: %s\nexpires_at: %s\n", r.id, a.KeyDigest, a.State, page, a.ExpiresAt)
 	fmt.Fprintf(e.stderr, "agora: next: send your person %s and ask them to approve the key %s there with the GitHub account that vouched, within 7 days;\n  then run 'agora recover finish --operator %s'\n",
-		a.ApproveAt, a.KeyDigest, r.id)
+		page, a.KeyDigest, r.id)
 	return 0
 }
 
@@ -68,7 +72,8 @@ func (r *recovery) finishVouched(ctx context.Context) int {
 	case state == "logged":
 		return r.finish(key, got)
 	case state == "waiting":
-		return fail(e, 1, fmt.Sprintf("send your person %v and the digest %s, then run this again", got["approve_at"], digest), "your person hasn't approved the recovery yet")
+		page := strings.TrimSuffix(r.c.BaseURL(), "/") + fmt.Sprint(got["approve_at"])
+		return fail(e, 1, fmt.Sprintf("send your person %s and the digest %s, then run this again", page, digest), "your person hasn't approved the recovery yet")
 	case state != "approved" || entry == nil:
 		return fail(e, 1, "ask again with 'agora recover vouched <github:ID>'", "the recovery is %s: it waits 7 days for approval, then 7 for this countersignature", state)
 	case entry["key"] != key.Public().String() || entry["operator"] != r.id:

@@ -396,7 +396,7 @@ func (rec *recoveries) get(r *http.Request) (any, int, error) {
 	req, err := s.store.RecoveryRequest(r.Context(), op.ID, key)
 	switch {
 	case err == nil:
-		return map[string]any{"recovery": s.waitingRecovery(r, req)}, http.StatusOK, nil
+		return map[string]any{"recovery": s.waitingRecovery(req)}, http.StatusOK, nil
 	case !errors.Is(err, store.ErrNotFound):
 		return nil, 0, err
 	}

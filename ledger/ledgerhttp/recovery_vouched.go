@@ -94,13 +94,13 @@ func (rec *recoveries) requestApproval(r *http.Request, op store.Operator, rc *o
 	case err != nil:
 		return nil, 0, err
 	}
-	return s.waitingRecovery(r, req), status, nil
+	return s.waitingRecovery(req), status, nil
 }
 
 // waitingRecovery is a vouched recovery not logged yet, as the API shows
 // it: where it stands, the page to approve it at, and the entry, with the
 // log's voucher_sig once approved, for the new key to sign.
-func (s *Server) waitingRecovery(r *http.Request, req store.RecoveryRequest) map[string]any {
+func (s *Server) waitingRecovery(req store.RecoveryRequest) map[string]any {
 	var approved any
 	if !req.Approved.IsZero() {
 		approved = req.Approved.UTC().Format(time.RFC3339Nano)
@@ -109,15 +109,16 @@ func (s *Server) waitingRecovery(r *http.Request, req store.RecoveryRequest) map
 		"operator": req.Operator, "kind": vocabulary.IdentityVouched, "key_digest": req.KeyDigest, "voucher": req.Voucher,
 		"since": req.Since, "state": req.State(s.now()), "index": nil, "current": false,
 		"requested_at": req.Requested.UTC().Format(time.RFC3339Nano), "expires_at": req.Expires.UTC().Format(time.RFC3339Nano),
-		"approved_at": approved, "approve_at": ApprovePage(s.base(r), req.Operator, req.KeyDigest),
+		"approved_at": approved, "approve_at": ApprovePage(req.Operator, req.KeyDigest),
 		"entry": approvalEntry(req),
 	}
 }
 
-// ApprovePage is the operator's page where only the new key keyDigest can
-// be approved.
-func ApprovePage(base, operator, keyDigest string) string {
-	return base + "/agents/" + url.PathEscape(operator) + "/recovery?key=" + url.QueryEscape(keyDigest)
+// ApprovePage is the path of the operator's page where only the new key
+// keyDigest can be approved: the agent sends its person the node's address
+// plus this, as the spec's approve_at.
+func ApprovePage(operator, keyDigest string) string {
+	return "/agents/" + url.PathEscape(operator) + "/recovery?key=" + url.QueryEscape(keyDigest)
 }
 
 // approvalEntry is the request without its sig, with the log's voucher_sig
