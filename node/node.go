@@ -400,7 +400,8 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	// forms this package takes.
 	vouches := vouchpage.Mount(n.mux, vouchpage.Config{GitHub: cfg.GitHubSignIn, PublicURL: cfg.PublicURL, NoAgentPage: true}, vouchpage.Deps{
 		Operator: n.store.Operator, Vouch: n.ledger.Vouch, WatchDomain: n.ledger.WatchDomain, AccountRequest: n.ledger.AccountRequest,
-		ConfirmAccount: n.ledger.ConfirmAccount, Take: n.store.Take, Logger: n.logger, Now: n.now,
+		ConfirmAccount: n.ledger.ConfirmAccount, RecoveryRequests: n.ledger.RecoveryRequests, ApproveRecovery: n.ledger.ApproveRecovery,
+		Take: n.store.Take, Logger: n.logger, Now: n.now,
 	})
 	signIn := ""
 	if u, err := url.Parse(cfg.GitHubSignIn.AuthorizeURL); err == nil && cfg.GitHubSignIn.ClientID != "" {

@@ -294,6 +294,34 @@ type Store interface {
 	// since, newest first.
 	Vouches(ctx context.Context, operator string, since time.Time) ([]Vouch, error)
 
+	// PutRecoveryRequest keeps a vouched operator's request for a new key
+	// (r.KeyDigest), waiting for its voucher's approval until r.Expires:
+	// one per operator and key, so asking again replaces a request not
+	// yet approved (its entry, since and times). One approved already
+	// stands: it is returned with ErrDuplicate. Only the operator's newest
+	// open requests stay: the unapproved ones older than those are removed
+	// in the same commit. The operator unknown, ErrNotFound.
+	PutRecoveryRequest(ctx context.Context, r RecoveryRequest, open int) (RecoveryRequest, error)
+
+	// RecoveryRequest returns operator's request for the key keyDigest,
+	// open or lapsed; ErrNotFound when there is none.
+	RecoveryRequest(ctx context.Context, operator, keyDigest string) (RecoveryRequest, error)
+
+	// RecoveryRequests returns operator's requests still open at now
+	// (Expires after now), newest first.
+	RecoveryRequests(ctx context.Context, operator string, now time.Time) ([]RecoveryRequest, error)
+
+	// ApproveRecovery records the voucher's approval of operator's request
+	// for keyDigest at at, with the log's attestation voucherSig, and
+	// moves its Expires to expires, the countersignature's deadline. None
+	// waits, ErrNotFound; one lapsed at at, ErrConflict; one approved
+	// before is returned unchanged with ErrDuplicate.
+	ApproveRecovery(ctx context.Context, operator, keyDigest, voucherSig string, at, expires time.Time) (RecoveryRequest, error)
+
+	// DropRecoveryRequest removes operator's request for keyDigest, once
+	// the recovery it asked for is logged; none is not an error.
+	DropRecoveryRequest(ctx context.Context, operator, keyDigest string) error
+
 	// RequestAccount records an operator's request to be listed in the
 	// account that uses r.Email, known by r.Token (the digest of the
 	// secret the node mails). An unconfirmed request of the same operator
@@ -568,6 +596,36 @@ type Vouch struct {
 	Login      string // a GitHub account's login when it vouched; "" for a card
 	VoucherSig string // the log's attestation
 	At         time.Time
+}
+
+// RecoveryRequest is a vouched operator's request for a new key, waiting
+// for the voucher to approve it on the operator's page, then for the new
+// key to countersign the log's attestation. It is the node's record, never
+// logged.
+type RecoveryRequest struct {
+	Operator  string
+	KeyDigest string    // the new key's digest
+	Key       string    // the new public key, as written
+	Voucher   string    // github:<ID>, the account that vouched
+	Since     uint64    // the request's since
+	Entry     []byte    // the request as the new key signed it, canonical JSON
+	Requested time.Time // when it was last sent
+	Expires   time.Time // the approval's deadline; once approved, the countersignature's
+	// Approved is when the voucher approved it, zero until then, and
+	// VoucherSig the log's attestation of that approval.
+	Approved   time.Time
+	VoucherSig string
+}
+
+// State is where the request stands at now: waiting, approved or expired.
+func (r RecoveryRequest) State(now time.Time) string {
+	switch {
+	case !now.Before(r.Expires):
+		return "expired"
+	case !r.Approved.IsZero():
+		return "approved"
+	}
+	return "waiting"
 }
 
 // AccountRequest is an operator's request to be listed in a person's

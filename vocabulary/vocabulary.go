@@ -190,6 +190,8 @@ const (
 	AccountRequestsPerDay = 5                   // requests to join an account by one operator in 24 hours
 	MaxEmailLength        = 254                 // an e-mail address in an account request
 	MaxRecoveryLookback   = 30 * 24 * time.Hour // how far back a recovery may disown
+	RecoveryApprovalWait  = 7 * 24 * time.Hour  // a vouched recovery waits this long for its voucher's approval, then as long for the new key's countersignature
+	OpenRecoveryRequests  = 10                  // an operator's newest vouched recoveries waiting for approval that stay
 	EntriesPerPage        = 100                 // log entries in one answer
 	MaxWait               = 25 * time.Second    // the longest a feed holds a request
 	Day                   = 24 * time.Hour

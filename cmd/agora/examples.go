@@ -70,6 +70,8 @@ var examples = map[string]string{
 	"agora identity domain":        "agora identity domain example.org",
 	"agora recover domain":         "agora recover domain example.org --operator op:4f1c…",
 	"agora recover github":         "agora recover github example-lab/agents --operator op:4f1c…",
+	"agora recover vouched":        "agora recover vouched github:583231 --operator op:4f1c…",
+	"agora recover finish":         "agora recover finish --operator op:4f1c…",
 	"agora recover invited":        "agora recover invited --operator op:4f1c…",
 	"agora recover status":         "agora recover status --operator op:4f1c…",
 	"agora identity github":        "agora identity github owner/repo",

@@ -1,9 +1,6 @@
 package main
 
 import (
-	"io"
-	"net/http"
-	"net/http/cookiejar"
 	"net/url"
 	"path/filepath"
 	"regexp"
@@ -38,31 +35,11 @@ func TestPairingCommands(t *testing.T) {
 	}
 	vouch := func(page, pairing string, domain ...string) string {
 		t.Helper()
-		jar, _ := cookiejar.New(nil)
-		c := &http.Client{Jar: jar}
-		resp, err := c.Get(page)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
-		csrf := regexp.MustCompile(`name="csrf" value="([^"]+)"`).FindSubmatch(b)
-		if csrf == nil {
-			t.Fatalf("no form on %s:\n%s", page, b)
-		}
-		u, _ := url.Parse(page)
-		u.Fragment = ""
-		form, to := url.Values{"csrf": {string(csrf[1])}, "pairing": {pairing}}, "/vouch"
+		form, to := url.Values{"pairing": {pairing}}, "/vouch"
 		if len(domain) > 0 {
 			form["domain"], to = domain, "/domain"
 		}
-		resp, err = c.PostForm(u.String()+to, form)
-		if err != nil {
-			t.Fatal(err)
-		}
-		b, _ = io.ReadAll(resp.Body)
-		resp.Body.Close()
-		return string(b)
+		return submitPageForm(t, page, to, form)
 	}
 
 	a := register("Paired")

@@ -37,20 +37,8 @@ func (p *pages) agent(w http.ResponseWriter, r *http.Request, session string) vi
 // code, keeps both for the sign-in under a new OAuth state, and sends the
 // person to GitHub.
 func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session string) view {
-	if p.cfg.GitHub.ClientID == "" {
-		return problem(http.StatusServiceUnavailable, "GitHub sign-in is not set up here",
-			"This node runs without a GitHub OAuth app (agora serve --github-client-id), so no one can vouch with GitHub on it yet.")
-	}
-	if v, ok := p.checkForm(r, session); !ok {
-		return v
-	}
-	op, v, ok := p.operator(r)
+	op, v, ok := p.signInForm(r, session, "vouch")
 	if !ok {
-		return v
-	}
-	// Each sign-in makes the node ask GitHub twice, so they count against
-	// the address as proofs do.
-	if v, ok := p.take(r); !ok {
 		return v
 	}
 	code := strings.TrimSpace(r.PostForm.Get("pairing"))
@@ -63,17 +51,43 @@ func (p *pages) startVouch(w http.ResponseWriter, r *http.Request, session strin
 	if !ok {
 		return problem(http.StatusServiceUnavailable, "Too many sign-ins at once", "Try again in a few minutes.")
 	}
+	return view{redirect: p.authorizeURL(r, state)}
+}
+
+// authorizeURL is GitHub's sign-in page for the sign-in under state.
+func (p *pages) authorizeURL(r *http.Request, state string) string {
 	q := url.Values{
 		"client_id": {p.cfg.GitHub.ClientID}, "redirect_uri": {p.base(r) + "/vouch/github/callback"},
 		"state": {state}, "allow_signup": {"false"},
 	}
 	target := p.cfg.GitHub.AuthorizeURL
 	if strings.Contains(target, "?") {
-		target += "&" + q.Encode()
-	} else {
-		target += "?" + q.Encode()
+		return target + "&" + q.Encode()
 	}
-	return view{redirect: target}
+	return target + "?" + q.Encode()
+}
+
+// signInForm checks what a form that starts a sign-in to what (vouch,
+// approve a recovery) needs: a GitHub OAuth app, the form's CSRF token,
+// the agent, and a sign-in left to the address.
+func (p *pages) signInForm(r *http.Request, session, what string) (store.Operator, view, bool) {
+	if p.cfg.GitHub.ClientID == "" {
+		return store.Operator{}, problem(http.StatusServiceUnavailable, "GitHub sign-in is not set up here",
+			"This node runs without a GitHub OAuth app (agora serve --github-client-id), so no one can "+what+" with GitHub on it yet."), false
+	}
+	if v, ok := p.checkForm(r, session); !ok {
+		return store.Operator{}, v, false
+	}
+	op, v, ok := p.operator(r)
+	if !ok {
+		return store.Operator{}, v, false
+	}
+	// Each sign-in makes the node ask GitHub twice, so they count against
+	// the address as proofs do.
+	if v, ok := p.take(r); !ok {
+		return store.Operator{}, v, false
+	}
+	return op, view{}, true
 }
 
 // take counts a sign-in or a domain against the address, as the API
@@ -182,6 +196,9 @@ func (p *pages) callback(w http.ResponseWriter, r *http.Request, session string)
 		p.d.Logger.Warn("a GitHub sign-in failed", "err", err)
 		return problem(http.StatusBadGateway, "GitHub did not answer",
 			"The node could not read your GitHub account. Try again in a few minutes.")
+	}
+	if s.approve != "" {
+		return p.approved(r, s, account)
 	}
 	res, err := p.d.Vouch(r.Context(), ledgerhttp.VouchRequest{
 		Operator: s.operator, Account: account.ID, Login: account.Login, Created: account.Created, Pairing: s.pairing,

@@ -3,7 +3,9 @@
 // "Identity"): the agent's page at the pairing link's path, /agents/{id},
 // asks "Is this your agent?" and signs the person in with GitHub (the
 // OAuth web flow, its endpoints configurable so a stand-in serves tests);
-// the link an account request mails opens /accounts/confirm/{token}.
+// the link an account request mails opens /accounts/confirm/{token};
+// /agents/{id}/recovery is where the person who vouched approves the
+// agent's new key, signing in with the same GitHub account.
 //
 // The pages are plain html/template, readable without JavaScript. The
 // pairing code follows # in the link, which browsers never send, so the
@@ -80,6 +82,10 @@ type Deps struct {
 	WatchDomain    func(ctx context.Context, operator, domain, pairing string) (ledgerhttp.DomainResult, error)
 	AccountRequest func(ctx context.Context, token string) (ledgerhttp.Account, error)
 	ConfirmAccount func(ctx context.Context, token string) (ledgerhttp.Account, error)
+	// RecoveryRequests and ApproveRecovery are the vouched recoveries
+	// waiting for the person who vouched, and their approval.
+	RecoveryRequests func(ctx context.Context, operator string) ([]ledgerhttp.WaitingRecovery, error)
+	ApproveRecovery  func(ctx context.Context, a ledgerhttp.RecoveryApproval) (ledgerhttp.WaitingRecovery, error)
 	// Take takes a slot of a rate limit, as store.Store's Take does.
 	Take   func(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (bool, time.Duration, error)
 	Logger *slog.Logger
@@ -118,6 +124,7 @@ type signIn struct {
 	session  string
 	operator string
 	pairing  string
+	approve  string // the new key's digest, for a sign-in that approves a recovery
 	expires  time.Time
 }
 
@@ -135,6 +142,8 @@ func Mount(mux *http.ServeMux, cfg Config, d Deps) *Pages {
 	mux.Handle("POST /agents/{id}/vouch", p.page(p.startVouch))
 	mux.Handle("POST /agents/{id}/vouch/card", p.page(p.cardVouch))
 	mux.Handle("POST /agents/{id}/domain", p.page(p.domain))
+	mux.Handle("GET /agents/{id}/recovery", p.page(p.recovery))
+	mux.Handle("POST /agents/{id}/recovery/approve", p.page(p.startApproval))
 	mux.Handle("GET /vouch/github/callback", p.page(p.callback))
 	mux.Handle("GET /vouch/pairing.js", http.HandlerFunc(servePairingScript))
 	mux.Handle("GET /accounts/confirm/{token}", p.page(p.account))

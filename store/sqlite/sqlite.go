@@ -456,6 +456,9 @@ CREATE TABLE library_votes (
 	// A person's side of identity: vouch consents, waiting vouches and
 	// account requests (people.go).
 	peopleMigration,
+	// Vouched operators' requests for a new key, waiting for the voucher's
+	// approval (recoveries.go).
+	recoveryRequestsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -58,6 +58,10 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 	f.ok(second(f.s.ConfirmAccount(f.ctx, listed.Token, f.now)), "ConfirmAccount")
 	watch := store.DomainWatch{Pairing: consent.Pairing, Operator: sponsor.ID, Domain: "lab.example.org", Started: f.now, Until: f.now.Add(time.Hour)}
 	f.ok(f.s.WatchDomain(f.ctx, watch), "WatchDomain")
+	waiting := store.RecoveryRequest{Operator: named.ID, KeyDigest: "sha256:" + Nonce(), Key: "k", Voucher: "github:42", Since: 2,
+		Entry: []byte(`{"since":2}`), Requested: f.now, Expires: f.now.Add(time.Hour)}
+	f.ok(second(f.s.PutRecoveryRequest(f.ctx, waiting, 10)), "PutRecoveryRequest")
+	f.ok(second(f.s.ApproveRecovery(f.ctx, named.ID, waiting.KeyDigest, "attested", f.now, f.now.Add(time.Hour))), "ApproveRecovery")
 
 	f.s = reopen(f.t, f.s)
 
@@ -75,6 +79,9 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 	}
 	if ws, err := f.s.DomainWatches(f.ctx, f.now); err != nil || len(ws) != 1 || ws[0].Domain != watch.Domain {
 		f.t.Errorf("the domain watches after reopening = %+v, %v", ws, err)
+	}
+	if r, err := f.s.RecoveryRequest(f.ctx, named.ID, waiting.KeyDigest); err != nil || r.State(f.now) != "approved" || r.VoucherSig != "attested" || r.Since != 2 {
+		f.t.Errorf("the recovery request after reopening = %+v, %v", r, err)
 	}
 
 	for id, was := range before {

@@ -69,6 +69,7 @@ func Run(t *testing.T, newStore func(t *testing.T) store.Store, opts ...Option) 
 		{"VouchConsents", testVouchConsents},
 		{"ConsentUseConcurrent", testConsentUseConcurrent},
 		{"VouchesAndAccounts", testVouchesAndAccounts},
+		{"RecoveryRequests", testRecoveryRequests},
 		{"DomainWatches", testDomainWatches},
 		{"RateLimits", testRateLimits},
 		{"RateLimitsConcurrent", testRateLimitsConcurrent},
