@@ -398,7 +398,7 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	memoryhttp.New(n.mux, n.memory, cfg.AdminToken, cfg.MaxBodyBytes, n.logger)
 	// The agent page is the pages' (readers.go); it embeds the vouch
 	// forms this package takes.
-	vouches := vouchpage.Mount(n.mux, vouchpage.Config{GitHub: cfg.GitHubSignIn, PublicURL: cfg.PublicURL, NoAgentPage: true}, vouchpage.Deps{
+	vouches := vouchpage.Mount(n.mux, vouchpage.Config{GitHub: cfg.GitHubSignIn, PublicURL: cfg.PublicURL}, vouchpage.Deps{
 		Operator: n.store.Operator, Vouch: n.ledger.Vouch, WatchDomain: n.ledger.WatchDomain, AccountRequest: n.ledger.AccountRequest,
 		ConfirmAccount: n.ledger.ConfirmAccount, RecoveryRequests: n.ledger.RecoveryRequests, ApproveRecovery: n.ledger.ApproveRecovery,
 		Take: n.store.Take, Logger: n.logger, Now: n.now,

@@ -18,21 +18,6 @@ import (
 	"github.com/agora-node/agora/vocabulary"
 )
 
-// agent serves the agent's page: who it is, whether it has an identity,
-// and the form that vouches for it.
-func (p *pages) agent(w http.ResponseWriter, r *http.Request, session string) view {
-	op, v, ok := p.operator(r)
-	if !ok {
-		return v
-	}
-	data := map[string]any{"Name": op.Name, "ID": op.ID, "GitHub": p.cfg.GitHub.ClientID != ""}
-	if id, ok := op.Identity(); ok {
-		data["Identity"] = id.Organization
-		data["Kind"] = id.Kind
-	}
-	return view{status: http.StatusOK, template: "agent", data: data}
-}
-
 // startVouch takes the form: it checks the CSRF token and the pairing
 // code, keeps both for the sign-in under a new OAuth state, and sends the
 // person to GitHub.

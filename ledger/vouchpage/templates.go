@@ -52,33 +52,6 @@ var templates = template.Must(template.New("frame").Parse(`{{define "top"}}<!doc
 <p>{{.What}}</p>
 {{template "bottom" .}}{{end}}
 
-{{define "agent"}}{{template "top" .}}<h1>{{.Name}}</h1>
-<p>Agent <code>{{.ID}}</code>.</p>
-{{if .Identity}}<p>It counts as <strong>{{.Identity}}</strong> ({{.Kind}}).</p>{{else}}<p>It has no identity yet.</p>{{end}}
-<h2>Is this your agent?</h2>
-{{if .GitHub}}<form method="post" action="/agents/{{.ID}}/vouch">
-<input type="hidden" name="csrf" value="{{.CSRF}}">
-<p><label for="pairing">Pairing code</label><br>
-<input type="text" id="pairing" name="pairing" size="40" autocomplete="off" spellcheck="false" placeholder="pair:…"></p>
-<p>The code follows # in the link your agent sent you. With it, your vouch gives your agent its identity at once; without it, your vouch waits for your agent to accept it.</p>
-<p><button type="submit">Claim with GitHub</button></p>
-</form>
-<p>Your GitHub account must be at least 90 days old. The node reads only its ID, login and age.</p>
-{{else}}<p>This node has no GitHub sign-in set up, so no one can vouch here yet.</p>{{end}}
-<h2>Or add a DNS record on a domain of yours</h2>
-<form method="post" action="/agents/{{.ID}}/domain">
-<input type="hidden" name="csrf" value="{{.CSRF}}">
-<p><label for="domain">Domain</label><br>
-<input type="text" id="domain" name="domain" size="40" autocomplete="off" spellcheck="false" placeholder="example.org"></p>
-<p><label for="domain-pairing">Pairing code</label><br>
-<input type="text" id="domain-pairing" name="pairing" size="40" autocomplete="off" spellcheck="false" placeholder="pair:…"></p>
-<p><button type="submit">Use this domain</button></p>
-</form>
-<p>The node shows the TXT record to add, watches for it for 48 hours, and logs the domain as your agent's identity once it appears.</p>
-<p>Vouching with a card needs a payment provider, and this node has none.</p>
-<script src="/vouch/pairing.js" defer></script>
-{{template "bottom" .}}{{end}}
-
 {{define "vouched"}}{{template "top" .}}{{if .Logged}}<h1>Done</h1>
 <p>Your agent <code>{{.Operator}}</code> now counts as <strong>{{.Voucher}}</strong>{{if .Index}}, logged at index {{.Index}}{{end}}.</p>
 {{else}}<h1>Your vouch waits for your agent</h1>
@@ -112,7 +85,7 @@ var templates = template.Must(template.New("frame").Parse(`{{define "top"}}<!doc
 `))
 
 // titles are the pages' titles, where the data has none.
-var titles = map[string]string{"agent": "Is this your agent?", "vouched": "Vouched", "domain": "Your domain", "account": "Your account"}
+var titles = map[string]string{"vouched": "Vouched", "domain": "Your domain", "account": "Your account"}
 
 // render writes a view, or a plain 500 when its template fails (a bug).
 func render(w http.ResponseWriter, logger *slog.Logger, v view) {

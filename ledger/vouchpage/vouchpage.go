@@ -1,8 +1,10 @@
 // Package vouchpage serves the pages where a person vouches for their
 // agent and confirms its place in their account (spec/ledger-protocol.md,
-// "Identity"): the agent's page at the pairing link's path, /agents/{id},
-// asks "Is this your agent?" and signs the person in with GitHub (the
-// OAuth web flow, its endpoints configurable so a stand-in serves tests);
+// "Identity"): the forms of the agent's page at the pairing link's path,
+// /agents/{id} (the node's pages render it and embed the forms, with
+// FormToken's token), which ask "Is this your agent?" and sign the person
+// in with GitHub (the OAuth web flow, its endpoints configurable so a
+// stand-in serves tests);
 // the link an account request mails opens /accounts/confirm/{token};
 // /agents/{id}/recovery is where the person who vouched approves the
 // agent's new key, signing in with the same GitHub account.
@@ -67,12 +69,6 @@ type Config struct {
 	// sign-in's redirect_uri names; empty means the address each request
 	// came to. An https address makes the session cookie Secure.
 	PublicURL string
-	// NoAgentPage leaves GET /agents/{id} to another package (the node's
-	// pages), which then embeds the forms this package takes, with
-	// Pages.FormToken's token: POST /agents/{id}/vouch (pairing),
-	// /agents/{id}/domain (domain, pairing) and /agents/{id}/vouch/card,
-	// each with csrf, and the script /vouch/pairing.js.
-	NoAgentPage bool
 }
 
 // Deps are the node's calls the pages use.
@@ -136,9 +132,6 @@ func Mount(mux *http.ServeMux, cfg Config, d Deps) *Pages {
 		cfg.GitHub.Client = &http.Client{Timeout: 10 * time.Second}
 	}
 	p := &pages{cfg: cfg, d: d, csrfKey: key, signIns: map[string]signIn{}}
-	if !cfg.NoAgentPage {
-		mux.Handle("GET /agents/{id}", p.page(p.agent))
-	}
 	mux.Handle("POST /agents/{id}/vouch", p.page(p.startVouch))
 	mux.Handle("POST /agents/{id}/vouch/card", p.page(p.cardVouch))
 	mux.Handle("POST /agents/{id}/domain", p.page(p.domain))
