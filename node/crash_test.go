@@ -103,7 +103,9 @@ func newClient(url string, from net.IP, token string) *client {
 
 func (c *client) do(method, path string, body any) (int, any, error) {
 	var rd io.Reader
-	if body != nil {
+	if wire, ok := body.([]byte); ok { // sent as it is, such as a signed envelope
+		rd = bytes.NewReader(wire)
+	} else if body != nil {
 		b, err := canonical.Marshal(body)
 		if err != nil {
 			return 0, nil, err
