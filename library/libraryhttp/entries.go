@@ -131,38 +131,23 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, libraryError(err)
 	}
-	if c, err := s.store.Contribution(r.Context(), id); err == nil {
+	nc, err := s.admissible(r.Context(), env, id)
+	if err != nil {
+		// An envelope admitted before is answered where it stands, whatever
+		// refuses it now (its author's key rotated, its authored_at grew
+		// old, a scope was denied). Looked up only here: on the way in,
+		// the store's write finds a duplicate itself.
+		c, ferr := s.store.Contribution(r.Context(), id)
+		switch {
+		case errors.Is(ferr, store.ErrNotFound):
+			return nil, 0, err
+		case ferr != nil:
+			return nil, 0, ferr
+		}
 		if c, err = s.logged(r.Context(), c); err != nil {
 			return nil, 0, err
 		}
 		return signedRecord(c), http.StatusOK, nil
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return nil, 0, err
-	}
-	op, err := s.signer(r.Context(), env)
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := library.CheckAuthoredAt(rec, s.now()); err != nil {
-		return nil, 0, libraryError(err)
-	}
-	// A kind the contract does not name has no scope; the content check
-	// below refuses it.
-	if scope, ok := library.Scope(rec.Kind); ok {
-		if err := s.requireScope(r.Context(), op, scope); err != nil {
-			return nil, 0, err
-		}
-	}
-	if issues := library.ValidateContent(rec); len(issues) > 0 {
-		return nil, 0, libraryError(&library.ContentError{Issues: issues})
-	}
-	if err := s.journal.PublishKey(r.Context(), op); err != nil {
-		return nil, 0, err
-	}
-
-	nc, err := s.newContribution(env, id, nil)
-	if err != nil {
-		return nil, 0, err
 	}
 	// Once admitted, the contribution is logged whatever the client does.
 	ctx := context.WithoutCancel(r.Context())
@@ -186,6 +171,36 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	}
 	c.Index = int64(index)
 	return signedRecordWith(c, env.Signature), http.StatusCreated, nil
+}
+
+// admissible checks env, whose revision ID is id, as POST /api/entries
+// admits it (its signer's current key, authored_at, the signer's scope,
+// the content), publishes the signer's key if it is not logged yet, and
+// returns the contribution to store. The state rules are left to the
+// store's write.
+func (s *Server) admissible(ctx context.Context, env *library.Envelope, id string) (library.NewContribution, error) {
+	rec := env.Record
+	op, err := s.signer(ctx, env)
+	if err != nil {
+		return library.NewContribution{}, err
+	}
+	if err := library.CheckAuthoredAt(rec, s.now()); err != nil {
+		return library.NewContribution{}, libraryError(err)
+	}
+	// A kind the contract does not name has no scope; the content check
+	// below refuses it.
+	if scope, ok := library.Scope(rec.Kind); ok {
+		if err := s.requireScope(ctx, op, scope); err != nil {
+			return library.NewContribution{}, err
+		}
+	}
+	if issues := library.ValidateContent(rec); len(issues) > 0 {
+		return library.NewContribution{}, libraryError(&library.ContentError{Issues: issues})
+	}
+	if err := s.journal.PublishKey(ctx, op); err != nil {
+		return library.NewContribution{}, err
+	}
+	return s.newContribution(env, id, nil)
 }
 
 // logged returns c once its entry is logged: at once if it is bound, else
