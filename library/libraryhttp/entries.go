@@ -153,7 +153,14 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	ctx := context.WithoutCancel(r.Context())
 	// The content was validated above: inside the store's write, where
 	// every other write waits, only the state rules are checked.
+	// Claimed before it is kept, the entry is logged from what this
+	// request kept, not read back: a second request for it, which can only
+	// find it once it is kept, waits for this one.
+	claim := s.journal.Claim(nc.Entry)
 	c, err := s.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
+	if err != nil && claim != nil {
+		claim.Release()
+	}
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		// The same envelope, sent twice at once: whichever request gets to
@@ -165,7 +172,12 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	case err != nil:
 		return nil, 0, libraryError(err)
 	}
-	index, err := s.journal.AppendKept(ctx, nc.Entry)
+	var index uint64
+	if claim != nil {
+		index, err = claim.AppendKept(ctx, nc.Signed, nc.Leaf)
+	} else {
+		index, err = s.journal.AppendKept(ctx, nc.Entry)
+	}
 	if err != nil {
 		return nil, 0, err
 	}
@@ -331,7 +343,7 @@ func (s *Server) libraryEntry(env *library.Envelope, id string, imported map[str
 	if imported != nil {
 		entry["imported"] = imported
 	}
-	if signed, err = canonical.Marshal(entry); err != nil {
+	if signed, err = canonical.AppendMarshal(make([]byte, 0, len(canon)+len(env.Signature)+256), entry); err != nil {
 		return nil, "", nil, err
 	}
 	// protocol.EntryDigest(entry), the digest of the entry's canonical
