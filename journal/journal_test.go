@@ -38,6 +38,20 @@ func (c *backwards) now() time.Time {
 	return c.start.Add(-time.Duration(c.reads.Add(1)) * time.Millisecond)
 }
 
+// testKeys makes a log key and a checkpoint key.
+func testKeys(t *testing.T) (*hybrid.PrivateKey, ed25519.PrivateKey) {
+	t.Helper()
+	logKey, err := hybrid.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cpKey, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return logKey, cpKey
+}
+
 // testJournal opens a store and a log in dir, and a journal over them
 // whose clock, like the log's, is clock.
 func testJournal(t *testing.T, dir string, logKey *hybrid.PrivateKey, cpKey ed25519.PrivateKey, clock func() time.Time) (*Journal, *translog.Log, func()) {
@@ -80,14 +94,7 @@ func testJournal(t *testing.T, dir string, logKey *hybrid.PrivateKey, cpKey ed25
 // recovery relies on.
 func TestLeafTimesNeverGoBack(t *testing.T) {
 	dir := t.TempDir()
-	logKey, err := hybrid.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, cpKey, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	logKey, cpKey := testKeys(t)
 	clock := &backwards{start: time.Now()}
 	j, log, closeAll := testJournal(t, dir, logKey, cpKey, clock.now)
 	ctx := context.Background()
@@ -201,14 +208,7 @@ func checkHeads(t *testing.T, log *translog.Log) {
 // index, and an entry whose claim was released is logged by the call
 // waiting on it. A second claim of an entry being logged is refused.
 func TestClaim(t *testing.T) {
-	logKey, err := hybrid.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, cpKey, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	logKey, cpKey := testKeys(t)
 	j, log, _ := testJournal(t, t.TempDir(), logKey, cpKey, time.Now)
 	ctx := context.Background()
 	const entries = 24

@@ -8,7 +8,6 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
-	"runtime"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -140,13 +139,7 @@ func newChain(t *testing.T, a author, writer, round, length int) chain {
 // against the log's checkpoint (an inclusion proof); nothing is left
 // unbound after recovery.
 func TestLibraryCrash(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("kills and restarts a node: not in -short")
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("binds client sockets to 127.0.0.x, which needs Linux's loopback")
-	}
+	crashTest(t)
 	dir := dataDir(t)
 	const rounds, writers, length = 2, 32, 64
 	var (
@@ -219,16 +212,9 @@ func TestLibraryCrash(t *testing.T) {
 		}
 	}
 
-	var logged lockedBuffer
-	n := openNode(t, dir, &logged)
-	srv := httptest.NewServer(n.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		n.Close(context.Background())
-	})
-	recoveryLines(t, logged.String())
+	n, c, _ := restartHere(t, dir)
 	checkNoUnbound(t, n, "after recovery")
-	leaves, head := auditLog(t, newClient(srv.URL, nil, ""), pub)
+	leaves, head := auditLog(t, c, pub)
 	t.Logf("%d contributions acknowledged; the log holds %d entries", len(acked), head.Size)
 	for id, index := range acked {
 		if index >= int64(len(leaves)) {

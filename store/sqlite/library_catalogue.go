@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/agora-node/agora/internal/search"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -117,27 +118,11 @@ func init() {
 // text, weight 3 × its count in title + its count in text, ordered by
 // word.
 func catalogueWords(_ *sqlite.FunctionContext, args []driver.Value) (driver.Value, error) {
-	weights := map[string]int{}
-	for i, weight := range []int{3, 1} {
-		var text string
-		switch v := args[i].(type) {
-		case string:
-			text = v
-		case []byte:
-			text = string(v)
-		case nil:
-		default:
-			return nil, fmt.Errorf("catalogue_words: argument %d is %T, not text", i+1, v)
-		}
-		for _, w := range library.SearchWords(text) {
-			weights[w] += weight
-		}
+	weights, err := catalogueWeights(args)
+	if err != nil {
+		return nil, err
 	}
-	words := make([]string, 0, len(weights))
-	for w := range weights {
-		words = append(words, w)
-	}
-	slices.Sort(words)
+	words := slices.Sorted(maps.Keys(weights))
 	// Written by hand, as json.Marshal would write it, at a fraction of
 	// its cost on every stored head: a word is letters, marks and digits
 	// only (search.Words), valid UTF-8 that JSON strings hold unescaped.
@@ -154,6 +139,29 @@ func catalogueWords(_ *sqlite.FunctionContext, args []driver.Value) (driver.Valu
 		b = append(b, ']')
 	}
 	return string(append(b, ']')), nil
+}
+
+// catalogueWeights is each distinct word of catalogue_words' arguments
+// (title, text) with its weight, 3 × its count in title + its count in
+// text.
+func catalogueWeights(args []driver.Value) (map[string]int, error) {
+	weights := map[string]int{}
+	for i, weight := range []int{3, 1} {
+		var text string
+		switch v := args[i].(type) {
+		case string:
+			text = v
+		case []byte:
+			text = string(v)
+		case nil:
+		default:
+			return nil, fmt.Errorf("catalogue_words: argument %d is %T, not text", i+1, v)
+		}
+		for _, w := range library.SearchWords(text) {
+			weights[w] += weight
+		}
+	}
+	return weights, nil
 }
 
 // dfProbe bounds how many postings of each word a search counts to find
