@@ -298,6 +298,61 @@ func (j *Journal) logKeptOnce(ctx context.Context, digest string, published bool
 	if s.Leaf == nil {
 		return 0, fmt.Errorf("journal: entry %s is kept without its leaf: %w", digest, store.ErrInvalid)
 	}
+	return j.logUnbound(ctx, s, published)
+}
+
+// A Claim is the right to log one entry about to be kept (Journal.Claim).
+type Claim struct {
+	j      *Journal
+	digest string
+	call   *keptCall
+}
+
+// errReleased is what a released claim tells the calls waiting on it,
+// which then log the entry themselves.
+var errReleased = errors.New("journal: claim released")
+
+// Claim claims the logging of the entry digest before the caller keeps it
+// with its leaf in a write of its own (as a library contribution is kept):
+// until the claim is used or released, AppendKept of digest waits for it,
+// so its user may log the entry without reading back what it kept. It
+// returns nil if another call is logging digest already.
+func (j *Journal) Claim(digest string) *Claim {
+	j.keptMu.Lock()
+	defer j.keptMu.Unlock()
+	if _, busy := j.appending[digest]; busy {
+		return nil
+	}
+	call := &keptCall{done: make(chan struct{})}
+	j.appending[digest] = call
+	return &Claim{j: j, digest: digest, call: call}
+}
+
+// AppendKept is Journal.AppendKept of the claimed entry, which the caller
+// kept unlogged, as signed with leaf, after it claimed it: no other call
+// can have logged it since. The claim is used up.
+func (c *Claim) AppendKept(ctx context.Context, signed, leaf []byte) (uint64, error) {
+	index, err := c.j.logUnbound(context.WithoutCancel(ctx), store.Signed{Digest: c.digest, Entry: signed, Leaf: leaf, Index: store.Unlogged}, true)
+	c.finish(index, err)
+	return index, err
+}
+
+// Release gives the claim up unused (the caller did not keep the entry, or
+// found it kept before): calls waiting on it log the entry themselves.
+func (c *Claim) Release() { c.finish(0, errReleased) }
+
+func (c *Claim) finish(index uint64, err error) {
+	c.call.index, c.call.err = index, err
+	c.j.keptMu.Lock()
+	delete(c.j.appending, c.digest)
+	c.j.keptMu.Unlock()
+	close(c.call.done)
+}
+
+// logUnbound logs kept entry s, which is not bound, unless the log took it
+// already, and binds it.
+func (j *Journal) logUnbound(ctx context.Context, s store.Signed, published bool) (uint64, error) {
+	digest := s.Digest
 	j.keptMu.Lock()
 	index, taken := j.onLog[digest]
 	j.keptMu.Unlock()

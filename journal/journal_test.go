@@ -38,6 +38,20 @@ func (c *backwards) now() time.Time {
 	return c.start.Add(-time.Duration(c.reads.Add(1)) * time.Millisecond)
 }
 
+// testKeys makes a log key and a checkpoint key.
+func testKeys(t *testing.T) (*hybrid.PrivateKey, ed25519.PrivateKey) {
+	t.Helper()
+	logKey, err := hybrid.GenerateKey()
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, cpKey, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return logKey, cpKey
+}
+
 // testJournal opens a store and a log in dir, and a journal over them
 // whose clock, like the log's, is clock.
 func testJournal(t *testing.T, dir string, logKey *hybrid.PrivateKey, cpKey ed25519.PrivateKey, clock func() time.Time) (*Journal, *translog.Log, func()) {
@@ -80,14 +94,7 @@ func testJournal(t *testing.T, dir string, logKey *hybrid.PrivateKey, cpKey ed25
 // recovery relies on.
 func TestLeafTimesNeverGoBack(t *testing.T) {
 	dir := t.TempDir()
-	logKey, err := hybrid.GenerateKey()
-	if err != nil {
-		t.Fatal(err)
-	}
-	_, cpKey, err := ed25519.GenerateKey(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	logKey, cpKey := testKeys(t)
 	clock := &backwards{start: time.Now()}
 	j, log, closeAll := testJournal(t, dir, logKey, cpKey, clock.now)
 	ctx := context.Background()
@@ -192,5 +199,70 @@ func checkHeads(t *testing.T, log *translog.Log) {
 	}
 	if heads < 2 {
 		t.Errorf("only %d tree heads", heads)
+	}
+}
+
+// TestClaim logs kept entries through claims while other calls ask for
+// the same entries at once (as a second request for one library
+// contribution does): each entry is logged once, every call gets its
+// index, and an entry whose claim was released is logged by the call
+// waiting on it. A second claim of an entry being logged is refused.
+func TestClaim(t *testing.T) {
+	logKey, cpKey := testKeys(t)
+	j, log, _ := testJournal(t, t.TempDir(), logKey, cpKey, time.Now)
+	ctx := context.Background()
+	const entries = 24
+	var wg sync.WaitGroup
+	indexes := make([][2]uint64, entries)
+	for i := range entries {
+		wg.Go(func() {
+			entry := map[string]any{"type": "test", "n": i}
+			signed, _ := canonical.Marshal(entry)
+			digest := canonical.Digest(signed)
+			leaf, err := j.Leaf(entry, nil)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			claim := j.Claim(digest)
+			if claim == nil || j.Claim(digest) != nil {
+				t.Errorf("entry %d: claimed %v, and again", i, claim != nil)
+				return
+			}
+			if err := j.store.PutSigned(ctx, digest, signed, leaf); err != nil {
+				t.Error(err)
+				return
+			}
+			waited := make(chan struct{})
+			go func() {
+				defer close(waited)
+				var err error
+				if indexes[i][1], err = j.AppendKept(ctx, digest); err != nil {
+					t.Errorf("AppendKept of claimed entry %d: %v", i, err)
+				}
+			}()
+			time.Sleep(time.Millisecond)
+			if i%3 == 0 {
+				claim.Release()
+				<-waited
+				indexes[i][0] = indexes[i][1]
+				return
+			}
+			if indexes[i][0], err = claim.AppendKept(ctx, signed, leaf); err != nil {
+				t.Errorf("the claim's AppendKept of %d: %v", i, err)
+			}
+			<-waited
+		})
+	}
+	wg.Wait()
+	if log.Size() != entries {
+		t.Fatalf("the log holds %d entries, want %d", log.Size(), entries)
+	}
+	seen := map[uint64]bool{}
+	for i, got := range indexes {
+		if got[0] != got[1] || seen[got[0]] {
+			t.Errorf("entry %d: the claim gave index %d, the waiting call %d (seen before: %v)", i, got[0], got[1], seen[got[0]])
+		}
+		seen[got[0]] = true
 	}
 }

@@ -78,7 +78,8 @@ func (r *reader) record(v any) *Record {
 // node stores and serves. ParseEnvelope of these bytes gives back the same
 // envelope.
 func (e *Envelope) Marshal() ([]byte, error) {
-	b, err := canonical.Marshal(map[string]any{"record": e.Record.value(), "signature": e.Signature})
+	b, err := canonical.AppendMarshal(make([]byte, 0, e.Record.sizeHint()+len(e.Signature)+32),
+		map[string]any{"record": e.Record.value(), "signature": e.Signature})
 	if err != nil {
 		return nil, fmt.Errorf("library: envelope: %w", err)
 	}

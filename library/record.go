@@ -153,6 +153,13 @@ func (r *Record) decodeBody() (any, error) {
 
 // value is the record as a generic JSON object, the form its canonical JSON
 // is written from.
+// sizeHint is about the length of r's canonical JSON, escapes aside: a
+// buffer of it holds the record without growing (growing one for a body of
+// a few kilobytes was most of what a library write allocated).
+func (r *Record) sizeHint() int {
+	return 256 + len(r.Title) + len(r.Body) + len(r.Kind) + len(r.Previous) + 100*len(r.Links)
+}
+
 func (r *Record) value() map[string]any {
 	links := make([]any, len(r.Links))
 	for i, l := range r.Links {
@@ -174,7 +181,7 @@ func (r *Record) value() map[string]any {
 // signature covers and its revision ID digests. It fails only for strings
 // that are not valid UTF-8, which a parsed record never holds.
 func (r *Record) Canonical() ([]byte, error) {
-	b, err := canonical.Marshal(r.value())
+	b, err := canonical.AppendMarshal(make([]byte, 0, r.sizeHint()), r.value())
 	if err != nil {
 		return nil, fmt.Errorf("library: record: %w", err)
 	}

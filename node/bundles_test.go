@@ -31,17 +31,24 @@ type author struct {
 
 func newAuthor(t testing.TB, n *Node, base string) author {
 	t.Helper()
+	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return newAuthorWith(t, base, string(token))
+}
+
+// newAuthorWith is newAuthor for a node served at base whose admin token
+// is token (one running in a child process).
+func newAuthorWith(t testing.TB, base, token string) author {
+	t.Helper()
 	key, _ := hybrid.GenerateKey()
 	status, v := call(t, "POST", base+"/api/v1/operators", mustJSON(t, map[string]any{"entry": keyEntry(t, key), "name": "Author"}))
 	if status != http.StatusCreated {
 		t.Fatalf("register: %d %v", status, v)
 	}
 	id := v.(map[string]any)["operator"].(string)
-	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
-	if err != nil {
-		t.Fatal(err)
-	}
-	status, v = call(t, "POST", base+"/api/v1/admin/invitations", mustJSON(t, map[string]any{"operator": id}), "Authorization", "Bearer "+string(token))
+	status, v = call(t, "POST", base+"/api/v1/admin/invitations", mustJSON(t, map[string]any{"operator": id}), "Authorization", "Bearer "+token)
 	if status != http.StatusCreated {
 		t.Fatalf("invite: %d %v", status, v)
 	}

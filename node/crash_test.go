@@ -103,7 +103,9 @@ func newClient(url string, from net.IP, token string) *client {
 
 func (c *client) do(method, path string, body any) (int, any, error) {
 	var rd io.Reader
-	if body != nil {
+	if wire, ok := body.([]byte); ok { // sent as it is, such as a signed envelope
+		rd = bytes.NewReader(wire)
+	} else if body != nil {
 		b, err := canonical.Marshal(body)
 		if err != nil {
 			return 0, nil, err
@@ -701,6 +703,34 @@ func burst(t *testing.T, ch *child, token, pub string, round int, d time.Duratio
 	wg.Wait()
 }
 
+// crashTest marks t as a parallel test that kills child nodes and binds
+// client sockets to 127.0.0.x: skipped in -short and off Linux.
+func crashTest(t *testing.T) {
+	t.Helper()
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("kills and restarts a node: not in -short")
+	}
+	if runtime.GOOS != "linux" {
+		t.Skip("binds client sockets to 127.0.0.x, which needs Linux's loopback")
+	}
+}
+
+// restartHere opens the node on dir in this process, after child nodes
+// crashed on it, and serves it on loopback: it returns the node, a client
+// of it, and the summaries its recovery logged (recoveryLines).
+func restartHere(t *testing.T, dir string) (*Node, *client, []string) {
+	t.Helper()
+	var logged lockedBuffer
+	n := openNode(t, dir, &logged)
+	srv := httptest.NewServer(n.Handler())
+	t.Cleanup(func() {
+		srv.Close()
+		n.Close(context.Background())
+	})
+	return n, newClient(srv.URL, nil, ""), recoveryLines(t, logged.String())
+}
+
 // TestCrash kills the node process (SIGKILL) during bursts of
 // registrations, invitations and rotations, restarts it on the same data
 // folder, and checks what it acknowledged and served before each crash:
@@ -709,13 +739,7 @@ func burst(t *testing.T, ch *child, token, pub string, round int, d time.Duratio
 // every tree head served before, and operator records rest only on logged
 // entries.
 func TestCrash(t *testing.T) {
-	t.Parallel()
-	if testing.Short() {
-		t.Skip("kills and restarts a node: not in -short")
-	}
-	if runtime.GOOS != "linux" {
-		t.Skip("binds client sockets to 127.0.0.x, which needs Linux's loopback")
-	}
+	crashTest(t)
 	dir := dataDir(t)
 	ack := &acked{registered: map[string]bool{}, identities: map[string]int64{}, rotations: map[string][]int64{}, keys: map[string]string{}}
 	var pub, token string
@@ -740,15 +764,8 @@ func TestCrash(t *testing.T) {
 	}
 
 	// Restart in this process, to read the store too.
-	var logged lockedBuffer
-	n := openNode(t, dir, &logged)
-	srv := httptest.NewServer(n.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		n.Close(context.Background())
-	})
-	recovered = append(recovered, recoveryLines(t, logged.String())...)
-	c := newClient(srv.URL, nil, "")
+	n, c, lines := restartHere(t, dir)
+	recovered = append(recovered, lines...)
 	leaves, head := auditLog(t, c, pub)
 	t.Logf("%d crashes; %d operators attempted, %d registered, %d invited, %d rotated; %d tree heads seen; the log holds %d entries",
 		rounds, len(ack.attempted), len(ack.registered), len(ack.identities), len(ack.rotations), len(ack.heads), head.Size)

@@ -1,10 +1,10 @@
 package libraryhttp
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"maps"
 	"net/http"
 	"slices"
@@ -131,44 +131,36 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, libraryError(err)
 	}
-	if c, err := s.store.Contribution(r.Context(), id); err == nil {
+	nc, err := s.admissible(r.Context(), env, id)
+	if err != nil {
+		// An envelope admitted before is answered where it stands, whatever
+		// refuses it now (its author's key rotated, its authored_at grew
+		// old, a scope was denied). Looked up only here: on the way in,
+		// the store's write finds a duplicate itself.
+		c, ferr := s.store.Contribution(r.Context(), id)
+		switch {
+		case errors.Is(ferr, store.ErrNotFound):
+			return nil, 0, err
+		case ferr != nil:
+			return nil, 0, ferr
+		}
 		if c, err = s.logged(r.Context(), c); err != nil {
 			return nil, 0, err
 		}
 		return signedRecord(c), http.StatusOK, nil
-	} else if !errors.Is(err, store.ErrNotFound) {
-		return nil, 0, err
-	}
-	op, err := s.signer(r.Context(), env)
-	if err != nil {
-		return nil, 0, err
-	}
-	if err := library.CheckAuthoredAt(rec, s.now()); err != nil {
-		return nil, 0, libraryError(err)
-	}
-	// A kind the contract does not name has no scope; the content check
-	// below refuses it.
-	if scope, ok := library.Scope(rec.Kind); ok {
-		if err := s.requireScope(r.Context(), op, scope); err != nil {
-			return nil, 0, err
-		}
-	}
-	if issues := library.ValidateContent(rec); len(issues) > 0 {
-		return nil, 0, libraryError(&library.ContentError{Issues: issues})
-	}
-	if err := s.journal.PublishKey(r.Context(), op); err != nil {
-		return nil, 0, err
-	}
-
-	nc, err := s.newContribution(env, id, nil)
-	if err != nil {
-		return nil, 0, err
 	}
 	// Once admitted, the contribution is logged whatever the client does.
 	ctx := context.WithoutCancel(r.Context())
 	// The content was validated above: inside the store's write, where
 	// every other write waits, only the state rules are checked.
+	// Claimed before it is kept, the entry is logged from what this
+	// request kept, not read back: a second request for it, which can only
+	// find it once it is kept, waits for this one.
+	claim := s.journal.Claim(nc.Entry)
 	c, err := s.store.AddContribution(ctx, nc, func(ctx context.Context, g library.Graph) error { return library.CheckValidated(ctx, rec, g) })
+	if err != nil && claim != nil {
+		claim.Release()
+	}
 	switch {
 	case errors.Is(err, store.ErrDuplicate):
 		// The same envelope, sent twice at once: whichever request gets to
@@ -180,12 +172,47 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 	case err != nil:
 		return nil, 0, libraryError(err)
 	}
-	index, err := s.journal.AppendKept(ctx, nc.Entry)
+	var index uint64
+	if claim != nil {
+		index, err = claim.AppendKept(ctx, nc.Signed, nc.Leaf)
+	} else {
+		index, err = s.journal.AppendKept(ctx, nc.Entry)
+	}
 	if err != nil {
 		return nil, 0, err
 	}
 	c.Index = int64(index)
 	return signedRecordWith(c, env.Signature), http.StatusCreated, nil
+}
+
+// admissible checks env, whose revision ID is id, as POST /api/entries
+// admits it (its signer's current key, authored_at, the signer's scope,
+// the content), publishes the signer's key if it is not logged yet, and
+// returns the contribution to store. The state rules are left to the
+// store's write.
+func (s *Server) admissible(ctx context.Context, env *library.Envelope, id string) (library.NewContribution, error) {
+	rec := env.Record
+	op, err := s.signer(ctx, env)
+	if err != nil {
+		return library.NewContribution{}, err
+	}
+	if err := library.CheckAuthoredAt(rec, s.now()); err != nil {
+		return library.NewContribution{}, libraryError(err)
+	}
+	// A kind the contract does not name has no scope; the content check
+	// below refuses it.
+	if scope, ok := library.Scope(rec.Kind); ok {
+		if err := s.requireScope(ctx, op, scope); err != nil {
+			return library.NewContribution{}, err
+		}
+	}
+	if issues := library.ValidateContent(rec); len(issues) > 0 {
+		return library.NewContribution{}, libraryError(&library.ContentError{Issues: issues})
+	}
+	if err := s.journal.PublishKey(ctx, op); err != nil {
+		return library.NewContribution{}, err
+	}
+	return s.newContribution(env, id, nil)
 }
 
 // logged returns c once its entry is logged: at once if it is bound, else
@@ -209,7 +236,12 @@ func readEnvelope(r *http.Request) (*library.Envelope, error) {
 	if r.ContentLength > library.MaxEnvelopeBytes {
 		return nil, httpapi.TooLarge("The envelope", library.MaxEnvelopeBytes)
 	}
-	data, err := io.ReadAll(http.MaxBytesReader(nil, r.Body, library.MaxEnvelopeBytes+1))
+	// Read into a buffer of the size the request gives, not one grown
+	// from 512 bytes for an envelope of several kilobytes; ReadFrom needs
+	// 512 bytes spare to see the end.
+	buf := bytes.NewBuffer(make([]byte, 0, max(r.ContentLength, 0)+bytes.MinRead))
+	_, err := buf.ReadFrom(http.MaxBytesReader(nil, r.Body, library.MaxEnvelopeBytes+1))
+	data := buf.Bytes()
 	if err != nil {
 		var mbe *http.MaxBytesError
 		if errors.As(err, &mbe) {
@@ -316,7 +348,7 @@ func (s *Server) libraryEntry(env *library.Envelope, id string, imported map[str
 	if imported != nil {
 		entry["imported"] = imported
 	}
-	if signed, err = canonical.Marshal(entry); err != nil {
+	if signed, err = canonical.AppendMarshal(make([]byte, 0, len(canon)+len(env.Signature)+256), entry); err != nil {
 		return nil, "", nil, err
 	}
 	// protocol.EntryDigest(entry), the digest of the entry's canonical
