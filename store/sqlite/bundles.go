@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -65,9 +66,6 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 			}
 			seq, err := res.LastInsertId()
 			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO claim_words (rowid, statement) VALUES (?, ?)`, seq, c.Statement); err != nil {
 				return err
 			}
 			tags := [][2]string{}
@@ -378,9 +376,34 @@ func bundleStepBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 		(SELECT seq FROM claims WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?))`, b.Index, b.Digest); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO opened_words (rowid, statement) SELECT `+wordsKey+`, c.statement
+		FROM claims c WHERE c.bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Digest); err != nil {
+		return err
+	}
 	_, err := tx.ExecContext(ctx, `UPDATE claims SET withdrawn = 1 WHERE bundle = (SELECT hash FROM bundles WHERE withdrawal = ?)`, b.Digest)
 	return err
 }
+
+// openedWordsMigration is the claims' full-text index keyed
+// by where each claim stands in page order (wordsKey), holding the claims
+// that opened, so that a search by words reads the index newest first and
+// stops at the page's end instead of collecting every claim a common word
+// matches. It replaces claim_words, keyed by the claims' seq, which only
+// the claims that opened were ever found by.
+const openedWordsMigration = `
+CREATE VIRTUAL TABLE opened_words USING fts5 (statement, content = '', contentless_delete = 1, prefix = '1 2 3', tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO opened_words (rowid, statement) SELECT ` + wordsKey + `, c.statement FROM claims c WHERE c.opened IS NOT NULL;
+DROP TABLE claim_words;
+`
+
+// wordsKey is a claim's rowid in opened_words: its bundle's opening
+// index and its place in the bundle, which is below claims.MaxClaims, so
+// that rowid order is page order. wordsSpan is the keys one opening
+// spans.
+const (
+	wordsSpan = 1024
+	wordsKey  = `(c.opened * 1024 + c.position)`
+)
 
 // bindHookMigration is migration 8: the binding hook an entry is marked
 // with (signed.go), and the mark of every bundle step recorded and not
@@ -400,7 +423,6 @@ func dropBundleRecords(ctx context.Context, tx *sql.Tx, digest string) error {
 	switch {
 	case err == nil:
 		for _, q := range []string{
-			`DELETE FROM claim_words WHERE rowid IN (SELECT seq FROM claims WHERE bundle = ?1)`,
 			`DELETE FROM claim_tags WHERE claim IN (SELECT seq FROM claims WHERE bundle = ?1)`,
 			`DELETE FROM claims WHERE bundle = ?1`,
 			`DELETE FROM bundle_files WHERE bundle = ?1`,
@@ -477,65 +499,66 @@ func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]l
 //
 // A search runs in two steps, so its cost follows the page, not the number
 // of claims that match: pageQuery.claims reads the page's claims in page order
-// from an index that holds them so (claim_tags_opened when a tag filter is
-// given, else the claims' own (opened, position) indexes) and stops at the
-// page's end; queryClaims then reads the columns of those claims alone.
+// from an index that holds them so and stops at the page's end:
+// claim_tags_opened when a tag filter is given; opened_words, keyed in page
+// order, when words are; else the claims' own (opened, position) indexes.
+// queryClaims then reads the columns of those claims alone.
 func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger.FoundClaim, error) {
-	from, opened := `claims c`, `c.opened`
-	var where []string
-	var args []any
+	page := pageQuery{from: `claims c`, opened: `c.opened`, desc: !q.Follow}
 	var tags [][2]string
 	for _, t := range [][2]string{{"field", q.Field}, {"depends_on", q.DependsOn}, {"cites", q.Cites}} {
 		if t[1] != "" {
 			tags = append(tags, t)
 		}
 	}
-	if len(tags) > 0 {
-		from, opened = `claim_tags t JOIN claims c ON c.seq = t.claim`, `t.opened`
-		where = append(where, `t.kind = ?`, `t.value = ?`, `t.opened IS NOT NULL`, `c.withdrawn = 0`)
-		args = append(args, tags[0][0], tags[0][1])
+	words := q.Words
+	switch {
+	case len(tags) > 0:
+		page.from, page.opened = `claim_tags t JOIN claims c ON c.seq = t.claim`, `t.opened`
+		page.and(`t.kind = ? AND t.value = ? AND t.opened IS NOT NULL AND c.withdrawn = 0`, tags[0][0], tags[0][1])
 		tags = tags[1:]
-	} else {
-		where = append(where, `c.opened IS NOT NULL`, `c.withdrawn = 0`)
+	case words != "" && q.Only == nil:
+		// The words drive: opened_words gives the claims they match in
+		// page order, each joined to its row.
+		page.from = `opened_words w CROSS JOIN claims c ON c.opened = w.rowid / ` + strconv.Itoa(wordsSpan) +
+			` AND c.position = w.rowid % ` + strconv.Itoa(wordsSpan)
+		page.key = true
+		page.and(`opened_words MATCH ? AND c.opened IS NOT NULL AND c.withdrawn = 0`, words)
+		words = ""
+	default:
+		page.and(`c.opened IS NOT NULL AND c.withdrawn = 0`)
 	}
 	// The unary + keeps SQLite from driving the search by these sets
 	// (looking up and sorting every claim that matches, 100 ms for a
 	// common word in 100,000 claims): it reads claims in page order and
 	// probes the sets, each made once.
-	if q.Words != "" {
-		where = append(where, `+c.seq IN (SELECT rowid FROM claim_words WHERE claim_words MATCH ?)`)
-		args = append(args, q.Words)
+	if words != "" {
+		page.and(`+`+wordsKey+` IN (SELECT rowid FROM opened_words WHERE opened_words MATCH ?)`, words)
 	}
 	for _, t := range tags {
-		where = append(where, `+c.seq IN (SELECT claim FROM claim_tags WHERE kind = ? AND value = ?)`)
-		args = append(args, t[0], t[1])
+		page.and(`+c.seq IN (SELECT claim FROM claim_tags WHERE kind = ? AND value = ?)`, t[0], t[1])
 	}
 	if q.Only != nil {
 		if len(q.Only) == 0 {
 			return nil, nil
 		}
-		where = append(where, `c.id IN (`+placeholders(len(q.Only))+`)`)
-		for _, id := range q.Only {
-			args = append(args, id)
+		args := make([]any, len(q.Only))
+		for i, id := range q.Only {
+			args[i] = id
 		}
+		page.and(`c.id IN (`+placeholders(len(q.Only))+`)`, args...)
 	}
 	if q.Type != "" {
-		where = append(where, `c.type = ?`)
-		args = append(args, q.Type)
+		page.and(`c.type = ?`, q.Type)
 	}
 	if q.Operator != "" {
-		where = append(where, `c.operator = ?`)
-		args = append(args, q.Operator)
+		page.and(`c.operator = ?`, q.Operator)
 	}
-	desc := !q.Follow
 	if q.Follow {
-		where = append(where, opened+` > ?`)
-		args = append(args, q.Since)
+		page.after(q.Since)
 	} else if q.Before > 0 {
-		where = append(where, opened+` < ?`)
-		args = append(args, q.Before)
+		page.before(q.Before)
 	}
-	page := pageQuery{from: from, opened: opened, where: where, args: args, desc: desc}
 	limit := max(q.Limit, 1)
 	var out []ledger.FoundClaim
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -544,7 +567,7 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 			return err
 		}
 		order := `c.opened DESC, c.position`
-		if !desc {
+		if q.Follow {
 			order = `c.opened, c.position`
 		}
 		out, err = queryClaims(ctx, tx, `c.seq IN (`+placeholders(len(seqs))+`) ORDER BY `+order, seqs...)
@@ -560,9 +583,49 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 type pageQuery struct {
 	from   string // the claims, c, and what drives the search
 	opened string // the column of the claims' opened index to order by
-	where  []string
-	args   []any
-	desc   bool // newest first
+	// key: opened_words, w, drives, and its rowid (wordsKey) orders the
+	// page.
+	key   bool
+	where []string
+	args  []any
+	desc  bool // newest first
+}
+
+// and adds a condition and its arguments.
+func (p *pageQuery) and(cond string, args ...any) {
+	p.where = append(p.where, cond)
+	p.args = append(p.args, args...)
+}
+
+// before keeps the claims opened before index; after those opened after
+// it. On opened_words they bound its rowid, so the index seeks to them.
+func (p *pageQuery) before(index int64) {
+	if p.key {
+		p.and(`w.rowid < ?`, index*wordsSpan)
+		return
+	}
+	p.and(p.opened+` < ?`, index)
+}
+
+func (p *pageQuery) after(index int64) {
+	if p.key {
+		p.and(`w.rowid >= ?`, (index+1)*wordsSpan)
+		return
+	}
+	p.and(p.opened+` > ?`, index)
+}
+
+// order is the page's order.
+func (p pageQuery) order() string {
+	switch {
+	case p.key && p.desc:
+		return `w.rowid DESC`
+	case p.key:
+		return `w.rowid`
+	case p.desc:
+		return p.opened + ` DESC, c.position`
+	}
+	return p.opened + `, c.position`
 }
 
 // bundleSlack is how many claims past the page pageQuery.claims reads to
@@ -576,13 +639,9 @@ type pageRow struct{ seq, opened, position int64 }
 // claims returns the seqs of the first limit claims that match, with the
 // rest of the last one's bundle, in page order.
 func (p pageQuery) claims(ctx context.Context, tx *sql.Tx, limit int) ([]any, error) {
-	order := p.opened + ` DESC, c.position`
-	if !p.desc {
-		order = p.opened + `, c.position`
-	}
-	read := func(where []string, args []any, tail string) ([]pageRow, error) {
-		rows, err := tx.QueryContext(ctx, `SELECT c.seq, `+p.opened+`, c.position FROM `+p.from+
-			` WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+tail, args...)
+	read := func(q pageQuery, tail string, args ...any) ([]pageRow, error) {
+		rows, err := tx.QueryContext(ctx, `SELECT c.seq, c.opened, c.position FROM `+q.from+
+			` WHERE `+strings.Join(q.where, " AND ")+` ORDER BY `+q.order()+tail, append(slices.Clip(q.args), args...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -597,7 +656,7 @@ func (p pageQuery) claims(ctx context.Context, tx *sql.Tx, limit int) ([]any, er
 		}
 		return out, rows.Err()
 	}
-	rows, err := read(p.where, append(slices.Clip(p.args), limit+bundleSlack), ` LIMIT ?`)
+	rows, err := read(p, ` LIMIT ?`, limit+bundleSlack)
 	if err != nil {
 		return nil, err
 	}
@@ -609,8 +668,18 @@ func (p pageQuery) claims(ctx context.Context, tx *sql.Tx, limit int) ([]any, er
 			end++
 		}
 		if end == limit+bundleSlack {
-			more, err := read(append(slices.Clip(p.where), p.opened+` = ?`, `c.position > ?`),
-				append(slices.Clip(p.args), last, rows[end-1].position), "")
+			rest := p
+			rest.where, rest.args = slices.Clip(p.where), slices.Clip(p.args)
+			switch pos := rows[end-1].position; {
+			case p.key && p.desc:
+				// opened_words reads a bundle's claims last first.
+				rest.and(`w.rowid >= ? AND w.rowid < ?`, last*wordsSpan, last*wordsSpan+pos)
+			case p.key:
+				rest.and(`w.rowid > ? AND w.rowid < ?`, last*wordsSpan+pos, (last+1)*wordsSpan)
+			default:
+				rest.and(p.opened+` = ? AND c.position > ?`, last, pos)
+			}
+			more, err := read(rest, "")
 			if err != nil {
 				return nil, err
 			}

@@ -453,6 +453,9 @@ CREATE TABLE library_votes (
 	// Teams: their people, members' spans, moves, requests and bans
 	// (teams.go).
 	teamsMigration,
+	// The claims' words keyed in page order, for opened claims
+	// (bundles.go).
+	openedWordsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
