@@ -28,10 +28,36 @@ type Improvable struct {
 
 // Attention answers for author's current claims as of now, which should
 // be no earlier than the last leaf added. It reads the status index, so
-// its cost is a map lookup for each claim, and Claim only for the claims
-// some check voted on (no vote, no finding).
+// its cost is a map lookup or two for each claim, and Claim only for the
+// claims some check voted on (no vote, no finding); and it keeps its
+// answers until a leaf is added or the index changes, since nothing else
+// changes them. The lists are the caller's.
 func (d *Deriver) Attention(author string, now time.Time) Attention {
 	d.refreshIndex(now)
+	if d.attention.size != d.next || d.attention.generation != d.generation {
+		d.attention.size, d.attention.generation = d.next, d.generation
+		clear(d.attention.of)
+	}
+	a, ok := d.attention.of[author]
+	if !ok {
+		a = d.deriveAttention(author, now)
+		if d.attention.of == nil {
+			d.attention.of = map[string]Attention{}
+		}
+		d.attention.of[author] = a
+	}
+	return Attention{Open: slices.Clone(a.Open), Refuted: slices.Clone(a.Refuted), OnRefuted: slices.Clone(a.OnRefuted),
+		OnRetracted: slices.Clone(a.OnRetracted), Improve: slices.Clone(a.Improve)}
+}
+
+// attentionCache is what Attention answered each author since the
+// Deriver last changed: at size leaves and index generation.
+type attentionCache struct {
+	size, generation uint64
+	of               map[string]Attention
+}
+
+func (d *Deriver) deriveAttention(author string, now time.Time) Attention {
 	var out Attention
 	for _, b := range d.currentBundles(author) {
 		for _, id := range b.claims {
@@ -46,18 +72,21 @@ func (d *Deriver) Attention(author string, now time.Time) Attention {
 			if refuted {
 				out.Refuted = append(out.Refuted, id)
 			}
-			if d.restsOnHeld(id, "refuted") {
-				out.OnRefuted = append(out.OnRefuted, id)
+			c := d.claims[id]
+			if len(c.dependsOn) > 0 {
+				if d.restsOnHeld(id, "refuted") {
+					out.OnRefuted = append(out.OnRefuted, id)
+				}
+				if d.restsOnHeld(id, "retracted") {
+					out.OnRetracted = append(out.OnRetracted, id)
+				}
 			}
-			if d.restsOnHeld(id, "retracted") {
-				out.OnRetracted = append(out.OnRetracted, id)
-			}
-			if refuted || len(d.claims[id].votes) == 0 {
+			if refuted || len(c.votes) == 0 {
 				continue
 			}
-			c, _ := d.Claim(id, now)
-			if findings := improvable(c); len(findings) > 0 {
-				out.Improve = append(out.Improve, Improvable{Claim: id, Bundle: d.CurrentBundle(id), Findings: findings, CorrectBy: c.CorrectBy})
+			claim, _ := d.Claim(id, now)
+			if findings := improvable(claim); len(findings) > 0 {
+				out.Improve = append(out.Improve, Improvable{Claim: id, Bundle: d.CurrentBundle(id), Findings: findings, CorrectBy: claim.CorrectBy})
 			}
 		}
 	}

@@ -25,6 +25,14 @@ func checkAttention(t *testing.T, d *status.Deriver, now time.Time, at int, list
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("entry %d: Attention(%s) = %+v, deriving each claim %+v", at, author, got, want)
 		}
+		// Asked again, it answers the same, whatever the first caller did
+		// with its lists.
+		if len(got.Open) > 0 {
+			got.Open[0] = "changed"
+		}
+		if again := d.Attention(author, now); !reflect.DeepEqual(again, want) {
+			t.Fatalf("entry %d: Attention(%s) asked again = %+v, want %+v", at, author, again, want)
+		}
 		listed["open"] += len(got.Open)
 		listed["refuted"] += len(got.Refuted)
 		listed["on_refuted"] += len(got.OnRefuted)
@@ -92,7 +100,8 @@ func attentionOracle(d *status.Deriver, author string, now time.Time) status.Att
 }
 
 // TestAttentionLists checks Attention against deriving each claim on
-// randomized histories, as they grow and at their end, and that the
+// randomized histories, as they grow and at their end, asked twice and
+// as time passes with no leaf added, and that the
 // histories give each of its lists something.
 func TestAttentionLists(t *testing.T) {
 	listed := map[string]int{}
@@ -107,7 +116,9 @@ func TestAttentionLists(t *testing.T) {
 				checkAttention(t, d, leafTime(t, leaf), i, listed)
 			}
 		}
-		for _, later := range []time.Duration{0, 15 * 24 * time.Hour, 40 * 24 * time.Hour} {
+		// Time alone changes what it lists (challenges lapse, failed
+		// reproductions refute), and a read may ask for an earlier moment.
+		for _, later := range []time.Duration{0, 15 * 24 * time.Hour, 40 * 24 * time.Hour, 0} {
 			checkAttention(t, d, h.at.Add(later), len(h.leaves), listed)
 		}
 	}
