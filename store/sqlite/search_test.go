@@ -128,7 +128,7 @@ func TestSearchByWords(t *testing.T) {
 	want := func(q ledger.ClaimQuery, prefixes []string) []string {
 		var out []string
 		last := int64(-1)
-		base := fmt.Sprintf("%+v", ledger.ClaimQuery{Field: q.Field, Type: q.Type, Operator: q.Operator, Before: q.Before, Follow: q.Follow, Since: q.Since})
+		base := fmt.Sprintf("%+v", ledger.ClaimQuery{Field: q.Field, Type: q.Type, Operator: q.Operator, Before: q.Before, Follow: q.Follow, Since: q.Since, Only: q.Only})
 		if every[base] == nil {
 			every[base] = all(q)
 		}
@@ -151,14 +151,24 @@ func TestSearchByWords(t *testing.T) {
 		return out
 	}
 	middle := opened[bundles[30].Hash]
+	// A status index's list: every third claim of the first 40 bundles.
+	var only []string
+	for _, b := range bundles[:40] {
+		for j, c := range b.Claims {
+			if j%3 == 0 {
+				only = append(only, c.ID)
+			}
+		}
+	}
 	tried, nonEmpty := 0, 0
-	for _, prefixes := range [][]string{{"al"}, {"alpha"}, {"drift", "beta"}, {"s"}, {"betray", "gamma", "mean"}, {"zebra"}} {
+	for _, prefixes := range [][]string{{"al"}, {"alpha"}, {"drift", "beta"}, {"s"}, {"betray", "gamma", "mean"}, {"drif"}, {"zebra"}} {
 		var fts []string
 		for _, p := range prefixes {
 			fts = append(fts, `"`+p+`"*`)
 		}
 		for _, base := range []ledger.ClaimQuery{{}, {Before: middle}, {Follow: true, Since: middle}, {Follow: true},
-			{Field: "field1"}, {Type: "theoretical"}, {Operator: ops[1]}, {Field: "field2", Before: middle}} {
+			{Field: "field1"}, {Type: "theoretical"}, {Operator: ops[1]}, {Field: "field2", Before: middle},
+			{Only: only}, {Only: only, Follow: true, Since: middle}} {
 			for limit := 1; limit <= 50; limit++ {
 				q := base
 				q.Words, q.Limit = strings.Join(fts, " AND "), limit
