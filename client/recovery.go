@@ -5,7 +5,9 @@ import (
 	"net/url"
 )
 
-// Recovered is the answer to a key recovery, once it is logged.
+// Recovered is the answer to a key recovery: once it is logged, where;
+// for a vouched one's request (State "waiting"), the page where the voucher
+// approves it.
 type Recovered struct {
 	Operator  string `json:"operator"`
 	Kind      string `json:"kind"`       // the identity it went through
@@ -15,10 +17,18 @@ type Recovered struct {
 	// Disowned counts, by entry type, what the old key signed from Since
 	// on, which stops being the operator's.
 	Disowned map[string]int `json:"disowned"`
+	// A vouched recovery waiting for its voucher: State waiting or
+	// approved, ApproveAt the operator's page where only the new key can
+	// be approved, ExpiresAt its deadline.
+	State     string `json:"state,omitempty"`
+	ApproveAt string `json:"approve_at,omitempty"`
+	ExpiresAt string `json:"expires_at,omitempty"`
 }
 
 // Recover sends a key_recovery entry signed by the new key
-// (protocol.SignKeyRecovery) to POST /api/v1/operators/{id}/recovery.
+// (protocol.SignKeyRecovery) to POST /api/v1/operators/{id}/recovery. A
+// vouched one without voucher_sig asks its voucher to approve it: the
+// answer's ApproveAt is where.
 func (c *Client) Recover(ctx context.Context, id string, entry map[string]any) (*Recovered, error) {
 	var a Recovered
 	if err := c.post(ctx, "/api/v1/operators/"+url.PathEscape(id)+"/recovery", map[string]any{"entry": entry}, &a); err != nil {
@@ -28,8 +38,9 @@ func (c *Client) Recover(ctx context.Context, id string, entry map[string]any) (
 }
 
 // Recovery reads GET /api/v1/operators/{id}/recovery?key=: the recovery
-// that gave operator id the key whose digest is keyDigest, nil when none
-// did.
+// that gave operator id the key whose digest is keyDigest ("state":
+// "logged"), or a vouched one waiting for its voucher or for the new key's
+// countersignature ("waiting", "approved", "expired"); nil when none.
 func (c *Client) Recovery(ctx context.Context, id, keyDigest string) (map[string]any, error) {
 	var a struct {
 		Recovery map[string]any `json:"recovery"`

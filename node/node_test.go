@@ -299,7 +299,7 @@ func itoa(i uint64) string {
 // error body and status, never a 500.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
-	_, srv := testNode(t)
+	n, srv := testNode(t)
 	key, _ := hybrid.GenerateKey()
 	good := keyEntry(t, key)
 	tampered := keyEntry(t, key)
@@ -377,6 +377,9 @@ func TestBadInput(t *testing.T) {
 			}
 		})
 	}
+	// The memory pages are the admin's: their rows sign in first, or
+	// not (pages_memory_test.go).
+	memoryBadPages(t, srv.URL, memoryAdminToken(t, n))
 }
 
 // badPage checks a page's answer to bad input against its API route's:

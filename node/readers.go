@@ -3,6 +3,7 @@ package node
 import (
 	"fmt"
 	"runtime/debug"
+	"strings"
 
 	"github.com/agora-node/agora/node/llms"
 	"github.com/agora-node/agora/node/mcpread"
@@ -26,7 +27,8 @@ func (n *Node) mountReaders() error {
 	llms.Mount(n.mux, llms.Deps{PublicURL: n.cfg.PublicURL, LogID: n.logID, Vocabulary: ledger["GET /api/v1/vocabulary"], Logger: n.logger})
 	// The pages for people read the API itself, in-process, so they show
 	// its data and its refusals (package pages lists their paths).
-	p, err := htmlpages.New(htmlpages.Deps{API: n.mux, LogID: n.logID, Logger: n.logger})
+	p, err := htmlpages.New(htmlpages.Deps{API: n.mux, LogID: n.logID, AdminToken: n.cfg.AdminToken,
+		SecureCookies: strings.HasPrefix(n.cfg.PublicURL, "https://"), Logger: n.logger, Now: n.now, AgentForms: n.agentForms})
 	if err != nil {
 		return fmt.Errorf("node: %w", err)
 	}

@@ -220,6 +220,12 @@ func checkSignaturesFollowKeys(t *testing.T, n *Node, base string, want map[stri
 			if !protocol.Verify(e, signer) {
 				t.Errorf("entry %d, a recovery, is not signed by the key it must be", i)
 			}
+			if e["kind"] == "vouched" {
+				rc, err := operators.CheckRecoveryEntry(e, op)
+				if sig, _ := e["voucher_sig"].(string); err != nil || !operators.VerifyRecoveryApproval(rc, sig, logKey) {
+					t.Errorf("entry %d, a vouched recovery, does not carry the log's attestation of its approval: %v", i, err)
+				}
+			}
 			held[op] = append(keys, e["key"].(string))
 			continue
 		case op == "" || (typ == "identity" && e["kind"] == "invited"):
@@ -229,6 +235,17 @@ func checkSignaturesFollowKeys(t *testing.T, n *Node, base string, want map[stri
 			continue
 		case len(keys) == 0:
 			t.Errorf("entry %d (%s) by %s, which has no key on the log", i, typ, op)
+			continue
+		}
+		if typ == "identity" && e["pairing"] != nil {
+			// A paired vouch: the log attests it, the consent's signature completes it.
+			id, err := operators.CheckIdentityEntry(e, op)
+			if err == nil {
+				err = operators.VerifyIdentityEntry(e, id, operators.IdentityKeys{Operator: keys[len(keys)-1], Log: logKey})
+			}
+			if err != nil {
+				t.Errorf("entry %d, a paired vouch, does not verify under the log's key and the consent's: %v", i, err)
+			}
 			continue
 		}
 		if typ == protocol.KeyRotationType {

@@ -91,6 +91,9 @@ var (
 	// than the one the operator counts as, or one that can't take it back
 	// (403).
 	ErrRecoveryIdentity = &Sentinel{"wrong_identity", "the recovery does not go through the identity the operator counts as"}
+	// ErrInvalidEmail: the e-mail address of an account request is not
+	// one address of its form (422).
+	ErrInvalidEmail = &Sentinel{"invalid_email", "invalid e-mail address"}
 )
 
 // Error is a refused value or entry: the JSON Pointer of the member at

@@ -3,6 +3,9 @@ package operators
 import (
 	"math"
 
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/hybrid"
+
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/vocabulary"
 )
@@ -162,4 +165,36 @@ func subjectMember(kind string) string {
 		return "voucher"
 	}
 	return kind
+}
+
+// RecoveryApprovalPayload is what the log signs to attest that the voucher
+// approved a vouched recovery: the entry without sig or voucher_sig,
+// {"type": "key_recovery", "kind": "vouched", "operator", "key", "voucher",
+// "since"}, as canonical JSON.
+func RecoveryApprovalPayload(operator, key, voucher string, since uint64) ([]byte, error) {
+	return canonical.Marshal(map[string]any{
+		"type": RecoveryType, "kind": vocabulary.IdentityVouched, "operator": operator,
+		"key": key, "voucher": voucher, "since": since,
+	})
+}
+
+// AttestRecoveryApproval returns voucher_sig for r, a vouched recovery its
+// voucher approved on the node's site: the log's signature over
+// RecoveryApprovalPayload.
+func AttestRecoveryApproval(r *Recovery, logKey *hybrid.PrivateKey) (string, error) {
+	if r.Kind != vocabulary.IdentityVouched {
+		return "", fail(ErrMalformed, "/kind", "only a vouched recovery is approved")
+	}
+	payload, err := RecoveryApprovalPayload(r.Operator, r.Key, r.Voucher, r.Since)
+	if err != nil {
+		return "", err
+	}
+	return logKey.Sign(payload), nil
+}
+
+// VerifyRecoveryApproval reports whether sig is logKey's attestation that
+// the voucher approved r.
+func VerifyRecoveryApproval(r *Recovery, sig, logKey string) bool {
+	payload, err := RecoveryApprovalPayload(r.Operator, r.Key, r.Voucher, r.Since)
+	return err == nil && hybrid.Verify(sig, payload, logKey)
 }

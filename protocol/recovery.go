@@ -11,13 +11,16 @@ import (
 const KeyRecoveryType = "key_recovery"
 
 // SignKeyRecovery returns a recovery of operator to newKey through its
-// domain or GitHub repository, signed by the new key over everything but
-// sig ("Your key is your identity"):
+// domain, GitHub repository or vouch, signed by the new key over
+// everything but sig ("Your key is your identity"):
 //
 //	{"type": "key_recovery", "kind": "domain", "operator", "key", "domain", "since", "sig"}
 //	{"type": "key_recovery", "kind": "github", "operator", "key", "repository", "since", "sig"}
+//	{"type": "key_recovery", "kind": "vouched", "operator", "key", "voucher", "since", "sig"}
 //
-// subject is the domain or the repository; since is the log index from
+// A vouched one, without voucher_sig, asks the voucher to approve it; the
+// new key signs it again once the log attested the approval.
+// subject is the domain, the repository or the voucher; since is the log index from
 // which what the old key signed is disowned (the log's size for nothing).
 func SignKeyRecovery(operator, kind, subject string, since uint64, newKey *hybrid.PrivateKey) (map[string]any, error) {
 	if !IsOperatorID(operator) {
@@ -32,8 +35,10 @@ func SignKeyRecovery(operator, kind, subject string, since uint64, newKey *hybri
 		entry["domain"] = subject
 	case "github":
 		entry["repository"] = subject
+	case "vouched":
+		entry["voucher"] = subject
 	default:
-		return nil, fmt.Errorf("ledger: key recovery: an operator signs a %q recovery through a domain or a GitHub repository, not %q", KeyRecoveryType, kind)
+		return nil, fmt.Errorf("ledger: key recovery: an operator signs a %q recovery through a domain, a GitHub repository or a vouch, not %q", KeyRecoveryType, kind)
 	}
 	if err := Sign(entry, newKey); err != nil {
 		return nil, fmt.Errorf("ledger: key recovery: %w", err)

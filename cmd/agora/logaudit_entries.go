@@ -23,9 +23,11 @@ import (
 //	              key, a vouched one's approval (voucher_sig) the log's
 //	              too; it goes through the identity the operator counts
 //	              as (logaudit_recovery.go)
-//	identity      the operator's key; an "invited" one the log's key, and a
+//	identity      the operator's key; an "invited" one the log's key, a
 //	              "sponsored" one also carries the sponsor's signature on
-//	              the invite
+//	              the invite, and a "vouched" one the log's (voucher_sig)
+//	              with the operator's sig or, from a pairing code, its
+//	              consent_sig
 //	contribution  the author's key, over the record's canonical JSON (not
 //	              over the entry: the library's scheme), the record's
 //	              SHA-256 being the entry's revision; an imported one by
@@ -369,8 +371,9 @@ func importedKey(op string, imported map[string]any) (string, error) {
 }
 
 // checkIdentity checks an identity entry: an invited one signed by the
-// log's key, others by the operator's; a sponsored one's sponsor, as
-// checkSponsor does. It records the organization the leaf counts the
+// log's key, others by the operator's; a vouch's voucher_sig by the log's
+// key and, from a pairing code, its consent_sig by the operator's; a
+// sponsored one's sponsor, as checkSponsor does. It records the organization the leaf counts the
 // operator in.
 func (a *audit) checkIdentity(ctx context.Context, i uint64, leaf, signed map[string]any) error {
 	op, _ := leaf["operator"].(string)
@@ -382,6 +385,18 @@ func (a *audit) checkIdentity(ctx context.Context, i uint64, leaf, signed map[st
 		}
 	}
 	switch {
+	case known && (signed["kind"] == "vouched" || signed["pairing"] != nil):
+		// A vouch, or a domain named from a pairing link: the log's
+		// attestation in voucher_sig, and the operator's countersignature
+		// (sig) or its advance consent (consent_sig).
+		e, err := operators.CheckIdentityEntry(signed, op)
+		if err == nil {
+			err = operators.VerifyIdentityEntry(signed, e, operators.IdentityKeys{Operator: key, Log: a.key})
+		}
+		if err != nil {
+			return bad("entry %d (%v identity) does not verify: %v", i, signed["kind"], err)
+		}
+		a.report.checked("identity")
 	case known && !protocol.Verify(signed, key):
 		return bad("entry %d (identity) is not signed by the key its signer held", i)
 	case known:

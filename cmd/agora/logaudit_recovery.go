@@ -4,8 +4,8 @@ import (
 	"context"
 	"slices"
 
-	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
+	"github.com/agora-node/agora/operators"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/vocabulary"
 )
@@ -160,10 +160,11 @@ func (a *audit) recoveryIdentity(i uint64, op, kind string, signed map[string]an
 // log's attestation of the approval: its signature over the entry without
 // sig and voucher_sig.
 func (a *audit) recoveryApproved(signed map[string]any) bool {
-	payload, err := canonical.Marshal(map[string]any{
-		"type": protocol.KeyRecoveryType, "kind": "vouched", "operator": signed["operator"],
-		"key": signed["key"], "voucher": signed["voucher"], "since": signed["since"],
-	})
+	operator, _ := signed["operator"].(string)
+	key, _ := signed["key"].(string)
+	voucher, _ := signed["voucher"].(string)
+	since, _ := signed["since"].(float64)
+	payload, err := operators.RecoveryApprovalPayload(operator, key, voucher, uint64(since))
 	sig, _ := signed["voucher_sig"].(string)
 	return err == nil && hybrid.Verify(sig, payload, a.key)
 }

@@ -14,7 +14,7 @@ import (
 	"github.com/agora-node/agora/protocol"
 )
 
-// recoverGroup is "agora recover domain|github|invited|status": taking an
+// recoverGroup is "agora recover domain|github|vouched|finish|invited|status": taking an
 // operator's ID back with a new key after losing the old one, through the
 // identity it counts as ("Your key is your identity"). The new key waits
 // in <key file>.next until the node logs the recovery, then takes the key
@@ -22,13 +22,16 @@ import (
 func recoverGroup() *command {
 	return group("recover", "take your operator ID back with a new key after losing the old one, through your identity",
 		"A recovery goes through the identity you count as: your domain's TXT record or your repository's .sciencejournal file must name the new key\n"+
-			"(the command prints the line). An invited operator's recovery is the node's reviewers' ('agora admin recover'). An invite code can't take you back.",
+			"(the command prints the line); a vouch's GitHub account approves the new key on your page ('recover vouched', then 'recover finish').\n"+
+			"An invited operator's recovery is the node's reviewers' ('agora admin recover'). An invite code can't take you back.",
 		func() []*command {
 			return []*command{
 				recoverCommand("domain", "<domain>", "recover through your domain: point _sciencejournal.<domain> at the new key, then send"),
 				recoverCommand("github", "<owner/repo>", "recover through your repository: add the new key's line to its .sciencejournal file, then send"),
+				recoverCommand("vouched", "<github:ID>", "ask the GitHub account that vouched for you to approve the new key on your page (7 days), then run 'recover finish'"),
+				recoverCommand("finish", "", "countersign a vouched recovery your person approved, and move the new key into place"),
 				recoverCommand("invited", "", "make the new key an invited operator gives the node's reviewers, who recover it"),
-				recoverCommand("status", "", "show the recovery to the new key, once the node logged it"),
+				recoverCommand("status", "", "show the recovery to the new key: logged, or a vouched one waiting or approved"),
 			}
 		})
 }
@@ -39,7 +42,7 @@ func recoverCommand(kind, arg, help string) *command {
 		usage += " " + arg
 	}
 	extra := ""
-	if kind == "domain" || kind == "github" {
+	if kind == "domain" || kind == "github" || kind == "vouched" {
 		extra = " [--since N]"
 	}
 	c := newCommand(kind, usage+" --operator <op-id>"+extra+" [--keys DIR] [--url URL]", help)
@@ -75,6 +78,10 @@ func recoverCommand(kind, arg, help string) *command {
 			return r.status(ctx)
 		case "invited":
 			return r.invited()
+		case "vouched":
+			return r.vouched(ctx, args[0], since)
+		case "finish":
+			return r.finishVouched(ctx)
 		}
 		return r.send(ctx, kind, args[0], since)
 	}
@@ -131,24 +138,18 @@ func (r *recovery) send(ctx context.Context, kind, subject string, since int64) 
 	// move.
 	if logged, err := r.c.Recovery(ctx, r.id, digest); err != nil {
 		return nodeFailure(e, err, "")
-	} else if entry, ok := logged["entry"].(map[string]any); ok {
+	} else if entry, ok := logged["entry"].(map[string]any); ok && logged["state"] == "logged" {
 		a, err := r.c.Recover(ctx, r.id, entry)
 		if err != nil {
 			return nodeFailure(e, err, "the node logged the recovery; run this again to move the new key into place")
 		}
 		return r.finish(key, map[string]any{"index": a.Index, "disowned": a.Disowned})
 	}
-	if since < 0 {
-		info, err := r.c.Log(ctx)
-		if err != nil {
-			return nodeFailure(e, err, "")
-		}
-		since = 0
-		if info.TreeHead != nil {
-			since = int64(info.TreeHead.Size)
-		}
+	from, err := r.since(ctx, since)
+	if err != nil {
+		return nodeFailure(e, err, "")
 	}
-	entry, err := protocol.SignKeyRecovery(r.id, kind, subject, uint64(since), key)
+	entry, err := protocol.SignKeyRecovery(r.id, kind, subject, from, key)
 	if err != nil {
 		return fail(e, 1, "", "%v", err)
 	}
@@ -161,6 +162,19 @@ func (r *recovery) send(ctx context.Context, kind, subject string, since int64) 
 		return nodeFailure(e, err, "the new key stays in "+r.next+"; run this again to send it again")
 	}
 	return r.finish(key, map[string]any{"index": a.Index, "disowned": a.Disowned})
+}
+
+// since is the --since given, or the log's size when none was (-1):
+// disowning nothing.
+func (r *recovery) since(ctx context.Context, since int64) (uint64, error) {
+	if since >= 0 {
+		return uint64(since), nil
+	}
+	info, err := r.c.Log(ctx)
+	if err != nil || info.TreeHead == nil {
+		return 0, err
+	}
+	return info.TreeHead.Size, nil
 }
 
 // finish moves the new key to the key file's place, keeping an old key
@@ -224,7 +238,7 @@ func (r *recovery) status(ctx context.Context) int {
 		key, err = hybrid.ReadKeyFile(r.path)
 	}
 	if err != nil {
-		return fail(e, 1, "start one with 'agora recover domain|github|invited'", "no new key for %s: %v", r.id, err)
+		return fail(e, 1, "start one with 'agora recover domain|github|vouched|invited'", "no new key for %s: %v", r.id, err)
 	}
 	got, err := r.c.Recovery(ctx, r.id, protocol.KeyDigest(key.Public().String()))
 	if err != nil {
@@ -233,7 +247,7 @@ func (r *recovery) status(ctx context.Context) int {
 	if got == nil {
 		return fail(e, 1, "send it with 'agora recover domain|github', or wait for the node's reviewers", "the node has logged no recovery of %s to the key in %s", r.id, r.next)
 	}
-	if waiting {
+	if waiting && got["state"] == "logged" {
 		return r.finish(key, got)
 	}
 	return printAnswer(e, keysByDigest(got).(map[string]any))

@@ -104,21 +104,45 @@ func TestRecoverCommands(t *testing.T) {
 // reference monitor refuses: one the new key did not sign, one through an
 // identity weaker than the one its operator counts as or resting on
 // something else, one disowning entries after itself, and an entry after a
-// recovery signed by the key it retired.
+// recovery signed by the key it retired. A vouched recovery counts only
+// when its voucher_sig is the log's attestation of the approval and its
+// voucher is the identity its operator counts as.
 func TestLogVerifyRecoveries(t *testing.T) {
-	const domain = "lab.example.org"
+	const domain, voucher = "lab.example.org", "github:42"
 	type world struct {
 		f         *fakeLog
 		id        string
 		old, next *hybrid.PrivateKey
 	}
-	newWorld := func() world {
+	// A world's operator counts as its domain, or as a vouch.
+	newIn := func(vouched bool) world {
 		f := newFakeLog(t)
 		id, key := f.operator() // a key entry and an invited identity
-		f.append(signWith(t, key, map[string]any{"type": "identity", "kind": "domain", "operator": id, "domain": domain}),
-			map[string]any{"operator": id, "organization": "example.org"})
+		if vouched {
+			vouch, err := operators.AttestVouch(id, voucher, f.key)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f.append(signWith(t, key, vouch), map[string]any{"operator": id, "organization": voucher})
+		} else {
+			f.append(signWith(t, key, map[string]any{"type": "identity", "kind": "domain", "operator": id, "domain": domain}),
+				map[string]any{"operator": id, "organization": "example.org"})
+		}
 		next, _ := hybrid.GenerateKey()
 		return world{f, id, key, next}
+	}
+	newWorld := func() world { return newIn(false) }
+	// vouchedRecovery is approved by attester's voucher_sig (none if nil).
+	vouchedRecovery := func(w world, through string, attester *hybrid.PrivateKey) map[string]any {
+		e := map[string]any{"type": "key_recovery", "kind": "vouched", "operator": w.id, "key": w.next.Public().String(), "voucher": through, "since": uint64(3)}
+		if attester != nil {
+			payload, err := operators.RecoveryApprovalPayload(w.id, w.next.Public().String(), through, 3)
+			if err != nil {
+				t.Fatal(err)
+			}
+			e["voucher_sig"] = attester.Sign(payload)
+		}
+		return signWith(t, w.next, e)
 	}
 	recovery := func(w world, kind, subject string, since uint64, by *hybrid.PrivateKey) map[string]any {
 		e := map[string]any{"type": "key_recovery", "kind": kind, "operator": w.id, "key": w.next.Public().String(), "since": since}
@@ -134,28 +158,40 @@ func TestLogVerifyRecoveries(t *testing.T) {
 		return verifyLog(t, want, w.f.serve(), filepath.Join(t.TempDir(), "pin.json"))
 	}
 
-	w := newWorld()
-	w.f.append(recovery(w, "domain", domain, 3, w.next), map[string]any{"operator": w.id})
-	w.f.append(w.f.contribution(w.id, w.next, "After"), map[string]any{"operator": w.id})
-	if out, _ := run(w, 0); !strings.Contains(out, "key_recovery 1") || !strings.Contains(out, "contribution 1") {
-		t.Errorf("a good recovery:\n%s", out)
+	for _, vouched := range []bool{false, true} {
+		w := newIn(vouched)
+		good := recovery(w, "domain", domain, 3, w.next)
+		if vouched {
+			good = vouchedRecovery(w, voucher, w.f.key)
+		}
+		w.f.append(good, map[string]any{"operator": w.id})
+		w.f.append(w.f.contribution(w.id, w.next, "After"), map[string]any{"operator": w.id})
+		if out, _ := run(w, 0); !strings.Contains(out, "key_recovery 1") || !strings.Contains(out, "contribution 1") {
+			t.Errorf("a good recovery (vouched %v):\n%s", vouched, out)
+		}
 	}
 
+	other, _ := hybrid.GenerateKey()
 	for name, tc := range map[string]struct {
-		entry func(w world) map[string]any
-		want  string
+		entry   func(w world) map[string]any
+		want    string
+		vouched bool
 	}{
-		"signed by the old key":  {func(w world) map[string]any { return recovery(w, "domain", domain, 3, w.old) }, "is not signed by the key that must have signed it"},
-		"through another domain": {func(w world) map[string]any { return recovery(w, "domain", "other.example.org", 3, w.next) }, "but its domain identity, from entry 2, is lab.example.org"},
-		"through GitHub":         {func(w world) map[string]any { return recovery(w, "github", "octo/agents", 3, w.next) }, "it counts as its domain identity"},
-		"since after itself":     {func(w world) map[string]any { return recovery(w, "domain", domain, 9, w.next) }, "past the log's size when it was logged"},
+		"vouched, approval attested by another key": {func(w world) map[string]any { return vouchedRecovery(w, voucher, other) }, "is not signed by the key that must have signed it", true},
+		"vouched, no approval":                      {func(w world) map[string]any { return vouchedRecovery(w, voucher, nil) }, "is not signed by the key that must have signed it", true},
+		"vouched, through another account":          {func(w world) map[string]any { return vouchedRecovery(w, "github:43", w.f.key) }, "but its vouched identity, from entry 2, is github:42", true},
+		"vouched, for an operator with a domain":    {func(w world) map[string]any { return vouchedRecovery(w, voucher, w.f.key) }, "it counts as its domain identity", false},
+		"signed by the old key":                     {func(w world) map[string]any { return recovery(w, "domain", domain, 3, w.old) }, "is not signed by the key that must have signed it", false},
+		"through another domain":                    {func(w world) map[string]any { return recovery(w, "domain", "other.example.org", 3, w.next) }, "but its domain identity, from entry 2, is lab.example.org", false},
+		"through GitHub":                            {func(w world) map[string]any { return recovery(w, "github", "octo/agents", 3, w.next) }, "it counts as its domain identity", false},
+		"since after itself":                        {func(w world) map[string]any { return recovery(w, "domain", domain, 9, w.next) }, "past the log's size when it was logged", false},
 		"to another's key": {func(w world) map[string]any {
 			_, other := w.f.operator()
 			w.next = other
 			return recovery(w, "domain", domain, 3, other)
-		}, "to a key op:"},
+		}, "to a key op:", false},
 	} {
-		w := newWorld()
+		w := newIn(tc.vouched)
 		w.f.append(tc.entry(w), map[string]any{"operator": w.id})
 		if _, errOut := run(w, 1); !strings.Contains(errOut, tc.want) {
 			t.Errorf("%s:\n%s", name, errOut)
@@ -164,7 +200,7 @@ func TestLogVerifyRecoveries(t *testing.T) {
 
 	// From a pin: the identities logged before the pinned head are kept
 	// in it, so a recovery after it is checked against them.
-	w = newWorld()
+	w := newWorld()
 	url := w.f.serve()
 	pin := filepath.Join(t.TempDir(), "pin.json")
 	w.f.sign(w.f.clock.Add(time.Second))

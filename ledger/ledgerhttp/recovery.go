@@ -7,9 +7,10 @@ package ledgerhttp
 // new key, through a domain whose TXT record now names the new key or a
 // GitHub repository whose .sciencejournal file does; the node's reviewers
 // recover an invited operator (POST /api/v1/admin/recoveries), the log
-// signing its entry. GET /api/v1/operators/{id}/recovery?key= answers the
-// recovery to a key. This node takes no vouches, so it holds no vouched
-// identity a vouched recovery could go through.
+// signing its entry; a vouched operator's recovery waits for the person who
+// vouched to approve it (recovery_vouched.go). GET
+// /api/v1/operators/{id}/recovery?key= answers the recovery to a key:
+// logged, or waiting for its voucher or its countersignature.
 //
 // A recovery is logged like a rotation: the old key is retired for good
 // and the new one signs everything after it, so every entry stays
@@ -83,6 +84,9 @@ func (rec *recoveries) recover(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, ruleError(err)
 	}
+	if rc.Kind == vocabulary.IdentityVouched && isCard(rc.Voucher) {
+		return nil, 0, cardUnavailable()
+	}
 	if err := operators.CheckRecoveryIdentity(heldIdentities(op), rc); err != nil {
 		return nil, 0, ruleError(err)
 	}
@@ -91,10 +95,7 @@ func (rec *recoveries) recover(r *http.Request) (any, int, error) {
 		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "reviewers_recover",
 			Message: "The node's reviewers recover an invited operator: give them your operator ID and your new public key, never the secret key"}
 	case vocabulary.IdentityVouched:
-		// CheckRecoveryIdentity lets a vouched recovery through only for an
-		// operator holding a vouch, which this node never logs.
-		return nil, 0, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "unsupported_identity",
-			Message: "This node takes no vouches, so none can approve a recovery"}
+		return rec.vouched(r, op, rc, entry)
 	}
 	if err := rec.checkSince(r.Context(), rc.Since); err != nil {
 		return nil, 0, err
@@ -352,7 +353,8 @@ var keyDigestPattern = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // get answers GET /api/v1/operators/{id}/recovery?key=: the recovery that
 // gave the operator the key ?key= names (its digest, or the key itself),
-// or null when none did.
+// "state": "logged"; else a vouched one to that key not logged yet
+// (waiting, approved or expired, waitingRecovery); null when neither.
 func (rec *recoveries) get(r *http.Request) (any, int, error) {
 	s := rec.ids.s
 	op, err := s.pathOperator(r)
@@ -390,6 +392,13 @@ func (rec *recoveries) get(r *http.Request) (any, int, error) {
 			"operator": op.ID, "kind": entry["kind"], "key_digest": k.Digest, "since": entry["since"],
 			"state": "logged", "index": index, "current": k.Current(), "entry": entry,
 		}}, http.StatusOK, nil
+	}
+	req, err := s.store.RecoveryRequest(r.Context(), op.ID, key)
+	switch {
+	case err == nil:
+		return map[string]any{"recovery": s.waitingRecovery(req)}, http.StatusOK, nil
+	case !errors.Is(err, store.ErrNotFound):
+		return nil, 0, err
 	}
 	return map[string]any{"recovery": nil}, http.StatusOK, nil
 }

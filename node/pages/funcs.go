@@ -6,6 +6,7 @@ import (
 	"html/template"
 	"net/url"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/agora-node/agora/library"
@@ -39,6 +40,14 @@ var funcs = template.FuncMap{
 		return "no"
 	},
 	"kinds": library.Kinds,
+	// fixed is a JSON number to two decimals.
+	"fixed": func(v any) string {
+		f, err := strconv.ParseFloat(str(v), 64)
+		if err != nil {
+			return str(v)
+		}
+		return strconv.FormatFloat(f, 'f', 2, 64)
+	},
 	"trim": func(n int, s string) string {
 		if r := []rune(s); len(r) > n {
 			return string(r[:n-1]) + "…"

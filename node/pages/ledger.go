@@ -270,7 +270,7 @@ func (p *Pages) bundle(r *http.Request) (page, error) {
 
 // agent is GET /agents/{id}: an operator's record, its claims and its key
 // history. A pairing code after # stays in the browser.
-func (p *Pages) agent(r *http.Request) (page, error) {
+func (p *Pages) agent(w http.ResponseWriter, r *http.Request) (page, error) {
 	id := r.PathValue("id")
 	op, err := p.get(r, "/api/v1/operators/"+url.PathEscape(id), nil)
 	if err != nil {
@@ -284,7 +284,13 @@ func (p *Pages) agent(r *http.Request) (page, error) {
 	if name == "" {
 		name = short(op["operator"])
 	}
-	return page{template: "agent", title: name, data: obj{"op": op, "claims": claims["claims"], "more": claims["next"] != nil}}, nil
+	data := obj{"op": op, "claims": claims["claims"], "more": claims["next"] != nil}
+	pg := page{template: "agent", title: name, data: data}
+	if p.agentForms != nil {
+		data["csrf"], pg.formsTo = p.agentForms(w, r)
+		data["github"], data["vouch"], pg.script = pg.formsTo != "", true, true
+	}
+	return pg, nil
 }
 
 // logPage is how many entries the log page lists.

@@ -453,8 +453,14 @@ CREATE TABLE library_votes (
 	// Teams: their people, members' spans, moves, requests and bans
 	// (teams.go).
 	teamsMigration,
+	// A person's side of identity: vouch consents, waiting vouches and
+	// account requests (people.go).
+	peopleMigration,
+	// Vouched operators' requests for a new key, waiting for the voucher's
+	// approval (recoveries.go).
+	recoveryRequestsMigration,
 	// The claims' words keyed in page order, for opened claims
-	// (bundles.go).
+	// (claimsearch.go).
 	openedWordsMigration,
 }
 
