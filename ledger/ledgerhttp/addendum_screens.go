@@ -290,7 +290,7 @@ func (s *Server) addendumJobView(ctx context.Context, j ledger.Job) (map[string]
 	for i, c := range b.Claims {
 		found[i] = ledger.FoundClaim{Claim: c, Bundle: b.Hash}
 	}
-	derived, err := s.claimStatuses(ctx, found)
+	derived, err := s.heldStatuses(ctx, found)
 	if err != nil {
 		return nil, err
 	}

@@ -632,7 +632,7 @@ func (s *Server) getBundle(r *http.Request) (any, int, error) {
 	for i, c := range b.Claims {
 		found[i] = ledger.FoundClaim{Claim: c, Bundle: b.Hash}
 	}
-	derived, err := s.claimStatuses(r.Context(), found)
+	derived, err := s.heldStatuses(r.Context(), found)
 	if err != nil {
 		return nil, 0, err
 	}

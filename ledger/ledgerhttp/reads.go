@@ -372,7 +372,7 @@ func tokens(text string) []string { return search.Words(text) }
 // claimList is claims as a search answers them, each with the statuses
 // its log derives.
 func (s *Server) claimList(ctx context.Context, found []ledger.FoundClaim) ([]any, error) {
-	derived, err := s.claimStatuses(ctx, found)
+	derived, err := s.heldStatuses(ctx, found)
 	if err != nil {
 		return nil, err
 	}
@@ -431,7 +431,11 @@ func (s *Server) getClaim(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	answer["statuses"] = statusList(latest, derived)
+	held := map[string][]string{}
+	if got, ok := derived[latest.ID]; ok {
+		held[latest.ID] = got.Statuses
+	}
+	answer["statuses"] = statusList(latest, held)
 	if latest.Withdrawn {
 		answer["claim"] = nil
 		answer["statement"] = nil

@@ -98,22 +98,35 @@ func (s *Server) claimStatuses(ctx context.Context, found []ledger.FoundClaim) (
 	return out, err
 }
 
+// heldStatuses are the statuses of each claim found, by ID, from the
+// status index: what claimStatuses derives of them, without their
+// requirements, for the answers that list claims.
+func (s *Server) heldStatuses(ctx context.Context, found []ledger.FoundClaim) (map[string][]string, error) {
+	out := make(map[string][]string, len(found))
+	now := s.now()
+	err := s.derived(ctx, func(d *status.Deriver) error {
+		for _, c := range found {
+			if held := d.Statuses(c.ID, now); held != nil {
+				out[c.ID] = held
+			}
+		}
+		return nil
+	})
+	return out, err
+}
+
 // statusList is a claim's statuses as an answer gives them: what the log
-// derives, or Published for a claim whose opening the Deriver has not
-// read yet (its entry bound after the catch-up began).
-func statusList(c ledger.FoundClaim, derived map[string]status.Claim) []any {
-	got, ok := derived[c.ID]
+// derives (held, by claim ID), or Published for a claim whose opening the
+// Deriver has not read yet (its entry bound after the catch-up began).
+func statusList(c ledger.FoundClaim, held map[string][]string) []any {
+	got, ok := held[c.ID]
 	if !ok {
 		if c.Withdrawn {
 			return []any{"unavailable"}
 		}
 		return []any{"published"}
 	}
-	out := make([]any, len(got.Statuses))
-	for i, st := range got.Statuses {
-		out[i] = st
-	}
-	return out
+	return stringsAny(got)
 }
 
 // attestationViews are a claim's checks as GET /api/v1/claims/{id} lists

@@ -8,10 +8,39 @@ import (
 
 // DependsOnHeld lists the claims id rests on, directly or through other
 // claims, that hold status as of now ("refuted" or "retracted"), in ID
-// order: a claim's depends_on_refuted and depends_on_retracted.
+// order: a claim's depends_on_refuted and depends_on_retracted. It reads
+// the status index.
 func (d *Deriver) DependsOnHeld(id, status string, now time.Time) []string {
-	seen := map[string]bool{id: true}
+	d.refreshIndex(now)
 	var out []string
+	d.eachDependency(id, func(dep string) bool {
+		if slices.Contains(d.held[dep], status) {
+			out = append(out, dep)
+		}
+		return true
+	})
+	slices.Sort(out)
+	return out
+}
+
+// restsOnHeld reports whether id rests on a claim holding status by the
+// index, which must be up to date: len(DependsOnHeld) > 0.
+func (d *Deriver) restsOnHeld(id, status string) bool {
+	found := false
+	d.eachDependency(id, func(dep string) bool {
+		found = slices.Contains(d.held[dep], status)
+		return !found
+	})
+	return found
+}
+
+// eachDependency calls each with every claim id rests on, directly or
+// through other claims, once, nearest first, until each returns false.
+func (d *Deriver) eachDependency(id string, each func(dep string) bool) {
+	if len(d.dependsOn(id)) == 0 {
+		return
+	}
+	seen := map[string]bool{id: true}
 	queue := slices.Clone(d.dependsOn(id))
 	for len(queue) > 0 {
 		dep := queue[0]
@@ -20,13 +49,11 @@ func (d *Deriver) DependsOnHeld(id, status string, now time.Time) []string {
 			continue
 		}
 		seen[dep] = true
-		if c, ok := d.Claim(dep, now); ok && c.Has(status) {
-			out = append(out, dep)
+		if !each(dep) {
+			return
 		}
 		queue = append(queue, d.dependsOn(dep)...)
 	}
-	slices.Sort(out)
-	return out
 }
 
 func (d *Deriver) dependsOn(id string) []string {
@@ -157,6 +184,17 @@ func (d *Deriver) Citations(hash string) map[string]Citation {
 // bundles: each the latest version of its paper still up.
 func (d *Deriver) CurrentClaims(author string) []string {
 	var out []string
+	for _, b := range d.currentBundles(author) {
+		out = append(out, b.claims...)
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// currentBundles are author's bundles that are the latest version of
+// their paper still up, in log order.
+func (d *Deriver) currentBundles(author string) []*bundleState {
+	var out []*bundleState
 	for _, b := range d.byAuthor[author] {
 		if b.withdrawn {
 			continue
@@ -168,11 +206,10 @@ func (d *Deriver) CurrentClaims(author string) []string {
 			}
 		}
 		if latest {
-			out = append(out, b.claims...)
+			out = append(out, b)
 		}
 	}
-	slices.Sort(out)
-	return slices.Compact(out)
+	return out
 }
 
 // CurrentBundle is the newest bundle still up that holds claim id, ""

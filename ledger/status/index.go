@@ -62,6 +62,9 @@ func (d *Deriver) refreshIndex(now time.Time) {
 		}
 	}
 	d.indexedAt = now
+	if len(d.dirty) > 0 {
+		d.generation++
+	}
 	for id := range d.dirty {
 		for _, s := range d.held[id] {
 			delete(d.byStatus[s], id)

@@ -95,6 +95,9 @@ type Deriver struct {
 	held      map[string][]string
 	byStatus  map[string]map[string]bool
 	indexedAt time.Time // the moment the index was last brought up to
+	// generation counts the index's refreshes that recomputed a claim.
+	generation uint64
+	attention  attentionCache // attention.go
 }
 
 type bundleState struct {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -72,7 +73,7 @@ func TestBindHookMigration(t *testing.T) {
 	for _, q := range []string{"DROP TABLE name_changes", "ALTER TABLE signed DROP COLUMN on_bind",
 		"DROP INDEX bundles_unsettled", "ALTER TABLE bundles DROP COLUMN settled", "DROP TABLE kept_files", "DROP TABLE evidence_files",
 		"DROP TABLE team_bans", "DROP TABLE team_requests", "DROP TABLE team_moves", "DROP TABLE team_spans", "DROP TABLE team_people", "DROP TABLE teams",
-		"PRAGMA user_version = " + itoa(hooks)} {
+		undoOpenedWords, "PRAGMA user_version = " + itoa(hooks)} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))
 	}
 	ok(s.Close())
@@ -92,9 +93,9 @@ func TestBindHookMigration(t *testing.T) {
 	if want := []string{opening.EntryDigest, "sha256:withdrawal"}; !slices.Equal(marked, want) {
 		t.Errorf("marked after the migration: %v, want %v", marked, want)
 	}
-	claims := func() []string {
+	claims := func(words ...string) []string {
 		t.Helper()
-		found, err := s.SearchClaims(ctx, ledger.ClaimQuery{Limit: 10})
+		found, err := s.SearchClaims(ctx, ledger.ClaimQuery{Limit: 10, Words: strings.Join(words, " ")})
 		ok(err)
 		var ids []string
 		for _, c := range found {
@@ -105,11 +106,18 @@ func TestBindHookMigration(t *testing.T) {
 	if got := claims(); !slices.Equal(got, []string{"claim:two"}) {
 		t.Fatalf("claims found before the bindings: %v, want the open bundle's", got)
 	}
+	// The words of the claims opened before the migration are found.
+	if got := claims("two"); !slices.Equal(got, []string{"claim:two"}) {
+		t.Fatalf("claims found by their words before the bindings: %v, want the open bundle's", got)
+	}
 	opened := bindNext(opening.EntryDigest)
 	bindNext("sha256:withdrawal")
 	bindNext("sha256:other")
 	if got := claims(); !slices.Equal(got, []string{"claim:one"}) {
 		t.Errorf("claims found after the bindings: %v, want the opened bundle's only", got)
+	}
+	if got := claims("claim"); !slices.Equal(got, []string{"claim:one"}) {
+		t.Errorf("claims found by their words after the bindings: %v, want the opened bundle's only", got)
 	}
 	if c, err := s.Claim(ctx, "claim:one"); err != nil || c[0].Opened != opened {
 		t.Errorf("the opened claim: %+v, %v; want it opened at %d", c, err, opened)
@@ -117,3 +125,9 @@ func TestBindHookMigration(t *testing.T) {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// undoOpenedWords puts claim_words back in place of opened_words, as a
+// database from before openedWordsMigration has it, for the tests that
+// open one.
+const undoOpenedWords = `DROP TABLE opened_terms; DROP TABLE opened_words;
+CREATE VIRTUAL TABLE claim_words USING fts5 (statement, content = '', contentless_delete = 1, prefix = '1 2 3', tokenize = 'unicode61 remove_diacritics 2')`

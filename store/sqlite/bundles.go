@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 	"time"
 
@@ -65,9 +64,6 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 			}
 			seq, err := res.LastInsertId()
 			if err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO claim_words (rowid, statement) VALUES (?, ?)`, seq, c.Statement); err != nil {
 				return err
 			}
 			tags := [][2]string{}
@@ -378,6 +374,10 @@ func bundleStepBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 		(SELECT seq FROM claims WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?))`, b.Index, b.Digest); err != nil {
 		return err
 	}
+	if _, err := tx.ExecContext(ctx, `INSERT INTO opened_words (rowid, statement) SELECT `+wordsKey+`, c.statement
+		FROM claims c WHERE c.bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Digest); err != nil {
+		return err
+	}
 	_, err := tx.ExecContext(ctx, `UPDATE claims SET withdrawn = 1 WHERE bundle = (SELECT hash FROM bundles WHERE withdrawal = ?)`, b.Digest)
 	return err
 }
@@ -400,7 +400,6 @@ func dropBundleRecords(ctx context.Context, tx *sql.Tx, digest string) error {
 	switch {
 	case err == nil:
 		for _, q := range []string{
-			`DELETE FROM claim_words WHERE rowid IN (SELECT seq FROM claims WHERE bundle = ?1)`,
 			`DELETE FROM claim_tags WHERE claim IN (SELECT seq FROM claims WHERE bundle = ?1)`,
 			`DELETE FROM claims WHERE bundle = ?1`,
 			`DELETE FROM bundle_files WHERE bundle = ?1`,
@@ -468,160 +467,6 @@ func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]l
 		out = append(out, c)
 	}
 	return out, rows.Err()
-}
-
-// SearchClaims implements ledger.Store. The words are matched by the
-// FTS5 index, every word as a prefix; the other filters by claim_tags and
-// the claims' own columns. A page that ends partway through a bundle is
-// completed with the rest of that bundle's claims.
-//
-// A search runs in two steps, so its cost follows the page, not the number
-// of claims that match: pageQuery.claims reads the page's claims in page order
-// from an index that holds them so (claim_tags_opened when a tag filter is
-// given, else the claims' own (opened, position) indexes) and stops at the
-// page's end; queryClaims then reads the columns of those claims alone.
-func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger.FoundClaim, error) {
-	from, opened := `claims c`, `c.opened`
-	var where []string
-	var args []any
-	var tags [][2]string
-	for _, t := range [][2]string{{"field", q.Field}, {"depends_on", q.DependsOn}, {"cites", q.Cites}} {
-		if t[1] != "" {
-			tags = append(tags, t)
-		}
-	}
-	if len(tags) > 0 {
-		from, opened = `claim_tags t JOIN claims c ON c.seq = t.claim`, `t.opened`
-		where = append(where, `t.kind = ?`, `t.value = ?`, `t.opened IS NOT NULL`, `c.withdrawn = 0`)
-		args = append(args, tags[0][0], tags[0][1])
-		tags = tags[1:]
-	} else {
-		where = append(where, `c.opened IS NOT NULL`, `c.withdrawn = 0`)
-	}
-	// The unary + keeps SQLite from driving the search by these sets
-	// (looking up and sorting every claim that matches, 100 ms for a
-	// common word in 100,000 claims): it reads claims in page order and
-	// probes the sets, each made once.
-	if q.Words != "" {
-		where = append(where, `+c.seq IN (SELECT rowid FROM claim_words WHERE claim_words MATCH ?)`)
-		args = append(args, q.Words)
-	}
-	for _, t := range tags {
-		where = append(where, `+c.seq IN (SELECT claim FROM claim_tags WHERE kind = ? AND value = ?)`)
-		args = append(args, t[0], t[1])
-	}
-	if q.Only != nil {
-		if len(q.Only) == 0 {
-			return nil, nil
-		}
-		where = append(where, `c.id IN (`+placeholders(len(q.Only))+`)`)
-		for _, id := range q.Only {
-			args = append(args, id)
-		}
-	}
-	if q.Type != "" {
-		where = append(where, `c.type = ?`)
-		args = append(args, q.Type)
-	}
-	if q.Operator != "" {
-		where = append(where, `c.operator = ?`)
-		args = append(args, q.Operator)
-	}
-	desc := !q.Follow
-	if q.Follow {
-		where = append(where, opened+` > ?`)
-		args = append(args, q.Since)
-	} else if q.Before > 0 {
-		where = append(where, opened+` < ?`)
-		args = append(args, q.Before)
-	}
-	page := pageQuery{from: from, opened: opened, where: where, args: args, desc: desc}
-	limit := max(q.Limit, 1)
-	var out []ledger.FoundClaim
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		seqs, err := page.claims(ctx, tx, limit)
-		if err != nil || len(seqs) == 0 {
-			return err
-		}
-		order := `c.opened DESC, c.position`
-		if !desc {
-			order = `c.opened, c.position`
-		}
-		out, err = queryClaims(ctx, tx, `c.seq IN (`+placeholders(len(seqs))+`) ORDER BY `+order, seqs...)
-		return err
-	})
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: search claims: %w", err)
-	}
-	return out, nil
-}
-
-// pageQuery finds the claims of a page of search results.
-type pageQuery struct {
-	from   string // the claims, c, and what drives the search
-	opened string // the column of the claims' opened index to order by
-	where  []string
-	args   []any
-	desc   bool // newest first
-}
-
-// bundleSlack is how many claims past the page pageQuery.claims reads to
-// complete the page's last bundle in the same query: a claims.json holds at
-// most 30. A bundle that goes on past them is completed by a second query.
-const bundleSlack = 32
-
-// pageRow is a claim found for a page, with where it stands in page order.
-type pageRow struct{ seq, opened, position int64 }
-
-// claims returns the seqs of the first limit claims that match, with the
-// rest of the last one's bundle, in page order.
-func (p pageQuery) claims(ctx context.Context, tx *sql.Tx, limit int) ([]any, error) {
-	order := p.opened + ` DESC, c.position`
-	if !p.desc {
-		order = p.opened + `, c.position`
-	}
-	read := func(where []string, args []any, tail string) ([]pageRow, error) {
-		rows, err := tx.QueryContext(ctx, `SELECT c.seq, `+p.opened+`, c.position FROM `+p.from+
-			` WHERE `+strings.Join(where, " AND ")+` ORDER BY `+order+tail, args...)
-		if err != nil {
-			return nil, err
-		}
-		defer rows.Close()
-		var out []pageRow
-		for rows.Next() {
-			var r pageRow
-			if err := rows.Scan(&r.seq, &r.opened, &r.position); err != nil {
-				return nil, err
-			}
-			out = append(out, r)
-		}
-		return out, rows.Err()
-	}
-	rows, err := read(p.where, append(slices.Clip(p.args), limit+bundleSlack), ` LIMIT ?`)
-	if err != nil {
-		return nil, err
-	}
-	end := min(limit, len(rows))
-	if end > 0 {
-		// The page ends with the bundle its last claim is in.
-		last := rows[end-1].opened
-		for end < len(rows) && rows[end].opened == last {
-			end++
-		}
-		if end == limit+bundleSlack {
-			more, err := read(append(slices.Clip(p.where), p.opened+` = ?`, `c.position > ?`),
-				append(slices.Clip(p.args), last, rows[end-1].position), "")
-			if err != nil {
-				return nil, err
-			}
-			rows, end = append(rows, more...), end+len(more)
-		}
-	}
-	seqs := make([]any, end)
-	for i, r := range rows[:end] {
-		seqs[i] = r.seq
-	}
-	return seqs, nil
 }
 
 // placeholders is n question marks, separated by commas.

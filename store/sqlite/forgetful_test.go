@@ -22,7 +22,7 @@ func owner(table string) string {
 	case "signed", "operators", "names", "keys", "identities", "invites", "rate_events", "name_changes",
 		"vouch_consents", "vouches", "account_requests", "account_members", "domain_watches", "recovery_requests":
 		return "Core"
-	case "bundles", "bundle_files", "claims", "claim_tags", "claim_words", "uploads",
+	case "bundles", "bundle_files", "claims", "claim_tags", "opened_words", "uploads",
 		"jobs", "job_answers", "job_declines", "credit_moves", "qualification", "canaries", "canary_outcomes",
 		"job_needs", "importance_ratings", "kept_files", "evidence_files",
 		"teams", "team_people", "team_spans", "team_moves", "team_requests", "team_bans":
@@ -46,8 +46,8 @@ func forget(t *testing.T, path, table string) {
 	}
 	defer db.Close()
 	q := `DELETE FROM "` + table + `"`
-	if table == "claim_words" {
-		q = `INSERT INTO claim_words (claim_words) VALUES ('delete-all')`
+	if table == "opened_words" {
+		q = `INSERT INTO opened_words (opened_words) VALUES ('delete-all')`
 	}
 	if _, err := db.Exec(q); err != nil {
 		t.Fatalf("forgetting %s: %v", table, err)
@@ -65,7 +65,7 @@ func faceTables(t *testing.T) []string {
 		t.Fatal(err)
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'claim_words_%' ORDER BY name`)
+	rows, err := db.Query(`SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%' AND name NOT LIKE 'opened_words_%' AND name != 'opened_terms' ORDER BY name`)
 	if err != nil {
 		t.Fatal(err)
 	}

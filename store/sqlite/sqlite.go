@@ -459,6 +459,9 @@ CREATE TABLE library_votes (
 	// Vouched operators' requests for a new key, waiting for the voucher's
 	// approval (recoveries.go).
 	recoveryRequestsMigration,
+	// The claims' words keyed in page order, for opened claims
+	// (claimsearch.go).
+	openedWordsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
