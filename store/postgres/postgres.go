@@ -1,0 +1,374 @@
+// Package postgres is the store driver for a node past one machine: its
+// state in a PostgreSQL database, through pgx (github.com/jackc/pgx/v5) and
+// its database/sql driver, so several node processes can share it. Store
+// implements the core contract, store.Store (store/store.go), the
+// library's, library.Store (library/store.go), and the memory's,
+// engine.Store (memory/engine/store.go); its tests run their conformance
+// suites against the database named by AGORA_TEST_POSTGRES. The ledger's
+// contract, ledger.Store, is not on this driver yet.
+//
+// # Concurrency
+//
+// Every write is one SERIALIZABLE transaction, so the rules store/sqlite
+// keeps by running one write at a time (one name number, one rotation from
+// a key, one use of an invite code, a library head's single successor, no
+// rate limit passed) hold however many processes write at once: PostgreSQL
+// aborts a transaction whose reads another's commit made stale, and the
+// unique constraints of the schema stand behind the checks. A write that
+// fails that way (serialization failure, deadlock, or a unique violation
+// raised by a racing commit) wrote nothing, and write runs it again from
+// the start, in a new transaction, up to maxAttempts times, which
+// store.Store's contract allows: so a method's transaction function MUST
+// be safe to run more than once, setting every result it reports afresh
+// on each run. Reads run in REPEATABLE READ, read-only transactions: a
+// snapshot of one moment, as SQLite's are.
+//
+// # Durability
+//
+// Sessions run with synchronous_commit = on, so a commit that returned is
+// in PostgreSQL's fsync'd WAL (and, with synchronous replicas configured
+// on the server, on them). Take alone commits with synchronous_commit =
+// off, which the contract allows it.
+//
+// The schema lives in the schema Config.Schema names (public by default),
+// migrated on Open with the same numbering as store/sqlite's
+// (migrations.go); a transaction-level advisory lock keeps two processes
+// opening one database from migrating it at once. Most of the SQL is
+// store/sqlite's, written with its "?" and "?N" placeholders, which each
+// statement turns into PostgreSQL's "$N" (rebind).
+//
+// It keeps the records spec/ledger-protocol.md, library/contract.json and
+// memory/memory-agent-ingress-v1.schema.json define.
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+
+	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/memory/engine"
+	"github.com/agora-node/agora/store"
+)
+
+// Config says which database to use and how.
+type Config struct {
+	// DSN is the database's connection string, a postgres:// URL or
+	// key=value pairs as libpq takes them.
+	DSN string
+	// Schema is the PostgreSQL schema the tables live in, made if
+	// missing. Default "public".
+	Schema string
+	// MaxConns bounds the connections the store opens. Default 16.
+	MaxConns int
+}
+
+// Store is a node's store in a PostgreSQL database: a store.Store, a
+// library.Store and an engine.Store.
+type Store struct {
+	db     *sql.DB
+	r      *pool // db, for reads outside a transaction
+	schema string
+}
+
+var (
+	_ store.Store   = (*Store)(nil)
+	_ library.Store = (*Store)(nil)
+	_ engine.Store  = (*Store)(nil)
+)
+
+// maxAttempts bounds how many times write runs a transaction that failed
+// for a transient reason before it returns the failure.
+const maxAttempts = 64
+
+// Open opens the store in the database cfg names, making and migrating its
+// schema as needed.
+func Open(ctx context.Context, cfg Config) (*Store, error) {
+	if cfg.Schema == "" {
+		cfg.Schema = "public"
+	}
+	if cfg.MaxConns <= 0 {
+		cfg.MaxConns = 16
+	}
+	cc, err := pgx.ParseConfig(cfg.DSN)
+	if err != nil {
+		return nil, fmt.Errorf("postgres: parse the DSN: %w", err)
+	}
+	cc.RuntimeParams["search_path"] = cfg.Schema
+	cc.RuntimeParams["synchronous_commit"] = "on"
+	cc.RuntimeParams["timezone"] = "UTC"
+	db := stdlib.OpenDB(*cc)
+	db.SetMaxOpenConns(cfg.MaxConns)
+	db.SetMaxIdleConns(cfg.MaxConns)
+	s := &Store{db: db, r: &pool{db}, schema: cfg.Schema}
+	if err := s.migrate(ctx); err != nil {
+		db.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+// Schema returns the schema the store's tables are in.
+func (s *Store) Schema() string { return s.schema }
+
+// Close closes the store's connections. Calls after Close fail.
+func (s *Store) Close() error { return s.db.Close() }
+
+func (s *Store) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{s.schema}.Sanitize()); err != nil {
+		return fmt.Errorf("postgres: make schema %s: %w", s.schema, err)
+	}
+	for {
+		done, err := s.migrateOne(ctx)
+		if err != nil || done {
+			return err
+		}
+	}
+}
+
+// migrateOne applies the next migration, if one is due, in a transaction
+// holding the schema's migration lock; done reports that none was.
+func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return false, fmt.Errorf("postgres: begin: %w", err)
+	}
+	defer tx.Rollback()
+	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('agora migrate ' || $1))`, s.schema); err != nil {
+		return false, fmt.Errorf("postgres: lock the schema: %w", err)
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)`); err != nil {
+		return false, fmt.Errorf("postgres: read schema version: %w", err)
+	}
+	var version int
+	switch err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version); {
+	case errors.Is(err, sql.ErrNoRows):
+		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
+			return false, fmt.Errorf("postgres: read schema version: %w", err)
+		}
+	case err != nil:
+		return false, fmt.Errorf("postgres: read schema version: %w", err)
+	}
+	if version > len(migrations) {
+		return false, fmt.Errorf("postgres: schema %s has version %d, newer than this program's %d", s.schema, version, len(migrations))
+	}
+	if version == len(migrations) {
+		return true, nil
+	}
+	if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
+		return false, fmt.Errorf("postgres: migration %d: %w", version+1, err)
+	}
+	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = $1`, version+1); err != nil {
+		return false, fmt.Errorf("postgres: migration %d: %w", version+1, err)
+	}
+	if err := tx.Commit(); err != nil {
+		return false, fmt.Errorf("postgres: migration %d: %w", version+1, err)
+	}
+	return false, nil
+}
+
+// write runs f in a SERIALIZABLE transaction and commits it, running it
+// again in a new one while it fails for a transient reason (see the
+// package doc): f MUST set what it reports afresh on every run.
+func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
+	return s.writeTx(ctx, f, true)
+}
+
+// lightWrite is write for writes a crash may lose (Take): its commit does
+// not wait for the WAL's flush.
+func (s *Store) lightWrite(ctx context.Context, f func(tx *txn) error) error {
+	return s.writeTx(ctx, f, false)
+}
+
+func (s *Store) writeTx(ctx context.Context, f func(tx *txn) error, durable bool) error {
+	for attempt := 1; ; attempt++ {
+		err := s.attempt(ctx, f, durable)
+		if err == nil || !transient(err) || attempt == maxAttempts {
+			return err
+		}
+		// Back off a little, more each time, so racing writers spread.
+		pause := time.Duration(rand.Int64N(int64(attempt)*int64(time.Millisecond) + 1))
+		select {
+		case <-time.After(pause):
+		case <-ctx.Done():
+			return fmt.Errorf("postgres: %w", ctx.Err())
+		}
+	}
+}
+
+func (s *Store) attempt(ctx context.Context, f func(tx *txn) error, durable bool) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
+	if err != nil {
+		return fmt.Errorf("postgres: begin: %w", err)
+	}
+	if !durable {
+		if _, err := tx.ExecContext(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+			tx.Rollback()
+			return fmt.Errorf("postgres: %w", err)
+		}
+	}
+	if err := f(&txn{tx}); err != nil {
+		tx.Rollback()
+		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
+			return fmt.Errorf("postgres: %w: %w", ctx.Err(), err)
+		}
+		return err
+	}
+	if err := tx.Commit(); err != nil {
+		return fmt.Errorf("postgres: commit: %w", err)
+	}
+	return nil
+}
+
+// transient reports whether err is a failure a new run of the transaction
+// may not meet: a serialization failure, a deadlock, or a unique
+// violation, which a racing commit raises where this transaction's checks
+// would see it on a new run.
+func transient(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "40001", "40P01", "23505":
+		return true
+	}
+	return false
+}
+
+// read runs f in a read-only transaction, a snapshot of one moment.
+func (s *Store) read(ctx context.Context, f func(tx *txn) error) error {
+	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelRepeatableRead, ReadOnly: true})
+	if err != nil {
+		return fmt.Errorf("postgres: begin: %w", err)
+	}
+	defer tx.Rollback()
+	return f(&txn{tx})
+}
+
+// querier is what loading a record needs: a transaction, read or write,
+// or the store's pool.
+type querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// txn is a transaction whose statements are written with SQLite's
+// placeholders (rebind).
+type txn struct{ tx *sql.Tx }
+
+func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return t.tx.ExecContext(ctx, rebind(query), args...)
+}
+
+func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return t.tx.QueryContext(ctx, rebind(query), args...)
+}
+
+func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return t.tx.QueryRowContext(ctx, rebind(query), args...)
+}
+
+// pool is the store's connections, for reads outside a transaction, with
+// statements written as txn's are.
+type pool struct{ db *sql.DB }
+
+func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	return p.db.QueryContext(ctx, rebind(query), args...)
+}
+
+func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	return p.db.QueryRowContext(ctx, rebind(query), args...)
+}
+
+// rebound keeps rebind's answers: statements are a program's constants,
+// or made from a few of them.
+var rebound sync.Map
+
+// rebind turns SQLite's placeholders into PostgreSQL's: "?N" is "$N", and
+// a bare "?" is one more than the highest number before it, as SQLite
+// numbers them. Question marks in quoted strings and identifiers stay.
+func rebind(query string) string {
+	if q, ok := rebound.Load(query); ok {
+		return q.(string)
+	}
+	var b strings.Builder
+	highest := 0
+	var quote byte
+	for i := 0; i < len(query); i++ {
+		c := query[i]
+		switch {
+		case quote != 0:
+			if c == quote {
+				quote = 0
+			}
+			b.WriteByte(c)
+		case c == '\'' || c == '"':
+			quote = c
+			b.WriteByte(c)
+		case c == '?':
+			j := i + 1
+			for j < len(query) && query[j] >= '0' && query[j] <= '9' {
+				j++
+			}
+			n := highest + 1
+			if j > i+1 {
+				n, _ = strconv.Atoi(query[i+1 : j])
+			}
+			highest = max(highest, n)
+			b.WriteString("$" + strconv.Itoa(n))
+			i = j - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	q := b.String()
+	rebound.Store(query, q)
+	return q
+}
+
+func nanos(t time.Time) int64 { return t.UnixNano() }
+
+func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
+
+func fromNullNanos(n sql.NullInt64) time.Time {
+	if !n.Valid {
+		return time.Time{}
+	}
+	return fromNanos(n.Int64)
+}
+
+func index(n sql.NullInt64) int64 {
+	if !n.Valid {
+		return store.Unlogged
+	}
+	return n.Int64
+}
+
+func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
+
+// notFound wraps store.ErrNotFound with what was missing.
+func notFound(format string, args ...any) error {
+	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), store.ErrNotFound)
+}
+
+// placeholders is n "?" placeholders, for an IN list.
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
+}
+
+// Exec runs one statement outside the store's records, such as a test's
+// cleanup; it is not part of any contract.
+func (s *Store) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	return s.db.ExecContext(ctx, query, args...)
+}
