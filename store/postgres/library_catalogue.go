@@ -66,11 +66,11 @@ func catalogueHeadStored(ctx context.Context, tx *txn, seq int64, c library.NewC
 	for i, w := range words {
 		terms[i], weights[i] = w.word, w.weight
 	}
-	t, _ := json.Marshal(terms)
-	w, _ := json.Marshal(weights)
+	t := jsonArray(terms)
+	w := jsonArray(weights)
 	_, err := tx.ExecContext(ctx, `INSERT INTO catalogue_terms (term, seq, weight)
 		SELECT t.term, ?::bigint, t.weight FROM unnest(ARRAY(SELECT json_array_elements_text(?::json)), ARRAY(SELECT json_array_elements_text(?::json)::bigint)) AS t (term, weight)`,
-		seq, string(t), string(w))
+		seq, t, w)
 	return err
 }
 
@@ -95,8 +95,8 @@ func catalogueHeadReplaced(ctx context.Context, tx *txn, id string) error {
 	for i, w := range words {
 		terms[i] = w.word
 	}
-	t, _ := json.Marshal(terms)
-	_, err := tx.ExecContext(ctx, `DELETE FROM catalogue_terms WHERE seq = ? AND term IN (SELECT json_array_elements_text(?::json))`, seq, string(t))
+	t := jsonArray(terms)
+	_, err := tx.ExecContext(ctx, `DELETE FROM catalogue_terms WHERE seq = ? AND term IN (SELECT json_array_elements_text(?::json))`, seq, t)
 	return err
 }
 
@@ -135,15 +135,13 @@ func (s *Store) Catalogue(ctx context.Context, q library.CatalogueQuery) (librar
 		heads := q.Kind != "" || q.NodeType != "" || q.Method != "" || q.Verdict != "" || q.Author != "" || q.Sort == library.CatalogueTop || len(words) == 0
 		if len(words) > 0 {
 			// Each word finds the terms it starts (search.Range), a range
-			// of the (term, seq) key, summed per head. The CROSS JOINs
-			// keep SQLite on the plan the words' order was chosen for:
-			// read the rarest word's postings first.
+			// of the (term, seq) key, summed per head, rarest word first.
 			terms := make([]string, len(words))
 			for i, w := range words {
 				t := fmt.Sprintf("t%d", i)
 				found := `(SELECT seq, sum(weight) AS weight FROM catalogue_terms WHERE term >= ? AND term < ? GROUP BY seq) ` + t
 				if i > 0 {
-					found = `CROSS JOIN ` + found + ` ON ` + t + `.seq = t0.seq`
+					found = `JOIN ` + found + ` ON ` + t + `.seq = t0.seq`
 				}
 				lo, hi := search.Range(w)
 				from = append(from, found)
@@ -153,7 +151,7 @@ func (s *Store) Catalogue(ctx context.Context, q library.CatalogueQuery) (librar
 			where = append(where, `TRUE`)
 			seq, score = `t0.seq`, strings.Join(terms, ` + `)
 			if heads {
-				from = append(from, `CROSS JOIN catalogue_heads h ON h.seq = t0.seq`)
+				from = append(from, `JOIN catalogue_heads h ON h.seq = t0.seq`)
 			}
 		} else {
 			from = append(from, `catalogue_heads h`)
@@ -253,9 +251,9 @@ func contributionsBySeq(ctx context.Context, tx *txn, seqs []int64) ([]library.C
 	if len(seqs) == 0 {
 		return nil, nil
 	}
-	list, _ := json.Marshal(seqs)
+	list := jsonArray(seqs)
 	rows, err := tx.QueryContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
-		WHERE c.seq IN (SELECT json_array_elements_text(?::json)::bigint)`, string(list))
+		WHERE c.seq IN (SELECT json_array_elements_text(?::json)::bigint)`, list)
 	if err != nil {
 		return nil, err
 	}
@@ -308,8 +306,8 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 			if err != nil {
 				return err
 			}
-			list, _ := json.Marshal(roots)
-			member, memberArgs = `c.kind <> 'vote' AND c.root IN (SELECT json_array_elements_text(?::json))`, []any{string(list)}
+			list := jsonArray(roots)
+			member, memberArgs = `c.kind <> 'vote' AND c.root IN (SELECT json_array_elements_text(?::json))`, []any{list}
 		}
 		after := q.After
 		if q.End == 0 {
@@ -415,10 +413,10 @@ func changesLineages(ctx context.Context, tx *txn, root string, end int64) ([]st
 	if err := rows.Close(); err != nil {
 		return nil, err
 	}
-	list, _ := json.Marshal(nodes)
+	list := jsonArray(nodes)
 	contained, err := queryStrings(ctx, tx, `SELECT root FROM contributions WHERE id IN (SELECT json_array_elements_text(?::json)) AND seq <= ?
 		UNION SELECT l.target_root FROM contributions c JOIN contribution_links l ON l.source = c.seq
-		WHERE c.root = ? AND c.seq <= ? AND l.relation = 'includes'`, string(list), end, root, end)
+		WHERE c.root = ? AND c.seq <= ? AND l.relation = 'includes'`, list, end, root, end)
 	if err != nil {
 		return nil, err
 	}
@@ -428,14 +426,14 @@ func changesLineages(ctx context.Context, tx *txn, root string, end int64) ([]st
 			frontier = append(frontier, r)
 		}
 	}
-	relations, _ := json.Marshal(append(append([]string{containment}, discussionLinks...), activityRelations...))
+	relations := jsonArray(append(append([]string{containment}, discussionLinks...), activityRelations...))
 	activity := map[string]bool{}
 	for len(frontier) > 0 {
-		list, _ := json.Marshal(frontier)
+		list := jsonArray(frontier)
 		frontier = nil
 		rows, err := tx.QueryContext(ctx, `SELECT DISTINCT c.root, c.kind, l.relation FROM contribution_links l JOIN contributions c ON c.seq = l.source
 			WHERE l.target_root IN (SELECT json_array_elements_text(?::json)) AND l.relation IN (SELECT json_array_elements_text(?::json)) AND c.seq <= ?`,
-			string(list), string(relations), end)
+			list, relations, end)
 		if err != nil {
 			return nil, err
 		}
@@ -487,4 +485,17 @@ func queryStrings(ctx context.Context, tx *txn, query string, args ...any) ([]st
 		out = append(out, s)
 	}
 	return out, rows.Err()
+}
+
+// jsonArray is xs as a JSON array, "[]" for none, as
+// json_array_elements_text takes a list.
+func jsonArray[T any](xs []T) string {
+	if len(xs) == 0 {
+		return "[]"
+	}
+	b, err := json.Marshal(xs)
+	if err != nil {
+		panic("postgres: " + err.Error()) // only for values JSON can't hold
+	}
+	return string(b)
 }

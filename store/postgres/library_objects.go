@@ -100,7 +100,7 @@ func (s *Store) Incoming(ctx context.Context, root string, offset, limit int) (l
 // Discussion defines it: UNION, not UNION ALL, so each lineage is reached
 // once however many paths lead to it.
 const discussionUnder = `WITH RECURSIVE under(root) AS (
-	SELECT ?1
+	SELECT ?1::text COLLATE "C"
 	UNION
 	SELECT c.root FROM under u
 	JOIN contribution_links l ON l.target_root = u.root AND l.relation IN ('replies_to', 'answers', 'branches_from', 'about', 'contained_in')
@@ -143,7 +143,7 @@ func (s *Store) Activity(ctx context.Context, q library.ActivityQuery) (library.
 	args := []any{q.Subject}
 	if q.Kinds != nil {
 		if len(q.Kinds) == 0 {
-			return s.contributionPage(ctx, "", `WHERE 0`, `c.seq`, q.Offset, q.Limit)
+			return s.contributionPage(ctx, "", `WHERE FALSE`, `c.seq`, q.Offset, q.Limit)
 		}
 		marks := make([]string, len(q.Kinds))
 		for i, k := range q.Kinds {
@@ -180,7 +180,7 @@ const (
 	// anything included, each taken as its lineage.
 	sectionGraph = `(c.is_head = 1 AND c.kind = 'relationship' AND c.seq IN (
 		SELECT gl.source FROM contribution_links gl WHERE gl.relation IN ('relates_from', 'relates_to') AND gl.target_root IN (
-			SELECT ?1
+			SELECT ?1::text COLLATE "C"
 			UNION SELECT root FROM contributions WHERE contained_in = ?1
 			UNION SELECT t.root FROM contributions t WHERE t.id IN (` + sectionIncluded + `))))`
 )
@@ -259,7 +259,7 @@ func (s *Store) VoteTotals(ctx context.Context, targets []string) ([]library.Vot
 		}
 		where = ` AND l.target IN (` + placeholders(len(targets)) + `)`
 	}
-	rows, err := s.r.QueryContext(ctx, `SELECT l.target, SUM(c.vote), SUM(c.vote > 0), SUM(c.vote < 0)
+	rows, err := s.r.QueryContext(ctx, `SELECT l.target, SUM(c.vote), COUNT(*) FILTER (WHERE c.vote > 0), COUNT(*) FILTER (WHERE c.vote < 0)
 		FROM contribution_links l JOIN contributions c ON c.seq = l.source
 		WHERE l.relation = 'votes_on' AND c.kind = 'vote' AND c.is_head = 1`+where+`
 		GROUP BY l.target ORDER BY l.target`, args...)
