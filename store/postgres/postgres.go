@@ -177,22 +177,57 @@ func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
 	return false, nil
 }
 
+// A mode is how a write's transaction keeps its rules against racing
+// writers.
+type mode struct {
+	// lock, when not "", names an advisory lock the transaction takes
+	// first, in READ COMMITTED: writes holding one lock run one at a
+	// time, and each statement sees every write that committed before
+	// the lock was granted. When "", the transaction is SERIALIZABLE.
+	lock string
+	// rowLocked runs the transaction in READ COMMITTED, for writes
+	// whose rules rest wholly on row locks and unique constraints.
+	rowLocked bool
+	// light skips waiting for the WAL's flush at commit (Take).
+	light bool
+}
+
 // write runs f in a SERIALIZABLE transaction and commits it, running it
 // again in a new one while it fails for a transient reason (see the
 // package doc): f MUST set what it reports afresh on every run.
 func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
-	return s.writeTx(ctx, f, true)
+	return s.writeTx(ctx, mode{}, f)
 }
 
 // lightWrite is write for writes a crash may lose (Take): its commit does
 // not wait for the WAL's flush.
 func (s *Store) lightWrite(ctx context.Context, f func(tx *txn) error) error {
-	return s.writeTx(ctx, f, false)
+	return s.writeTx(ctx, mode{light: true}, f)
 }
 
-func (s *Store) writeTx(ctx context.Context, f func(tx *txn) error, durable bool) error {
+// serialWrite is write for the writes that hold lock: they run one at a
+// time, across every process sharing the database, as store/sqlite runs
+// every write. It is for tables many writers append to at once whose rules
+// read much of what the others write (the library's contributions), where
+// SERIALIZABLE's predicate locks would abort most of them. Every write of
+// those tables MUST hold the lock, and f MUST read them only after it is
+// taken, which serialWrite does first.
+func (s *Store) serialWrite(ctx context.Context, lock string, f func(tx *txn) error) error {
+	return s.writeTx(ctx, mode{lock: lock}, f)
+}
+
+// rowWrite is write for writes whose every rule a row lock or a unique
+// constraint keeps (putting and binding signed entries): in READ
+// COMMITTED, where SERIALIZABLE's predicate locks would abort writers
+// binding neighbouring indexes. A racing commit shows as a unique
+// violation, and the new run sees it.
+func (s *Store) rowWrite(ctx context.Context, f func(tx *txn) error) error {
+	return s.writeTx(ctx, mode{rowLocked: true}, f)
+}
+
+func (s *Store) writeTx(ctx context.Context, m mode, f func(tx *txn) error) error {
 	for attempt := 1; ; attempt++ {
-		err := s.attempt(ctx, f, durable)
+		err := s.attempt(ctx, m, f)
 		if err == nil || !transient(err) || attempt == maxAttempts {
 			return err
 		}
@@ -206,18 +241,29 @@ func (s *Store) writeTx(ctx context.Context, f func(tx *txn) error, durable bool
 	}
 }
 
-func (s *Store) attempt(ctx context.Context, f func(tx *txn) error, durable bool) error {
-	tx, err := s.db.BeginTx(ctx, &sql.TxOptions{Isolation: sql.LevelSerializable})
+func (s *Store) attempt(ctx context.Context, m mode, f func(tx *txn) error) error {
+	opts := &sql.TxOptions{Isolation: sql.LevelSerializable}
+	if m.lock != "" || m.rowLocked {
+		opts.Isolation = sql.LevelReadCommitted
+	}
+	tx, err := s.db.BeginTx(ctx, opts)
 	if err != nil {
 		return fmt.Errorf("postgres: begin: %w", err)
 	}
-	if !durable {
-		if _, err := tx.ExecContext(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
-			tx.Rollback()
-			return fmt.Errorf("postgres: %w", err)
+	err = func() error {
+		if m.light {
+			if _, err := tx.ExecContext(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
+				return fmt.Errorf("postgres: %w", err)
+			}
 		}
-	}
-	if err := f(&txn{tx}); err != nil {
+		if m.lock != "" {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, m.lock); err != nil {
+				return fmt.Errorf("postgres: take lock %q: %w", m.lock, err)
+			}
+		}
+		return f(&txn{tx})
+	}()
+	if err != nil {
 		tx.Rollback()
 		if ctx.Err() != nil && !errors.Is(err, ctx.Err()) {
 			return fmt.Errorf("postgres: %w: %w", ctx.Err(), err)

@@ -16,7 +16,7 @@ func (s *Store) PutSigned(ctx context.Context, digest string, signed, leaf []byt
 	if digest == "" || len(signed) == 0 {
 		return fmt.Errorf("postgres: put signed entry: no digest or entry: %w", store.ErrInvalid)
 	}
-	return s.write(ctx, func(tx *txn) error { return putSigned(ctx, tx, digest, signed, leaf) })
+	return s.rowWrite(ctx, func(tx *txn) error { return putSigned(ctx, tx, digest, signed, leaf) })
 }
 
 // putSigned is PutSigned in the caller's transaction.
@@ -55,7 +55,7 @@ func (s *Store) BindIndex(ctx context.Context, index int64, digest string) error
 
 // BindIndexes implements store.Store.
 func (s *Store) BindIndexes(ctx context.Context, bindings []store.Binding) error {
-	return s.write(ctx, func(tx *txn) error {
+	return s.rowWrite(ctx, func(tx *txn) error {
 		for _, b := range bindings {
 			if err := bind(ctx, tx, b); err != nil {
 				return err
