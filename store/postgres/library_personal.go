@@ -19,6 +19,7 @@ func (s *Store) SetPersonalState(ctx context.Context, st library.PersonalState) 
 	var out library.PersonalState
 	var duplicate bool
 	err := s.write(ctx, func(tx *txn) error {
+		duplicate = false // set afresh on every run: see write
 		var owner string
 		switch err := tx.QueryRowContext(ctx, `SELECT author FROM personal_states WHERE id = ?`, st.ID).Scan(&owner); {
 		case err == nil:
@@ -83,6 +84,7 @@ func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*libr
 	var out *library.PersonalState
 	var duplicate bool
 	err := s.write(ctx, func(tx *txn) error {
+		duplicate = false // set afresh on every run: see write
 		if _, err := tx.ExecContext(ctx, `DELETE FROM personal_nonces WHERE expires < ?`, nanos(r.Now)); err != nil {
 			return err
 		}

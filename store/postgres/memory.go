@@ -109,6 +109,7 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 	var out engine.MemoryEvent
 	var duplicate bool
 	err := s.write(ctx, func(tx *txn) error {
+		duplicate = false // set afresh on every run: see write
 		prior, err := scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, ev.AdapterID, ev.EventID))
 		switch {
 		case err == nil:

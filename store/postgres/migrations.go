@@ -4,12 +4,12 @@ package postgres
 // schema_version says how many ran. They are numbered as store/sqlite's
 // are, migration for migration, and hold the same tables, so a node's data
 // moves between the two by table: what differs is PostgreSQL's types
-// (BYTEA, identity columns, BOOLEAN for the flags Go writes as bool), text compared and ordered byte by byte
+// (BYTEA, identity columns), text compared and ordered byte by byte
 // (COLLATE "C", as SQLite compares), and what SQLite keeps by triggers
 // calling Go (the catalogue's heads, votes and words), which the writes
-// here keep themselves. SQLite's full-text index of claims (claim_words,
-// in its migration 2) has no table here yet: the ledger's reads are not
-// on this driver. A migration is never edited once released: a change is
+// here keep themselves. SQLite's full-text index of claims (claim_words, an FTS5
+// table in its migration 2) is claim_terms here, an inverted index of the
+// claims' words that SearchClaims reads. A migration is never edited once released: a change is
 // a new one.
 var migrations = []string{
 	// 1: the signed entries, operators, keys, names, identities, invites and rate-limit events.
@@ -159,6 +159,14 @@ CREATE INDEX claim_tags_claim ON claim_tags (claim);
 CREATE INDEX claim_tags_opened ON claim_tags (kind, value, opened) WHERE opened IS NOT NULL;
 
 
+-- Every claim's words (search.Words), where SQLite keeps an FTS5 index.
+CREATE TABLE claim_terms (
+	term  TEXT COLLATE "C" NOT NULL,
+	claim BIGINT NOT NULL REFERENCES claims (seq),
+	PRIMARY KEY (term, claim)
+);
+CREATE INDEX claim_terms_claim ON claim_terms (claim);
+
 CREATE TABLE uploads (
 	digest       TEXT COLLATE "C" NOT NULL,
 	operator     TEXT COLLATE "C" NOT NULL,
@@ -281,7 +289,7 @@ CREATE TABLE memory_sessions (
 	version    BIGINT NOT NULL,
 	state      BYTEA NOT NULL,
 	started    BIGINT NOT NULL,
-	ended      BOOLEAN NOT NULL
+	ended      BIGINT NOT NULL
 );
 
 CREATE TABLE memory_records (
@@ -344,7 +352,7 @@ CREATE TABLE catalogue_terms (
 CREATE TABLE library_scopes (
 	operator TEXT COLLATE "C" NOT NULL,
 	scope    TEXT COLLATE "C" NOT NULL,
-	granted  BOOLEAN NOT NULL,
+	granted  BIGINT NOT NULL,
 	PRIMARY KEY (operator, scope)
 );
 `,
@@ -371,7 +379,7 @@ CREATE TABLE memory_records_owned (
 	ref         TEXT COLLATE "C" PRIMARY KEY,
 	version     BIGINT NOT NULL,
 	adapter     TEXT COLLATE "C" NOT NULL,
-	shared      BOOLEAN NOT NULL,
+	shared      BIGINT NOT NULL,
 	scope       TEXT COLLATE "C" NOT NULL,
 	project     TEXT COLLATE "C" NOT NULL,
 	topic_scope TEXT COLLATE "C" NOT NULL,
@@ -384,7 +392,7 @@ CREATE TABLE memory_records_owned (
 	UNIQUE (adapter, scope, topic_scope, topic_key)
 );
 INSERT INTO memory_records_owned (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
-	SELECT r.ref, r.version, COALESCE(s.adapter_id, ''), FALSE, r.scope, r.project, r.topic_scope, r.topic_key, r.revision, r.session, r.created, r.updated, r.body
+	SELECT r.ref, r.version, COALESCE(s.adapter_id, ''), 0, r.scope, r.project, r.topic_scope, r.topic_key, r.revision, r.session, r.created, r.updated, r.body
 	FROM memory_records r LEFT JOIN memory_sessions s ON s.handle = r.session;
 DROP TABLE memory_records;
 ALTER TABLE memory_records_owned RENAME TO memory_records;

@@ -47,6 +47,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -56,6 +57,7 @@ import (
 	"github.com/jackc/pgx/v5/pgconn"
 	"github.com/jackc/pgx/v5/stdlib"
 
+	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
@@ -83,6 +85,7 @@ type Store struct {
 
 var (
 	_ store.Store   = (*Store)(nil)
+	_ ledger.Store  = (*Store)(nil)
 	_ library.Store = (*Store)(nil)
 	_ engine.Store  = (*Store)(nil)
 )
@@ -314,15 +317,42 @@ type querier interface {
 type txn struct{ tx *sql.Tx }
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
-	return t.tx.ExecContext(ctx, rebind(query), args...)
+	query, args = prepare(query, args)
+	return t.tx.ExecContext(ctx, query, args...)
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return t.tx.QueryContext(ctx, rebind(query), args...)
+	query, args = prepare(query, args)
+	return t.tx.QueryContext(ctx, query, args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return t.tx.QueryRowContext(ctx, rebind(query), args...)
+	query, args = prepare(query, args)
+	return t.tx.QueryRowContext(ctx, query, args...)
+}
+
+// boolInts turns bool arguments into 1 and 0: SQLite keeps flags as
+// integers, and so do these tables, whose SQL compares them with 1 and 0.
+// A bool column read back scans into a bool.
+func boolInts(args []any) []any {
+	var out []any
+	for i, a := range args {
+		b, ok := a.(bool)
+		if !ok {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(args)
+		}
+		out[i] = 0
+		if b {
+			out[i] = 1
+		}
+	}
+	if out == nil {
+		return args
+	}
+	return out
 }
 
 // pool is the store's connections, for reads outside a transaction, with
@@ -330,11 +360,20 @@ func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *s
 type pool struct{ db *sql.DB }
 
 func (p *pool) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
-	return p.db.QueryContext(ctx, rebind(query), args...)
+	query, args = prepare(query, args)
+	return p.db.QueryContext(ctx, query, args...)
 }
 
 func (p *pool) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
-	return p.db.QueryRowContext(ctx, rebind(query), args...)
+	query, args = prepare(query, args)
+	return p.db.QueryRowContext(ctx, query, args...)
+}
+
+// A statement is a query as PostgreSQL takes it, and how many arguments
+// it names.
+type statement struct {
+	query string
+	args  int
 }
 
 // rebound keeps rebind's answers: statements are a program's constants,
@@ -344,9 +383,12 @@ var rebound sync.Map
 // rebind turns SQLite's placeholders into PostgreSQL's: "?N" is "$N", and
 // a bare "?" is one more than the highest number before it, as SQLite
 // numbers them. Question marks in quoted strings and identifiers stay.
-func rebind(query string) string {
+// args is what the statement names: SQLite lets a call bind arguments the
+// text never names (one list of arguments for several statements), which
+// PostgreSQL refuses, so the callers drop those past it.
+func rebind(query string) statement {
 	if q, ok := rebound.Load(query); ok {
-		return q.(string)
+		return q.(statement)
 	}
 	var b strings.Builder
 	highest := 0
@@ -378,9 +420,19 @@ func rebind(query string) string {
 			b.WriteByte(c)
 		}
 	}
-	q := b.String()
-	rebound.Store(query, q)
-	return q
+	st := statement{b.String(), highest}
+	rebound.Store(query, st)
+	return st
+}
+
+// prepare is query rebound with the arguments it names, flags as integers
+// (boolInts).
+func prepare(query string, args []any) (string, []any) {
+	st := rebind(query)
+	if len(args) > st.args {
+		args = args[:st.args]
+	}
+	return st.query, boolInts(args)
 }
 
 func nanos(t time.Time) int64 { return t.UnixNano() }

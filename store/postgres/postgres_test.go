@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/ledgertest"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/library/librarytest"
 	"github.com/agora-node/agora/memory/engine"
@@ -79,12 +81,16 @@ func reopen(t *testing.T, s any) *postgres.Store {
 	return open(t, dsn(t), st.Schema())
 }
 
-// TestConformance runs the core's suite and every face's this driver
-// keeps against it.
+// TestConformance runs the core's suite and every face's against the
+// driver.
 func TestConformance(t *testing.T) {
 	t.Run("Core", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) store.Store { return newStore(t) },
 			storetest.WithReopen(func(t *testing.T, s store.Store) store.Store { return reopen(t, s) }))
+	})
+	t.Run("Ledger", func(t *testing.T) {
+		ledgertest.Run(t, func(t *testing.T) ledger.Store { return newStore(t) },
+			ledgertest.WithReopen(func(t *testing.T, s ledger.Store) ledger.Store { return reopen(t, s) }))
 	})
 	t.Run("Library", func(t *testing.T) {
 		librarytest.Run(t, func(t *testing.T) library.Store { return newStore(t) },

@@ -77,10 +77,20 @@ func (s *Store) BindIndexes(ctx context.Context, bindings []store.Binding) error
 // A bindHook changes a face's records in the commit that binds b.
 type bindHook func(ctx context.Context, tx *txn, b store.Binding) error
 
-// bindHooks are the hooks faces mark entries with, by name. The ledger's,
-// which opens a bundle's claims, is not on this driver yet: an entry
-// marked for it fails to bind rather than bind without it.
-var bindHooks = map[string]bindHook{}
+// bindHooks are the hooks faces mark entries with, by name.
+var bindHooks = map[string]bindHook{
+	bundleStepHook: bundleStepBound, // bundles.go
+}
+
+// markBind has bind run hook when it binds digest, if digest is not bound
+// yet: an entry bound already has had its binding.
+func markBind(ctx context.Context, tx *txn, digest, hook string) error {
+	if _, ok := bindHooks[hook]; !ok {
+		return fmt.Errorf("postgres: no binding hook %q", hook)
+	}
+	_, err := tx.ExecContext(ctx, `UPDATE signed SET on_bind = ? WHERE digest = ? AND idx IS NULL`, hook, digest)
+	return err
+}
 
 // bound runs the hook an entry just bound was marked with, if any.
 func bound(ctx context.Context, tx *txn, b store.Binding, hook sql.NullString) error {
