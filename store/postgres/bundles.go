@@ -10,7 +10,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agora-node/agora/internal/search"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
 )
@@ -65,8 +64,9 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 				c.ID, b.Hash, i, c.LocalID, c.Type, c.Statement, c.Assertion, b.Operator, c.JSON).Scan(&seq); err != nil {
 				return err
 			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO claim_terms (term, claim)
-				SELECT DISTINCT t, ?::bigint FROM json_array_elements_text(?::json) AS t`, seq, jsonArray(search.Words(c.Statement))); err != nil {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO claim_terms (term, claim, position)
+				SELECT t.term, ?::bigint, t.position - 1 FROM json_array_elements_text(?::json) WITH ORDINALITY AS t (term, position)`,
+				seq, jsonArray(claimWords(c.Statement))); err != nil {
 				return err
 			}
 			tags := [][2]string{}
@@ -455,11 +455,8 @@ func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]l
 	return out, rows.Err()
 }
 
-// SearchClaims implements ledger.Store. The words are matched by
-// claim_terms, every claim's words (search.Words), each word searched
-// finding the words it starts (search.Range); q.Words may be written as
-// SQLite's FTS5 query the HTTP layer makes (search.FTS5), whose quotes
-// and stars search.Words drops; the other filters by claim_tags and
+// SearchClaims implements ledger.Store. The words, an FTS5 query, are
+// matched by claim_terms (claimsearch.go); the other filters by claim_tags and
 // the claims' own columns. A page that ends partway through a bundle is
 // completed with the rest of that bundle's claims.
 //
@@ -486,10 +483,13 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 	} else {
 		where = append(where, `c.opened IS NOT NULL`, `c.withdrawn = 0`)
 	}
-	for _, w := range search.Words(q.Words) {
-		lo, hi := search.Range(w)
-		where = append(where, `c.seq IN (SELECT claim FROM claim_terms WHERE term >= ? AND term < ?)`)
-		args = append(args, lo, hi)
+	if strings.TrimSpace(q.Words) != "" {
+		cond, condArgs, err := ftsCondition(q.Words)
+		if err != nil {
+			return nil, err
+		}
+		where = append(where, cond)
+		args = append(args, condArgs...)
 	}
 	for _, t := range tags {
 		where = append(where, `c.seq IN (SELECT claim FROM claim_tags WHERE kind = ? AND value = ?)`)

@@ -159,11 +159,13 @@ CREATE INDEX claim_tags_claim ON claim_tags (claim);
 CREATE INDEX claim_tags_opened ON claim_tags (kind, value, opened) WHERE opened IS NOT NULL;
 
 
--- Every claim's words (search.Words), where SQLite keeps an FTS5 index.
+-- Every claim's words at their positions (claimsearch.go), where SQLite
+-- keeps an FTS5 index.
 CREATE TABLE claim_terms (
-	term  TEXT COLLATE "C" NOT NULL,
-	claim BIGINT NOT NULL REFERENCES claims (seq),
-	PRIMARY KEY (term, claim)
+	term     TEXT COLLATE "C" NOT NULL,
+	claim    BIGINT NOT NULL REFERENCES claims (seq),
+	position BIGINT NOT NULL,
+	PRIMARY KEY (term, claim, position)
 );
 CREATE INDEX claim_terms_claim ON claim_terms (claim);
 
