@@ -248,7 +248,6 @@ func (s *Store) SettleBundle(ctx context.Context, hash string) error {
 	})
 }
 
-
 // loadBundles loads every bundle where matches, in one read transaction.
 func (s *Store) loadBundles(ctx context.Context, where string, args ...any) ([]ledger.Bundle, error) {
 	var out []ledger.Bundle
@@ -374,7 +373,6 @@ func bundleStepBound(ctx context.Context, tx *txn, b store.Binding) error {
 	_, err := tx.ExecContext(ctx, `UPDATE claims SET withdrawn = 1 WHERE bundle = (SELECT hash FROM bundles WHERE withdrawal = ?)`, b.Digest)
 	return err
 }
-
 
 // dropBundleRecords undoes what an unbound entry made of bundles: a sealed
 // entry takes its bundle with it; a revealing, void or withdrawal entry the
@@ -609,7 +607,6 @@ func (p pageQuery) claims(ctx context.Context, tx *txn, limit int) ([]any, error
 	return seqs, nil
 }
 
-
 // Claim implements ledger.Store.
 func (s *Store) Claim(ctx context.Context, id string) ([]ledger.FoundClaim, error) {
 	found, err := queryClaims(ctx, s.r, `c.id = ? AND c.opened IS NOT NULL ORDER BY c.opened`, id)
@@ -646,7 +643,6 @@ func (s *Store) ServedFile(ctx context.Context, digest string) (ledger.File, err
 	}
 	return f, err
 }
-
 
 // KeepEvidence implements ledger.Store.
 func (s *Store) KeepEvidence(ctx context.Context, evidence string, files map[string]string) error {

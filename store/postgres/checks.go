@@ -13,7 +13,6 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-
 func (s *Store) CreateCheckJobs(ctx context.Context, js []ledger.CheckJob, moves []jobs.Movement) error {
 	return s.write(ctx, func(tx *txn) error {
 		for _, j := range js {

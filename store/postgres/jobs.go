@@ -14,8 +14,6 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-
-
 // candidatePage is how many open jobs TakeJob weighs at once, most urgent
 // and oldest first; it weighs the next page only when none on this one is
 // eligible. So the choice "at random within the most urgent class" is at

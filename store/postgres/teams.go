@@ -12,7 +12,6 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-
 // teamNumber parses a team ID, or says the team is not found.
 func teamNumber(id string) (int64, error) {
 	n, ok := teams.Number(id)
