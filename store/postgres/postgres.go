@@ -69,7 +69,8 @@ type Config struct {
 	// key=value pairs as libpq takes them.
 	DSN string
 	// Schema is the PostgreSQL schema the tables live in, made if
-	// missing. Default "public".
+	// missing. Default the DSN's search_path parameter, if it names one
+	// schema, else "public".
 	Schema string
 	// MaxConns bounds the connections the store opens. Default 16.
 	MaxConns int
@@ -97,15 +98,18 @@ const maxAttempts = 64
 // Open opens the store in the database cfg names, making and migrating its
 // schema as needed.
 func Open(ctx context.Context, cfg Config) (*Store, error) {
-	if cfg.Schema == "" {
-		cfg.Schema = "public"
-	}
 	if cfg.MaxConns <= 0 {
 		cfg.MaxConns = 16
 	}
 	cc, err := pgx.ParseConfig(cfg.DSN)
 	if err != nil {
 		return nil, fmt.Errorf("postgres: parse the DSN: %w", err)
+	}
+	if cfg.Schema == "" {
+		cfg.Schema = "public"
+		if sp := cc.RuntimeParams["search_path"]; sp != "" && !strings.ContainsAny(sp, ", ") {
+			cfg.Schema = sp
+		}
 	}
 	cc.RuntimeParams["search_path"] = cfg.Schema
 	cc.RuntimeParams["synchronous_commit"] = "on"

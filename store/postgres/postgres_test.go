@@ -1,12 +1,7 @@
 package postgres_test
 
 import (
-	"context"
-	"fmt"
-	"os"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/ledgertest"
@@ -16,48 +11,15 @@ import (
 	"github.com/agora-node/agora/memory/engine/enginetest"
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/postgres"
+	"github.com/agora-node/agora/store/postgres/pgtest"
 	"github.com/agora-node/agora/store/storetest"
 )
-
-// dsnEnv names the database the tests use. .ci/run starts PostgreSQL and
-// sets it; without it the suites skip, saying so, except under CI
-// (CI=true), where a missing database fails them: CI runs every suite.
-const dsnEnv = "AGORA_TEST_POSTGRES"
-
-func dsn(t testing.TB) string {
-	t.Helper()
-	d := os.Getenv(dsnEnv)
-	if d == "" {
-		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI runs the PostgreSQL suites (.ci/run starts the database)", dsnEnv)
-		}
-		t.Skipf("skipping the PostgreSQL conformance suites: %s is not set (set it to a postgres:// URL, or run .ci/run, which starts PostgreSQL)", dsnEnv)
-	}
-	return d
-}
-
-// schemas numbers the schemas the tests make, one per store.
-var schemas atomic.Int64
 
 // newStore opens a store in a schema of its own, dropped at the test's
 // end.
 func newStore(t *testing.T) *postgres.Store {
 	t.Helper()
-	d := dsn(t)
-	schema := fmt.Sprintf("agora_test_%d_%d_%d", os.Getpid(), time.Now().UnixNano(), schemas.Add(1))
-	s := open(t, d, schema)
-	t.Cleanup(func() {
-		// t.Context is done by now.
-		admin, err := postgres.Open(context.Background(), postgres.Config{DSN: d, Schema: schema})
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer admin.Close()
-		if _, err := admin.Exec(context.Background(), "DROP SCHEMA "+schema+" CASCADE"); err != nil {
-			t.Errorf("drop schema %s: %v", schema, err)
-		}
-	})
-	return s
+	return open(t, pgtest.DSN(t), pgtest.Schema(t))
 }
 
 func open(t *testing.T, dsn, schema string) *postgres.Store {
@@ -78,7 +40,7 @@ func reopen(t *testing.T, s any) *postgres.Store {
 	if err := st.Close(); err != nil {
 		t.Fatal(err)
 	}
-	return open(t, dsn(t), st.Schema())
+	return open(t, pgtest.DSN(t), st.Schema())
 }
 
 // TestConformance runs the core's suite and every face's against the
