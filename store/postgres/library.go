@@ -10,14 +10,14 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-// libraryLock is the lock every write of the library's contributions
-// holds (serialWrite): its rules read the lineages, votes and links other
-// writers add, so they are checked one write at a time.
+// libraryLock is the advisory lock every write of the library's
+// contributions holds (serialWrite): its rules read the lineages, votes
+// and links other writers add, so they are checked one write at a time.
 const libraryLock = "agora library contributions"
 
 // AddContribution implements library.Store. It runs as a serialWrite
-// holding libraryLock, so check sees every contribution committed before
-// and none commits beside it.
+// holding libraryLock, so check sees every contribution committed or
+// batched before it, and none commits beside it.
 func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, check func(context.Context, library.Graph) error) (library.Contribution, error) {
 	if c.Record == nil || c.ID == "" || c.Entry == "" || len(c.Signed) == 0 || len(c.Envelope) == 0 {
 		return library.Contribution{}, fmt.Errorf("postgres: add contribution: incomplete: %w", store.ErrInvalid)
@@ -28,7 +28,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 	}
 	var out library.Contribution
 	var duplicate bool
-	err = s.serialWrite(ctx, libraryLock, func(tx *txn) error {
+	err = s.serialWrite(ctx, s.contributions, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
 		stored, err := scanContribution(tx.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE c.id = ?`, c.ID))
 		if err == nil {

@@ -1,7 +1,7 @@
 package postgres
 
-// migrations are applied in order, each in its own transaction, and
-// schema_version says how many ran. They are numbered as store/sqlite's
+// migrations are applied in order, those due in one transaction (see
+// migrate), and schema_version says how many ran. They are numbered as store/sqlite's
 // are, migration for migration, and hold the same tables, so a node's data
 // moves between the two by table: what differs is PostgreSQL's types
 // (BYTEA, identity columns), text compared and ordered byte by byte

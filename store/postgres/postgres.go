@@ -32,8 +32,10 @@
 //
 // The schema lives in the schema Config.Schema names (public by default),
 // migrated on Open with the same numbering as store/sqlite's
-// (migrations.go); a transaction-level advisory lock keeps two processes
-// opening one database from migrating it at once. Most of the SQL is
+// (migrations.go), every migration due in one transaction: PostgreSQL's
+// DDL is transactional, so a failed one leaves the schema as it was. A
+// transaction-level advisory lock keeps two processes opening one
+// database from migrating it at once. Most of the SQL is
 // store/sqlite's, written with its "?" and "?N" placeholders, which each
 // statement turns into PostgreSQL's "$N" (rebind).
 //
@@ -82,6 +84,9 @@ type Store struct {
 	db     *sql.DB
 	r      *pool // db, for reads outside a transaction
 	schema string
+	// contributions runs the library's contribution writes, holding
+	// libraryLock (serialWrite).
+	contributions *serializer
 }
 
 var (
@@ -122,76 +127,67 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 		db.Close()
 		return nil, err
 	}
+	s.contributions = newSerializer(s, libraryLock)
 	return s, nil
 }
 
 // Schema returns the schema the store's tables are in.
 func (s *Store) Schema() string { return s.schema }
 
-// Close closes the store's connections. Calls after Close fail.
-func (s *Store) Close() error { return s.db.Close() }
+// Close waits for the serial writes under way, then closes the store's
+// connections. Calls after Close fail.
+func (s *Store) Close() error {
+	s.contributions.stop()
+	return s.db.Close()
+}
 
 func (s *Store) migrate(ctx context.Context) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE SCHEMA IF NOT EXISTS `+pgx.Identifier{s.schema}.Sanitize()); err != nil {
 		return fmt.Errorf("postgres: make schema %s: %w", s.schema, err)
 	}
-	for {
-		done, err := s.migrateOne(ctx)
-		if err != nil || done {
-			return err
-		}
-	}
-}
-
-// migrateOne applies the next migration, if one is due, in a transaction
-// holding the schema's migration lock; done reports that none was.
-func (s *Store) migrateOne(ctx context.Context) (done bool, err error) {
 	tx, err := s.db.BeginTx(ctx, nil)
 	if err != nil {
-		return false, fmt.Errorf("postgres: begin: %w", err)
+		return fmt.Errorf("postgres: begin: %w", err)
 	}
 	defer tx.Rollback()
 	if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext('agora migrate ' || $1))`, s.schema); err != nil {
-		return false, fmt.Errorf("postgres: lock the schema: %w", err)
+		return fmt.Errorf("postgres: lock the schema: %w", err)
 	}
 	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_version (version BIGINT NOT NULL)`); err != nil {
-		return false, fmt.Errorf("postgres: read schema version: %w", err)
+		return fmt.Errorf("postgres: read schema version: %w", err)
 	}
 	var version int
 	switch err := tx.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&version); {
 	case errors.Is(err, sql.ErrNoRows):
 		if _, err := tx.ExecContext(ctx, `INSERT INTO schema_version (version) VALUES (0)`); err != nil {
-			return false, fmt.Errorf("postgres: read schema version: %w", err)
+			return fmt.Errorf("postgres: read schema version: %w", err)
 		}
 	case err != nil:
-		return false, fmt.Errorf("postgres: read schema version: %w", err)
+		return fmt.Errorf("postgres: read schema version: %w", err)
 	}
 	if version > len(migrations) {
-		return false, fmt.Errorf("postgres: schema %s has version %d, newer than this program's %d", s.schema, version, len(migrations))
+		return fmt.Errorf("postgres: schema %s has version %d, newer than this program's %d", s.schema, version, len(migrations))
 	}
 	if version == len(migrations) {
-		return true, nil
+		return nil
 	}
-	if _, err := tx.ExecContext(ctx, migrations[version]); err != nil {
-		return false, fmt.Errorf("postgres: migration %d: %w", version+1, err)
+	for i := version; i < len(migrations); i++ {
+		if _, err := tx.ExecContext(ctx, migrations[i]); err != nil {
+			return fmt.Errorf("postgres: migration %d: %w", i+1, err)
+		}
 	}
-	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = $1`, version+1); err != nil {
-		return false, fmt.Errorf("postgres: migration %d: %w", version+1, err)
+	if _, err := tx.ExecContext(ctx, `UPDATE schema_version SET version = $1`, len(migrations)); err != nil {
+		return fmt.Errorf("postgres: migrations %d to %d: %w", version+1, len(migrations), err)
 	}
 	if err := tx.Commit(); err != nil {
-		return false, fmt.Errorf("postgres: migration %d: %w", version+1, err)
+		return fmt.Errorf("postgres: migrations %d to %d: %w", version+1, len(migrations), err)
 	}
-	return false, nil
+	return nil
 }
 
 // A mode is how a write's transaction keeps its rules against racing
 // writers.
 type mode struct {
-	// lock, when not "", names an advisory lock the transaction takes
-	// first, in READ COMMITTED: writes holding one lock run one at a
-	// time, and each statement sees every write that committed before
-	// the lock was granted. When "", the transaction is SERIALIZABLE.
-	lock string
 	// rowLocked runs the transaction in READ COMMITTED, for writes
 	// whose rules rest wholly on row locks and unique constraints.
 	rowLocked bool
@@ -212,15 +208,16 @@ func (s *Store) lightWrite(ctx context.Context, f func(tx *txn) error) error {
 	return s.writeTx(ctx, mode{light: true}, f)
 }
 
-// serialWrite is write for the writes that hold lock: they run one at a
-// time, across every process sharing the database, as store/sqlite runs
-// every write. It is for tables many writers append to at once whose rules
-// read much of what the others write (the library's contributions), where
-// SERIALIZABLE's predicate locks would abort most of them. Every write of
-// those tables MUST hold the lock, and f MUST read them only after it is
-// taken, which serialWrite does first.
-func (s *Store) serialWrite(ctx context.Context, lock string, f func(tx *txn) error) error {
-	return s.writeTx(ctx, mode{lock: lock}, f)
+// serialWrite is write for the writes that hold z's lock (serial.go):
+// they run one at a time, across every process sharing the database, as
+// store/sqlite runs every write, in READ COMMITTED, each statement seeing
+// every write that committed before the lock was granted. It is for tables
+// many writers append to at once whose rules read much of what the others
+// write (the library's contributions), where SERIALIZABLE's predicate
+// locks would abort most of them. Every write of those tables MUST hold
+// the lock.
+func (s *Store) serialWrite(ctx context.Context, z *serializer, f func(tx *txn) error) error {
+	return z.write(ctx, f)
 }
 
 // rowWrite is write for writes whose every rule a row lock or a unique
@@ -250,7 +247,7 @@ func (s *Store) writeTx(ctx context.Context, m mode, f func(tx *txn) error) erro
 
 func (s *Store) attempt(ctx context.Context, m mode, f func(tx *txn) error) error {
 	opts := &sql.TxOptions{Isolation: sql.LevelSerializable}
-	if m.lock != "" || m.rowLocked {
+	if m.rowLocked {
 		opts.Isolation = sql.LevelReadCommitted
 	}
 	tx, err := s.db.BeginTx(ctx, opts)
@@ -263,12 +260,7 @@ func (s *Store) attempt(ctx context.Context, m mode, f func(tx *txn) error) erro
 				return fmt.Errorf("postgres: %w", err)
 			}
 		}
-		if m.lock != "" {
-			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, m.lock); err != nil {
-				return fmt.Errorf("postgres: take lock %q: %w", m.lock, err)
-			}
-		}
-		return f(&txn{tx})
+		return f(&txn{tx: tx})
 	}()
 	if err != nil {
 		tx.Rollback()
@@ -306,7 +298,7 @@ func (s *Store) read(ctx context.Context, f func(tx *txn) error) error {
 		return fmt.Errorf("postgres: begin: %w", err)
 	}
 	defer tx.Rollback()
-	return f(&txn{tx})
+	return f(&txn{tx: tx})
 }
 
 // querier is what loading a record needs: a transaction, read or write,
@@ -317,20 +309,35 @@ type querier interface {
 }
 
 // txn is a transaction whose statements are written with SQLite's
-// placeholders (rebind).
-type txn struct{ tx *sql.Tx }
+// placeholders (rebind). A detached one runs its statements whatever
+// their contexts say (a serial batch, where one caller giving up must not
+// end the others' statements).
+type txn struct {
+	tx       *sql.Tx
+	detached bool
+}
+
+func (t *txn) context(ctx context.Context) context.Context {
+	if t.detached {
+		return context.WithoutCancel(ctx)
+	}
+	return ctx
+}
 
 func (t *txn) ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error) {
+	ctx = t.context(ctx)
 	query, args = prepare(query, args)
 	return t.tx.ExecContext(ctx, query, args...)
 }
 
 func (t *txn) QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error) {
+	ctx = t.context(ctx)
 	query, args = prepare(query, args)
 	return t.tx.QueryContext(ctx, query, args...)
 }
 
 func (t *txn) QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row {
+	ctx = t.context(ctx)
 	query, args = prepare(query, args)
 	return t.tx.QueryRowContext(ctx, query, args...)
 }

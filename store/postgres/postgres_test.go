@@ -1,7 +1,11 @@
 package postgres_test
 
 import (
+	"context"
+	"errors"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/ledgertest"
@@ -61,5 +65,83 @@ func TestConformance(t *testing.T) {
 	t.Run("Memory", func(t *testing.T) {
 		enginetest.Run(t, func(t *testing.T) engine.Store { return newStore(t) },
 			enginetest.WithReopen(func(t *testing.T, s engine.Store) engine.Store { return reopen(t, s) }))
+	})
+}
+
+// twoStores is two stores on one schema, as two node processes on one
+// database hold them: writes alternate between them, so the suites'
+// racing writers race across the two pools of connections, whose only
+// coordination is the database's.
+type twoStores struct {
+	*postgres.Store
+	other *postgres.Store
+	n     atomic.Int64
+}
+
+func newTwoStores(t *testing.T) *twoStores {
+	schema := pgtest.Schema(t)
+	return &twoStores{Store: open(t, pgtest.DSN(t), schema), other: open(t, pgtest.DSN(t), schema)}
+}
+
+// next is the store the next write goes to.
+func (s *twoStores) next() *postgres.Store {
+	if s.n.Add(1)%2 == 0 {
+		return s.other
+	}
+	return s.Store
+}
+
+func (s *twoStores) PutSigned(ctx context.Context, digest string, signed, leaf []byte) error {
+	return s.next().PutSigned(ctx, digest, signed, leaf)
+}
+
+func (s *twoStores) BindIndex(ctx context.Context, index int64, digest string) error {
+	return s.next().BindIndex(ctx, index, digest)
+}
+
+func (s *twoStores) CreateOperator(ctx context.Context, op store.NewOperator) (store.Operator, error) {
+	return s.next().CreateOperator(ctx, op)
+}
+
+func (s *twoStores) RotateKey(ctx context.Context, r store.Rotation) (store.Operator, error) {
+	return s.next().RotateKey(ctx, r)
+}
+
+func (s *twoStores) AddIdentity(ctx context.Context, id store.Identity) (store.Identity, error) {
+	return s.next().AddIdentity(ctx, id)
+}
+
+func (s *twoStores) Take(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (bool, time.Duration, error) {
+	return s.next().Take(ctx, bucket, limit, window, now)
+}
+
+func (s *twoStores) AddContribution(ctx context.Context, c library.NewContribution, check func(context.Context, library.Graph) error) (library.Contribution, error) {
+	return s.next().AddContribution(ctx, c, check)
+}
+
+func (s *twoStores) Close() error { return errors.Join(s.Store.Close(), s.other.Close()) }
+
+// reopenTwo closes both stores and opens two on their schema again.
+func reopenTwo(t *testing.T, s any) *twoStores {
+	two := s.(*twoStores)
+	if err := two.Close(); err != nil {
+		t.Fatal(err)
+	}
+	schema := two.Schema()
+	return &twoStores{Store: open(t, pgtest.DSN(t), schema), other: open(t, pgtest.DSN(t), schema)}
+}
+
+// TestTwoStores runs the core's and the library's suites with every write
+// of the scarce things (names, keys, invites, rate-limit slots, a head's
+// successor, a first vote) alternating between two stores on one
+// database.
+func TestTwoStores(t *testing.T) {
+	t.Run("Core", func(t *testing.T) {
+		storetest.Run(t, func(t *testing.T) store.Store { return newTwoStores(t) },
+			storetest.WithReopen(func(t *testing.T, s store.Store) store.Store { return reopenTwo(t, s) }))
+	})
+	t.Run("Library", func(t *testing.T) {
+		librarytest.Run(t, func(t *testing.T) library.Store { return newTwoStores(t) },
+			librarytest.WithReopen(func(t *testing.T, s library.Store) library.Store { return reopenTwo(t, s) }))
 	})
 }
