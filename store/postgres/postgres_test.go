@@ -50,6 +50,7 @@ func reopen(t *testing.T, s any) *postgres.Store {
 // TestConformance runs the core's suite and every face's against the
 // driver.
 func TestConformance(t *testing.T) {
+	pgtest.DSN(t) // skips (or, under CI, fails) here, once, without a database
 	t.Run("Core", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) store.Store { return newStore(t) },
 			storetest.WithReopen(func(t *testing.T, s store.Store) store.Store { return reopen(t, s) }))
@@ -136,6 +137,7 @@ func reopenTwo(t *testing.T, s any) *twoStores {
 // successor, a first vote) alternating between two stores on one
 // database.
 func TestTwoStores(t *testing.T) {
+	pgtest.DSN(t)
 	t.Run("Core", func(t *testing.T) {
 		storetest.Run(t, func(t *testing.T) store.Store { return newTwoStores(t) },
 			storetest.WithReopen(func(t *testing.T, s store.Store) store.Store { return reopenTwo(t, s) }))
