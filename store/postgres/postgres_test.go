@@ -147,3 +147,25 @@ func TestTwoStores(t *testing.T) {
 			librarytest.WithReopen(func(t *testing.T, s library.Store) library.Store { return reopenTwo(t, s) }))
 	})
 }
+
+// benchStore is a store in a schema of its own for a benchmark.
+func benchStore(b *testing.B) *postgres.Store {
+	s, err := postgres.Open(b.Context(), postgres.Config{DSN: pgtest.DSN(b), Schema: pgtest.Schema(b)})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	return s
+}
+
+// BenchmarkPutAndBind is the store's share of one append, each commit in
+// PostgreSQL's flushed WAL.
+func BenchmarkPutAndBind(b *testing.B) { storetest.BenchPutAndBind(b, benchStore(b)) }
+
+// BenchmarkPutAndBindParallel is BenchmarkPutAndBind from 64 goroutines:
+// PostgreSQL's group commit shares their flushes.
+func BenchmarkPutAndBindParallel(b *testing.B) { storetest.BenchPutAndBindParallel(b, benchStore(b)) }
+
+// BenchmarkTake is one rate-limit take, committed without waiting for the
+// flush.
+func BenchmarkTake(b *testing.B) { storetest.BenchTake(b, benchStore(b)) }

@@ -31,9 +31,9 @@ func DSN(t testing.TB) string {
 	d := os.Getenv(Env)
 	if d == "" {
 		if os.Getenv("CI") == "true" {
-			t.Fatalf("%s is not set: CI runs the PostgreSQL suites (.ci/run starts the database)", Env)
+			t.Fatalf("%s runs on PostgreSQL, and %s is not set: CI runs every PostgreSQL suite (.ci/run starts the database)", t.Name(), Env)
 		}
-		t.Skipf("skipping: this test runs on PostgreSQL and %s is not set (set it to a postgres:// URL, or run .ci/run, which starts PostgreSQL)", Env)
+		t.Skipf("skipping %s: it runs on PostgreSQL, and %s is not set (set it to a postgres:// URL, or run .ci/run, which starts PostgreSQL)", t.Name(), Env)
 	}
 	return d
 }
