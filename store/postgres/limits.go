@@ -111,7 +111,10 @@ func (s *Store) InvitesMade(ctx context.Context, organization string, since time
 // Take implements store.Store. Each take is a row (bucket, at, expires):
 // the window's count is the rows of the bucket after now-window, and rows
 // past their expiry are deleted as takes go by. Takes are light writes
-// (see lightWrite): no fsync of their own.
+// (see lightWrite): no fsync of their own. The takes of one bucket hold
+// its advisory lock, so they count one at a time, and takes of other
+// buckets never abort them, as SERIALIZABLE's predicate locks on
+// rate_events would.
 func (s *Store) Take(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (bool, time.Duration, error) {
 	if bucket == "" || limit < 1 || window <= 0 {
 		return false, 0, fmt.Errorf("postgres: take %q: %w", bucket, store.ErrInvalid)
@@ -119,7 +122,7 @@ func (s *Store) Take(ctx context.Context, bucket string, limit int, window time.
 	ok := false
 	var retry time.Duration
 	at, since := nanos(now), nanos(now.Add(-window))
-	err := s.lightWrite(ctx, func(tx *txn) error {
+	err := s.lightWrite(ctx, "agora rate limit "+bucket, func(tx *txn) error {
 		ok = false // set afresh on every run: see write
 		if _, err := tx.ExecContext(ctx, `DELETE FROM rate_events WHERE expires <= ?`, at); err != nil {
 			return err

@@ -1,27 +1,41 @@
 // Package postgres is the store driver for a node past one machine: its
 // state in a PostgreSQL database, through pgx (github.com/jackc/pgx/v5) and
 // its database/sql driver, so several node processes can share it. Store
-// implements the core contract, store.Store (store/store.go), the
-// library's, library.Store (library/store.go), and the memory's,
-// engine.Store (memory/engine/store.go); its tests run their conformance
-// suites against the database named by AGORA_TEST_POSTGRES. The ledger's
-// contract, ledger.Store, is not on this driver yet.
+// implements the core contract, store.Store (store/store.go), and each
+// face's beside it: ledger.Store (ledger/store.go), library.Store
+// (library/store.go) and engine.Store (memory/engine/store.go); its tests
+// run every face's conformance suite against the database named by
+// AGORA_TEST_POSTGRES, once on one store and once with writes alternating
+// between two stores on one database (TestTwoStores).
 //
 // # Concurrency
 //
-// Every write is one SERIALIZABLE transaction, so the rules store/sqlite
-// keeps by running one write at a time (one name number, one rotation from
-// a key, one use of an invite code, a library head's single successor, no
-// rate limit passed) hold however many processes write at once: PostgreSQL
-// aborts a transaction whose reads another's commit made stale, and the
-// unique constraints of the schema stand behind the checks. A write that
-// fails that way (serialization failure, deadlock, or a unique violation
-// raised by a racing commit) wrote nothing, and write runs it again from
-// the start, in a new transaction, up to maxAttempts times, which
-// store.Store's contract allows: so a method's transaction function MUST
-// be safe to run more than once, setting every result it reports afresh
-// on each run. Reads run in REPEATABLE READ, read-only transactions: a
-// snapshot of one moment, as SQLite's are.
+// The rules store/sqlite keeps by running one write at a time (one name
+// number, one rotation from a key, one use of an invite code, a library
+// head's single successor, one first vote, one open job per operator,
+// credit never moved twice, no rate limit passed) hold however many
+// processes write at once, in one of four ways:
+//
+//   - By default a write is one SERIALIZABLE transaction: PostgreSQL
+//     aborts a transaction whose reads another's commit made stale.
+//   - Putting and binding signed entries (rowWrite) run in READ COMMITTED
+//     on row locks and unique constraints alone, since every binding of
+//     a neighbouring index would abort SERIALIZABLE ones.
+//   - The library's contributions (serialWrite, serial.go) are written one
+//     at a time under an advisory lock, a process's waiting writes batched
+//     in one transaction, since their rules read much of what the others
+//     write.
+//   - Rate-limit takes hold their bucket's advisory lock (limits.go).
+//
+// Everywhere the schema's unique constraints stand behind the checks. A
+// write that fails for a transient reason (a serialization failure, a
+// deadlock, or a unique violation a racing commit raised) wrote nothing,
+// and it runs again from the start, in a new transaction, up to
+// maxAttempts times, as store.Store's contract allows ("Retries"): so a
+// method's transaction function MUST be safe to run more than once,
+// setting every result it reports afresh on each run. Reads run in
+// REPEATABLE READ, read-only transactions: a snapshot of one moment, as
+// SQLite's are.
 //
 // # Durability
 //
@@ -188,6 +202,10 @@ func (s *Store) migrate(ctx context.Context) error {
 // A mode is how a write's transaction keeps its rules against racing
 // writers.
 type mode struct {
+	// lock, when not "", names an advisory lock the transaction takes
+	// first, in READ COMMITTED: the writes that take one lock run one at
+	// a time, each statement seeing every write that committed before.
+	lock string
 	// rowLocked runs the transaction in READ COMMITTED, for writes
 	// whose rules rest wholly on row locks and unique constraints.
 	rowLocked bool
@@ -202,10 +220,10 @@ func (s *Store) write(ctx context.Context, f func(tx *txn) error) error {
 	return s.writeTx(ctx, mode{}, f)
 }
 
-// lightWrite is write for writes a crash may lose (Take): its commit does
-// not wait for the WAL's flush.
-func (s *Store) lightWrite(ctx context.Context, f func(tx *txn) error) error {
-	return s.writeTx(ctx, mode{light: true}, f)
+// lightWrite is write for writes a crash may lose (Take), holding lock:
+// its commit does not wait for the WAL's flush.
+func (s *Store) lightWrite(ctx context.Context, lock string, f func(tx *txn) error) error {
+	return s.writeTx(ctx, mode{lock: lock, light: true}, f)
 }
 
 // serialWrite is write for the writes that hold z's lock (serial.go):
@@ -247,7 +265,7 @@ func (s *Store) writeTx(ctx context.Context, m mode, f func(tx *txn) error) erro
 
 func (s *Store) attempt(ctx context.Context, m mode, f func(tx *txn) error) error {
 	opts := &sql.TxOptions{Isolation: sql.LevelSerializable}
-	if m.rowLocked {
+	if m.rowLocked || m.lock != "" {
 		opts.Isolation = sql.LevelReadCommitted
 	}
 	tx, err := s.db.BeginTx(ctx, opts)
@@ -258,6 +276,11 @@ func (s *Store) attempt(ctx context.Context, m mode, f func(tx *txn) error) erro
 		if m.light {
 			if _, err := tx.ExecContext(ctx, `SET LOCAL synchronous_commit = off`); err != nil {
 				return fmt.Errorf("postgres: %w", err)
+			}
+		}
+		if m.lock != "" {
+			if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(hashtext($1))`, m.lock); err != nil {
+				return fmt.Errorf("postgres: take lock %q: %w", m.lock, err)
 			}
 		}
 		return f(&txn{tx: tx})
