@@ -504,3 +504,14 @@ func placeholders(n int) string {
 func (s *Store) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {
 	return s.db.ExecContext(ctx, query, args...)
 }
+
+// SchemaVersion returns how many migrations the schema has had: after
+// Open, len(migrations), the same number as store/sqlite's user_version
+// for the same tables.
+func (s *Store) SchemaVersion(ctx context.Context) (int, error) {
+	var v int
+	if err := s.db.QueryRowContext(ctx, `SELECT version FROM schema_version`).Scan(&v); err != nil {
+		return 0, fmt.Errorf("postgres: read schema version: %w", err)
+	}
+	return v, nil
+}

@@ -2,7 +2,9 @@ package postgres_test
 
 import (
 	"context"
+	"database/sql"
 	"errors"
+	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -16,6 +18,7 @@ import (
 	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/store/postgres"
 	"github.com/agora-node/agora/store/postgres/pgtest"
+	"github.com/agora-node/agora/store/sqlite"
 	"github.com/agora-node/agora/store/storetest"
 )
 
@@ -169,3 +172,31 @@ func BenchmarkPutAndBindParallel(b *testing.B) { storetest.BenchPutAndBindParall
 // BenchmarkTake is one rate-limit take, committed without waiting for the
 // flush.
 func BenchmarkTake(b *testing.B) { storetest.BenchTake(b, benchStore(b)) }
+
+// TestMigrationsNumbered checks that a new schema has as many migrations
+// as a new SQLite database: the two drivers number them alike.
+func TestMigrationsNumbered(t *testing.T) {
+	s := newStore(t)
+	got, err := s.SchemaVersion(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "agora.db")
+	lite, err := sqlite.Open(t.Context(), sqlite.Config{Path: path})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lite.Close()
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var want int
+	if err := db.QueryRowContext(t.Context(), "PRAGMA user_version").Scan(&want); err != nil {
+		t.Fatal(err)
+	}
+	if got != want || want == 0 {
+		t.Errorf("PostgreSQL schema version %d, SQLite's %d", got, want)
+	}
+}
