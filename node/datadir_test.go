@@ -37,7 +37,7 @@ func TestDataFolderSharedRefused(t *testing.T) {
 
 func TestDataFolderPrivateFiles(t *testing.T) {
 	t.Parallel()
-	n, srv := testNode(t)
+	n, srv := testNodeOn(t, Config{}) // SQLite: the test reads state.db's mode
 	registerOperator(t, srv.URL, "Scout")
 	dir := n.cfg.DataDir
 	for _, name := range []string{"state.db", "state.db-wal", "keys/admin.token", "keys/log.key", "keys/checkpoint.key", "keys/upload.key"} {
