@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	filippo.io/mldsa v1.0.0
+	github.com/chromedp/chromedp v0.23.1
 	github.com/cloudflare/circl v1.6.5
 	github.com/go-json-experiment/json v1.27.2
 	github.com/go-logr/logr v1.4.3
@@ -31,6 +32,7 @@ require (
 require (
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
+	github.com/chromedp/cdproto v0.160.1 // indirect
 	github.com/dustin/go-humanize v1.1.0 // indirect
 	github.com/go-logr/stdr v1.2.2 // indirect
 	github.com/google/uuid v1.6.0 // indirect

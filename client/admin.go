@@ -205,3 +205,33 @@ func (c *Client) ShareMemoryRecord(ctx context.Context, ref string, share bool) 
 	}
 	return a.Record, nil
 }
+
+// Correction is what an admin rewrites of a memory record: its title and
+// the four parts of its content, each as it should read.
+type Correction struct {
+	Title   string             `json:"title"`
+	Content memory.NoteContent `json:"content"`
+}
+
+// CorrectMemoryRecord makes the correction the record's next revision
+// (POST /api/v1/admin/memory/records/{ref}/correct), checked and masked
+// as a note is, and returns the record as it now reads.
+func (c *Client) CorrectMemoryRecord(ctx context.Context, ref string, fix Correction) (*memory.ReadRecord, error) {
+	path := "/api/v1/admin/memory/records/" + url.PathEscape(ref) + "/correct"
+	body := map[string]any{"title": fix.Title, "content": map[string]any{
+		"what": fix.Content.What, "why": fix.Content.Why, "where": fix.Content.Where, "learned": fix.Content.Learned}}
+	data, _, err := c.do(ctx, http.MethodPost, path, body)
+	if err != nil {
+		return nil, err
+	}
+	var a struct {
+		Record *memory.ReadRecord `json:"record"`
+	}
+	if err := decode(path, data, &a); err != nil {
+		return nil, err
+	}
+	if a.Record == nil {
+		return nil, fmt.Errorf("%w: %s answered %.200s", ErrBadAnswer, path, data)
+	}
+	return a.Record, nil
+}

@@ -318,3 +318,44 @@ func (c *Client) InviteState(ctx context.Context, digest string) (map[string]any
 	}
 	return a, nil
 }
+
+// VouchConsent sends an operator's signed vouch_consent to POST
+// /api/v1/operators/{id}/vouch-consents: its advance consent to a vouch
+// from whoever brings the pairing code whose digest it names.
+func (c *Client) VouchConsent(ctx context.Context, id string, entry map[string]any) (map[string]any, error) {
+	var a map[string]any
+	if err := c.post(ctx, "/api/v1/operators/"+url.PathEscape(id)+"/vouch-consents", entry, &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// Vouch is a vouch waiting for its operator's countersignature.
+type Vouch struct {
+	Entry     map[string]any `json:"entry"` // the vouch the log attests, without sig
+	Login     string         `json:"login"` // the GitHub login when it vouched; "" for a card
+	VouchedAt string         `json:"vouched_at"`
+	ExpiresAt string         `json:"expires_at"`
+}
+
+// Vouches reads GET /api/v1/operators/{id}/vouches.
+func (c *Client) Vouches(ctx context.Context, id string) ([]Vouch, error) {
+	var a struct {
+		Vouches []Vouch `json:"vouches"`
+	}
+	if err := c.getJSON(ctx, "/api/v1/operators/"+url.PathEscape(id)+"/vouches", &a); err != nil {
+		return nil, err
+	}
+	return a.Vouches, nil
+}
+
+// JoinAccount sends an operator's signed account_request to POST
+// /api/v1/operators/{id}/account. The answer, {"requested": true}, says
+// only that the node took it.
+func (c *Client) JoinAccount(ctx context.Context, id string, entry map[string]any) (map[string]any, error) {
+	var a map[string]any
+	if err := c.post(ctx, "/api/v1/operators/"+url.PathEscape(id)+"/account", map[string]any{"entry": entry}, &a); err != nil {
+		return nil, err
+	}
+	return a, nil
+}

@@ -1,9 +1,12 @@
 package node
 
 import (
+	"maps"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // The shapes the reference harness (sj-harness) reads off a job and its
@@ -49,6 +52,11 @@ func TestJobShapesTheHarnessReads(t *testing.T) {
 		t.Fatalf("the first job request: %d %v", status, item)
 	}
 	checkIntegrity(t, "an item", item)
+	// The first item is setup's reproduction, which the harness runs only
+	// in an image env/ declares: without one it refuses to run it.
+	if files := jobFiles(t, item); item["kind"] != "reproduction" || !declaresImage(files) {
+		t.Errorf("the setup item: a %v with files %v, want a reproduction whose env/ the harness builds an image from", item["kind"], slices.Sorted(maps.Keys(files)))
+	}
 	if status, ans := vs[0].answer(t, base, item); status != http.StatusOK {
 		t.Fatalf("answering the first item: %d %v", status, ans)
 	}
@@ -114,4 +122,128 @@ func TestJobShapesTheHarnessReads(t *testing.T) {
 			t.Errorf("attestation %v after the round opened: %v, want its entry and the later index of its reveal", index, got)
 		}
 	}
+}
+
+// The reference harness prints a refused job request's qualification
+// message and nothing else of it, so a model that failed the test's first
+// level reads when it may try again in the message itself: the
+// retake_at the answer carries, written into it.
+func TestRetakeMessageSaysWhen(t *testing.T) {
+	t.Parallel()
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, CanaryRate: -1})
+	base := srv.URL
+	v := invitedVerifier(t, n, base, "Careless", "gpt")
+	can := map[string]any{"minutes": 0}
+	for i := 0; ; i++ {
+		if i == 10 {
+			t.Fatal("ten wrong answers and the test still hands out items")
+		}
+		job := v.requestAt(t, base, can, time.Now())
+		if job == nil {
+			t.Fatal("a job request answered no job before the level was done")
+		}
+		if job["qualification"] == nil {
+			t.Fatalf("a real job before the test was passed: %v", job["kind"])
+		}
+		// Wrong every time: no item holds a cyber hazard, and
+		// could_not_judge is neither verdict a review item wants.
+		status, ans := v.respond(t, base, job, "could_not_judge", "cyber", false)
+		if status != http.StatusOK && status != http.StatusCreated {
+			t.Fatalf("answering item %d: %d %v", i, status, ans)
+		}
+		if msg, _ := ans["qualification"].(map[string]any)["message"].(string); strings.Contains(msg, "did not pass") {
+			break
+		}
+	}
+	status, body := v.request(t, base, can)
+	q, _ := body["qualification"].(map[string]any)
+	retake, _ := q["retake_at"].(string)
+	msg, _ := q["message"].(string)
+	if status != http.StatusOK || body["job"] != nil || retake == "" {
+		t.Fatalf("a request after failing level 1: %d %v, want job null with qualification.retake_at", status, body)
+	}
+	if when, err := time.Parse(time.RFC3339, retake); err != nil || !when.After(time.Now()) {
+		t.Errorf("retake_at %q: want a time to come (%v)", retake, err)
+	}
+	if !strings.Contains(msg, retake) {
+		t.Errorf("the message %q doesn't say when, %s, which is all the harness prints", msg, retake)
+	}
+	if s, _ := body["retry_after_seconds"].(float64); s < 1 {
+		t.Errorf("retry_after_seconds %v, want at least 1", body["retry_after_seconds"])
+	}
+}
+
+// A challenge review as the reference harness reads it: the job lists
+// every claim of the challenged bundle, as every job does, the challenged
+// one alone needing a verdict (the harness checks the claim IDs a job
+// names against the claims its files give); and a panelist's review
+// answers {"review": <index>, "challenge": <state>}, as the harness
+// prints it, beside challenge_review.
+func TestChallengeReviewShapesTheHarnessReads(t *testing.T) {
+	t.Parallel()
+	n, base, author, round := roundWorld(t)
+	files := sumBundle(t, author.keyDigest(), "claude", "two claims to challenge", false)
+	files["claims.json"] = []byte(`[{"local_id": "C1", "type": "methodological", "core": true, "statement": "Averaging four measurements is enough to compare two sites", "evidence": [], "depends_on": [], "confidence": 0.6},` +
+		`{"local_id": "C2", "type": "methodological", "core": false, "statement": "Averaging three would not be", "evidence": [], "depends_on": ["C1"], "confidence": 0.5}]`)
+	hash, _ := author.submit(t, base, files)
+	for _, title := range []string{"a sum that pays", "another sum that pays"} {
+		author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", title, true))
+	}
+	work(t, base, round)
+	_, bv := call(t, "GET", base+"/api/v1/bundles/"+hash, nil)
+	listed := bv.(map[string]any)["claims"].([]any)
+	if len(listed) != 2 {
+		t.Fatalf("the bundle's claims: %v", listed)
+	}
+	claim := listed[1].(map[string]any)["claim_id"].(string)
+	var challenger verifier
+	for _, v := range round {
+		if v.record(t, base)["verification"].(map[string]any)["spendable"].(float64) >= 3 {
+			challenger = v
+			break
+		}
+	}
+	if challenger.id == "" {
+		t.Fatal("no verifier of the round earned the 3 credits a panel costs")
+	}
+	status, ans := challenger.challenge(t, base, claim, "counterexample", "Three measurements compare the sites as well.")
+	if status != http.StatusCreated {
+		t.Fatalf("the challenge: %d %v", status, ans)
+	}
+	index := ans["challenge"].(float64)
+
+	panelist := invitedVerifier(t, n, base, "Panelist", "llama")
+	status, job := panelist.request(t, base, map[string]any{"minutes": 30})
+	if status != http.StatusOK || job["kind"] != "challenge_review" {
+		t.Fatalf("the panelist's job: %d %v", status, job)
+	}
+	got := job["claims"].([]any)
+	if len(got) != len(listed) {
+		t.Errorf("the challenge review lists %d claims, want the bundle's %d: %v", len(got), len(listed), got)
+	}
+	for _, c := range got {
+		c := c.(map[string]any)
+		if want := c["claim_id"] == claim; c["needs_verdict"] != want {
+			t.Errorf("claim %v: needs_verdict %v, want %v (only the challenged claim needs one)", c["local_id"], c["needs_verdict"], want)
+		}
+	}
+	body := panelist.evidenceBody(t, map[string]any{"type": "challenge_review", "reviewer": panelist.id, "challenge": index,
+		"bundle": job["bundle"], "verdict": "rejected", "model_family": panelist.family, "model": panelist.model}, "Three don't separate the sites.")
+	status, resp := call(t, "POST", base+"/api/v1/challenge-reviews", body)
+	r, _ := resp.(map[string]any)
+	if status != http.StatusCreated || r["review"] == nil || r["review"] != r["challenge_review"] || r["challenge"] != "open" {
+		t.Errorf("the first review: %d %v, want 201 with review (its index, as challenge_review) and challenge open", status, resp)
+	}
+}
+
+// declaresImage reports whether a bundle's files hold what the reference
+// harness builds a run's image from: env/Dockerfile or env/Containerfile,
+// env/requirements.txt, or env/environment.yml (or .yaml).
+func declaresImage(files map[string][]byte) bool {
+	for _, p := range []string{"env/Dockerfile", "env/Containerfile", "env/requirements.txt", "env/environment.yml", "env/environment.yaml"} {
+		if files[p] != nil {
+			return true
+		}
+	}
+	return false
 }

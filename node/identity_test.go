@@ -504,7 +504,7 @@ func mustMarshal(v any) []byte {
 // before asking DNS or GitHub.
 func TestIdentityBadInput(t *testing.T) {
 	t.Parallel()
-	_, srv, _, _ := identityNode(t)
+	n, srv, _, _ := identityNode(t)
 	o := registerOperator(t, srv.URL, "Careful Agent")
 	stranger, _ := hybrid.GenerateKey()
 	strangerID := protocol.OperatorID(stranger.Public().String())
@@ -525,6 +525,58 @@ func TestIdentityBadInput(t *testing.T) {
 	badInvite["code"], _ = operators.NewInviteCode()
 	identity := "/api/v1/operators/" + o.id + "/identity"
 	invites := "/api/v1/operators/" + o.id + "/invites"
+	recovery := "/api/v1/operators/" + o.id + "/recovery"
+	newKey, _ := hybrid.GenerateKey()
+	recover := func(fields map[string]any) []byte {
+		entry := map[string]any{"type": "key_recovery", "kind": "domain", "operator": o.id, "key": newKey.Public().String(), "domain": "lab.example.org", "since": 0}
+		for k, v := range fields {
+			entry[k] = v
+			if v == nil {
+				delete(entry, k) // a member left out
+			}
+		}
+		if err := protocol.Sign(entry, newKey); err != nil {
+			t.Fatal(err)
+		}
+		return mustJSON(t, map[string]any{"entry": entry})
+	}
+	byOldKey := o.sign(t, map[string]any{"type": "key_recovery", "kind": "domain", "operator": o.id, "key": newKey.Public().String(), "domain": "lab.example.org", "since": 0})
+	admin := adminToken(t, n)
+	consents := "/api/v1/operators/" + o.id + "/vouch-consents"
+	account := "/api/v1/operators/" + o.id + "/account"
+	pairing, _ := operators.NewPairingCode()
+	consent := func(fields map[string]any) []byte {
+		entry := map[string]any{"type": "vouch_consent", "operator": o.id, "pairing": operators.PairingDigest(pairing)}
+		for k, v := range fields {
+			entry[k] = v
+		}
+		return mustJSON(t, o.sign(t, entry))
+	}
+	tamperedConsent := o.sign(t, map[string]any{"type": "vouch_consent", "operator": o.id, "pairing": operators.PairingDigest(pairing)})
+	tamperedConsent["pairing"] = operators.InviteDigest("another")
+	attested, _ := operators.AttestVouch(o.id, "github:5", n.keys.log)
+	vouch := func(fields map[string]any) []byte {
+		entry := map[string]any{}
+		for k, v := range attested {
+			entry[k] = v
+		}
+		for k, v := range fields {
+			entry[k] = v
+		}
+		return mustJSON(t, o.sign(t, entry))
+	}
+	paired, _ := operators.AttestPairedVouch(o.id, operators.VouchConsent{Pairing: operators.PairingDigest(pairing), Sig: "x"}, "github:5", n.keys.log)
+	request := func(fields map[string]any) []byte {
+		entry := map[string]any{"type": "account_request", "operator": o.id, "email": "person@example.org", "model_family": "claude", "model": "claude-test-1"}
+		for k, v := range fields {
+			if v == nil {
+				delete(entry, k)
+			} else {
+				entry[k] = v
+			}
+		}
+		return mustJSON(t, map[string]any{"entry": o.sign(t, entry)})
+	}
 	for _, tc := range []struct {
 		name, method, path string
 		body               []byte
@@ -554,9 +606,71 @@ func TestIdentityBadInput(t *testing.T) {
 		{"invite of an unknown operator", "POST", "/api/v1/operators/" + strangerID + "/invites", invite(strangerID, code), 404, "not_found"},
 		{"invite by its code", "GET", "/api/v1/invites/" + code, nil, 400, "bad_request"},
 		{"unknown invite", "GET", "/api/v1/invites/" + operators.InviteDigest(code), nil, 404, "not_found"},
+
+		{"recovery: malformed JSON", "POST", recovery, []byte(`{"entry":`), 400, "invalid_json"},
+		{"recovery: not an object", "POST", recovery, []byte(`"key_recovery"`), 400, "bad_request"},
+		{"recovery: oversized body", "POST", recovery, bytes.Repeat([]byte(" "), 2<<20), 413, "too_large"},
+		{"recovery: bad operator ID", "POST", "/api/v1/operators/op:1/recovery", recover(nil), 400, "bad_request"},
+		{"recovery: unknown operator", "POST", "/api/v1/operators/" + strangerID + "/recovery", recover(map[string]any{"operator": strangerID}), 404, "not_found"},
+		{"recovery: unknown kind", "POST", recovery, recover(map[string]any{"kind": "sponsored"}), 400, "invalid_entry"},
+		{"recovery: extra member", "POST", recovery, recover(map[string]any{"model": "claude-test-1"}), 400, "invalid_entry"},
+		{"recovery: no since", "POST", recovery, recover(map[string]any{"since": nil}), 400, "invalid_entry"},
+		{"recovery: negative since", "POST", recovery, recover(map[string]any{"since": -1}), 400, "invalid_entry"},
+		{"recovery: fractional since", "POST", recovery, recover(map[string]any{"since": 1.5}), 400, "invalid_entry"},
+		{"recovery: since as a string", "POST", recovery, recover(map[string]any{"since": "0"}), 400, "invalid_entry"},
+		{"recovery: not a key", "POST", recovery, recover(map[string]any{"key": "ed25519-ml-dsa-44:00"}), 400, "invalid_entry"},
+		{"recovery: another operator's", "POST", recovery, recover(map[string]any{"operator": strangerID}), 403, "wrong_operator"},
+		{"recovery: signed by the old key", "POST", recovery, mustJSON(t, map[string]any{"entry": byOldKey}), 422, "bad_signature"},
+		{"recovery: domain in capitals", "POST", recovery, recover(map[string]any{"domain": "Lab.Example.org"}), 422, "invalid_domain"},
+		{"recovery: not a repository", "POST", recovery, recover(map[string]any{"kind": "github", "domain": nil, "repository": "no repository"}), 422, "invalid_repository"},
+		{"recovery: no identity", "POST", recovery, recover(nil), 403, "no_identity"},
+		{"recovery: vouched, a voucher of the wrong form", "POST", recovery, recover(map[string]any{"kind": "vouched", "domain": nil, "voucher": "github:octocat"}), 400, "invalid_entry"},
+		{"recovery: vouched, no voucher", "POST", recovery, recover(map[string]any{"kind": "vouched", "domain": nil}), 400, "invalid_entry"},
+		{"recovery: vouched, voucher_sig not a signature", "POST", recovery, recover(map[string]any{"kind": "vouched", "domain": nil, "voucher": "github:5", "voucher_sig": 5}), 400, "invalid_entry"},
+		{"recovery: vouched by a card", "POST", recovery, recover(map[string]any{"kind": "vouched", "domain": nil, "voucher": "card:" + strings.Repeat("ab", 32)}), 422, "unsupported_identity"},
+		{"recovery: vouched, no identity", "POST", recovery, recover(map[string]any{"kind": "vouched", "domain": nil, "voucher": "github:5"}), 403, "no_identity"},
+		{"recovery: vouched, countersigned with no identity", "POST", recovery, recover(map[string]any{"kind": "vouched", "domain": nil, "voucher": "github:5", "voucher_sig": attested["voucher_sig"]}), 403, "no_identity"},
+		{"recovery: no key", "GET", recovery, nil, 400, "bad_request"},
+		{"recovery: a key that is not a digest", "GET", recovery + "?key=sha256:XYZ", nil, 400, "bad_request"},
+		{"recovery: of an unknown operator", "GET", "/api/v1/operators/" + strangerID + "/recovery?key=" + o.keyDigest(), nil, 404, "not_found"},
+		{"recovery: of a bad operator ID", "GET", "/api/v1/operators/op:1/recovery?key=" + o.keyDigest(), nil, 400, "bad_request"},
+		{"reviewers' recovery: no token", "POST", "/api/v1/admin/recoveries", mustJSON(t, map[string]any{"operator": o.id, "key": newKey.Public().String(), "since": 0}), 401, "unauthorized"},
+		{"reviewers' recovery: malformed JSON", "POST", "/api/v1/admin/recoveries", []byte(`{`), 400, "invalid_json"},
+		{"reviewers' recovery: no operator", "POST", "/api/v1/admin/recoveries", mustJSON(t, map[string]any{"key": newKey.Public().String(), "since": 0}), 400, "bad_request"},
+		{"reviewers' recovery: a secret key", "POST", "/api/v1/admin/recoveries", mustJSON(t, map[string]any{"operator": o.id, "key": "00ff", "since": 0}), 400, "bad_request"},
+		{"reviewers' recovery: negative since", "POST", "/api/v1/admin/recoveries", mustJSON(t, map[string]any{"operator": o.id, "key": newKey.Public().String(), "since": -3}), 400, "bad_request"},
+		{"reviewers' recovery: unknown operator", "POST", "/api/v1/admin/recoveries", mustJSON(t, map[string]any{"operator": strangerID, "key": newKey.Public().String(), "since": 0}), 404, "not_found"},
+		{"reviewers' recovery: no identity", "POST", "/api/v1/admin/recoveries", mustJSON(t, map[string]any{"operator": o.id, "key": newKey.Public().String(), "since": 0}), 403, "no_identity"},
+		{"consent, malformed JSON", "POST", consents, []byte(`{"type":`), 400, "invalid_json"},
+		{"consent naming the code itself", "POST", consents, consent(map[string]any{"pairing": pairing}), 400, "invalid_entry"},
+		{"consent with a model", "POST", consents, consent(map[string]any{"model": "claude-test-1"}), 400, "invalid_entry"},
+		{"consent for another operator", "POST", consents, consent(map[string]any{"operator": strangerID}), 403, "wrong_operator"},
+		{"consent with a bad signature", "POST", consents, mustJSON(t, tamperedConsent), 422, "bad_signature"},
+		{"consent of an unknown operator", "POST", "/api/v1/operators/" + strangerID + "/vouch-consents", consent(map[string]any{"operator": strangerID}), 404, "not_found"},
+		{"vouches, bad operator ID", "GET", "/api/v1/operators/op:1/vouches", nil, 400, "bad_request"},
+		{"vouches of an unknown operator", "GET", "/api/v1/operators/" + strangerID + "/vouches", nil, 404, "not_found"},
+		{"vouch with a bad voucher", "POST", identity, vouch(map[string]any{"voucher": "github:octocat"}), 400, "invalid_entry"},
+		{"vouch the log did not attest", "POST", identity, vouch(map[string]any{"voucher": "github:6"}), 422, "bad_signature"},
+		{"vouch with no one's vouch waiting", "POST", identity, vouch(nil), 404, "not_found"},
+		{"vouch by card", "POST", identity, vouch(map[string]any{"voucher": "card:" + strings.Repeat("ab", 32)}), 422, "unsupported_identity"},
+		{"paired vouch sent by the agent", "POST", identity, mustJSON(t, paired), 422, "unsupported_identity"},
+		{"paired vouch with a sig too", "POST", identity, mustJSON(t, o.sign(t, paired)), 400, "invalid_entry"},
+		{"account, malformed JSON", "POST", account, []byte(`{"entry":`), 400, "invalid_json"},
+		{"account, not an address", "POST", account, request(map[string]any{"email": "Person <person@example.org>"}), 422, "invalid_email"},
+		{"account, an address too long", "POST", account, request(map[string]any{"email": strings.Repeat("a", 250) + "@x.org"}), 422, "invalid_email"},
+		{"account, no model", "POST", account, request(map[string]any{"model": nil}), 422, "model_missing"},
+		{"account, another family", "POST", account, request(map[string]any{"model_family": "gpt"}), 403, "key_family_mismatch"},
+		{"account, another operator", "POST", account, request(map[string]any{"operator": strangerID}), 403, "wrong_operator"},
+		{"account on a node without mail", "POST", account, request(nil), 503, "mail_unavailable"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			status, v := call(t, tc.method, srv.URL+tc.path, tc.body)
+			// The admin route is sent the admin token, but where the row
+			// checks that it is refused without one.
+			var header []string
+			if strings.HasPrefix(tc.path, "/api/v1/admin/") && tc.code != "unauthorized" {
+				header = []string{"Authorization", admin}
+			}
+			status, v := call(t, tc.method, srv.URL+tc.path, tc.body, header...)
 			body, _ := v.(map[string]any)
 			if status != tc.status || body["code"] != tc.code {
 				t.Fatalf("%s %s: %d %v; want %d %q", tc.method, tc.path, status, v, tc.status, tc.code)

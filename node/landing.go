@@ -27,6 +27,7 @@ It serves, on one store and one log:
   the log as C2SP tlog-tiles                %[3]s/tlog/checkpoint
   all three to read over MCP (no sign-in)   %[3]s/mcp
   instructions for agents                   %[3]s/llms.txt
+  pages for people, in a browser            %[3]s/claims, /log, /library
   health, for monitoring                    %[3]s/healthz
 
 Next, with the agora binary (agora help lists every command):

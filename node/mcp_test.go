@@ -139,6 +139,7 @@ func TestMCPReadServer(t *testing.T) {
 	cs, tools := mcpSession(t, w.base, w.token)
 	mcpListsTools(t, tools)
 	w.readsLedger(t, cs, tools)
+	w.readsStandingAndTeams(t, cs, tools)
 	w.readsLibraryAndMemory(t, cs, tools)
 	w.refusesBadInput(t, cs)
 	w.refusesTransport(t)
@@ -151,6 +152,8 @@ type mcpWorld struct {
 	a                               author
 	files                           map[string][]byte
 	base, hash, thread, note, token string
+	teammate                        verifier // on team
+	team                            string
 }
 
 func newMCPWorld(t *testing.T) *mcpWorld {
@@ -169,13 +172,24 @@ func newMCPWorld(t *testing.T) *mcpWorld {
 	note := ag.must("note", goodNote(h))["record_ref"].(string)
 	ag.must("tool.result", map[string]any{"session_handle": h, "tool_name": "Bash", "ok": true, "exit_code": 0, "command": "npm test"})
 	ag.must("session.end", map[string]any{"session_handle": h, "reason": "exit"})
-	return &mcpWorld{n: n, a: a, files: files, base: base, hash: hash, thread: thread, note: note, token: token}
+
+	// A team, and an agent whose person is on it.
+	teammate := invitedVerifier(t, n, base, "Teammate", "claude")
+	adminAuth := []string{"Authorization", adminToken(t, n)}
+	status, made := teamCall(t, "POST", base+"/api/v1/admin/teams", mustJSON(t, map[string]any{"name": "Bench Thermometry"}), adminAuth...)
+	wantAnswer(t, "create a team", status, made, http.StatusCreated, "")
+	team := made["team"].(string)
+	status, moved := teamCall(t, "POST", base+"/api/v1/admin/teams/"+team+"/people", mustJSON(t, map[string]any{"person": teammate.org}), adminAuth...)
+	if status != http.StatusOK || moved["moved"] != float64(1) {
+		t.Fatalf("the teammate's person joins: %d %v", status, moved)
+	}
+	return &mcpWorld{n: n, a: a, files: files, base: base, hash: hash, thread: thread, note: note, token: token, teammate: teammate, team: team}
 }
 
 // mcpListsTools checks that every tool is listed, with its schemas, a
 // description and its read-only hint.
 func mcpListsTools(t *testing.T, tools map[string]*mcp.Tool) {
-	for _, name := range []string{"search_claims", "get_claim", "get_bundle", "read_paper", "get_file", "get_operator", "get_prices",
+	for _, name := range []string{"search_claims", "get_claim", "get_bundle", "read_paper", "get_file", "get_operator", "get_leaderboard", "search_teams", "get_team", "get_prices",
 		"get_vocabulary", "get_log", "get_log_entries", "get_log_entry", "list_replications", "list_retractions", "get_preregistration",
 		"search_library", "get_library_entry", "get_library_head",
 		"get_library_connections", "get_library_map", "memory_query"} {
@@ -245,6 +259,50 @@ func (w *mcpWorld) readsLedger(t *testing.T, cs *mcp.ClientSession, tools map[st
 
 }
 
+// readsStandingAndTeams reads an operator's standing, the leaderboard and
+// the team, each as its HTTP route serves it.
+func (w *mcpWorld) readsStandingAndTeams(t *testing.T, cs *mcp.ClientSession, tools map[string]*mcp.Tool) {
+	same := func(what, path string, got map[string]any, drop ...string) {
+		t.Helper()
+		status, v := call(t, "GET", w.base+path, nil)
+		want, _ := v.(map[string]any)
+		for _, k := range drop {
+			delete(want, k)
+			delete(got, k)
+		}
+		if status != http.StatusOK || asJSON(got) != asJSON(want) {
+			t.Errorf("%s: the tool answers %s, GET %s %d %s", what, asJSON(got), path, status, asJSON(want))
+		}
+	}
+	op := mcpCall(t, cs, tools, "get_operator", map[string]any{"id": w.teammate.id})
+	if on, _ := op["team"].(map[string]any); on["team"] != w.team {
+		t.Errorf("get_operator: the teammate's team is %v, want %s", op["team"], w.team)
+	}
+	same("get_operator", "/api/v1/operators/"+w.teammate.id, op)
+	for _, period := range []string{"all", "30d"} {
+		board := mcpCall(t, cs, tools, "get_leaderboard", map[string]any{"period": period, "limit": 100})
+		if board["period"] != period {
+			t.Errorf("get_leaderboard %s: %v", period, board)
+		}
+		same("get_leaderboard "+period, "/api/v1/leaderboard?limit=100&period="+period, board)
+	}
+	found := mcpCall(t, cs, tools, "search_teams", map[string]any{"q": "bench  THERMOMETRY", "period": "30d"})
+	results, _ := found["results"].([]any)
+	if len(results) != 1 || results[0].(map[string]any)["team"] != w.team || results[0].(map[string]any)["members"] != 1.0 {
+		t.Fatalf("search_teams: %v, want %s with one member", found, w.team)
+	}
+	same("search_teams", "/api/v1/teams?q=bench&period=30d", found)
+	if none := mcpCall(t, cs, tools, "search_teams", map[string]any{"q": "lone wolves"}); none["teams"] != 0.0 {
+		t.Errorf("search_teams for a name no team has: %v", none)
+	}
+	team := mcpCall(t, cs, tools, "get_team", map[string]any{"id": w.team})
+	members, _ := team["members"].([]any)
+	if team["name"] != "Bench Thermometry" || len(members) != 1 || members[0].(map[string]any)["operator"] != w.teammate.id {
+		t.Errorf("get_team: %v", team)
+	}
+	same("get_team", "/api/v1/teams/"+w.team, team)
+}
+
 // readsLibraryAndMemory finds the thread and the note, and reads them back.
 func (w *mcpWorld) readsLibraryAndMemory(t *testing.T, cs *mcp.ClientSession, tools map[string]*mcp.Tool) {
 	// The library: the catalogue finds the thread, which reads back.
@@ -303,6 +361,14 @@ func (w *mcpWorld) refusesBadInput(t *testing.T, cs *mcp.ClientSession) {
 	mcpRefused(t, cs, "get_log_entry", map[string]any{"index": -1}, `send "index"`)
 	mcpRefused(t, cs, "get_log_entries", map[string]any{}, "start")
 	mcpRefused(t, cs, "list_replications", map[string]any{"limit": 0}, "limit is 1 to 50")
+	mcpRefused(t, cs, "get_leaderboard", map[string]any{"period": "week"}, `period is all (all time) or 30d`)
+	mcpRefused(t, cs, "get_leaderboard", map[string]any{"limit": 0}, "limit is 1 to 100")
+	mcpRefused(t, cs, "search_teams", map[string]any{"period": "week"}, `period is "all" or "30d", not "week"`)
+	mcpRefused(t, cs, "search_teams", map[string]any{"limit": 101}, "limit is 1 to 100")
+	mcpRefused(t, cs, "get_team", map[string]any{}, `missing properties: ["id"]`)
+	mcpRefused(t, cs, "get_team", map[string]any{"id": " "}, `send "id": a team ID`)
+	mcpRefused(t, cs, "get_team", map[string]any{"id": "physics"}, "is not a team ID (team: and a number)")
+	mcpRefused(t, cs, "get_team", map[string]any{"id": "team:999"}, "not_found")
 	mcpRefused(t, cs, "get_preregistration", map[string]any{"id": "nope"}, "GET /api/v1/preregistrations/{id}")
 	mcpRefused(t, cs, "search_library", map[string]any{"node_type": "poem"}, "node_type")
 	mcpRefused(t, cs, "get_library_map", map[string]any{"revision": w.thread}, "not a research map")

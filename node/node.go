@@ -9,6 +9,7 @@
 package node
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -21,9 +22,11 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/blobs"
+	"github.com/agora-node/agora/internal/smtpmail"
 	"github.com/agora-node/agora/journal"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/ledgerhttp"
+	"github.com/agora-node/agora/ledger/vouchpage"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/library/libraryhttp"
 	"github.com/agora-node/agora/memory/engine"
@@ -131,6 +134,9 @@ type Config struct {
 	// rest coming as download links (ledgerhttp.Config); zero means the
 	// spec's 8 and 10 MB.
 	JobFileInline, JobInline int64
+	// SnapshotLinkAbove is the snapshot size past which a download
+	// redirects to a short-lived link; zero means the ledger's default.
+	SnapshotLinkAbove int64
 
 	// MinTransferRate, in bytes a second, and TransferGrace size the
 	// deadlines of the routes that move a file, an upload (PUT
@@ -159,6 +165,15 @@ type Config struct {
 	// process per database for now: the log and the node's caches are
 	// still one process's.
 	State string
+
+	// GitHubSignIn is the GitHub OAuth app people sign in with to vouch
+	// for their agents on the agent's page (ledger/vouchpage). An empty
+	// ClientID means none; empty endpoints mean github.com's.
+	GitHubSignIn vouchpage.GitHub
+
+	// SMTP is the mail server the node sends account requests' links
+	// through. An empty Addr means none: account requests answer 503.
+	SMTP smtpmail.Sender
 
 	// Logger receives the node's operational log; nil means slog.Default().
 	Logger *slog.Logger
@@ -241,6 +256,8 @@ type Node struct {
 	mux     *http.ServeMux
 	handler http.Handler // mux, with what it does not route answered as the faces' errors
 	now     func() time.Time
+	// agentForms gives the agent page the vouch forms (vouchpage).
+	agentForms func(w http.ResponseWriter, r *http.Request) (token, signIn string)
 
 	stopLoops context.CancelFunc
 	loops     sync.WaitGroup
@@ -265,6 +282,23 @@ func (cfg *Config) validate() error {
 		if u, err := url.Parse(cfg.PublicURL); err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" || u.RawQuery != "" || u.Fragment != "" {
 			return fmt.Errorf("node: Config.PublicURL: %q is not an http(s) address such as https://agora.example.org", cfg.PublicURL)
 		}
+	}
+	if cfg.SMTP.Addr != "" {
+		if err := cfg.SMTP.Check(); err != nil {
+			return fmt.Errorf("node: Config.SMTP: %w", err)
+		}
+	}
+	gh := &cfg.GitHubSignIn
+	gh.AuthorizeURL = cmp.Or(gh.AuthorizeURL, vouchpage.DefaultAuthorizeURL)
+	gh.TokenURL = cmp.Or(gh.TokenURL, vouchpage.DefaultTokenURL)
+	gh.UserURL = cmp.Or(gh.UserURL, vouchpage.DefaultUserURL)
+	for _, u := range []string{gh.AuthorizeURL, gh.TokenURL, gh.UserURL} {
+		if p, err := url.Parse(u); err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+			return fmt.Errorf("node: Config.GitHubSignIn: %q is not an http(s) address", u)
+		}
+	}
+	if gh.ClientID != "" && gh.ClientSecret == "" {
+		return errors.New("node: Config.GitHubSignIn: a client ID needs its client secret")
 	}
 	if cfg.MaxBodyBytes < 0 {
 		return fmt.Errorf("node: Config.MaxBodyBytes: %d is negative", cfg.MaxBodyBytes)
@@ -391,7 +425,8 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		CheckQueueWait: cfg.CheckQueueWait, ChecksPerMinute: cfg.ChecksPerMinute, SubmissionsPerMinute: cfg.SubmissionsPerMinute,
 		Qualification: cfg.Qualification, CanaryRate: cfg.CanaryRate, HabitsEvery: cfg.HabitsEvery,
 		JobFileInline: cfg.JobFileInline, JobInline: cfg.JobInline,
-		SnapshotDir: filepath.Join(cfg.DataDir, "snapshots"),
+		SnapshotDir: filepath.Join(cfg.DataDir, "snapshots"), SnapshotLinkAbove: cfg.SnapshotLinkAbove,
+		PublicURL: cfg.PublicURL, SendMail: sendMail(cfg.SMTP),
 	}, ledgerhttp.Deps{
 		Store: n.store, Journal: n.journal, Log: n.log, Blobs: n.files, LogKey: keys.log, LogID: n.logID,
 		CheckpointKeys: ck.Object(), UploadKey: uploadKey, Logger: n.logger, Now: n.now, Nectar: cfg.nectar,
@@ -399,6 +434,20 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	n.library = libraryhttp.New(n.mux, libraryhttp.Config{MaxBodyBytes: cfg.MaxBodyBytes, AdminToken: cfg.AdminToken, Origin: origin},
 		libraryhttp.Deps{Store: n.store, Journal: n.journal, Log: n.log, Logger: n.logger, Now: n.now})
 	memoryhttp.New(n.mux, n.memory, cfg.AdminToken, cfg.MaxBodyBytes, n.logger)
+	// The agent page is the pages' (readers.go); it embeds the vouch
+	// forms this package takes.
+	vouches := vouchpage.Mount(n.mux, vouchpage.Config{GitHub: cfg.GitHubSignIn, PublicURL: cfg.PublicURL}, vouchpage.Deps{
+		Operator: n.store.Operator, Vouch: n.ledger.Vouch, WatchDomain: n.ledger.WatchDomain, AccountRequest: n.ledger.AccountRequest,
+		ConfirmAccount: n.ledger.ConfirmAccount, RecoveryRequests: n.ledger.RecoveryRequests, ApproveRecovery: n.ledger.ApproveRecovery,
+		Take: n.store.Take, Logger: n.logger, Now: n.now,
+	})
+	signIn := ""
+	if u, err := url.Parse(cfg.GitHubSignIn.AuthorizeURL); err == nil && cfg.GitHubSignIn.ClientID != "" {
+		signIn = u.Scheme + "://" + u.Host
+	}
+	n.agentForms = func(w http.ResponseWriter, r *http.Request) (string, string) {
+		return vouches.FormToken(w, r), signIn
+	}
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
 	n.loops.Go(func() { n.ledger.Run(loops) })
@@ -411,6 +460,14 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	}
 	n.handler = unrouted(n.mux, n.logger)
 	return n, nil
+}
+
+// sendMail is the node's mail through server, nil without one.
+func sendMail(server smtpmail.Sender) ledgerhttp.SendMailFn {
+	if server.Addr == "" {
+		return nil
+	}
+	return server.Send
 }
 
 // Close stops the node gracefully: appends in flight finish and are

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"html"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -316,7 +317,7 @@ func itoa(i uint64) string {
 // error body and status, never a 500.
 func TestBadInput(t *testing.T) {
 	t.Parallel()
-	_, srv := testNode(t)
+	n, srv := testNode(t)
 	key, _ := hybrid.GenerateKey()
 	good := keyEntry(t, key)
 	tampered := keyEntry(t, key)
@@ -328,33 +329,62 @@ func TestBadInput(t *testing.T) {
 	reg := func(entry map[string]any, name string) []byte {
 		return mustJSON(t, map[string]any{"entry": entry, "name": name})
 	}
+	zeros := strings.Repeat("0", 64)
 	for _, tc := range []struct {
 		name, method, path string
 		body               []byte
 		status             int
 		code               string
+		// api, for a page (package node/pages), is the route it reads,
+		// whose refusal the page must show with the same status.
+		api string
 	}{
-		{"malformed JSON", "POST", "/api/v1/operators", []byte(`{"entry":`), 400, "invalid_json"},
-		{"duplicate names", "POST", "/api/v1/operators", []byte(`{"entry":{},"entry":{}}`), 400, "invalid_json"},
-		{"not an object", "POST", "/api/v1/operators", []byte(`[1]`), 400, "bad_request"},
-		{"entry of the wrong type", "POST", "/api/v1/operators", []byte(`{"entry":"key","name":"x"}`), 400, "bad_request"},
-		{"bad signature", "POST", "/api/v1/operators", reg(tampered, "Ada"), 422, "bad_signature"},
-		{"no model", "POST", "/api/v1/operators", reg(noModel, "Ada"), 422, "model_missing"},
-		{"unknown family", "POST", "/api/v1/operators", reg(badFamily, "Ada"), 422, "unknown_model_family"},
-		{"name with a URL", "POST", "/api/v1/operators", reg(good, "see https://example.com"), 422, "invalid_name"},
-		{"oversized body", "POST", "/api/v1/operators", bytes.Repeat([]byte(" "), 2<<20), 413, "too_large"},
-		{"unknown operator", "GET", "/api/v1/operators/op:" + strings.Repeat("0", 64), nil, 404, "not_found"},
-		{"bad operator ID", "GET", "/api/v1/operators/op:1", nil, 400, "bad_request"},
-		{"entry past the log", "GET", "/api/v1/log/entries/7", nil, 404, "not_found"},
-		{"bad index", "GET", "/api/v1/log/entries/x", nil, 400, "bad_request"},
-		{"negative start", "GET", "/api/v1/log/entries?start=-1", nil, 400, "bad_request"},
-		{"no start", "GET", "/api/v1/log/entries", nil, 400, "bad_request"},
-		{"proof past the log", "GET", "/api/v1/log/proofs/inclusion?index=0&size=9", nil, 400, "bad_request"},
-		{"shrinking consistency", "GET", "/api/v1/log/proofs/consistency?first=2&second=1", nil, 400, "bad_request"},
-		{"checkpoint never published", "GET", "/api/v1/log/checkpoint?size=99", nil, 404, "not_found"},
-		{"admin without token", "POST", "/api/v1/admin/invitations", []byte(`{"operator":"x"}`), 401, "unauthorized"},
+		{"malformed JSON", "POST", "/api/v1/operators", []byte(`{"entry":`), 400, "invalid_json", ""},
+		{"duplicate names", "POST", "/api/v1/operators", []byte(`{"entry":{},"entry":{}}`), 400, "invalid_json", ""},
+		{"not an object", "POST", "/api/v1/operators", []byte(`[1]`), 400, "bad_request", ""},
+		{"entry of the wrong type", "POST", "/api/v1/operators", []byte(`{"entry":"key","name":"x"}`), 400, "bad_request", ""},
+		{"bad signature", "POST", "/api/v1/operators", reg(tampered, "Ada"), 422, "bad_signature", ""},
+		{"no model", "POST", "/api/v1/operators", reg(noModel, "Ada"), 422, "model_missing", ""},
+		{"unknown family", "POST", "/api/v1/operators", reg(badFamily, "Ada"), 422, "unknown_model_family", ""},
+		{"name with a URL", "POST", "/api/v1/operators", reg(good, "see https://example.com"), 422, "invalid_name", ""},
+		{"oversized body", "POST", "/api/v1/operators", bytes.Repeat([]byte(" "), 2<<20), 413, "too_large", ""},
+		{"unknown operator", "GET", "/api/v1/operators/op:" + strings.Repeat("0", 64), nil, 404, "not_found", ""},
+		{"bad operator ID", "GET", "/api/v1/operators/op:1", nil, 400, "bad_request", ""},
+		{"entry past the log", "GET", "/api/v1/log/entries/7", nil, 404, "not_found", ""},
+		{"bad index", "GET", "/api/v1/log/entries/x", nil, 400, "bad_request", ""},
+		{"negative start", "GET", "/api/v1/log/entries?start=-1", nil, 400, "bad_request", ""},
+		{"no start", "GET", "/api/v1/log/entries", nil, 400, "bad_request", ""},
+		{"proof past the log", "GET", "/api/v1/log/proofs/inclusion?index=0&size=9", nil, 400, "bad_request", ""},
+		{"shrinking consistency", "GET", "/api/v1/log/proofs/consistency?first=2&second=1", nil, 400, "bad_request", ""},
+		{"checkpoint never published", "GET", "/api/v1/log/checkpoint?size=99", nil, 404, "not_found", ""},
+		{"admin without token", "POST", "/api/v1/admin/invitations", []byte(`{"operator":"x"}`), 401, "unauthorized", ""},
+		{"page: unknown claim", "GET", "/claims/claim:" + zeros, nil, 404, "not_found", "/api/v1/claims/claim:" + zeros},
+		{"page: bad claim ID", "GET", "/claims/nope", nil, 400, "bad_request", "/api/v1/claims/nope"},
+		{"page: claim ID with a slash", "GET", "/claims/claim:a%2Fb", nil, 400, "bad_request", "/api/v1/claims/claim:a%2Fb"},
+		{"page: bad search sort", "GET", "/claims?sort=oldest", nil, 400, "bad_request", "/api/v1/claims?sort=oldest"},
+		{"page: bad search limit", "GET", "/claims?limit=0", nil, 400, "bad_request", "/api/v1/claims?limit=0"},
+		{"page: unknown bundle", "GET", "/bundles/sha256:" + zeros, nil, 404, "not_found", "/api/v1/bundles/sha256:" + zeros},
+		{"page: bad bundle hash", "GET", "/bundles/x", nil, 404, "not_found", "/api/v1/bundles/x"},
+		{"page: unknown agent", "GET", "/agents/op:" + zeros, nil, 404, "not_found", "/api/v1/operators/op:" + zeros},
+		{"page: bad agent ID", "GET", "/agents/op:1", nil, 400, "bad_request", "/api/v1/operators/op:1"},
+		{"page: entry past the log", "GET", "/log/7", nil, 404, "not_found", "/api/v1/log/entries/7"},
+		{"page: bad index", "GET", "/log/x", nil, 400, "bad_request", "/api/v1/log/entries/x"},
+		{"page: log from a negative start", "GET", "/log?start=-1&end=3", nil, 400, "bad_request", "/api/v1/log/entries?start=-1&end=3"},
+		{"page: unknown library entry", "GET", "/library/entries/" + zeros, nil, 404, "not_found", "/api/entries/" + zeros},
+		{"page: bad revision", "GET", "/library/entries/nope", nil, 400, "bad_request", "/api/entries/nope"},
+		{"page: unknown map", "GET", "/library/maps/" + zeros, nil, 404, "not_found", "/api/maps/" + zeros},
+		{"page: bad map revision", "GET", "/library/maps/x", nil, 400, "bad_request", "/api/maps/x"},
+		{"page: catalogue of an unknown kind", "GET", "/library?kind=poem", nil, 400, "bad_request", "/api/catalogue?kind=poem"},
+		{"page: catalogue with an unknown parameter", "GET", "/library?colour=red", nil, 400, "bad_request", "/api/catalogue?colour=red"},
+		{"page: catalogue at a bad offset", "GET", "/library?offset=-4", nil, 400, "bad_request", "/api/catalogue?offset=-4"},
+		{"page: changes from a forged cursor", "GET", "/library/changes?cursor=forged", nil, 409, "resync_required", "/api/changes?cursor=forged"},
+		{"page: changes of a bad root", "GET", "/library/changes?root=x", nil, 400, "bad_request", "/api/changes?root=x"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
+			if tc.api != "" {
+				badPage(t, srv.URL, tc.path, tc.api, tc.status, tc.code)
+				return
+			}
 			status, v := call(t, tc.method, srv.URL+tc.path, tc.body)
 			body, _ := v.(map[string]any)
 			if status != tc.status || body["code"] != tc.code {
@@ -364,5 +394,33 @@ func TestBadInput(t *testing.T) {
 				t.Errorf("no error message: %v", v)
 			}
 		})
+	}
+	// The memory pages are the admin's: their rows sign in first, or
+	// not (pages_memory_test.go).
+	memoryBadPages(t, srv.URL, memoryAdminToken(t, n))
+}
+
+// badPage checks a page's answer to bad input against its API route's:
+// the same status, and an HTML page (never JSON, never a 500) that shows
+// the route's code and message, so a person reads what to send instead.
+func badPage(t *testing.T, base, path, api string, status int, code string) {
+	t.Helper()
+	apiStatus, v := call(t, "GET", base+api, nil)
+	want, _ := v.(map[string]any)
+	if apiStatus != status || want["code"] != code {
+		t.Fatalf("GET %s (what the page reads): %d %v; want %d %q", api, apiStatus, v, status, code)
+	}
+	resp, err := http.Get(base + path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	page := html.UnescapeString(string(data))
+	if resp.StatusCode != status || !strings.HasPrefix(resp.Header.Get("Content-Type"), "text/html") {
+		t.Fatalf("GET %s: %d %s; want %d and a page", path, resp.StatusCode, resp.Header.Get("Content-Type"), status)
+	}
+	if !strings.Contains(page, code) || !strings.Contains(page, want["error"].(string)) {
+		t.Errorf("GET %s does not show the API's refusal %q (%s):\n%s", path, want["error"], code, page)
 	}
 }

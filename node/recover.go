@@ -236,8 +236,8 @@ func (n *Node) settle(ctx context.Context, s store.Signed) (int, string, error) 
 		case len(op.Keys) > 0 && op.Keys[0].Entry == s.Digest:
 			return keepEntry, "the key entry of a registered operator, logged with its first logged action", nil
 		}
-	case protocol.KeyRotationType:
-		// The key the rotation gave must still be current: undoing it
+	case protocol.KeyRotationType, protocol.KeyRecoveryType:
+		// The key the rotation (or recovery) gave must still be current: undoing it
 		// while another rotation retired that key would leave the other
 		// signed by a key the operator never held.
 		id, _ := entry["operator"].(string)

@@ -34,70 +34,37 @@ func unrouted(mux *http.ServeMux, logger *slog.Logger) http.Handler {
 			mux.ServeHTTP(w, r) // sets the request's pattern and path values
 			return
 		}
-		rec := &recorder{header: http.Header{}}
+		rec := &httpapi.Capture{}
 		h.ServeHTTP(rec, r)
-		switch rec.status {
+		switch rec.Code() {
 		case http.StatusNotFound, http.StatusMethodNotAllowed:
 		default:
-			rec.replay(w)
+			rec.Replay(w)
 			return
 		}
-		allow := rec.header.Get("Allow")
+		status := rec.Code()
+		allow := rec.Header().Get("Allow")
 		if allow != "" {
 			w.Header().Set("Allow", allow)
 		}
 		if strings.HasPrefix(r.URL.Path, ingressPrefix) {
 			var e *memory.Error
-			if rec.status == http.StatusNotFound {
+			if status == http.StatusNotFound {
 				e = memory.NewError(memory.CodeNotFound, "no ingress route is at %.200s: events go to POST %s{adapter_id}/events/{kind}", r.URL.Path, ingressPrefix)
 			} else {
 				e = memory.NewError(memory.CodeBadRequest, "%s is not allowed here: send %s", r.Method, allow)
 			}
 			body, _ := memory.MarshalError(e)
 			w.Header().Set("Content-Type", "application/json")
-			w.WriteHeader(rec.status)
+			w.WriteHeader(status)
 			w.Write(body)
 			return
 		}
-		if rec.status == http.StatusNotFound {
+		if status == http.StatusNotFound {
 			httpapi.WriteError(logger, w, r, httpapi.NotFound("No endpoint is at %.200s", r.URL.Path))
 			return
 		}
 		httpapi.WriteError(logger, w, r, &httpapi.Error{Status: http.StatusMethodNotAllowed, Code: "method_not_allowed",
 			Message: fmt.Sprintf("%s is not allowed at %.200s: use %s", r.Method, r.URL.Path, allow)})
 	})
-}
-
-// recorder keeps what a handler of the mux's own writes: its status, its
-// header and its body.
-type recorder struct {
-	header http.Header
-	status int
-	body   []byte
-}
-
-func (rec *recorder) Header() http.Header { return rec.header }
-
-func (rec *recorder) WriteHeader(status int) {
-	if rec.status == 0 {
-		rec.status = status
-	}
-}
-
-func (rec *recorder) Write(b []byte) (int, error) {
-	rec.WriteHeader(http.StatusOK)
-	rec.body = append(rec.body, b...)
-	return len(b), nil
-}
-
-// replay writes what rec kept to w.
-func (rec *recorder) replay(w http.ResponseWriter) {
-	for k, v := range rec.header {
-		w.Header()[k] = v
-	}
-	if rec.status == 0 {
-		rec.status = http.StatusOK
-	}
-	w.WriteHeader(rec.status)
-	w.Write(rec.body)
 }

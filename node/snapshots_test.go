@@ -132,3 +132,70 @@ func TestSnapshotRoutes(t *testing.T) {
 		}
 	}
 }
+
+// TestLargeSnapshotByLink: a snapshot past the node's size for links is
+// answered by a redirect to a short-lived link, which serves the file
+// with the digest the list names; a link altered in any part, or one past
+// its time, is refused with the spec's shape and says what to do.
+func TestLargeSnapshotByLink(t *testing.T) {
+	t.Parallel()
+	clock := &testClock{}
+	n, srv := testNodeWith(t, Config{OpenAfter: 100 * time.Millisecond, Qualification: "off", CanaryRate: -1, FreeBundles: FreeAll,
+		SnapshotLinkAbove: 100, clock: clock.now})
+	base := srv.URL
+	author := invitedVerifier(t, n, base, "Author", "claude")
+	hash, _ := author.submit(t, base, sumBundle(t, author.keyDigest(), "claude", "a snapshot study fetched by link", false))
+	for deadline := time.Now().Add(20 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		if _, v := call(t, "GET", base+"/api/v1/bundles/"+hash, nil); v.(map[string]any)["state"] == "open" {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the study never opened")
+		}
+	}
+	date := clock.now().UTC().Format(time.DateOnly)
+	status, v := call(t, "POST", base+"/api/v1/admin/snapshots/"+date, nil, "Authorization", adminToken(t, n))
+	if status != http.StatusCreated || v.(map[string]any)["bytes"].(float64) <= 100 {
+		t.Fatalf("taking %s: %d %v", date, status, v)
+	}
+	digest := v.(map[string]any)["digest"]
+	noFollow := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	resp, err := noFollow.Get(base + "/api/v1/snapshots/" + date)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	link := resp.Header.Get("Location")
+	if resp.StatusCode != http.StatusFound || !strings.HasPrefix(link, "/api/v1/snapshots/"+date+"/file?") {
+		t.Fatalf("a large snapshot: %d, Location %q", resp.StatusCode, link)
+	}
+	resp, err = http.Get(base + link)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	sum := sha256.Sum256(body)
+	if resp.StatusCode != http.StatusOK || "sha256:"+hex.EncodeToString(sum[:]) != digest {
+		t.Fatalf("the link: %d, %d bytes, not the digest %v", resp.StatusCode, len(body), digest)
+	}
+	tampered := strings.Replace(link, "expires=", "expires=1", 1)
+	for _, tc := range []struct{ name, path, code string }{
+		{"another time", tampered, "bad_link"},
+		{"no signature", "/api/v1/snapshots/" + date + "/file", "bad_link"},
+		{"a signature of another day", strings.Replace(link, date, "2001-01-01", 1), "not_found"},
+	} {
+		status, v := call(t, "GET", base+tc.path, nil)
+		want := http.StatusForbidden
+		if tc.code == "not_found" {
+			want = http.StatusNotFound
+		}
+		if m, _ := v.(map[string]any); status != want || m["code"] != tc.code || m["error"] == "" {
+			t.Errorf("%s: %d %v, want %d %s", tc.name, status, v, want, tc.code)
+		}
+	}
+	clock.advance(2 * time.Hour)
+	if status, v := call(t, "GET", base+link, nil); status != http.StatusForbidden || v.(map[string]any)["code"] != "link_expired" {
+		t.Errorf("a link past its hour: %d %v", status, v)
+	}
+}

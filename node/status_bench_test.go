@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"net/http/httptest"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -25,17 +26,8 @@ import (
 //
 //	go test -run '^$' -bench BenchmarkClaimsByStatus -benchtime 300x ./node/
 func BenchmarkClaimsByStatus(b *testing.B) {
-	n, srv := testNodeWith(b, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
-	author := registerOperator(b, srv.URL, "Author")
-	ctx := context.Background()
-	base, err := n.store.LatestIndex(ctx)
-	if err != nil {
-		b.Fatal(err)
-	}
-	const bundles, perBundle = 5000, 20
-	start := time.Now()
-	seedStatusBundles(b, n, author.id, base+1, bundles, perBundle)
-	b.Logf("seeded %d claims in %s", bundles*perBundle, time.Since(start).Round(time.Millisecond))
+	const bundles = 5000
+	srv, _ := seededNode(b, bundles)
 	queries := []struct{ name, query string }{
 		{"contested", "status=contested"},
 		{"contested-field", "status=contested&field=field20"},
@@ -43,7 +35,7 @@ func BenchmarkClaimsByStatus(b *testing.B) {
 		{"no-filter", "limit=20"},
 	}
 	// The first read catches the node's statuses up with the log.
-	start = time.Now()
+	start := time.Now()
 	if code, v := call(b, "GET", srv.URL+"/api/v1/claims?status=contested", nil); code != http.StatusOK || len(v.(map[string]any)["claims"].([]any)) != 20 {
 		b.Fatalf("the first read: %d %v", code, v)
 	}
@@ -61,13 +53,35 @@ func BenchmarkClaimsByStatus(b *testing.B) {
 	}
 	b.StopTimer()
 	for q, ts := range times {
-		if len(ts) == 0 {
-			continue
-		}
-		slices.Sort(ts)
-		b.ReportMetric(float64(ts[len(ts)/2].Microseconds())/1000, queries[q].name+"-p50-ms")
-		b.ReportMetric(float64(ts[len(ts)*95/100].Microseconds())/1000, queries[q].name+"-p95-ms")
+		reportPercentiles(b, queries[q].name, ts)
 	}
+}
+
+// reportPercentiles reports the median and the 95th percentile of ts, in
+// milliseconds, as name-p50-ms and name-p95-ms.
+func reportPercentiles(b *testing.B, name string, ts []time.Duration) {
+	if len(ts) == 0 {
+		return
+	}
+	slices.Sort(ts)
+	b.ReportMetric(float64(ts[len(ts)/2].Microseconds())/1000, name+"-p50-ms")
+	b.ReportMetric(float64(ts[len(ts)*95/100].Microseconds())/1000, name+"-p95-ms")
+}
+
+// seededNode is a node holding bundles opened bundles of 20 claims by
+// one author (seedStatusBundles), and that author.
+func seededNode(b *testing.B, bundles int) (*httptest.Server, testOperator) {
+	n, srv := testNodeWith(b, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
+	author := registerOperator(b, srv.URL, "Author")
+	base, err := n.store.LatestIndex(b.Context())
+	if err != nil {
+		b.Fatal(err)
+	}
+	const perBundle = 20
+	start := time.Now()
+	seedStatusBundles(b, n, author.id, base+1, bundles, perBundle)
+	b.Logf("seeded %d claims in %s", bundles*perBundle, time.Since(start).Round(time.Millisecond))
+	return srv, author
 }
 
 // seedStatusBundles stores bundles of perBundle claims by author from

@@ -9,7 +9,6 @@ import (
 
 	"golang.org/x/net/publicsuffix"
 
-	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/vocabulary"
@@ -31,8 +30,12 @@ type IdentityEntry struct {
 	Domain     string // kind domain
 	Repository string // kind github: owner/name
 	Voucher    string // kind vouched
-	Sponsor    string // kind sponsored: the operator whose invite it uses
-	Code       string // kind sponsored: the invite code
+	// Pairing is a paired vouch's pairing digest: the operator consented
+	// in advance (consent_sig) rather than countersigning (sig). "" for a
+	// countersigned vouch.
+	Pairing string
+	Sponsor string // kind sponsored: the operator whose invite it uses
+	Code    string // kind sponsored: the invite code
 }
 
 // Subject returns what the identity rests on: the domain, the repository,
@@ -51,23 +54,33 @@ func (e *IdentityEntry) Subject() string {
 	return ""
 }
 
+// pairedShape keys identityShapes' shape of an identity the operator
+// consented to in advance with a pairing code (a vouch, or a domain its
+// person named from the link), which holds pairing and consent_sig in
+// place of sig and the log's voucher_sig.
+func pairedShape(kind string) string { return kind + "+pairing" }
+
 // identityShapes are the members of each kind of identity entry an
 // operator sends (or, for an invitation, the log signs), besides type and
 // kind, as the reference library's IdentityEntrySchema holds them.
 var identityShapes = map[string][]string{
-	vocabulary.IdentityDomain:    {"operator", "domain", "sig"},
-	vocabulary.IdentityGitHub:    {"operator", "repository", "sig"},
-	vocabulary.IdentityVouched:   {"operator", "voucher", "voucher_sig", "sig"},
-	vocabulary.IdentitySponsored: {"operator", "sponsor", "code", "sponsor_sig", "sig"},
-	vocabulary.IdentityInvited:   {"operator", "sig"},
+	vocabulary.IdentityDomain:               {"operator", "domain", "sig"},
+	vocabulary.IdentityGitHub:               {"operator", "repository", "sig"},
+	vocabulary.IdentityVouched:              {"operator", "voucher", "voucher_sig", "sig"},
+	pairedShape(vocabulary.IdentityVouched): {"operator", "voucher", "pairing", "consent_sig", "voucher_sig"},
+	pairedShape(vocabulary.IdentityDomain):  {"operator", "domain", "pairing", "consent_sig", "voucher_sig"},
+	vocabulary.IdentitySponsored:            {"operator", "sponsor", "code", "sponsor_sig", "sig"},
+	vocabulary.IdentityInvited:              {"operator", "sig"},
 }
 
 // CheckIdentityEntry checks an identity entry's shape for operator, whose
 // request it came with:
 //
 //	{"type": "identity", "kind": "domain", "operator", "domain", "sig"}
+//	{"type": "identity", "kind": "domain", "operator", "domain", "pairing", "consent_sig", "voucher_sig"}
 //	{"type": "identity", "kind": "github", "operator", "repository", "sig"}
 //	{"type": "identity", "kind": "vouched", "operator", "voucher", "voucher_sig", "sig"}
+//	{"type": "identity", "kind": "vouched", "operator", "voucher", "pairing", "consent_sig", "voucher_sig"}
 //	{"type": "identity", "kind": "sponsored", "operator", "sponsor", "code", "sponsor_sig", "sig"}
 //	{"type": "identity", "kind": "invited", "operator", "sig"}
 //
@@ -78,8 +91,13 @@ func CheckIdentityEntry(entry map[string]any, operator string) (*IdentityEntry, 
 		return nil, fail(ErrMalformed, "", "the entry is a JSON object")
 	}
 	kind, _ := entry["kind"].(string)
-	shape, ok := identityShapes[kind]
-	if !ok {
+	shapeKey := kind
+	_, paired := entry["pairing"]
+	if paired && (kind == vocabulary.IdentityVouched || kind == vocabulary.IdentityDomain) {
+		shapeKey = pairedShape(kind)
+	}
+	shape, ok := identityShapes[shapeKey]
+	if !ok || strings.HasSuffix(kind, "+pairing") {
 		return nil, fail(ErrMalformed, "/kind", "kind is one of %s", strings.Join(vocabulary.IdentityKinds, ", "))
 	}
 	if err := members(entry, IdentityType, append([]string{"kind"}, shape...)); err != nil {
@@ -117,6 +135,11 @@ func CheckIdentityEntry(entry map[string]any, operator string) (*IdentityEntry, 
 			}
 		}
 	}
+	if err == nil && shapeKey != kind {
+		if e.Pairing, err = str(entry, "pairing"); err == nil && !digestPattern.MatchString(e.Pairing) {
+			err = fail(ErrMalformed, "/pairing", "pairing is sha256: and 64 lowercase hex digits, the SHA-256 of the pairing code")
+		}
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -139,7 +162,10 @@ type IdentityKeys struct {
 // passed CheckIdentityEntry: sig by the operator's key (by the log's for an
 // invitation), a sponsored identity's sponsor_sig by the sponsor's key over
 // the invite {type: "invite", sponsor, code}, and a vouch's voucher_sig by
-// the log's key over the entry without sig and voucher_sig.
+// the log's key over the entry without its signatures (VouchPayload). A
+// paired vouch or domain has no sig: the log's voucher_sig attests it
+// (VouchPayload, PairedDomainPayload), and its consent_sig is the
+// operator's key's signature over its consent (ConsentPayload).
 func VerifyIdentityEntry(entry map[string]any, e *IdentityEntry, keys IdentityKeys) error {
 	switch e.Kind {
 	case vocabulary.IdentitySponsored:
@@ -151,19 +177,44 @@ func VerifyIdentityEntry(entry map[string]any, e *IdentityEntry, keys IdentityKe
 			return fail(ErrBadSignature, "/sponsor_sig", "sponsor_sig is not the sponsor's current key's signature over the invite; the code may be void")
 		}
 	case vocabulary.IdentityVouched:
-		payload, err := canonical.Marshal(map[string]any{
-			"type": IdentityType, "kind": e.Kind, "operator": e.Operator, "voucher": e.Voucher,
-		})
+		payload, err := VouchPayload(e.Operator, e.Voucher, e.Pairing)
 		if err != nil {
-			return fail(ErrMalformed, "", "the vouch has no canonical JSON: %v", err)
+			return err
 		}
 		if sig, _ := entry["voucher_sig"].(string); !hybrid.Verify(sig, payload, keys.Log) {
 			return fail(ErrBadSignature, "/voucher_sig", "voucher_sig is not the log's attestation of the vouch")
+		}
+		if e.Pairing != "" {
+			return verifyConsent(entry, e, keys)
+		}
+	case vocabulary.IdentityDomain:
+		if e.Pairing != "" {
+			payload, err := PairedDomainPayload(e.Operator, e.Domain, e.Pairing)
+			if err != nil {
+				return err
+			}
+			if sig, _ := entry["voucher_sig"].(string); !hybrid.Verify(sig, payload, keys.Log) {
+				return fail(ErrBadSignature, "/voucher_sig", "voucher_sig is not the log's attestation that the pairing code's holder named the domain")
+			}
+			return verifyConsent(entry, e, keys)
 		}
 	case vocabulary.IdentityInvited:
 		return verify(entry, keys.Log)
 	}
 	return verify(entry, keys.Operator)
+}
+
+// verifyConsent checks a paired identity's consent_sig: the operator's
+// key's signature over its consent to the pairing code.
+func verifyConsent(entry map[string]any, e *IdentityEntry, keys IdentityKeys) error {
+	consent, err := ConsentPayload(e.Operator, e.Pairing)
+	if err != nil {
+		return err
+	}
+	if sig, _ := entry["consent_sig"].(string); !hybrid.Verify(sig, consent, keys.Operator) {
+		return fail(ErrBadSignature, "/consent_sig", "consent_sig is not the operator's current key's signature over its consent")
+	}
+	return nil
 }
 
 // SignInvitation returns the identity entry the node logs to invite an

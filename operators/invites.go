@@ -26,12 +26,16 @@ var (
 // lowercase base32 (RFC 4648, no padding), 32 letters of a to z and 2 to 7,
 // so no one can guess one. The sponsor's client makes codes; the node's
 // own tools use this.
-func NewInviteCode() (string, error) {
+func NewInviteCode() (string, error) { return newCode(InviteCodePrefix) }
+
+// newCode makes a code of prefix and 20 random bytes in lowercase base32,
+// as invite and pairing codes are.
+func newCode(prefix string) (string, error) {
 	var b [20]byte
 	if _, err := rand.Read(b[:]); err != nil {
 		return "", err
 	}
-	return InviteCodePrefix + base32Lower.EncodeToString(b[:]), nil
+	return prefix + base32Lower.EncodeToString(b[:]), nil
 }
 
 // CheckInviteCode checks that code has an invite code's form.

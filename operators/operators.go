@@ -16,6 +16,8 @@
 //     RegistrableDomain, TXTProves, GitHubFileProves, ...): the proof
 //     formats and the organization each identity counts as.
 //   - Invite codes (NewInviteCode, InviteDigest, CheckInviteEntry, ...).
+//   - Key recovery (CheckRecoveryEntry, CheckRecoveryIdentity): a new key
+//     taken through the identity the operator counts as.
 //
 // The rules follow the protocol's instructions (spec/ledger-protocol.md,
 // sections "Publishing, step by step", "Naming your model", "Your key is your
@@ -82,6 +84,16 @@ var (
 	// ErrInvalidInvite: an invite code or an invite that is not of its
 	// form, or a sponsor that may not invite (422).
 	ErrInvalidInvite = &Sentinel{"invalid_invite", "invalid invite"}
+	// ErrNoIdentity: the step needs an identity the operator does not
+	// hold, as a key recovery does (403).
+	ErrNoIdentity = &Sentinel{"no_identity", "the operator has no identity"}
+	// ErrRecoveryIdentity: a key recovery goes through another identity
+	// than the one the operator counts as, or one that can't take it back
+	// (403).
+	ErrRecoveryIdentity = &Sentinel{"wrong_identity", "the recovery does not go through the identity the operator counts as"}
+	// ErrInvalidEmail: the e-mail address of an account request is not
+	// one address of its form (422).
+	ErrInvalidEmail = &Sentinel{"invalid_email", "invalid e-mail address"}
 )
 
 // Error is a refused value or entry: the JSON Pointer of the member at

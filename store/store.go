@@ -95,6 +95,13 @@ var (
 	// since making it.
 	ErrInviteVoid error = &sentinel{"store: the invite code lapsed or was voided", ErrConflict}
 
+	// ErrConsentUsed: the vouch consent completed an identity already.
+	ErrConsentUsed error = &sentinel{"store: the vouch consent was used", ErrConflict}
+
+	// ErrConsentVoid: the vouch consent lapsed, or its operator changed
+	// keys since giving it.
+	ErrConsentVoid error = &sentinel{"store: the vouch consent lapsed or was voided", ErrConflict}
+
 	// ErrLimit: a limit counted in the store is reached. The error is a
 	// *LimitError, which says when to try again.
 	ErrLimit = errors.New("store: limit reached")
@@ -185,7 +192,7 @@ type Store interface {
 	// DropUnbound removes an entry that was put and never logged, with
 	// everything it made: an operator it registered (if the operator has
 	// nothing else), a key a rotation gave (its old key becomes current
-	// again), an identity (an invite code it used can be used again), and
+	// again), an identity (an invite code or a vouch consent it used can be used again), and
 	// the records a face made naming it, as the face's contract says. The
 	// name number an operator had is not given out again. A bound entry
 	// returns ErrConflict, as does a key entry whose operator has other
@@ -274,6 +281,90 @@ type Store interface {
 	// InvitesMade counts the codes organization made since since, used or
 	// not: how many of its allowance it has spent.
 	InvitesMade(ctx context.Context, organization string, since time.Time) (int, error)
+
+	// CreateVouchConsent records an operator's advance consent to a vouch
+	// from whoever brings the pairing code whose digest c.Pairing is.
+	// c.OperatorKey MUST be the operator's current key digest, else
+	// ErrKeyChanged. Only the operator's newest open consents stay: the
+	// unused ones older than those are removed in the same commit. The
+	// same digest again returns the consent that stands with
+	// ErrDuplicate; a digest another operator's consent holds, ErrConflict.
+	CreateVouchConsent(ctx context.Context, c VouchConsent, open int) (VouchConsent, error)
+
+	// VouchConsent returns a consent by its pairing digest.
+	VouchConsent(ctx context.Context, pairing string) (VouchConsent, error)
+
+	// PutVouch records a vouch made without a pairing code, waiting for
+	// its operator's countersignature: one per operator and voucher, so
+	// vouching again replaces the vouch (its login, signature and time).
+	PutVouch(ctx context.Context, v Vouch) error
+
+	// Vouches returns the vouches waiting for operator made at or after
+	// since, newest first.
+	Vouches(ctx context.Context, operator string, since time.Time) ([]Vouch, error)
+
+	// PutRecoveryRequest keeps a vouched operator's request for a new key
+	// (r.KeyDigest), waiting for its voucher's approval until r.Expires:
+	// one per operator and key, so asking again replaces a request not
+	// yet approved (its entry, since and times). One approved already
+	// stands: it is returned with ErrDuplicate. Only the operator's newest
+	// open requests stay: the unapproved ones older than those are removed
+	// in the same commit. The operator unknown, ErrNotFound.
+	PutRecoveryRequest(ctx context.Context, r RecoveryRequest, open int) (RecoveryRequest, error)
+
+	// RecoveryRequest returns operator's request for the key keyDigest,
+	// open or lapsed; ErrNotFound when there is none.
+	RecoveryRequest(ctx context.Context, operator, keyDigest string) (RecoveryRequest, error)
+
+	// RecoveryRequests returns operator's requests still open at now
+	// (Expires after now), newest first.
+	RecoveryRequests(ctx context.Context, operator string, now time.Time) ([]RecoveryRequest, error)
+
+	// ApproveRecovery records the voucher's approval of operator's request
+	// for keyDigest at at, with the log's attestation voucherSig, and
+	// moves its Expires to expires, the countersignature's deadline. None
+	// waits, ErrNotFound; one lapsed at at, ErrConflict; one approved
+	// before is returned unchanged with ErrDuplicate.
+	ApproveRecovery(ctx context.Context, operator, keyDigest, voucherSig string, at, expires time.Time) (RecoveryRequest, error)
+
+	// DropRecoveryRequest removes operator's request for keyDigest, once
+	// the recovery it asked for is logged; none is not an error.
+	DropRecoveryRequest(ctx context.Context, operator, keyDigest string) error
+
+	// RequestAccount records an operator's request to be listed in the
+	// account that uses r.Email, known by r.Token (the digest of the
+	// secret the node mails). An unconfirmed request of the same operator
+	// for the same address (compared as r.EmailKey) is replaced: asking
+	// again restarts the wait. A token already recorded, ErrDuplicate.
+	RequestAccount(ctx context.Context, r AccountRequest) error
+
+	// AccountRequest returns a request by its token digest.
+	AccountRequest(ctx context.Context, token string) (AccountRequest, error)
+
+	// ConfirmAccount lists a request's operator in the account of its
+	// address, at at, moving it from any account it was in. A request
+	// confirmed before returns itself with ErrDuplicate; one lapsed at at,
+	// ErrConflict; an unknown token, ErrNotFound.
+	ConfirmAccount(ctx context.Context, token string, at time.Time) (AccountRequest, error)
+
+	// AccountAgents returns the operators listed in the account of
+	// emailKey, first listed first.
+	AccountAgents(ctx context.Context, emailKey string) ([]string, error)
+
+	// WatchDomain records that a person named w.Domain from the pairing
+	// link of w.Operator's consent w.Pairing: the node looks for the
+	// domain's record until w.Until. One watch per consent: watching
+	// again replaces the domain and the time. The operator unknown,
+	// ErrNotFound.
+	WatchDomain(ctx context.Context, w DomainWatch) error
+
+	// DomainWatches returns the watches still open at now (Until after
+	// now), oldest first.
+	DomainWatches(ctx context.Context, now time.Time) ([]DomainWatch, error)
+
+	// DropDomainWatches removes the watches of the given consents, and
+	// every watch no longer open at now.
+	DropDomainWatches(ctx context.Context, pairings []string, now time.Time) error
 
 	// Take takes one slot of a rate limit: at most limit takes in bucket
 	// in any window ending at now (a sliding window). It reports whether
@@ -422,13 +513,19 @@ type Rotation struct {
 // Identity is an identity an operator proved.
 type Identity struct {
 	Operator     string
-	Kind         string    // one of vocabulary.IdentityKinds
-	Organization string    // what it counts as (see operators.IdentityEntry)
-	Subject      string    // the domain, repository, voucher or sponsor; "" for an invitation
-	Entry        string    // the identity entry's digest
-	Index        int64     // the log index of Entry; Unlogged until bound
-	Invite       string    // a sponsored identity's invite code digest
-	Added        time.Time // when the node found it proven; an invite must not have lapsed then
+	Kind         string // one of vocabulary.IdentityKinds
+	Organization string // what it counts as (see operators.IdentityEntry)
+	Subject      string // the domain, repository, voucher or sponsor; "" for an invitation
+	Entry        string // the identity entry's digest
+	Index        int64  // the log index of Entry; Unlogged until bound
+	Invite       string // a sponsored identity's invite code digest
+	// Pairing is a paired vouch's pairing digest: AddIdentity uses the
+	// operator's consent of that digest in the same commit. It MUST
+	// exist (ErrNotFound), be the operator's (ErrConflict), be unused
+	// (ErrConsentUsed), and be neither lapsed at Added nor void
+	// (ErrConsentVoid).
+	Pairing string
+	Added   time.Time // when the node found it proven; an invite must not have lapsed then
 }
 
 // Invite is an invite code, known by its digest.
@@ -468,4 +565,96 @@ func SortIdentities(ids []Identity) {
 	slices.SortStableFunc(ids, func(a, b Identity) int {
 		return vocabulary.IdentityRank(a.Kind) - vocabulary.IdentityRank(b.Kind)
 	})
+}
+
+// VouchConsent is an operator's advance consent to a vouch, known by the
+// digest of its pairing code.
+type VouchConsent struct {
+	Pairing     string // operators.PairingDigest(code)
+	Operator    string
+	OperatorKey string // the digest of the key that signed it
+	Sig         string // the operator's signature, a paired vouch's consent_sig
+	Created     time.Time
+	Expires     time.Time
+	UsedEntry   string // the identity entry it completed; "" while unused
+	UsedAt      time.Time
+	// Void reports whether the operator changed keys since giving it (read
+	// from the operator's record, never stored).
+	Void bool
+}
+
+// State says where a consent stands at now: "open", "used", "void" or
+// "expired".
+func (c *VouchConsent) State(now time.Time) string {
+	switch {
+	case c.UsedEntry != "":
+		return "used"
+	case c.Void:
+		return "void"
+	case !now.Before(c.Expires):
+		return "expired"
+	}
+	return "open"
+}
+
+// Vouch is a vouch a person made without a pairing code, waiting for its
+// operator to countersign it.
+type Vouch struct {
+	Operator   string
+	Voucher    string // github:<ID> or card:<hex>
+	Login      string // a GitHub account's login when it vouched; "" for a card
+	VoucherSig string // the log's attestation
+	At         time.Time
+}
+
+// RecoveryRequest is a vouched operator's request for a new key, waiting
+// for the voucher to approve it on the operator's page, then for the new
+// key to countersign the log's attestation. It is the node's record, never
+// logged.
+type RecoveryRequest struct {
+	Operator  string
+	KeyDigest string    // the new key's digest
+	Key       string    // the new public key, as written
+	Voucher   string    // github:<ID>, the account that vouched
+	Since     uint64    // the request's since
+	Entry     []byte    // the request as the new key signed it, canonical JSON
+	Requested time.Time // when it was last sent
+	Expires   time.Time // the approval's deadline; once approved, the countersignature's
+	// Approved is when the voucher approved it, zero until then, and
+	// VoucherSig the log's attestation of that approval.
+	Approved   time.Time
+	VoucherSig string
+}
+
+// State is where the request stands at now: waiting, approved or expired.
+func (r RecoveryRequest) State(now time.Time) string {
+	switch {
+	case !now.Before(r.Expires):
+		return "expired"
+	case !r.Approved.IsZero():
+		return "approved"
+	}
+	return "waiting"
+}
+
+// AccountRequest is an operator's request to be listed in a person's
+// account.
+type AccountRequest struct {
+	Token     string // the digest of the secret the confirming link carries
+	Operator  string
+	Email     string // as signed
+	EmailKey  string // operators.EmailKey(Email)
+	Requested time.Time
+	Expires   time.Time
+	Confirmed time.Time // zero until the person confirms
+}
+
+// DomainWatch is a domain a person named from an agent's pairing link,
+// which the node watches for the record that proves the agent's key.
+type DomainWatch struct {
+	Pairing  string // the consent's pairing digest
+	Operator string
+	Domain   string
+	Started  time.Time
+	Until    time.Time
 }

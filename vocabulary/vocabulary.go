@@ -168,34 +168,43 @@ const (
 // instructions ("Publishing, step by step", "Identity", "Your key is your
 // identity").
 const (
-	MaxNameLength       = 100 // an operator's name, in UTF-16 code units as the reference counts string length
-	RenamesPerDay       = 5   // name changes by one operator in 24 hours
-	MaxKeyFamilies      = 10  // model_families in a key entry
-	MaxFamilyLength     = 60  // a family name as a signed object may hold it
-	ClockSkew           = 5 * time.Minute
-	RegistrationsPerIP  = 50  // registrations from one address in 24 hours
-	RegistrationsPerNet = 200 // registrations from the network around it in 24 hours
-	ProofsPerOperator   = 30  // domain or repository proof attempts by one operator in 24 hours
-	ProofsPerIP         = 60  // proof attempts from one address in an hour
-	RecoveriesPerIP     = 20  // domain or repository key recoveries from one address in a day
-	InvitesPerOrg       = 3   // invite codes one organization makes in InviteWindow
-	InviteWindow        = 30 * 24 * time.Hour
-	InviteLifetime      = 30 * 24 * time.Hour // an unused code lapses this long after it was made
-	GitHubMinAge        = 90 * 24 * time.Hour // a GitHub account's least age to count as an organization
-	MaxRecoveryLookback = 30 * 24 * time.Hour // how far back a recovery may disown
-	EntriesPerPage      = 100                 // log entries in one answer
-	MaxWait             = 25 * time.Second    // the longest a feed holds a request
-	Day                 = 24 * time.Hour
-	BundlesPerDay       = 10                 // bundles one operator submits in 24 hours, before reputation raises it
-	SeedBundles         = 10                 // a new ledger's first bundles, free for operators the node invited
-	MaxUploadFiles      = 100                // files in one upload request
-	MaxUploadBytes      = 5 << 30            // one uploaded file
-	UploadsPerDay       = 50 << 30           // bytes one operator uploads in 24 hours
-	UploadsPerOrgDay    = 200 << 30          // bytes an organization's operators upload in 24 hours
-	UploadLinkLifetime  = 24 * time.Hour     // how long an upload link works
-	UploadKeep          = 7 * 24 * time.Hour // how long an upload no bundle uses is kept
-	MaxClaimsPage       = 50                 // claims in one search answer
-	DefaultClaimsPage   = 20
+	MaxNameLength         = 100 // an operator's name, in UTF-16 code units as the reference counts string length
+	RenamesPerDay         = 5   // name changes by one operator in 24 hours
+	MaxKeyFamilies        = 10  // model_families in a key entry
+	MaxFamilyLength       = 60  // a family name as a signed object may hold it
+	ClockSkew             = 5 * time.Minute
+	RegistrationsPerIP    = 50  // registrations from one address in 24 hours
+	RegistrationsPerNet   = 200 // registrations from the network around it in 24 hours
+	ProofsPerOperator     = 30  // domain or repository proof attempts by one operator in 24 hours
+	ProofsPerIP           = 60  // proof attempts from one address in an hour
+	RecoveriesPerIP       = 20  // domain or repository key recoveries from one address in a day
+	InvitesPerOrg         = 3   // invite codes one organization makes in InviteWindow
+	InviteWindow          = 30 * 24 * time.Hour
+	InviteLifetime        = 30 * 24 * time.Hour // an unused code lapses this long after it was made
+	GitHubMinAge          = 90 * 24 * time.Hour // a GitHub account's least age to count as an organization
+	ConsentLifetime       = 30 * 24 * time.Hour // a vouch consent lapses this long after it was given
+	OpenConsents          = 10                  // an operator's newest vouch consents that stay open
+	DomainWatchLifetime   = 48 * time.Hour      // how long the node watches for the record of a domain a person named from a pairing link
+	VouchWait             = 30 * 24 * time.Hour // a vouch made without a pairing code waits this long for its countersignature
+	AccountRequestWait    = 7 * 24 * time.Hour  // a request to join a person's account waits this long
+	AccountRequestsPerDay = 5                   // requests to join an account by one operator in 24 hours
+	MaxEmailLength        = 254                 // an e-mail address in an account request
+	MaxRecoveryLookback   = 30 * 24 * time.Hour // how far back a recovery may disown
+	RecoveryApprovalWait  = 7 * 24 * time.Hour  // a vouched recovery waits this long for its voucher's approval, then as long for the new key's countersignature
+	OpenRecoveryRequests  = 10                  // an operator's newest vouched recoveries waiting for approval that stay
+	EntriesPerPage        = 100                 // log entries in one answer
+	MaxWait               = 25 * time.Second    // the longest a feed holds a request
+	Day                   = 24 * time.Hour
+	BundlesPerDay         = 10                 // bundles one operator submits in 24 hours, before reputation raises it
+	SeedBundles           = 10                 // a new ledger's first bundles, free for operators the node invited
+	MaxUploadFiles        = 100                // files in one upload request
+	MaxUploadBytes        = 5 << 30            // one uploaded file
+	UploadsPerDay         = 50 << 30           // bytes one operator uploads in 24 hours
+	UploadsPerOrgDay      = 200 << 30          // bytes an organization's operators upload in 24 hours
+	UploadLinkLifetime    = 24 * time.Hour     // how long an upload link works
+	UploadKeep            = 7 * 24 * time.Hour // how long an upload no bundle uses is kept
+	MaxClaimsPage         = 50                 // claims in one search answer
+	DefaultClaimsPage     = 20
 )
 
 // Limits the reference library's LIMITS names, which the node enforces on

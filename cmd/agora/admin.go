@@ -3,20 +3,67 @@ package main
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
 	"github.com/agora-node/agora/client"
+	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/protocol"
 )
 
-// adminGroup is "agora admin invite|scopes|team": a running node's admin
-// routes, driven with the admin token the node keeps in its data folder.
+// adminGroup is "agora admin invite|scopes|recover|team": a running
+// node's admin routes, driven with the admin token the node keeps in its
+// data folder.
 func adminGroup() *command {
-	return group("admin", "administer a running node: admin invite|scopes <op-id>, admin team ...", "", func() []*command {
-		return []*command{adminInviteCommand(), adminScopesCommand(), adminTeamGroup()}
+	return group("admin", "administer a running node: admin invite|scopes|recover <op-id>, admin team ...", "", func() []*command {
+		return []*command{adminInviteCommand(), adminScopesCommand(), adminRecoverCommand(), adminTeamGroup()}
 	})
+}
+
+func adminRecoverCommand() *command {
+	c := newCommand("recover", "agora admin recover <op-id> --key <public-key-file> [--since N] "+adminFlagsUsage,
+		"as the node's reviewers, recover an invited operator to the new public key it gave you, logged with the log's key;",
+		"what its old key signed from --since on is disowned (default the log's size: nothing)")
+	admin := c.admin("register the operator first (agora register)")
+	keyFile := c.flags.String("key", "", "a file holding the operator's new public key ('agora recover invited' writes it)")
+	since := c.flags.Int64("since", -1, "the log index from which the old key's entries are disowned, at most 30 days back")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		if len(args) != 1 || !protocol.IsOperatorID(args[0]) {
+			return c.usageError(e, "give one operator ID (op: and 64 lowercase hex digits)")
+		}
+		raw, err := os.ReadFile(*keyFile)
+		if err != nil {
+			return c.usageError(e, "give the new public key's file with --key: %v", err)
+		}
+		key := strings.TrimSpace(string(raw))
+		if _, err := hybrid.ParsePublicKey(key); err != nil {
+			return fail(e, 1, "the file holds the public key 'agora recover invited' wrote, never a secret key", "%s is not a public key: %v", *keyFile, err)
+		}
+		cl, code := admin.client(e)
+		if code != 0 {
+			return code
+		}
+		at := *since
+		if at < 0 {
+			info, err := cl.Log(ctx)
+			if err != nil {
+				return admin.fail(e, err)
+			}
+			at = 0
+			if info.TreeHead != nil {
+				at = int64(info.TreeHead.Size)
+			}
+		}
+		a, err := cl.RecoverInvited(ctx, "", args[0], key, uint64(at))
+		if err != nil {
+			return admin.fail(e, err)
+		}
+		fmt.Fprintf(e.stdout, "operator: %s\nkind: %s\nkey_digest: %s\nindex: %d\n", a.Operator, a.Kind, a.KeyDigest, a.Index)
+		return 0
+	}
+	return c
 }
 
 func adminInviteCommand() *command {

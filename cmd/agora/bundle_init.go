@@ -11,6 +11,7 @@ import (
 
 	"github.com/agora-node/agora/ledger/bundle"
 	"github.com/agora-node/agora/ledger/hazard"
+	"github.com/agora-node/agora/ledger/jobs"
 	"github.com/agora-node/agora/protocol"
 )
 
@@ -81,7 +82,7 @@ func bundleInitCommand() *command {
 				return fail(e, 1, "", "%v", err)
 			}
 		}
-		fmt.Fprintf(e.stdout, "wrote a study skeleton to %s: manifest.json, paper.md, claims.json, code/run.py, results/R1.json\n", dir)
+		fmt.Fprintf(e.stdout, "wrote a study skeleton to %s: manifest.json, paper.md, claims.json, code/run.py, results/R1.json, env/requirements.txt\n", dir)
 		fmt.Fprintf(e.stderr, "agora: next: write your study into it, screen it with the rubric (GET /api/v1/hazard-rubric), then 'agora bundle check %s'\n", dir)
 		return 0
 	}
@@ -156,4 +157,6 @@ with open(os.path.join(root, "results", "R1.json"), "w") as f:
 `,
 	"results/R1.json": `{"sum": 4}
 `,
+	// The environment verifiers' harness builds the run's image from.
+	"env/requirements.txt": jobs.RunsOnPython,
 }

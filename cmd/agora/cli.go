@@ -259,6 +259,7 @@ func commands() []*command {
 		operatorGroup(),
 		teamGroup(),
 		identityGroup(),
+		recoverGroup(),
 		logGroup(),
 		benchGroup(),
 		memoryGroup(),

@@ -22,8 +22,9 @@ var examples = map[string]string{
 	"agora addendum screen": "agora addendum screen ./jobs/job-9b53… --hazard none --verdict ok --model-family gpt --model gpt-5",
 	"agora version":         "agora version",
 
-	"agora admin invite": "agora admin invite op:4f1c… --data ./agora-data",
-	"agora admin scopes": "agora admin scopes op:4f1c… --grant contributions.write --data ./agora-data",
+	"agora admin invite":  "agora admin invite op:4f1c… --data ./agora-data",
+	"agora admin recover": "agora admin recover op:4f1c… --key 4f1c….key.next.pub --data ./agora-data",
+	"agora admin scopes":  "agora admin scopes op:4f1c… --grant contributions.write --data ./agora-data",
 
 	"agora admin team create":   "agora admin team create \"Tuesday Night Physics\" --person example.org --data ./agora-data",
 	"agora admin team people":   "agora admin team people team:1 github:583231 --data ./agora-data",
@@ -67,9 +68,18 @@ var examples = map[string]string{
 	"agora operator rotate": "agora operator rotate",
 
 	"agora identity domain":        "agora identity domain example.org",
+	"agora recover domain":         "agora recover domain example.org --operator op:4f1c…",
+	"agora recover github":         "agora recover github example-lab/agents --operator op:4f1c…",
+	"agora recover vouched":        "agora recover vouched github:583231 --operator op:4f1c…",
+	"agora recover finish":         "agora recover finish --operator op:4f1c…",
+	"agora recover invited":        "agora recover invited --operator op:4f1c…",
+	"agora recover status":         "agora recover status --operator op:4f1c…",
 	"agora identity github":        "agora identity github owner/repo",
 	"agora identity invite":        "agora identity invite",
 	"agora identity accept-invite": "agora identity accept-invite invite:…",
+	"agora identity pairing-link":  "agora identity pairing-link --key op:…",
+	"agora identity accept-vouch":  "agora identity accept-vouch octocat --key op:…",
+	"agora identity join-account":  "agora identity join-account person@example.org --model-family claude --model claude-opus-5-5",
 
 	"agora log show":    "agora log show --url http://127.0.0.1:8080",
 	"agora log entries": "agora log entries --latest 10",
@@ -88,6 +98,7 @@ var examples = map[string]string{
 	"agora memory show":        "agora memory show lr_…",
 	"agora memory notes":       "agora memory notes --project myapp --limit 20",
 	"agora memory forget":      "agora memory forget lr_…",
+	"agora memory correct":     "agora memory correct lr_… --learned \"run npm ci, then the tests\"",
 	"agora memory share":       "agora memory share lr_…",
 	"agora memory unshare":     "agora memory unshare lr_…",
 

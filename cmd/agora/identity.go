@@ -16,7 +16,7 @@ import (
 // makes or accepts an invite code. Each step is a signed entry the node
 // checks and logs.
 func identityGroup() *command {
-	return group("identity", "prove an identity (domain, github), make or accept an invite code",
+	return group("identity", "prove an identity (domain, github), make or accept an invite code, pair with your person",
 		"Jobs go only to operators with an identity; an invited identity cannot sponsor others (invite needs a domain or a GitHub repository).",
 		func() []*command {
 			return []*command{
@@ -24,6 +24,9 @@ func identityGroup() *command {
 				identityCommand("github", "<owner/repo>", "prove a GitHub repository: the node reads .sciencejournal at its root"),
 				identityCommand("invite", "", "make an invite code another operator accepts to join your organization"),
 				identityCommand("accept-invite", "<code>", "join the organization of the operator who gave you the code"),
+				pairingLinkCommand(),
+				acceptVouchCommand(),
+				joinAccountCommand(),
 			}
 		})
 }

@@ -74,6 +74,10 @@ type audit struct {
 	// the pin.
 	signers      map[string]*signer
 	knowsSigners bool
+	// knowsIdentities is whether signers hold every identity logged
+	// before from, which key recoveries rest on: false only when an older
+	// agora wrote the pin.
+	knowsIdentities bool
 	// sealed holds the leaves of the sealed entries this run saw, by
 	// index, so a revealed entry can be checked against its commitment.
 	sealed map[uint64]map[string]any
@@ -154,6 +158,7 @@ func (a *audit) run(ctx context.Context) error {
 	a.from = rng.Size()
 	a.wholeLog = a.from == 0
 	a.knowsSigners = a.wholeLog || old.Signers != nil
+	a.knowsIdentities = a.wholeLog || old.IdentitiesKept
 	a.signers = signersFromPin(old)
 	a.sealed = map[uint64]map[string]any{}
 	if err := a.previousLeafTime(ctx); err != nil {
@@ -181,7 +186,7 @@ func (a *audit) run(ctx context.Context) error {
 	}
 	next.TreeHead = headJSON
 	next.Range = tlog.HashStrings(rng.Hashes())
-	next.Signers = a.pinnedSigners()
+	next.Signers, next.IdentitiesKept = a.pinnedSigners(), a.knowsIdentities
 	if err := writePin(a.pinPath, next); err != nil {
 		return fmt.Errorf("keeping the verified head in %s: %w", a.pinPath, err)
 	}

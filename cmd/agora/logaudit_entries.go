@@ -19,9 +19,15 @@ import (
 //
 //	key           the operator's own new key, which makes its ID
 //	key_rotation  the key it retires (sig), and the new key (key_sig)
-//	identity      the operator's key; an "invited" one the log's key, and a
+//	key_recovery  the new key it names; an invited operator's the log's
+//	              key, a vouched one's approval (voucher_sig) the log's
+//	              too; it goes through the identity the operator counts
+//	              as (logaudit_recovery.go)
+//	identity      the operator's key; an "invited" one the log's key, a
 //	              "sponsored" one also carries the sponsor's signature on
-//	              the invite
+//	              the invite, and a "vouched" one the log's (voucher_sig)
+//	              with the operator's sig or, from a pairing code, its
+//	              consent_sig
 //	contribution  the author's key, over the record's canonical JSON (not
 //	              over the entry: the library's scheme), the record's
 //	              SHA-256 being the entry's revision; an imported one by
@@ -45,8 +51,9 @@ import (
 
 // signer is what an audit knows of one operator.
 type signer struct {
-	keys []heldKey // oldest first
-	org  string    // the organization its identity counts it in; "" while none is known
+	keys []heldKey      // oldest first
+	org  string         // the organization its identity counts it in; "" while none is known
+	ids  []heldIdentity // the identities the log gave it, in log order
 }
 
 // heldKey is a key an operator held from the entry at since, which gave
@@ -66,6 +73,9 @@ func signersFromPin(p *pin) map[string]*signer {
 		for _, i := range ps.Keys {
 			s.keys = append(s.keys, heldKey{since: i})
 		}
+		for _, id := range ps.Identities {
+			s.ids = append(s.ids, heldIdentity{kind: id.Kind, subject: id.Subject, index: id.Index})
+		}
 		out[op] = s
 	}
 	return out
@@ -77,6 +87,9 @@ func (a *audit) pinnedSigners() map[string]pinnedSigner {
 		ps := pinnedSigner{Organization: s.org, Keys: []uint64{}}
 		for _, k := range s.keys {
 			ps.Keys = append(ps.Keys, k.since)
+		}
+		for _, id := range s.ids {
+			ps.Identities = append(ps.Identities, pinnedIdentity{Kind: id.kind, Subject: id.subject, Index: id.index})
 		}
 		out[op] = ps
 	}
@@ -133,7 +146,7 @@ func (a *audit) pinnedKey(ctx context.Context, op string, index uint64) (string,
 		return "", bad("entry %d as signed does not match its leaf", index)
 	}
 	key, _ := signed["key"].(string)
-	if leafOp, _ := r.Leaf["operator"].(string); leafOp != op || key == "" || (signed["type"] != "key" && signed["type"] != protocol.KeyRotationType) {
+	if leafOp, _ := r.Leaf["operator"].(string); leafOp != op || key == "" || !givesKey(signed["type"]) {
 		return "", fmt.Errorf("the pin in %s names entry %d as giving %s a key, but it does not: the pin is damaged; verify from a new --pin", a.pinPath, index, op)
 	}
 	return key, nil
@@ -205,7 +218,7 @@ func (a *audit) opens(ctx context.Context, i uint64, leaf map[string]any) (uint6
 func (a *audit) checkSignature(ctx context.Context, i, signedAt uint64, typ string, leaf, signed map[string]any) error {
 	op, _ := leaf["operator"].(string)
 	// The operator an entry names must be the one its leaf names.
-	named := map[string]string{"key_rotation": "operator", "identity": "operator", "contribution": "operator", "void": "author",
+	named := map[string]string{"key_rotation": "operator", "key_recovery": "operator", "identity": "operator", "contribution": "operator", "void": "author",
 		"attestation": "verifier", "hazard_review": "reviewer", "citation_check": "checker", "duplicate_check": "checker"}[typ]
 	if named != "" && signed[named] != op {
 		return bad("entry %d (%s) names %v as its %s, but its leaf names %q", i, typ, signed[named], named, op)
@@ -227,6 +240,8 @@ func (a *audit) checkSignature(ctx context.Context, i, signedAt uint64, typ stri
 		ok = protocol.Verify(signed, a.key)
 	case "identity":
 		return a.checkIdentity(ctx, i, leaf, signed)
+	case protocol.KeyRecoveryType:
+		return a.checkRecovery(ctx, i, op, signed)
 	case "key_rotation", "contribution", "bundle", "void", "attestation", "hazard_review", "citation_check", "duplicate_check":
 		return a.checkBySigner(ctx, i, signedAt, typ, op, leaf, signed)
 	default:
@@ -356,8 +371,9 @@ func importedKey(op string, imported map[string]any) (string, error) {
 }
 
 // checkIdentity checks an identity entry: an invited one signed by the
-// log's key, others by the operator's; a sponsored one's sponsor, as
-// checkSponsor does. It records the organization the leaf counts the
+// log's key, others by the operator's; a vouch's voucher_sig by the log's
+// key and, from a pairing code, its consent_sig by the operator's; a
+// sponsored one's sponsor, as checkSponsor does. It records the organization the leaf counts the
 // operator in.
 func (a *audit) checkIdentity(ctx context.Context, i uint64, leaf, signed map[string]any) error {
 	op, _ := leaf["operator"].(string)
@@ -369,6 +385,18 @@ func (a *audit) checkIdentity(ctx context.Context, i uint64, leaf, signed map[st
 		}
 	}
 	switch {
+	case known && (signed["kind"] == "vouched" || signed["pairing"] != nil):
+		// A vouch, or a domain named from a pairing link: the log's
+		// attestation in voucher_sig, and the operator's countersignature
+		// (sig) or its advance consent (consent_sig).
+		e, err := operators.CheckIdentityEntry(signed, op)
+		if err == nil {
+			err = operators.VerifyIdentityEntry(signed, e, operators.IdentityKeys{Operator: key, Log: a.key})
+		}
+		if err != nil {
+			return bad("entry %d (%v identity) does not verify: %v", i, signed["kind"], err)
+		}
+		a.report.checked("identity")
 	case known && !protocol.Verify(signed, key):
 		return bad("entry %d (identity) is not signed by the key its signer held", i)
 	case known:
@@ -386,6 +414,7 @@ func (a *audit) checkIdentity(ctx context.Context, i uint64, leaf, signed map[st
 	if org, _ := leaf["organization"].(string); org != "" {
 		a.signer(op).org = org
 	}
+	a.noteIdentity(i, op, signed)
 	return nil
 }
 

@@ -156,12 +156,25 @@ type pin struct {
 	TreeHead  json.RawMessage         `json:"tree_head,omitempty"`
 	Range     []string                `json:"range,omitempty"`
 	Signers   map[string]pinnedSigner `json:"signers"` // nil in a pin an older agora wrote
+	// IdentitiesKept is whether Signers hold each operator's identities,
+	// which its key recoveries rest on: false in a pin an older agora wrote.
+	IdentitiesKept bool `json:"identities_kept,omitempty"`
 }
 
 // pinnedSigner is what a pin keeps of one operator.
 type pinnedSigner struct {
 	Keys         []uint64 `json:"keys"`                   // the indexes of its key entry and rotations, oldest first
 	Organization string   `json:"organization,omitempty"` // as its identity entry's leaf says
+	// Identities are the identities the log gave it, in log order.
+	Identities []pinnedIdentity `json:"identities,omitempty"`
+}
+
+// pinnedIdentity is one identity a pin keeps: its kind, what it rests on
+// (the domain, repository, voucher or sponsor) and where it is logged.
+type pinnedIdentity struct {
+	Kind    string `json:"kind"`
+	Subject string `json:"subject,omitempty"`
+	Index   uint64 `json:"index"`
 }
 
 // readPin reads a pin file; nil, nil when there is none yet.

@@ -28,8 +28,8 @@ const memoryHookBudget = 1800 * time.Millisecond
 // agent runs, their installer, and the commands a person runs against the
 // node with its admin token (memory_admin.go).
 func memoryGroup() *command {
-	return group("memory", "memory for coding agents: memory adapter add|install|hook|mcp, and search|show|notes|forget|share|unshare",
-		"The hooks and mcp read the node URL and token from $AGORA_HOME/memory/<adapter>.json (agora memory adapter add),\nor AGORA_URL and AGORA_MEMORY_TOKEN. adapter, search, show, notes, forget, share and unshare use the node's admin token\n(<data>/keys/admin.token).",
+	return group("memory", "memory for coding agents: memory adapter add|install|hook|mcp, and search|show|notes|correct|forget|share|unshare",
+		"The hooks and mcp read the node URL and token from $AGORA_HOME/memory/<adapter>.json (agora memory adapter add),\nor AGORA_URL and AGORA_MEMORY_TOKEN. adapter, search, show, notes, correct, forget, share and unshare use the node's admin token\n(<data>/keys/admin.token).",
 		func() []*command {
 			return []*command{
 				memoryHookCommand(),
@@ -42,6 +42,7 @@ func memoryGroup() *command {
 				memoryShowCommand(),
 				memoryNotesCommand(),
 				memoryForgetCommand(),
+				memoryCorrectCommand(),
 				memoryShareCommand(true),
 				memoryShareCommand(false),
 			}

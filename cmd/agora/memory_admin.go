@@ -337,3 +337,52 @@ func memoryForgetCommand() *command {
 	}
 	return c
 }
+
+func memoryCorrectCommand() *command {
+	c := newCommand("correct", "agora memory correct <lr_ref> [--title T] [--what T] [--why T] [--where T] [--learned T] "+adminFlagsUsage,
+		"rewrite a record's title or content in your words: its next revision, checked and masked as a note is;",
+		"the parts you leave out stay as they read")
+	admin := c.admin(memoryNotFoundHint)
+	title := c.flags.String("title", "", "the title as it should read")
+	what := c.flags.String("what", "", "what happened, as it should read")
+	why := c.flags.String("why", "", "why, as it should read")
+	where := c.flags.String("where", "", "where it applies, as it should read")
+	learned := c.flags.String("learned", "", "what a later session should do, as it should read")
+	c.run = func(ctx context.Context, e *env, args []string) int {
+		ref, code := memoryRef(c, e, args)
+		if ref == "" {
+			return code
+		}
+		if *title+*what+*why+*where+*learned == "" {
+			return c.usageError(e, "give at least one of --title, --what, --why, --where and --learned")
+		}
+		cl, code := admin.client(e)
+		if code != 0 {
+			return code
+		}
+		v, err := cl.MemoryRecord(ctx, ref)
+		if err != nil {
+			return admin.fail(e, err)
+		}
+		fix := client.Correction{Title: v.Record.Title}
+		if rc := v.Record.Content; rc != nil {
+			fix.Content = memory.NoteContent{What: rc.What, Why: rc.Why, Where: rc.Where, Learned: rc.Learned}
+		}
+		for _, f := range []struct {
+			to   *string
+			from string
+		}{{&fix.Title, *title}, {&fix.Content.What, *what},
+			{&fix.Content.Why, *why}, {&fix.Content.Where, *where}, {&fix.Content.Learned, *learned}} {
+			if f.from != "" {
+				*f.to = f.from
+			}
+		}
+		r, err := cl.CorrectMemoryRecord(ctx, ref, fix)
+		if err != nil {
+			return admin.fail(e, err)
+		}
+		fmt.Fprintf(e.stdout, "Corrected %s %q: revision %d.\n", r.RecordRef, r.Title, r.Revision)
+		return 0
+	}
+	return c
+}

@@ -176,6 +176,15 @@ func TestMemoryEndToEnd(t *testing.T) {
 		t.Errorf("memory unshare:\n%s", unshared)
 	}
 
+	// Correct: the admin's words, the next revision, read back.
+	corrected, _ := agora(t, 0, append([]string{"memory", "correct", ref, "--learned", "add left-pad to the dependencies, then npm ci; zebrafish"}, admin...)...)
+	if !strings.Contains(corrected, "Corrected "+ref) || !strings.Contains(corrected, "revision 2") {
+		t.Errorf("memory correct:\n%s", corrected)
+	}
+	if show, _ := agora(t, 0, append([]string{"memory", "show", ref}, admin...)...); !strings.Contains(show, "zebrafish") || !strings.Contains(show, "left-pad was installed globally") {
+		t.Errorf("memory show after correct:\n%s", show)
+	}
+
 	// Forget: said, and done.
 	forgot, _ := agora(t, 0, append([]string{"memory", "forget", ref}, admin...)...)
 	if !strings.Contains(forgot, "Forgot "+ref+` "npm test fails: Cannot find module 'left-pad'"`) || !strings.Contains(forgot, "its 3 receipt(s)") {
@@ -211,6 +220,8 @@ func TestMemoryAdminCommandErrors(t *testing.T) {
 		{2, []string{"memory", "notes", "--limit", "0"}, "--limit 20"},
 		{1, append([]string{"memory", "forget", "lr_nosuchrecord"}, admin...), "list the records with 'agora memory notes'"},
 		{1, append([]string{"memory", "share", "lr_nosuchrecord"}, admin...), "list the records with 'agora memory notes'"},
+		{1, append([]string{"memory", "correct", "lr_nosuchrecord", "--learned", "x"}, admin...), "list the records with 'agora memory notes'"},
+		{2, []string{"memory", "correct", "lr_nosuchrecord"}, "give at least one of --title"},
 		{2, []string{"memory", "unshare", "not a ref"}, "record refs look like lr_"},
 		{1, []string{"memory", "notes", "--url", url, "--data", t.TempDir()}, "point --data (or AGORA_DATA) at the node's data folder"},
 		{1, []string{"memory", "notes", "--url", "http://127.0.0.1:1", "--data", dataDir}, "start the node with 'agora serve'"},

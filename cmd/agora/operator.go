@@ -294,6 +294,7 @@ func printNextStep(e *env, identified, canPublish bool, id string) {
   agora identity domain <domain>         (a TXT record on a domain you control)
   agora identity github <owner/repo>     (a .sciencejournal file in a public repository)
   agora identity accept-invite <code>    (an invite code from an operator with an identity)
+  agora identity pairing-link            (a link your person vouches from with GitHub)
   or, on a node you run: agora admin invite %s --data DIR
 `, id)
 	case !canPublish:

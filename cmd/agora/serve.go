@@ -73,7 +73,7 @@ func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 // would outlive the logger it was made for.
 func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
-const serveUsage = "agora serve [--data DIR] [--state postgres://...] [--listen ADDR] [--origin ORIGIN] [--public-url URL] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...] [--pprof 127.0.0.1:PORT]"
+const serveUsage = "agora serve [--data DIR] [--state postgres://...] [--listen ADDR] [--origin ORIGIN] [--public-url URL] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...] [--pprof 127.0.0.1:PORT] [--github-client-id ID --github-client-secret-file FILE] [--github-oauth-authorize URL] [--github-oauth-token URL] [--github-user-api URL] [--smtp HOST:PORT --smtp-from ADDR]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -102,6 +102,7 @@ func serveCommand() *command {
 	allowShared := c.flags.Bool("allow-shared-data", false, "start even when other local users can read --data (it holds the node's keys, state and sealed files)")
 	tokenFile := c.flags.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	profiles := c.flags.String("pprof", "", "serve Go's runtime profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060 (default off)")
+	people := addPeopleFlags(c.flags)
 	var witnesses witnessFlag
 	c.flags.Var(&witnesses, "witness", "a witness asked to cosign the log's checkpoints, as its vkey@the URL of its add-checkpoint endpoint (repeatable)")
 	c.run = func(ctx context.Context, e *env, args []string) int {
@@ -117,6 +118,10 @@ func serveCommand() *command {
 		if *maxBundleBody <= 0 || *maxBundleBody > ledgerhttp.MaxBundleBody {
 			return c.usageError(e, "--max-bundle-body must be from 1 to %d bytes", ledgerhttp.MaxBundleBody)
 		}
+		gh, mail, err := people.config()
+		if err != nil {
+			return c.usageError(e, "%v", err)
+		}
 		token, code := serveAdminToken(e, *tokenFile)
 		if code != 0 {
 			return code
@@ -131,7 +136,8 @@ func serveCommand() *command {
 		}
 		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, State: *state, Origin: *origin, PublicURL: *publicURL, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
 			MaxBodyBytes: *maxBody, MaxBundleBodyBytes: *maxBundleBody, AdminToken: token, AllowSharedData: *allowShared, Witnesses: witnesses,
-			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery}, serveTimeouts)
+			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery,
+			GitHubSignIn: gh, SMTP: mail}, serveTimeouts)
 	}
 	return c
 }
@@ -231,6 +237,7 @@ func printNextSteps(e *env, url string, cfg node.Config) {
   data        %[2]s   (state.db, log/, files/, keys/; 0700)
   admin token %[3]s
   log key     GET %[1]s/api/v1/log   (public_key, checkpoint_keys)
+  pages       %[1]s/claims   (the record in a browser: claims, the log, the library)
 
   next: agora register --name NAME --model-family FAMILY --model MODEL --url %[1]s
         agora admin invite <op-id> --data %[2]s   (an identity for an operator you run)

@@ -82,6 +82,16 @@ func TestServe(t *testing.T) {
 		t.Errorf("a checkpoint interval too short: %s", errOut)
 	}
 	agora(t, 2, "serve", "extra")
+	t.Setenv("AGORA_GITHUB_CLIENT_SECRET", "")
+	if _, errOut := agora(t, 2, "serve", "--data", dir, "--github-client-id", "Iv1.x"); !strings.Contains(errOut, "needs its secret") {
+		t.Errorf("a GitHub client ID without its secret: %s", errOut)
+	}
+	if _, errOut := agora(t, 2, "serve", "--data", dir, "--smtp", "mail.example.org"); !strings.Contains(errOut, "host:port") {
+		t.Errorf("--smtp without a port: %s", errOut)
+	}
+	if _, errOut := agora(t, 2, "serve", "--data", dir, "--smtp", "127.0.0.1:25"); !strings.Contains(errOut, "agora@example.org") {
+		t.Errorf("--smtp without --smtp-from: %s", errOut)
+	}
 }
 
 // syncBuffer is a bytes.Buffer the server's goroutines and the test may

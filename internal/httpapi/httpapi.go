@@ -246,6 +246,19 @@ func ClientAddress(r *http.Request) string {
 	return host
 }
 
+// BaseURL is the node's URL as people and agents reach it: public (a
+// configured address) when set, else the address the request came to.
+func BaseURL(public string, r *http.Request) string {
+	if public != "" {
+		return strings.TrimRight(public, "/")
+	}
+	scheme := "http"
+	if r.TLS != nil {
+		scheme = "https"
+	}
+	return scheme + "://" + r.Host
+}
+
 // PathOperatorID reads the operator ID in the path's {id}, refusing what is
 // not one.
 func PathOperatorID(r *http.Request) (string, error) {

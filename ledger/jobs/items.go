@@ -141,6 +141,11 @@ func sum(vals []int) int {
 	return t
 }
 
+// RunsOnPython is env/requirements.txt of work whose code needs Python's
+// standard library alone: the reference harness runs a bundle only in an
+// image env/ declares, and installs this file on its Python image.
+const RunsOnPython = "# The code needs Python 3's standard library and nothing else.\n"
+
 // setupItem is a small bundle whose code sums a column: its declared total
 // is right half the time.
 func setupItem(rnd *rand.Rand, field string) ItemContent {
@@ -162,6 +167,9 @@ func setupItem(rnd *rand.Rand, field string) ItemContent {
 		"code/run.py": []byte("import csv, json, os\nrows = list(csv.DictReader(open('data/values.csv')))\nos.makedirs('results', exist_ok=True)\n" +
 			"json.dump({'total': sum(int(r['value']) for r in rows)}, open('results/R1.json', 'w'))\n"),
 		"results/R1.json": fmt.Appendf(nil, `{"total": %d}`, declared),
+		// What the reference harness builds its image from: Python, and
+		// nothing the code imports beyond its standard library.
+		"env/requirements.txt": []byte(RunsOnPython),
 	}
 	return ItemContent{Files: files, Expect: expect, Minutes: 1}
 }

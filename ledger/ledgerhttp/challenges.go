@@ -179,7 +179,10 @@ func (s *Server) challenge(r *http.Request) (any, int, error) {
 	if ch.Ground == "reproduction" {
 		minutes = s.bundleMinutes(b)
 	}
-	claimList := []ledger.JobClaim{{LocalID: current.LocalID, ClaimID: ch.Claim, NeedsVerdict: true}}
+	// The job lists the bundle's claims, as every job does, the challenged
+	// one alone needing a verdict: the reference harness checks the claim
+	// IDs a job names against the files it carries.
+	claimList, _ := claimsMarked(b, func(c ledger.Claim) bool { return c.ID == ch.Claim })
 	var panel []ledger.CheckJob
 	for n := range PanelSize {
 		panel = append(panel, ledger.CheckJob{Job: ledger.Job{ID: challengeJobID(index, n), Kind: jobs.ChallengeReview, Bundle: b.Hash,
@@ -253,6 +256,32 @@ var challengeKind = checkKind{kind: jobs.ChallengeReview, answer: "challenge_rev
 	sealedUntil: func(ctx context.Context, s *Server, j ledger.Job) error {
 		return s.revealPanel(ctx, j)
 	},
+	reply: func(ctx context.Context, s *Server, j ledger.Job, index uint64) (map[string]any, error) {
+		return s.challengeReply(ctx, j, index)
+	},
+}
+
+// challengeReply is what a panelist's review answers besides its index
+// (challenge_review): the index again as review, and where the challenge
+// stands now, as challenge, which the reference harness prints.
+func (s *Server) challengeReply(ctx context.Context, j ledger.Job, index uint64) (map[string]any, error) {
+	view := map[string]any{}
+	if err := s.addCheckDetail(ctx, j, view); err != nil {
+		return nil, err
+	}
+	ch, _ := view["challenge"].(map[string]any)
+	n, ok := ch["index"].(float64)
+	if !ok {
+		return nil, fmt.Errorf("job %s names no challenge", j.ID)
+	}
+	state := status.ChallengeOpen
+	err := s.derived(ctx, func(d *status.Deriver) error {
+		if c, ok := d.Challenge(uint64(n), s.now()); ok {
+			state = c.State
+		}
+		return nil
+	})
+	return map[string]any{"review": index, "challenge": state}, err
 }
 
 func (s *Server) challengeReview(r *http.Request) (any, int, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"net/http"
 	"slices"
 
@@ -64,6 +65,8 @@ type checkKind struct {
 	// what may be opened; after, when set, runs once the answer is logged.
 	sealedUntil func(context.Context, *Server, ledger.Job) error
 	after       func(context.Context, *Server, ledger.Job) error
+	// reply, when set, gives what the answer says besides its index.
+	reply func(ctx context.Context, s *Server, j ledger.Job, index uint64) (map[string]any, error)
 }
 
 var citationKind = checkKind{kind: jobs.CitationCheck, answer: "citation_check",
@@ -164,7 +167,17 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 			s.logger.Error("closing a bundle's citation checks", "bundle", job.Bundle, "err", err)
 		}
 	}
-	return map[string]any{k.answer: index}, http.StatusCreated, nil
+	answer := map[string]any{k.answer: index}
+	if k.reply != nil {
+		// The answer is logged: a reply that can't be made is logged, and
+		// the index still answered.
+		more, err := k.reply(ctx, s, job, index)
+		if err != nil {
+			s.logger.Error("replying to a check's answer", "job", job.ID, "err", err)
+		}
+		maps.Copy(answer, more)
+	}
+	return answer, http.StatusCreated, nil
 }
 
 // CitationMisses is how many citation checks that got to no source close

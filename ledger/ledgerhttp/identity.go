@@ -2,9 +2,10 @@ package ledgerhttp
 
 // Identities, as the spec's "Identity" section gives them: an operator
 // proves a domain (a TXT record), a GitHub account (a .sciencejournal file
-// in a public repository) or an invite code at POST
-// /api/v1/operators/{id}/identity; an operator that counts as a domain or a
-// GitHub account makes invite codes at POST /api/v1/operators/{id}/invites;
+// in a public repository), an invite code or its person's vouch at POST
+// /api/v1/operators/{id}/identity (vouches.go and domainwatch.go have the
+// person's side); an operator that counts as a domain, a GitHub account or
+// a vouch makes invite codes at POST /api/v1/operators/{id}/invites;
 // anyone reads where a code stands at GET /api/v1/invites/{digest}.
 //
 // Every identity is a logged entry whose leaf names the organization it
@@ -82,6 +83,11 @@ func (s *Server) routeIdentity() {
 	s.mux.Handle("POST /api/v1/operators/{id}/identity", s.serve(ids.prove))
 	s.mux.Handle("POST /api/v1/operators/{id}/invites", s.serve(ids.makeInvite))
 	s.mux.Handle("GET /api/v1/invites/{digest}", s.serve(ids.invite))
+	ids.routeRecovery()
+	s.mux.Handle("POST /api/v1/operators/{id}/vouch-consents", s.serve(ids.consent))
+	s.mux.Handle("GET /api/v1/operators/{id}/vouches", s.serve(ids.vouches))
+	s.mux.Handle("POST /api/v1/operators/{id}/account", s.serve(ids.requestAccount))
+	s.ids = ids
 }
 
 // entryCall reads a call on operator {id} whose body is one signed entry:
@@ -129,9 +135,11 @@ func (ids *identities) prove(r *http.Request) (any, int, error) {
 		return ids.proveOwn(r, entry, e, op)
 	case vocabulary.IdentitySponsored:
 		return ids.acceptInvite(r, entry, e, op)
+	case vocabulary.IdentityVouched:
+		return ids.acceptVouch(r, entry, e, op)
 	}
 	return nil, 0, &httpapi.Error{Status: http.StatusUnprocessableEntity, Code: "unsupported_identity",
-		Message: fmt.Sprintf("This node does not take %s identities here: prove a domain, a GitHub repository or an invite code", e.Kind)}
+		Message: fmt.Sprintf("This node does not take %s identities here: prove a domain, a GitHub repository, an invite code or your person's vouch", e.Kind)}
 }
 
 // proveOwn proves a domain or a GitHub repository: the signature first,
@@ -201,7 +209,7 @@ func (ids *identities) proveOwn(r *http.Request, entry map[string]any, e *operat
 		}
 		organization = operators.GitHubOrganization(proof.OwnerID)
 	}
-	return ids.record(r, entry, op, store.Identity{Kind: e.Kind, Organization: organization, Subject: e.Subject()})
+	return ids.record(r.Context(), entry, op, store.Identity{Kind: e.Kind, Organization: organization, Subject: e.Subject()})
 }
 
 // acceptInvite takes a sponsored identity: the operator countersigns an
@@ -245,7 +253,7 @@ func (ids *identities) acceptInvite(r *http.Request, entry map[string]any, e *op
 	if !operators.CanSponsor(sponsor.IdentityKinds()) {
 		return nil, 0, inviteVoid("The sponsor no longer counts as a domain, a GitHub account or a vouch of its own")
 	}
-	return ids.record(r, entry, op, store.Identity{
+	return ids.record(r.Context(), entry, op, store.Identity{
 		Kind: e.Kind, Organization: inv.Organization, Subject: e.Sponsor, Invite: inv.Digest,
 	})
 }
@@ -272,9 +280,8 @@ func standing(op store.Operator, e *operators.IdentityEntry) (any, int, error) {
 // sponsored identity's invite code in the same commit), the operator's key
 // entry if it is not logged yet, then the append. An entry that never
 // reached the log is dropped with what it made.
-func (ids *identities) record(r *http.Request, entry map[string]any, op store.Operator, id store.Identity) (any, int, error) {
+func (ids *identities) record(ctx context.Context, entry map[string]any, op store.Operator, id store.Identity) (any, int, error) {
 	s := ids.s
-	ctx := r.Context()
 	signed, err := canonical.Marshal(entry)
 	if err != nil {
 		return nil, 0, err
@@ -304,14 +311,17 @@ func (ids *identities) record(r *http.Request, entry map[string]any, op store.Op
 			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "invite_used", Message: "The invite code was used; a code works once", Err: err}
 		case errors.Is(err, store.ErrInviteVoid):
 			return nil, 0, inviteVoid("The invite code lapsed or was voided")
+		case errors.Is(err, store.ErrConsentUsed), errors.Is(err, store.ErrConsentVoid):
+			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "consent_void",
+				Message: "The pairing code's consent was used, lapsed or voided meanwhile", Err: err}
 		}
 		return nil, 0, err
 	}
-	if err := s.journal.PublishKey(r.Context(), op); err != nil {
+	if err := s.journal.PublishKey(ctx, op); err != nil {
 		s.dropUnbound(ctx, digest)
 		return nil, 0, err
 	}
-	index, err := s.journal.Append(r.Context(), digest, signed, entry, map[string]any{"operator": op.ID, "organization": got.Organization})
+	index, err := s.journal.Append(ctx, digest, signed, entry, map[string]any{"operator": op.ID, "organization": got.Organization})
 	if err != nil {
 		if appendedNothing(err) {
 			s.dropUnbound(ctx, digest)

@@ -19,6 +19,8 @@ func (s *Server) ReadFuncs() map[string]httpapi.Func {
 		"GET /api/v1/bundles/{hash}":        s.getBundle,
 		"GET /api/v1/operators/{id}":        s.getOperator,
 		"GET /api/v1/leaderboard":           s.getLeaderboard,
+		"GET /api/v1/teams":                 s.listTeams,
+		"GET /api/v1/teams/{id}":            s.getTeam,
 		"GET /api/v1/prices":                s.getPrices,
 		"GET /api/v1/vocabulary":            getVocabulary,
 		"GET /api/v1/retractions":           s.listRetractions,

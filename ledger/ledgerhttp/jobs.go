@@ -322,10 +322,13 @@ func (s *Server) qualificationStep(ctx context.Context, operator string, req job
 	case step.Item != nil:
 		return itemView(&st, *step.Item, now), st, nil
 	case !step.RetakeAt.IsZero():
+		// The reference harness prints the message alone, so the message
+		// itself says when the model may try again.
+		retake := step.RetakeAt.UTC().Format(time.RFC3339)
 		return map[string]any{"job": nil, "retry_after_seconds": max(1, int(step.RetakeAt.Sub(now)/time.Second)),
 			"qualification": map[string]any{
-				"message":   "Your model passed no level of the qualification test, so it gets no jobs until it may try again at retake_at. A stronger model can take the test now.",
-				"retake_at": step.RetakeAt.UTC().Format(time.RFC3339),
+				"message":   "Your model passed no level of the qualification test, so it gets no jobs until it may try again at " + retake + ". A stronger model can take the test now.",
+				"retake_at": retake,
 			}}, st, nil
 	}
 	return nil, st, nil

@@ -1,6 +1,7 @@
 package ledgerhttp
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -111,38 +112,53 @@ func (s *Server) rotateKey(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, ruleError(err)
 	}
-	signed, err := canonical.Marshal(entry)
-	if err != nil {
-		return nil, 0, err
-	}
-	digest := canonical.Digest(signed)
-	if err := s.store.PutSigned(r.Context(), digest, signed, nil); err != nil {
-		if errors.Is(err, store.ErrDuplicate) {
-			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "duplicate", Message: "This rotation is already logged", Err: err}
-		}
-		return nil, 0, err
-	}
-	// The key entry goes on the log before the rotation that retires it.
-	if err := s.journal.PublishKey(r.Context(), op); err != nil {
-		return nil, 0, err
-	}
-	op, err = s.store.RotateKey(r.Context(), store.Rotation{Operator: op.ID, From: protocol.KeyDigest(signer.Key), Key: newKey, Entry: digest, At: s.now()})
-	if err != nil {
-		s.store.DropUnbound(r.Context(), digest)
-		switch {
-		case errors.Is(err, store.ErrKeyUsed):
-			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_used", Message: "The new key is or was an operator's", Err: err}
-		case errors.Is(err, store.ErrKeyChanged):
-			return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; sign with its current key", Err: err}
-		}
-		return nil, 0, err
-	}
-	hybrid.Forget(signer.Key)
-	index, err := s.journal.Append(r.Context(), digest, signed, entry, map[string]any{"operator": op.ID})
+	index, err := s.changeKey(r.Context(), op, newKey, entry, "rotation")
 	if err != nil {
 		return nil, 0, err
 	}
 	return map[string]any{"operator": op.ID, "key_digest": protocol.KeyDigest(newKey), "index": index}, http.StatusOK, nil
+}
+
+// changeKey keeps, applies and logs an entry that moves op from the key it
+// holds now to newKey, a rotation or a recovery (what names it): PutSigned,
+// the operator's key entry if it is not logged yet (it goes on the log
+// before the entry that retires its key), the key change, which retires
+// the old key for good, then the append. An entry that never reached the
+// log is dropped with what it made.
+func (s *Server) changeKey(ctx context.Context, op store.Operator, newKey string, entry map[string]any, what string) (uint64, error) {
+	signed, err := canonical.Marshal(entry)
+	if err != nil {
+		return 0, err
+	}
+	digest := canonical.Digest(signed)
+	if err := s.store.PutSigned(ctx, digest, signed, nil); err != nil {
+		if errors.Is(err, store.ErrDuplicate) {
+			return 0, &httpapi.Error{Status: http.StatusConflict, Code: "duplicate", Message: "This " + what + " is already logged", Err: err}
+		}
+		return 0, err
+	}
+	if err := s.journal.PublishKey(ctx, op); err != nil {
+		s.dropUnbound(ctx, digest)
+		return 0, err
+	}
+	old := op.Key()
+	op, err = s.store.RotateKey(ctx, store.Rotation{Operator: op.ID, From: old.Digest, Key: newKey, Entry: digest, At: s.now()})
+	if err != nil {
+		s.dropUnbound(ctx, digest)
+		switch {
+		case errors.Is(err, store.ErrKeyUsed):
+			return 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_used", Message: "The new key is or was an operator's: make a new key pair", Err: err}
+		case errors.Is(err, store.ErrKeyChanged):
+			return 0, &httpapi.Error{Status: http.StatusConflict, Code: "key_changed", Message: "The operator's key changed meanwhile; send the " + what + " again", Err: err}
+		}
+		return 0, err
+	}
+	hybrid.Forget(old.Key)
+	index, err := s.journal.Append(ctx, digest, signed, entry, map[string]any{"operator": op.ID})
+	if err != nil && appendedNothing(err) {
+		s.dropUnbound(ctx, digest)
+	}
+	return index, err
 }
 
 // rotationStanding answers a rotation entry the operator already moved by,
@@ -174,7 +190,7 @@ func ruleError(err error) error {
 	switch oe.Err {
 	case operators.ErrMalformed:
 		status = http.StatusBadRequest
-	case operators.ErrKeyFamilyMismatch, operators.ErrWrongOperator:
+	case operators.ErrKeyFamilyMismatch, operators.ErrWrongOperator, operators.ErrNoIdentity, operators.ErrRecoveryIdentity:
 		status = http.StatusForbidden
 	}
 	return &httpapi.Error{Status: status, Code: oe.Err.Code(), Message: oe.Error(), Err: err}

@@ -109,6 +109,10 @@ func (s *Server) getFile(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Cache-Control", "public, max-age=31536000, immutable")
 	w.Header().Set("ETag", `"`+digest+`"`)
 	w.Header().Set("X-Content-Type-Options", "nosniff")
+	// An agent's file is served as its type says, HTML and SVG among
+	// them, from the origin the node's pages are on: sandboxed, no script
+	// in it runs and it reaches nothing of the node's.
+	w.Header().Set("Content-Security-Policy", "sandbox; default-src 'none'")
 	http.ServeContent(w, r, "", time.Time{}, file)
 }
 

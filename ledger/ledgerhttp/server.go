@@ -105,6 +105,19 @@ type Config struct {
 	// SnapshotDir is where the daily bulk snapshots are kept
 	// (snapshots.go); "" keeps none.
 	SnapshotDir string
+	// SnapshotLinkAbove is the size past which GET /api/v1/snapshots/{date}
+	// redirects to a short-lived link; zero means DefaultSnapshotLinkAbove.
+	SnapshotLinkAbove int64
+	// PublicURL is the node's address as people reach it, which the links
+	// it mails name; empty means the address the request came to.
+	PublicURL string
+	// SendMail sends the mail that confirms an account request; nil means
+	// the node sends none, and account requests answer 503.
+	SendMail SendMailFn
+	// DomainWatchEvery is how often the node looks for the records of the
+	// domains people named from pairing links; zero means
+	// DefaultDomainWatchEvery.
+	DomainWatchEvery time.Duration
 }
 
 // Deps are the node's parts the ledger's handlers use.
@@ -174,8 +187,9 @@ type Server struct {
 	jobFlags *lru.Cache[string, paper.Integrity]
 	// snapshots keeps the bulk snapshots; nil without Config.SnapshotDir.
 	snapshots *snapshot.Dir
-	reissues  reissues   // snapshots.go
-	reports   reportBook // transparency.go
+	reissues  reissues    // snapshots.go
+	reports   reportBook  // transparency.go
+	ids       *identities // the identity routes, which Vouch and the account calls share
 }
 
 // New returns the ledger's handlers, mounted on mux.
@@ -224,6 +238,7 @@ func (s *Server) Run(ctx context.Context) {
 	}
 	loops.Go(func() { s.sweepUploads(ctx) })
 	loops.Go(func() { s.sweepRounds(ctx) })
+	loops.Go(func() { s.watchDomains(ctx) })
 	if s.snapshots != nil {
 		loops.Go(func() { s.snapshotDaily(ctx) })
 	}

@@ -2,12 +2,18 @@ package ledgerhttp
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
 	"maps"
 	"net/http"
+	"net/url"
+	"os"
 	"slices"
+	"strconv"
 	"sync"
 	"time"
 
@@ -67,6 +73,7 @@ func (s *Server) routeSnapshots() {
 	s.mux.Handle("GET /api/v1/snapshots", s.serve(s.listSnapshots))
 	s.mux.HandleFunc("GET /api/v1/snapshots/{date}", s.getSnapshot)
 	s.mux.Handle("GET /api/v1/snapshots/{date}/card", s.serve(s.getSnapshotCard))
+	s.mux.HandleFunc("GET /api/v1/snapshots/{date}/file", s.getSnapshotFile)
 	s.mux.Handle("POST /api/v1/admin/snapshots/{date}", s.serve(s.admin(s.makeSnapshot)))
 }
 
@@ -109,9 +116,79 @@ func (s *Server) listSnapshots(r *http.Request) (any, int, error) {
 	return map[string]any{"snapshots": list}, http.StatusOK, nil
 }
 
+// DefaultSnapshotLinkAbove is the size past which a snapshot is fetched
+// through a short-lived link (the spec: "a large one redirects to a
+// short-lived link"), and snapshotLinkLifetime how long such a link
+// works: long enough to fetch a large file on a slow line, short enough
+// that a link passed on soon stops working.
+const (
+	DefaultSnapshotLinkAbove = 16 << 20
+	snapshotLinkLifetime     = time.Hour
+)
+
 // getSnapshot answers GET /api/v1/snapshots/{date}: the file as kept,
-// gzipped, with ranges.
+// gzipped, with ranges; a large one by a redirect to a short-lived link.
 func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) {
+	f, info, err := s.openSnapshot(r)
+	if err != nil {
+		httpapi.WriteError(s.logger, w, r, err)
+		return
+	}
+	defer f.Close()
+	above := s.cfg.SnapshotLinkAbove
+	if above <= 0 {
+		above = DefaultSnapshotLinkAbove
+	}
+	if info.Size() > above {
+		expires := s.now().Add(snapshotLinkLifetime).Unix()
+		q := url.Values{}
+		q.Set("expires", strconv.FormatInt(expires, 10))
+		q.Set("sig", s.snapshotMAC(r.PathValue("date"), info, expires))
+		w.Header().Set("Cache-Control", "no-store")
+		http.Redirect(w, r, "/api/v1/snapshots/"+r.PathValue("date")+"/file?"+q.Encode(), http.StatusFound)
+		return
+	}
+	s.sendSnapshot(w, r, f, info)
+}
+
+// getSnapshotFile answers a snapshot's short-lived link: the file it was
+// made for, while the link holds.
+func (s *Server) getSnapshotFile(w http.ResponseWriter, r *http.Request) {
+	f, info, err := s.openSnapshot(r)
+	if err != nil {
+		httpapi.WriteError(s.logger, w, r, err)
+		return
+	}
+	defer f.Close()
+	date, q := r.PathValue("date"), r.URL.Query()
+	expires, perr := strconv.ParseInt(q.Get("expires"), 10, 64)
+	switch {
+	case perr != nil || !hmac.Equal([]byte(q.Get("sig")), []byte(s.snapshotMAC(date, info, expires))):
+		// A link signs the file it names (its size and when it was
+		// written), so one made before a reissue fails here too.
+		err = &httpapi.Error{Status: http.StatusForbidden, Code: "bad_link",
+			Message: "This is not a link the node gave for the snapshot as it stands (it may have been reissued since): GET /api/v1/snapshots/" + date + " for a fresh one"}
+	case s.now().Unix() > expires:
+		err = &httpapi.Error{Status: http.StatusForbidden, Code: "link_expired", Message: "The link expired: GET /api/v1/snapshots/" + date + " for a fresh one"}
+	}
+	if err != nil {
+		httpapi.WriteError(s.logger, w, r, err)
+		return
+	}
+	s.sendSnapshot(w, r, f, info)
+}
+
+// snapshotMAC signs a link to the snapshot of date as the file info
+// describes it, until expires.
+func (s *Server) snapshotMAC(date string, info os.FileInfo, expires int64) string {
+	m := hmac.New(sha256.New, s.uploadKey)
+	fmt.Fprintf(m, "snapshot\n%s\n%d\n%d\n%d", date, info.Size(), info.ModTime().UnixNano(), expires)
+	return hex.EncodeToString(m.Sum(nil))
+}
+
+// openSnapshot opens the snapshot a route's {date} names, with its file
+// info, or the error to answer.
+func (s *Server) openSnapshot(r *http.Request) (*os.File, os.FileInfo, error) {
 	date, err := snapshotDate(r)
 	if err == nil && s.snapshots == nil {
 		err = noSnapshot(date)
@@ -120,20 +197,23 @@ func (s *Server) getSnapshot(w http.ResponseWriter, r *http.Request) {
 		err = reissuing(date)
 	}
 	if err != nil {
-		httpapi.WriteError(s.logger, w, r, err)
-		return
+		return nil, nil, err
 	}
 	f, err := s.snapshots.Open(date)
 	if err != nil {
-		httpapi.WriteError(s.logger, w, r, notMade(date, err))
-		return
+		return nil, nil, notMade(date, err)
 	}
-	defer f.Close()
 	info, err := f.Stat()
 	if err != nil {
-		httpapi.WriteError(s.logger, w, r, fmt.Errorf("snapshot %s: %w", date, err))
-		return
+		f.Close()
+		return nil, nil, fmt.Errorf("snapshot %s: %w", date, err)
 	}
+	return f, info, nil
+}
+
+// sendSnapshot streams a snapshot file, with ranges.
+func (s *Server) sendSnapshot(w http.ResponseWriter, r *http.Request, f *os.File, info os.FileInfo) {
+	date := r.PathValue("date")
 	s.allowTransfer(w, r, info.Size())
 	// The bytes are the file itself, gzipped JSON Lines, which its digest
 	// names: no Content-Encoding, so no client unzips it on the way.

@@ -41,12 +41,15 @@ func (s *Server) routeTeams() {
 
 // nectarEvents is every operator's dated nectar, as the node's standing
 // sheet (ledger/standing) derives it from the log, unless Deps.Nectar
-// replaces it.
+// replaces it. The sheet is as fresh as an operator record's and the
+// leaderboard's (made again only once the log grew or a rating came in),
+// so that a team's nectar is always its members' as their records show
+// it: a sheet kept for limits' checks may be RefreshStanding old.
 func (s *Server) nectarEvents(ctx context.Context) ([]teams.Event, error) {
 	if s.nectar != nil {
 		return s.nectar(ctx)
 	}
-	sheet, err := s.standingSheet(ctx, false)
+	sheet, err := s.standingSheet(ctx, true)
 	if err != nil {
 		return nil, err
 	}

@@ -43,6 +43,7 @@ func TestVocabularyDocument(t *testing.T) {
 	limits := back["limits"].(map[string]any)
 	for key, want := range map[string]float64{
 		"maxNameLength": 100, "renamesPerDay": 5, "maxModelLength": 64, "invitesPerOrganization": 3,
+		"openVouchConsents": 10, "vouchConsentLifetimeDays": 30, "vouchWaitDays": 30, "accountRequestsPerDay": 5, "accountRequestWaitDays": 7,
 		"inviteLifetimeDays": 30, "maxClaimsPerBundle": 30, "maxBundleFiles": 1000,
 		"clockSkewSeconds": 300, "registrationsPerAddress": 50, "proofAttemptsPerOperator": 30,
 		"max_evidence_bytes": 10 << 20, "max_evidence_files": 1000,

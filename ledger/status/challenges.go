@@ -64,7 +64,7 @@ func (d *Deriver) challenge(index uint64, at time.Time, entry map[string]any) {
 // challengeReview reads a panelist's verdict: once PanelAgrees
 // organizations other than the challenger's and the authors' agree, the
 // challenge is upheld, which refutes the claim for good, or rejected.
-func (d *Deriver) challengeReview(index uint64, entry map[string]any) {
+func (d *Deriver) challengeReview(index, signed uint64, entry map[string]any) {
 	n, _ := entry["challenge"].(float64)
 	ch := d.challenges[uint64(n)]
 	if ch == nil || ch.State != ChallengeOpen {
@@ -74,7 +74,7 @@ func (d *Deriver) challengeReview(index uint64, entry map[string]any) {
 	family, _ := entry["model_family"].(string)
 	bundle, _ := entry["bundle"].(string)
 	verdict, _ := entry["verdict"].(string)
-	v := Vote{Index: index, Job: "challenge_review", Bundle: bundle, Verifier: reviewer,
+	v := Vote{Index: index, Signed: signed, Job: "challenge_review", Bundle: bundle, Verifier: reviewer,
 		Organization: d.organization(reviewer), ModelFamily: family, Verdict: verdict}
 	c := d.claims[ch.Claim]
 	excluded := append(d.authorOrgs(c), ch.Organization)

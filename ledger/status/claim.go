@@ -30,8 +30,9 @@ type Claim struct {
 // An Attestation is a Vote and whether it counted toward the claim's
 // statuses: when not, NotCountedBecause is no_identity, author (the
 // authors' organization), author_family (a family that wrote the
-// version), other_version, repeat (its organization voted before) or
-// no_vote (could_not_run or could_not_judge).
+// version), other_version, repeat (its organization voted before),
+// no_vote (could_not_run or could_not_judge) or disowned (a key recovery
+// disowned what its verifier's lost key signed).
 type Attestation struct {
 	Vote
 	Counted           bool
@@ -220,6 +221,8 @@ func tallyVotes(votes []Vote, match func(Vote) bool, excluded []string, yes, no 
 		}
 		a := Attestation{Vote: v}
 		switch {
+		case v.Disowned:
+			a.NotCountedBecause = "disowned"
 		case v.Verdict != yes && v.Verdict != no:
 			a.NotCountedBecause = "no_vote"
 		case v.Organization == "":
@@ -309,6 +312,8 @@ func (d *Deriver) reviewed(c *claimState, authors []string, reproduced bool, not
 			}
 		}
 		switch {
+		case v.Disowned:
+			a.NotCountedBecause = "disowned"
 		case v.Verdict == "could_not_judge":
 			a.NotCountedBecause = "no_vote"
 		case v.Organization == "":

@@ -140,6 +140,8 @@ type claimState struct {
 // Vote is one verdict an attestation gave a claim.
 type Vote struct {
 	Index        uint64 // the attestation's log index
+	Signed       uint64 // where the key that signed it is read: Index, or the commitment it was revealed from
+	Disowned     bool   // its verifier's recovery disowned it (disown.go): it counts for no one
 	Job          string // its kind: reproduction, methods_review, ...
 	Bundle       string // the bundle it was given on
 	Verifier     string
@@ -194,7 +196,9 @@ func (d *Deriver) Add(index uint64, leaf []byte) error {
 	case "challenge":
 		d.challenge(index, at, entry)
 	case "challenge_review":
-		d.challengeReview(index, entry)
+		d.challengeReview(index, signedAt(index, obj), entry)
+	case "key_recovery":
+		d.disown(index, obj, entry)
 	case "retraction":
 		d.retract(index, at, entry)
 	case "preregistration":
@@ -421,7 +425,7 @@ func (d *Deriver) attest(index uint64, leaf, entry map[string]any) {
 		if c == nil {
 			continue // a claim the log never opened
 		}
-		c.votes = append(c.votes, Vote{Index: index, Job: strings.Clone(job), Bundle: strings.Clone(bundle), Verifier: strings.Clone(verifier),
+		c.votes = append(c.votes, Vote{Index: index, Signed: signedAt(index, leaf), Job: strings.Clone(job), Bundle: strings.Clone(bundle), Verifier: strings.Clone(verifier),
 			Organization: d.organization(verifier), ModelFamily: strings.Clone(family), Verdict: strings.Clone(verdict)})
 		d.touch(id)
 		if job == "reproduction" {

@@ -14,6 +14,7 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
 )
 
@@ -210,6 +211,12 @@ func (s *Server) bundleAuthors(ctx context.Context, held []library.Contribution)
 				return nil, fmt.Errorf("export: the rotation to a key of %s as kept: %w", op.ID, err)
 			}
 			rot, _ := v.(map[string]any)
+			if rot["type"] == protocol.KeyRecoveryType {
+				// A recovery rests on the identity the node checked, which
+				// no reader of a bundle can check again offline.
+				return nil, &httpapi.Error{Status: http.StatusConflict, Code: "author_recovered",
+					Message: fmt.Sprintf("%s took its ID back with a key recovery, which a library bundle's chain of keys cannot carry: it holds only rotations, each signed by the key before", op.ID)}
+			}
 			a.Rotations = append(a.Rotations, rot)
 		}
 		consider(author, a)

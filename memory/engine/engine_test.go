@@ -235,7 +235,7 @@ func TestForgetWhileSessionsRun(t *testing.T) {
 		// marks of the fix were written before it or not at all.
 		t.Errorf("receipts of the forgotten record: %d", len(r))
 	}
-	if got := len(e.Records("", 100)); got != sessions {
+	if got := len(e.Records("", "", 100)); got != sessions {
 		t.Errorf("records after: %d, want the %d sessions' own notes", got, sessions)
 	}
 	if hits := e.Search("go vet copylocks worker pool", "", 5); len(hits) != 0 {

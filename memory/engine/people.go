@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
+	"unicode/utf8"
 
 	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/memory/recall"
@@ -42,12 +44,13 @@ func (e *Engine) Search(words, project string, limit int) []memory.Hit {
 
 // Records returns at most limit records, the one changed last first (a
 // new revision, a mark or a trust level is a change). With a project,
-// only the records sessions of that project wrote.
-func (e *Engine) Records(project string, limit int) []memory.ReadRecord {
+// only the records sessions of that project wrote; with an adapter, only
+// those its sessions wrote.
+func (e *Engine) Records(project, adapter string, limit int) []memory.ReadRecord {
 	e.recMu.RLock()
 	list := make([]*record, 0, len(e.records))
 	for _, r := range e.records {
-		if project == "" || r.Project == project {
+		if (project == "" || r.Project == project) && (adapter == "" || r.Adapter == adapter) {
 			list = append(list, r)
 		}
 	}
@@ -67,6 +70,7 @@ func (e *Engine) Records(project string, limit int) []memory.ReadRecord {
 // naming it.
 type RecordView struct {
 	Record   memory.ReadRecord
+	Adapter  string // the adapter whose sessions wrote it
 	Fix      *memory.Fix
 	Marks    map[string]int // by the contract's mark names; only those earned
 	Receipts []Receipt      // oldest first
@@ -82,7 +86,7 @@ func (e *Engine) Inspect(ctx context.Context, ref string) (RecordView, error) {
 	if err != nil {
 		return RecordView{}, fmt.Errorf("engine: receipts of %s: %w", ref, err)
 	}
-	v := RecordView{Record: r.read(), Fix: r.Fix, Marks: map[string]int{}, Receipts: receipts(rs)}
+	v := RecordView{Record: r.read(), Adapter: r.Adapter, Fix: r.Fix, Marks: map[string]int{}, Receipts: receipts(rs)}
 	for name, n := range map[string]int{memory.MarkTaskFailed: r.Marks.TaskFailed, "contradicted": r.Marks.Contradicted,
 		"superseded": r.Marks.Superseded, memory.MarkUsedThenPassed: r.Marks.UsedThenPassed} {
 		if n > 0 {
@@ -149,13 +153,77 @@ func (e *Engine) Share(ctx context.Context, ref string, shared bool) (memory.Rea
 	c := r.clone()
 	c.Version++
 	c.Shared = shared
+	return e.replace(ctx, c, "sharing")
+}
+
+// replace stores c, the admin's change to an installed record, and
+// installs it; the caller holds recWrite. The store sees the change
+// through whatever ctx says, as Forget's removal.
+func (e *Engine) replace(ctx context.Context, c *record, doing string) (memory.ReadRecord, error) {
 	row, err := c.row()
 	if err != nil {
 		return memory.ReadRecord{}, err
 	}
 	if err := e.st.ReplaceMemoryRecord(context.WithoutCancel(ctx), row); err != nil {
-		return memory.ReadRecord{}, fmt.Errorf("engine: sharing %s: %w", ref, err)
+		return memory.ReadRecord{}, fmt.Errorf("engine: %s %s: %w", doing, c.Ref, err)
 	}
 	e.install(c)
 	return c.read(), nil
+}
+
+// Correction is what a person may rewrite of a record: its title and the
+// four parts of its content. The fix, the failure it was matched on and
+// what sessions proved of it stay as they are.
+type Correction struct {
+	Title   string
+	Content memory.NoteContent
+}
+
+// The bounds of a correction's fields, the contract's for a note's.
+const (
+	maxTitleRunes   = 160
+	maxContentRunes = 2000
+)
+
+// Correct rewrites record ref's title and content as its admin corrected
+// them: a new revision, ranked on its new words before Correct returns.
+// The text goes through the rules a note's does (secrets masked, then
+// NoteProblem), so a correction is refused as a note would be, with a
+// *memory.Error. The trust, marks and sharing stay: the admin wrote this
+// revision, and the fix sessions applied is unchanged. A ref that names
+// no record is an error wrapping store.ErrNotFound.
+//
+// It holds the record lock, and a change sent to the store is seen
+// through whatever the caller's context says, as Forget does.
+func (e *Engine) Correct(ctx context.Context, ref string, c Correction) (memory.ReadRecord, error) {
+	for _, f := range []struct {
+		at   string
+		text *string
+		most int
+	}{{"title", &c.Title, maxTitleRunes}, {"content/what", &c.Content.What, maxContentRunes}, {"content/why", &c.Content.Why, maxContentRunes},
+		{"content/where", &c.Content.Where, maxContentRunes}, {"content/learned", &c.Content.Learned, maxContentRunes}} {
+		*f.text = strings.TrimSpace(*f.text)
+		if n := utf8.RuneCountInString(*f.text); n < 1 || n > f.most {
+			return memory.ReadRecord{}, memory.NewError(memory.CodeSchemaInvalid, "at /%s: give 1 to %d characters, not %d", f.at, f.most, n)
+		}
+		*f.text, _ = memory.MaskSecrets(*f.text)
+	}
+	e.recWrite.Lock()
+	defer e.recWrite.Unlock()
+	r := e.lookup(ref)
+	if r == nil {
+		return memory.ReadRecord{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
+	}
+	if err := memory.NoteProblem(&memory.NotePayload{Title: c.Title, Type: r.Type, Scope: r.Scope, Content: c.Content, Fix: r.Fix}); err != nil {
+		return memory.ReadRecord{}, err
+	}
+	if r.Title == c.Title && r.Content == c.Content {
+		return r.read(), nil
+	}
+	n := r.clone()
+	n.Version++
+	n.Revision++
+	n.Updated = e.stamp()
+	n.Title, n.Content = c.Title, c.Content
+	return e.replace(ctx, n, "correcting")
 }

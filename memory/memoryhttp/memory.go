@@ -11,9 +11,10 @@
 // and the records as a person reads them, also by admin:
 //
 //	GET    /api/v1/admin/memory/search?q=&project=&limit=  → 200 {"hits": [hit]}, best first
-//	GET    /api/v1/admin/memory/records?project=&limit=    → 200 {"records": [record]}, changed last first
-//	GET    /api/v1/admin/memory/records/{ref}              → 200 {"record", "fix", "marks", "receipts"}
+//	GET    /api/v1/admin/memory/records?project=&adapter=&limit= → 200 {"records": [record]}, changed last first
+//	GET    /api/v1/admin/memory/records/{ref}              → 200 {"record", "adapter", "fix", "marks", "receipts"}
 //	DELETE /api/v1/admin/memory/records/{ref}              → 200 {"removed": record, "receipts": n}
+//	POST   /api/v1/admin/memory/records/{ref}/correct      {"title", "content": {what, why, where, learned}} → 200 {"record"}
 //	POST   /api/v1/admin/memory/records/{ref}/share        → 200 {"record", "shared": true}
 //	POST   /api/v1/admin/memory/records/{ref}/unshare      → 200 {"record", "shared": false}
 //
@@ -56,6 +57,7 @@ func (s *Server) routeMemory() {
 	s.mux.Handle("GET /api/v1/admin/memory/records", s.serve(s.admin(s.memoryRecords)))
 	s.mux.Handle("GET /api/v1/admin/memory/records/{ref}", s.serve(s.admin(s.memoryRecord)))
 	s.mux.Handle("DELETE /api/v1/admin/memory/records/{ref}", s.serve(s.admin(s.forgetMemoryRecord)))
+	s.mux.Handle("POST /api/v1/admin/memory/records/{ref}/correct", s.serve(s.admin(s.correctMemoryRecord)))
 	s.mux.Handle("POST /api/v1/admin/memory/records/{ref}/share", s.serve(s.admin(s.shareMemoryRecord(true))))
 	s.mux.Handle("POST /api/v1/admin/memory/records/{ref}/unshare", s.serve(s.admin(s.shareMemoryRecord(false))))
 }
@@ -116,7 +118,7 @@ func (s *Server) putMemoryProfile(r *http.Request) (any, int, error) {
 	var me *memory.Error
 	switch {
 	case errors.As(err, &me):
-		return nil, 0, &httpapi.Error{Status: memory.HTTPStatus(me.Code), Code: me.Code, Message: me.Message, Err: err}
+		return nil, 0, contractError(me, err)
 	case errors.Is(err, store.ErrConflict):
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "conflict",
 			Message: "This revision of the profile is kept with another document: give the changed profile a new revision", Err: err}
@@ -196,13 +198,13 @@ func (s *Server) searchMemory(r *http.Request) (any, int, error) {
 	return map[string]any{"hits": hits}, http.StatusOK, nil
 }
 
-// memoryRecords answers GET /api/v1/admin/memory/records?project=&limit=.
+// memoryRecords answers GET /api/v1/admin/memory/records?project=&adapter=&limit=.
 func (s *Server) memoryRecords(r *http.Request) (any, int, error) {
 	limit, err := memoryLimit(r, defaultMemoryRecords, maxMemoryRecords)
 	if err != nil {
 		return nil, 0, err
 	}
-	records, err := asJSON(s.memory.Records(r.URL.Query().Get("project"), limit))
+	records, err := asJSON(s.memory.Records(r.URL.Query().Get("project"), r.URL.Query().Get("adapter"), limit))
 	if err != nil {
 		return nil, 0, err
 	}
@@ -231,7 +233,37 @@ func (s *Server) memoryRecord(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	return map[string]any{"record": record, "fix": fix, "marks": marks, "receipts": receipts}, http.StatusOK, nil
+	return map[string]any{"record": record, "adapter": v.Adapter, "fix": fix, "marks": marks, "receipts": receipts}, http.StatusOK, nil
+}
+
+// correctMemoryRecord answers POST /api/v1/admin/memory/records/{ref}/correct
+// {"title", "content": {"what", "why", "where", "learned"}}: the record's
+// next revision, in the admin's words (engine.Correct).
+func (s *Server) correctMemoryRecord(r *http.Request) (any, int, error) {
+	body, err := httpapi.ReadJSON(r, s.maxBodyBytes)
+	if err != nil {
+		return nil, 0, err
+	}
+	var c struct {
+		Title   string             `json:"title"`
+		Content memory.NoteContent `json:"content"`
+	}
+	if raw, err := json.Marshal(body); err != nil || json.Unmarshal(raw, &c) != nil {
+		return nil, 0, httpapi.BadRequest("bad_request", `Give {"title", "content": {"what", "why", "where", "learned"}}, each a string`)
+	}
+	rec, err := s.memory.Correct(r.Context(), r.PathValue("ref"), engine.Correction{Title: c.Title, Content: c.Content})
+	if me := (*memory.Error)(nil); errors.As(err, &me) {
+		return nil, 0, contractError(me, err)
+	}
+	if err != nil {
+		return nil, 0, memoryNotFound(r.PathValue("ref"), err)
+	}
+	record, err := asJSON(rec)
+	if err != nil {
+		return nil, 0, err
+	}
+	s.logger.Info("memory record corrected", "ref", rec.RecordRef, "revision", rec.Revision)
+	return map[string]any{"record": record}, http.StatusOK, nil
 }
 
 // forgetMemoryRecord answers DELETE /api/v1/admin/memory/records/{ref}.
@@ -263,6 +295,12 @@ func (s *Server) shareMemoryRecord(shared bool) httpapi.Func {
 		s.logger.Info("memory record sharing changed", "ref", rec.RecordRef, "shared", shared)
 		return map[string]any{"record": record, "shared": shared}, http.StatusOK, nil
 	}
+}
+
+// contractError is me, a refusal in the contract's codes, answered as an
+// admin route answers: the code's status, its code and message.
+func contractError(me *memory.Error, err error) error {
+	return &httpapi.Error{Status: memory.HTTPStatus(me.Code), Code: me.Code, Message: me.Message, Err: err}
 }
 
 // memoryNotFound says which record is missing and how to find the others.

@@ -23,7 +23,7 @@ var (
 	// be output rather than a word.
 	reQuotedMsg = regexp.MustCompile(`"([^"\n]{6,400})"|“([^”\n]{6,400})”`)
 	// Output pasted after a colon: "failed with: X", "the error was X".
-	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)?(?: with|:)|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
+	reIntroducedMsg = regexp.MustCompile(`(?i)\b(?:(?:failed|fails|failing)(?: again| still| now| every time| each time)? with|errors? (?:was|is|says|said|reads|read)|printed|prints|complain(?:s|ed)(?: that)?|said|says|reports|reported|(?:with the )?message(?: was| is| said| read)?)[:\s]+(.{6,400})`)
 	// Output the writer ran into the prose: "X died with Y", "X gave me
 	// Y", "X → Y". What follows is kept only when it reads like a
 	// failure, since these words also introduce plain narration.
@@ -42,7 +42,13 @@ var (
 	// A what that starts with the tool's own prefix, the way tools print
 	// their failures ("go build: go: go.mod requires go >= 1.22.0"):
 	// what follows the prefix is the output.
-	reToolPrefix = regexp.MustCompile(`^\s*[a-z][\w.-]*(?: [a-z][\w.-]*)?: (?:[a-z][\w.-]*: )?(\S.{6,400})`)
+	// The same after the writer's own colon, to the end of the line:
+	// "CI build broke after the merge: go: inconsistent vendoring."
+	// The words before say something failed, so the prefix is a tool's
+	// and not the writer's own heading (the layout: api: under /v2).
+	reToolPrefixAfter = regexp.MustCompile(`:\s+([a-z][\w.+-]{1,20}): ([^:\n]{6,300}?)\.?\s*$`)
+	reFailedVerb      = regexp.MustCompile(`(?i)\b(?:broke|breaks|broken|fail(?:s|ed|ing)?|errors?|errored|red|crash(?:es|ed)?|died|dies|stopped|stops|refuses?|refused|chokes?|choked|blew up|aborts?|aborted)\b`)
+	reToolPrefix      = regexp.MustCompile(`^\s*[a-z][\w.-]*(?: [a-z][\w.-]*)?: (?:[a-z][\w.-]*: )?(\S.{6,400})`)
 	// A line that starts the way tools start their failure lines.
 	reOutputLine = regexp.MustCompile(`^(?i:\s*(?:[\w.\-/\\]+:\d+(?::\d+)?:?\s|error(?:\[\w+\])?[:!\s]|err!|npm err|fatal[:\s]|panic:|traceback|exception|e:\s|failed\b|fail\b|[A-Z]{1,4}\d{3,5}\b|warning:|caused by))|^\s*[A-Z][\w.]*(?:Error|Exception)\b`)
 	// Words of failure that error lines use and signatures do not key
@@ -121,6 +127,10 @@ func NoteErrorText(texts ...string) string {
 		}
 		if m := reToolPrefix.FindStringSubmatch(firstLine(rest)); i == 0 && m != nil && !reFirstPerson.MatchString(m[1]) && codeWords(m[1]) >= 2 {
 			add(m[1], true)
+		} else if m := reToolPrefixAfter.FindStringSubmatchIndex(firstLine(rest)); i == 0 && m != nil && reFailedVerb.MatchString(firstLine(rest)[:m[0]]) && !reNarration.MatchString(firstLine(rest)[m[4]:m[5]]) {
+			l := firstLine(rest)
+			m := []string{l[m[0]:m[1]], l[m[2]:m[3]], l[m[4]:m[5]]}
+			add(m[1]+": "+m[2], true)
 		}
 		for _, l := range strings.Split(rest, "\n") {
 			// A line pasted as the tool printed it: shaped like output,

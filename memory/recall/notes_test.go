@@ -48,23 +48,28 @@ func TestNoteErrorTextFindsQuotedFailures(t *testing.T) {
 	}
 }
 
-// A writer shows a command and what it printed with an arrow, and
-// introduces output with "now fails:": both are the failure, error words
-// or none, and the narration before them is not.
+// A writer shows a command and what it printed with an arrow, or quotes
+// a tool's prefixed message after words that say it failed: both are the
+// failure, error words or none, and the narration before them is not.
 func TestNoteErrorTextReadsShownOutput(t *testing.T) {
 	for _, c := range []struct{ what, want, not string }{
 		{"`poetry install` → \"pyproject.toml changed significantly since poetry.lock was last generated. Run `poetry lock` to fix the lock file.\"",
 			"pyproject.toml changed significantly since poetry.lock was last generated", "poetry install"},
-		{"The re-lock command from my 2023 note now fails: the option --no-update is gone from poetry lock",
-			"the option --no-update is gone from poetry lock", "re-lock command"},
+		{"CI build broke right after the dependabot merge: go: inconsistent vendoring.",
+			"go: inconsistent vendoring", "dependabot"},
 	} {
 		got := recall.NoteErrorText(c.what)
 		if !strings.Contains(got, c.want) || strings.Contains(got, c.not) {
 			t.Errorf("NoteErrorText(%q) = %q, want it to hold %q and not %q", c.what, got, c.want, c.not)
 		}
 	}
-	if got := recall.NoteErrorText("Renamed the flag \"--dry\" → \"--dry-run\" in the release script."); got != "" {
-		t.Errorf("an arrow between two short quoted names is no output, got %q", got)
+	for _, plain := range []string{
+		"Renamed the flag \"--dry\" → \"--dry-run\" in the release script.",
+		"Settled the layout: api: versioned under /v2 from now on",
+	} {
+		if got := recall.NoteErrorText(plain); got != "" {
+			t.Errorf("%q quotes no failure, got %q", plain, got)
+		}
 	}
 }
 

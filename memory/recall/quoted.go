@@ -20,6 +20,12 @@ import (
 // reQuotedName is a quoted name without spaces: what a frame names.
 var reQuotedName = regexp.MustCompile("'([^'\\s]{1,80})'|\"([^\"\\s]{1,80})\"|`([^`\\s]{1,80})`|‘([^’\\s]{1,80})’")
 
+// reBareIdentifier is a name JavaScript's errors print without quotes
+// where other tools quote it: ReferenceError: document is not defined,
+// TypeError: fetch is not a function. The identifier is what the failure
+// is about, as a quoted name is; the frame is the message around it.
+var reBareIdentifier = regexp.MustCompile(`\b(referenceerror|typeerror): ([a-z_$][\w$.]{0,80}) (is not (?:defined|a function|a constructor))`)
+
 // quoteFrameTerms is how many terms before a quote make its frame, and
 // quoteFrameMin the fewest that say anything: one word (for, in) frames
 // too many messages.
@@ -60,6 +66,9 @@ func quotedNames(norm string) []quotedName {
 				}
 			}
 			out = append(out, quotedName{frame: strings.Join(frame, " "), name: name})
+		}
+		for _, m := range reBareIdentifier.FindAllStringSubmatch(line, -1) {
+			out = append(out, quotedName{frame: m[1] + " <q> " + m[3], name: m[2]})
 		}
 	}
 	return out

@@ -212,3 +212,24 @@ func TestNoteNamingTheOtherValueCoversIt(t *testing.T) {
 		}
 	}
 }
+
+// TestBareIdentifierIsTheObject: JavaScript prints the name it failed on
+// without quotes (ReferenceError: document is not defined). The same
+// message about another name is another failure, as with a quoted one.
+func TestBareIdentifierIsTheObject(t *testing.T) {
+	ix := recall.NewIndex()
+	ref := func(name string) string {
+		return "ReferenceError: " + name + " is not defined\n    at render (node_modules/@testing-library/react/dist/pure.js:257:5)"
+	}
+	if err := ix.Add(recall.Doc{ID: "jsdom", Title: "component tests: document is not defined", ErrorText: ref("document"),
+		Content: "Every Testing Library test fails with " + ref("document") + "\nvitest's default environment is node; set environment: 'jsdom'."}); err != nil {
+		t.Fatal(err)
+	}
+	w := recall.DefaultWeights()
+	if hits := ix.Search(recall.Query{ErrorText: ref("document"), Now: now}, w, 3); len(hits) == 0 || hits[0].ID != "jsdom" {
+		t.Errorf("the same failure: hits %v, want jsdom", ids(hits))
+	}
+	if hits := ix.Search(recall.Query{ErrorText: ref("window"), Now: now}, w, 3); len(hits) > 0 {
+		t.Errorf("window is not defined is another failure: hits %v", ids(hits))
+	}
+}

@@ -99,16 +99,7 @@ type data struct {
 }
 
 // base is the node's URL as the request reached it, unless configured.
-func (s *server) base(r *http.Request) string {
-	if s.PublicURL != "" {
-		return strings.TrimRight(s.PublicURL, "/")
-	}
-	scheme := "http"
-	if r.TLS != nil {
-		scheme = "https"
-	}
-	return scheme + "://" + r.Host
-}
+func (s *server) base(r *http.Request) string { return httpapi.BaseURL(s.PublicURL, r) }
 
 // limits are the node's limits as its vocabulary serves them.
 func (s *server) limits(r *http.Request) (map[string]any, error) {

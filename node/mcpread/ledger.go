@@ -21,6 +21,9 @@ const (
 	routeClaim      = "GET /api/v1/claims/{id}"
 	routeBundle     = "GET /api/v1/bundles/{hash}"
 	routeOperator   = "GET /api/v1/operators/{id}"
+	routeBoard      = "GET /api/v1/leaderboard"
+	routeTeams      = "GET /api/v1/teams"
+	routeTeam       = "GET /api/v1/teams/{id}"
 	routePrices     = "GET /api/v1/prices"
 	routeVocabulary = "GET /api/v1/vocabulary"
 	routeLog        = "GET /api/v1/log"
@@ -31,6 +34,10 @@ const (
 	routeRetracted  = "GET /api/v1/retractions"
 	routePrereg     = "GET /api/v1/preregistrations/{id}"
 )
+
+// ledgerRoutes are the Funcs the tools call (the file's is a handler).
+var ledgerRoutes = []string{routeClaims, routeClaim, routeBundle, routeOperator, routeBoard, routeTeams, routeTeam, routePrices,
+	routeVocabulary, routeLog, routeEntries, routeEntry, routeWanted, routeRetracted, routePrereg}
 
 // readOnly marks every tool: it only reads this node.
 var readOnly = &mcp.ToolAnnotations{ReadOnlyHint: true, OpenWorldHint: new(bool)}
@@ -95,6 +102,17 @@ type limitArgs struct {
 	Limit *int64 `json:"limit,omitempty" jsonschema:"how many, 1 to 50 (default 20)"`
 }
 
+type boardArgs struct {
+	Period string `json:"period,omitempty" jsonschema:"all (all time, the default) or 30d (the last 30 days)"`
+	Limit  *int64 `json:"limit,omitempty" jsonschema:"how many places, 1 to 100 (default 20)"`
+}
+
+type searchTeamsArgs struct {
+	Q      string `json:"q,omitempty" jsonschema:"words of the team's name; case, spacing and look-alike letters are ignored"`
+	Period string `json:"period,omitempty" jsonschema:"rank by the nectar of all (all time, the default) or 30d (the last 30 days)"`
+	Limit  *int64 `json:"limit,omitempty" jsonschema:"how many teams, 1 to 100 (default 20)"`
+}
+
 type bundleArgs struct {
 	Hash string `json:"hash" jsonschema:"the bundle's hash, sha256: and 64 hex digits"`
 }
@@ -121,8 +139,7 @@ type paperArgs struct {
 }
 
 func (s *server) addLedgerTools(m *mcp.Server) error {
-	if err := need("ledger", s.Ledger, routeClaims, routeClaim, routeBundle, routeOperator, routePrices, routeVocabulary, routeLog, routeEntries, routeEntry,
-		routeWanted, routeRetracted, routePrereg); err != nil {
+	if err := need("ledger", s.Ledger, ledgerRoutes...); err != nil {
 		return err
 	}
 	if s.File == nil {
@@ -150,9 +167,23 @@ func (s *server) addLedgerTools(m *mcp.Server) error {
 	readTool(s, m, l, &mcp.Tool{Name: "get_preregistration", OutputSchema: shape(),
 		Description: "A pre-registration: its plan's digest, when it was logged, its report date and the bundles that reported it."},
 		routePrereg, func(a idArgs) (params, error) { return pathValue("id", a.ID, "a pre-registration's ID") })
-	readTool(s, m, l, &mcp.Tool{Name: "get_operator", OutputSchema: shape("operator:string"),
-		Description: "An operator's record: its key digest, model families, identity, credit and how its verification has held up."},
+	readTool(s, m, l, &mcp.Tool{Name: "get_operator",
+		OutputSchema: shape("operator:string", "nectar:object", "reputation:object", "achievements:array", "rank:object", "team:object|null"),
+		Description: "An operator's record: its key digest, model families, identity, credit, how its verification has held up, " +
+			"and its standing: nectar by part, reputation with the daily limits it sets, achievements, rank and team."},
 		routeOperator, func(a idArgs) (params, error) { return pathValue("id", a.ID, "an operator ID, op: and hex digits") })
+	readTool(s, m, l, &mcp.Tool{Name: "get_leaderboard", OutputSchema: shape("period:string", "ranked:integer", "results:array", "refreshed_at:string"),
+		Description: "Agents ranked by nectar, of all time or the last 30 days: each with its name, nectar, place and badge stars."},
+		routeBoard, byQuery[boardArgs])
+	readTool(s, m, l, &mcp.Tool{Name: "search_teams", OutputSchema: shape("period:string", "teams:integer", "results:array"),
+		Description: "Teams of agents ranked by the nectar their members earned while on them, of all time or the last 30 days; q finds teams by name, each still with its place among all."},
+		routeTeams, byQuery[searchTeamsArgs])
+	readTool(s, m, l, &mcp.Tool{Name: "get_team",
+		OutputSchema: shape("team:string", "name:string", "has_captain:boolean", "people:integer", "nectar:object", "places:object", "domains:array", "members:array"),
+		Description:  "A team: its nectar and places in both periods, whether it has a captain to answer requests to join, the domains its agents proved, how many people are on it, and its members with what each brought it."},
+		routeTeam, func(a idArgs) (params, error) {
+			return pathValue("id", a.ID, "a team ID, team: and a number, as search_teams gives it")
+		})
 	readTool(s, m, l, &mcp.Tool{Name: "get_prices", OutputSchema: shape(),
 		Description: "What an hour of CPU, GPU, lab or field work costs to ask for and pays to do, right now."}, routePrices, none)
 	readTool(s, m, l, &mcp.Tool{Name: "get_vocabulary", OutputSchema: shape("statuses:array", "limits:object"),
@@ -241,23 +272,23 @@ func (s *server) file(ctx context.Context, digest string, offset, max int64) (ma
 		return nil, err
 	}
 	r.Header.Set("Range", fmt.Sprintf("bytes=%d-%d", offset, offset+max-1))
-	c := &capture{header: http.Header{}, limit: int(max)}
+	c := &httpapi.Capture{Limit: int(max)}
 	s.File.ServeHTTP(c, r)
 	size := int64(-1)
-	switch c.status {
+	switch c.Code() {
 	case http.StatusPartialContent:
-		if _, total, ok := strings.Cut(c.header.Get("Content-Range"), "/"); ok {
+		if _, total, ok := strings.Cut(c.Header().Get("Content-Range"), "/"); ok {
 			size, _ = strconv.ParseInt(total, 10, 64)
 		}
 	case http.StatusOK:
-		size = int64(c.body.Len())
+		size = int64(c.Body.Len())
 	case http.StatusRequestedRangeNotSatisfiable:
 		return nil, fmt.Errorf("offset %d is at or past the end of file %s: send a smaller offset", offset, digest)
 	default:
-		return nil, errorBody(routeFile, c.status, c.body.Bytes())
+		return nil, errorBody(routeFile, c.Code(), c.Body.Bytes())
 	}
-	data := c.body.Bytes()
-	ctype := c.header.Get("Content-Type")
+	data := c.Body.Bytes()
+	ctype := c.Header().Get("Content-Type")
 	out := map[string]any{"digest": digest, "content_type": ctype, "size": size, "offset": offset,
 		"truncated": offset+int64(len(data)) < size}
 	if text, ok := asText(ctype, data); ok {

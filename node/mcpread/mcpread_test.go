@@ -16,8 +16,7 @@ import (
 func TestNewNeedsEveryRoute(t *testing.T) {
 	ok := func(*http.Request) (any, int, error) { return map[string]any{}, http.StatusOK, nil }
 	ledger := map[string]httpapi.Func{}
-	for _, p := range []string{routeClaims, routeClaim, routeBundle, routeOperator, routePrices, routeVocabulary, routeLog,
-		routeEntries, routeEntry, routeWanted, routeRetracted, routePrereg} {
+	for _, p := range ledgerRoutes {
 		ledger[p] = ok
 	}
 	library := map[string]httpapi.Func{}
@@ -28,6 +27,11 @@ func TestNewNeedsEveryRoute(t *testing.T) {
 	if _, err := New(Deps{Ledger: ledger, Library: library, File: file}); err != nil {
 		t.Fatalf("every route given: %v", err)
 	}
+	delete(ledger, routeTeam)
+	if _, err := New(Deps{Ledger: ledger, Library: library, File: file}); err == nil || !strings.Contains(err.Error(), routeTeam) {
+		t.Errorf("without %s: %v", routeTeam, err)
+	}
+	ledger[routeTeam] = ok
 	delete(library, routeMap)
 	if _, err := New(Deps{Ledger: ledger, Library: library, File: file}); err == nil || !strings.Contains(err.Error(), routeMap) {
 		t.Errorf("without %s: %v", routeMap, err)

@@ -655,4 +655,79 @@ CREATE TABLE team_bans (
 	PRIMARY KEY (team, subject)
 );
 `,
+	// 17: a person's side of identity: vouch consents, waiting vouches,
+	// account requests and domain watches.
+	//
+	// As store/sqlite's peopleMigration: an operator's advance consents by
+	// pairing digest, the vouches waiting for its countersignature, the
+	// requests to be listed in a person's account with the listing they
+	// make, and the domains a person named from a pairing link.
+	`
+CREATE TABLE vouch_consents (
+	pairing      TEXT COLLATE "C" PRIMARY KEY,
+	operator     TEXT COLLATE "C" NOT NULL REFERENCES operators (id),
+	operator_key TEXT COLLATE "C" NOT NULL,
+	sig          TEXT COLLATE "C" NOT NULL,
+	created      BIGINT NOT NULL,
+	expires      BIGINT NOT NULL,
+	used_entry   TEXT COLLATE "C" UNIQUE REFERENCES signed (digest),
+	used_at      BIGINT
+);
+CREATE INDEX vouch_consents_operator ON vouch_consents (operator, created);
+
+CREATE TABLE vouches (
+	operator    TEXT COLLATE "C" NOT NULL REFERENCES operators (id),
+	voucher     TEXT COLLATE "C" NOT NULL,
+	login       TEXT COLLATE "C" NOT NULL,
+	voucher_sig TEXT COLLATE "C" NOT NULL,
+	at          BIGINT NOT NULL,
+	PRIMARY KEY (operator, voucher)
+);
+
+CREATE TABLE account_requests (
+	token     TEXT COLLATE "C" PRIMARY KEY,
+	operator  TEXT COLLATE "C" NOT NULL REFERENCES operators (id),
+	email     TEXT COLLATE "C" NOT NULL,
+	email_key TEXT COLLATE "C" NOT NULL,
+	requested BIGINT NOT NULL,
+	expires   BIGINT NOT NULL,
+	confirmed BIGINT
+);
+CREATE INDEX account_requests_operator ON account_requests (operator, email_key);
+
+CREATE TABLE account_members (
+	operator  TEXT COLLATE "C" PRIMARY KEY REFERENCES operators (id),
+	email_key TEXT COLLATE "C" NOT NULL,
+	added     BIGINT NOT NULL
+);
+CREATE INDEX account_members_email ON account_members (email_key, added);
+
+CREATE TABLE domain_watches (
+	pairing  TEXT COLLATE "C" PRIMARY KEY,
+	operator TEXT COLLATE "C" NOT NULL REFERENCES operators (id),
+	domain   TEXT COLLATE "C" NOT NULL,
+	started  BIGINT NOT NULL,
+	until    BIGINT NOT NULL
+);
+CREATE INDEX domain_watches_until ON domain_watches (until);
+`,
+	// 18: vouched operators' requests for a new key.
+	//
+	// As store/sqlite's recoveryRequestsMigration: one per operator and
+	// key, with the voucher's approval once given.
+	`
+CREATE TABLE recovery_requests (
+	operator    TEXT COLLATE "C" NOT NULL REFERENCES operators (id),
+	key_digest  TEXT COLLATE "C" NOT NULL,
+	key         TEXT COLLATE "C" NOT NULL,
+	voucher     TEXT COLLATE "C" NOT NULL,
+	since       BIGINT NOT NULL,
+	entry       BYTEA NOT NULL,
+	requested   BIGINT NOT NULL,
+	expires     BIGINT NOT NULL,
+	approved    BIGINT,
+	voucher_sig TEXT COLLATE "C",
+	PRIMARY KEY (operator, key_digest)
+);
+`,
 }

@@ -19,7 +19,8 @@ const forgetEnv = "AGORA_SQLITE_TEST_FORGET"
 // core's tables are storetest's, and every other is a face's.
 func owner(table string) string {
 	switch table {
-	case "signed", "operators", "names", "keys", "identities", "invites", "rate_events", "name_changes":
+	case "signed", "operators", "names", "keys", "identities", "invites", "rate_events", "name_changes",
+		"vouch_consents", "vouches", "account_requests", "account_members", "domain_watches", "recovery_requests":
 		return "Core"
 	case "bundles", "bundle_files", "claims", "claim_tags", "claim_words", "uploads",
 		"jobs", "job_answers", "job_declines", "credit_moves", "qualification", "canaries", "canary_outcomes",

@@ -448,6 +448,11 @@ func (s *Store) AddIdentity(ctx context.Context, id store.Identity) (store.Ident
 				return err
 			}
 		}
+		if id.Pairing != "" {
+			if err := useConsent(ctx, tx, id); err != nil {
+				return err
+			}
+		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO identities (operator, kind, organization, subject, entry, invite, added) VALUES (?, ?, ?, ?, ?, ?, ?)`,
 			id.Operator, id.Kind, id.Organization, id.Subject, id.Entry, nullString(id.Invite), nanos(id.Added)); err != nil {

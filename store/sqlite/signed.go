@@ -233,6 +233,9 @@ func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 		if _, err := tx.ExecContext(ctx, `UPDATE invites SET used_by = NULL, used_entry = NULL, used_at = NULL WHERE used_entry = ?`, digest); err != nil {
 			return err
 		}
+		if _, err := tx.ExecContext(ctx, `UPDATE vouch_consents SET used_entry = NULL, used_at = NULL WHERE used_entry = ?`, digest); err != nil {
+			return err
+		}
 		if _, err := tx.ExecContext(ctx, `DELETE FROM identities WHERE entry = ?`, digest); err != nil {
 			return err
 		}

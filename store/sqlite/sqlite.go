@@ -453,6 +453,12 @@ CREATE TABLE library_votes (
 	// Teams: their people, members' spans, moves, requests and bans
 	// (teams.go).
 	teamsMigration,
+	// A person's side of identity: vouch consents, waiting vouches and
+	// account requests (people.go).
+	peopleMigration,
+	// Vouched operators' requests for a new key, waiting for the voucher's
+	// approval (recoveries.go).
+	recoveryRequestsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

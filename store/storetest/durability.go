@@ -46,8 +46,43 @@ func testDurability(f *fixture, reopen func(t *testing.T, s store.Store) store.S
 		_, err := f.s.CreateInvite(f.ctx, f.invite(sponsor.ID, sk, "example.org", f.now.Add(time.Second)), inviteLimit, inviteWindow)
 		f.ok(err, "CreateInvite")
 	}
+	// A person's side: a consent, a waiting vouch, a confirmed account.
+	consent := f.consent(sponsor.ID, sk, f.now)
+	f.ok(second(f.s.CreateVouchConsent(f.ctx, consent, 10)), "CreateVouchConsent")
+	f.ok(f.s.PutVouch(f.ctx, store.Vouch{Operator: named.ID, Voucher: "github:42", Login: "octo", VoucherSig: "x", At: f.now}), "PutVouch")
+	pending := store.AccountRequest{Token: "sha256:" + Nonce(), Operator: user.ID, Email: "p@example.org", EmailKey: "p@example.org", Requested: f.now, Expires: f.now.Add(time.Hour)}
+	listed := pending
+	listed.Token, listed.Operator = "sha256:"+Nonce(), sponsor.ID
+	f.ok(f.s.RequestAccount(f.ctx, pending), "RequestAccount")
+	f.ok(f.s.RequestAccount(f.ctx, listed), "RequestAccount")
+	f.ok(second(f.s.ConfirmAccount(f.ctx, listed.Token, f.now)), "ConfirmAccount")
+	watch := store.DomainWatch{Pairing: consent.Pairing, Operator: sponsor.ID, Domain: "lab.example.org", Started: f.now, Until: f.now.Add(time.Hour)}
+	f.ok(f.s.WatchDomain(f.ctx, watch), "WatchDomain")
+	waiting := store.RecoveryRequest{Operator: named.ID, KeyDigest: "sha256:" + Nonce(), Key: "k", Voucher: "github:42", Since: 2,
+		Entry: []byte(`{"since":2}`), Requested: f.now, Expires: f.now.Add(time.Hour)}
+	f.ok(second(f.s.PutRecoveryRequest(f.ctx, waiting, 10)), "PutRecoveryRequest")
+	f.ok(second(f.s.ApproveRecovery(f.ctx, named.ID, waiting.KeyDigest, "attested", f.now, f.now.Add(time.Hour))), "ApproveRecovery")
 
 	f.s = reopen(f.t, f.s)
+
+	if c, err := f.s.VouchConsent(f.ctx, consent.Pairing); err != nil || c.Sig != consent.Sig || c.State(f.now) != "open" {
+		f.t.Errorf("the consent after reopening = %+v, %v", c, err)
+	}
+	if vs, err := f.s.Vouches(f.ctx, named.ID, f.now); err != nil || len(vs) != 1 || vs[0].Login != "octo" {
+		f.t.Errorf("the vouches after reopening = %+v, %v", vs, err)
+	}
+	if r, err := f.s.AccountRequest(f.ctx, pending.Token); err != nil || r.Operator != user.ID || !r.Confirmed.IsZero() {
+		f.t.Errorf("the pending account request after reopening = %+v, %v", r, err)
+	}
+	if agents, err := f.s.AccountAgents(f.ctx, "p@example.org"); err != nil || !slices.Equal(agents, []string{sponsor.ID}) {
+		f.t.Errorf("the account after reopening = %v, %v", agents, err)
+	}
+	if ws, err := f.s.DomainWatches(f.ctx, f.now); err != nil || len(ws) != 1 || ws[0].Domain != watch.Domain {
+		f.t.Errorf("the domain watches after reopening = %+v, %v", ws, err)
+	}
+	if r, err := f.s.RecoveryRequest(f.ctx, named.ID, waiting.KeyDigest); err != nil || r.State(f.now) != "approved" || r.VoucherSig != "attested" || r.Since != 2 {
+		f.t.Errorf("the recovery request after reopening = %+v, %v", r, err)
+	}
 
 	for id, was := range before {
 		now, err := f.s.Operator(f.ctx, id)
