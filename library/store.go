@@ -61,7 +61,11 @@ type Store interface {
 	// it calls check with a Graph reading that transaction (so it
 	// sees every contribution stored before, and only those), and stores c
 	// only if check returns nil; check's error is returned as it is, with
-	// nothing written. check MUST only read through the graph.
+	// nothing written. check MUST only read through the graph, and may
+	// be called more than once for one call: a driver that runs the
+	// transaction again after a serialization failure (store.Store's
+	// Retries) calls it again with the new transaction's graph, and only
+	// that verdict counts.
 	//
 	// The same revision stored before returns the stored one with
 	// store.ErrDuplicate, without calling check. Storing a revision whose

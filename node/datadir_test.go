@@ -37,7 +37,7 @@ func TestDataFolderSharedRefused(t *testing.T) {
 
 func TestDataFolderPrivateFiles(t *testing.T) {
 	t.Parallel()
-	n, srv := testNode(t)
+	n, srv := testNodeOn(t, Config{}) // SQLite: the test reads state.db's mode
 	registerOperator(t, srv.URL, "Scout")
 	dir := n.cfg.DataDir
 	for _, name := range []string{"state.db", "state.db-wal", "keys/admin.token", "keys/log.key", "keys/checkpoint.key", "keys/upload.key"} {
@@ -100,4 +100,26 @@ func TestAdminTokenChecked(t *testing.T) {
 // (t.TempDir's own folders are 0755, which New refuses).
 func dataDir(t testing.TB) string {
 	return filepath.Join(t.TempDir(), "data")
+}
+
+// TestStateRefused checks Config.State: anything but "" or a postgres://
+// URL is refused, saying what it takes, without the password it held; an
+// unreachable database fails New rather than start without its state.
+func TestStateRefused(t *testing.T) {
+	t.Parallel()
+	for _, tc := range []struct{ state, want string }{
+		{"mysql://agora:hunter2@127.0.0.1/agora", "postgres:// URL"},
+		{"state.db", "postgres:// URL"},
+		{"host=127.0.0.1 password=hunter2", "postgres:// URL"},
+		{"postgres://agora:hunter2@127.0.0.1:1/agora?sslmode=disable&connect_timeout=5", "connect"},
+	} {
+		dir := filepath.Join(t.TempDir(), "data")
+		_, err := New(context.Background(), Config{DataDir: dir, State: tc.state, CheckpointInterval: translog.MinCheckpointInterval})
+		if err == nil || !strings.Contains(err.Error(), tc.want) || strings.Contains(err.Error(), "hunter2") {
+			t.Errorf("New with state %q: %v; want an error saying %q, without the password", tc.state, err, tc.want)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "state.db")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("New with state %q made state.db: %v", tc.state, err)
+		}
+	}
 }

@@ -22,7 +22,10 @@ import (
 
 func TestMemorySecretsNeverStored(t *testing.T) {
 	t.Parallel()
-	n, srv, admin := startMemoryNode(t)
+	// In SQLite, whatever AGORA_TEST_NODE_STATE says: the test reads the
+	// data folder's files.
+	n, srv := testNodeOn(t, Config{})
+	admin := memoryAdminToken(t, n)
 	a := &agent{t: t, url: srv.URL, id: "alpha", token: issueAdapter(t, srv.URL, admin, "alpha")}
 	shapes := memorytest.SecretShapes()
 	// quiet fails the test if an answer quotes a secret of any shape.

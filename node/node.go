@@ -17,6 +17,7 @@ import (
 	"net/http"
 	"net/url"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,6 +32,7 @@ import (
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/memory/memoryhttp"
 	"github.com/agora-node/agora/protocol"
+	"github.com/agora-node/agora/store/postgres"
 	"github.com/agora-node/agora/store/sqlite"
 	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog"
@@ -156,6 +158,14 @@ type Config struct {
 	UnboundUploadQuota    int64
 	OrgUnboundUploadQuota int64
 
+	// State is where the node keeps its state beside the log: "" (the
+	// default) for SQLite, state.db in DataDir; a postgres:// (or
+	// postgresql://) URL for that PostgreSQL database (store/postgres),
+	// whose search_path parameter, if given, names the schema. One node
+	// process per database for now: the log and the node's caches are
+	// still one process's.
+	State string
+
 	// GitHubSignIn is the GitHub OAuth app people sign in with to vouch
 	// for their agents on the agent's page (ledger/vouchpage). An empty
 	// ClientID means none; empty endpoints mean github.com's.
@@ -185,12 +195,38 @@ type Config struct {
 
 // nodeStore is the node's one store as the faces take it: the core
 // (store.Store, which the journal and recovery use) with what each face
-// keeps beside it. store/sqlite implements it all; each face is handed
+// keeps beside it. store/sqlite and store/postgres implement it all; each face is handed
 // the interface it owns.
 type nodeStore interface {
 	ledger.Store
 	library.Store
 	engine.Store
+}
+
+// openState opens the store state names (Config.State), or the SQLite
+// database at sqlitePath when state is "".
+func openState(ctx context.Context, state, sqlitePath string) (nodeStore, error) {
+	switch {
+	case state == "":
+		return sqlite.Open(ctx, sqlite.Config{Path: sqlitePath})
+	case strings.HasPrefix(state, "postgres://"), strings.HasPrefix(state, "postgresql://"):
+		return postgres.Open(ctx, postgres.Config{DSN: state})
+	}
+	return nil, fmt.Errorf("state %q is neither empty (SQLite in the data folder) nor a postgres:// URL", redactDSN(state))
+}
+
+// redactDSN is dsn without a password it holds, for errors.
+func redactDSN(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxxxx")
+			return u.String()
+		}
+	}
+	if strings.Contains(dsn, "password") {
+		return "(a connection string with a password)"
+	}
+	return dsn
 }
 
 // DefaultOpenAfter is OpenAfter's default: off, so bundles open when their
@@ -334,10 +370,12 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		}
 	}
 	statePath := filepath.Join(cfg.DataDir, "state.db")
-	if err := createPrivate(statePath); err != nil {
-		return nil, fmt.Errorf("node: state: %w", err)
+	if cfg.State == "" {
+		if err := createPrivate(statePath); err != nil {
+			return nil, fmt.Errorf("node: state: %w", err)
+		}
 	}
-	st, err := sqlite.Open(ctx, sqlite.Config{Path: statePath})
+	st, err := openState(ctx, cfg.State, statePath)
 	if err != nil {
 		return nil, fmt.Errorf("node: state: %w", err)
 	}

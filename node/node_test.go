@@ -20,6 +20,7 @@ import (
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/protocol"
+	"github.com/agora-node/agora/store/postgres/pgtest"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -28,8 +29,25 @@ func testNode(t *testing.T) (*Node, *httptest.Server) {
 	return testNodeWith(t, Config{})
 }
 
+// stateEnv, set to "postgres", has testNodeWith keep every node's state
+// in PostgreSQL, in a schema of its own (pgtest), so the package's tests
+// run on store/postgres:
+//
+//	AGORA_TEST_NODE_STATE=postgres AGORA_TEST_POSTGRES=postgres://... go test ./node
+const stateEnv = "AGORA_TEST_NODE_STATE"
+
 // testNodeWith is testNode with more of the Config set.
 func testNodeWith(t testing.TB, cfg Config) (*Node, *httptest.Server) {
+	t.Helper()
+	if cfg.State == "" && os.Getenv(stateEnv) == "postgres" {
+		cfg.State = pgtest.SchemaDSN(t)
+	}
+	return testNodeOn(t, cfg)
+}
+
+// testNodeOn is testNodeWith keeping the state cfg says, whatever
+// AGORA_TEST_NODE_STATE says: for tests that read state.db's bytes.
+func testNodeOn(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 	t.Helper()
 	cfg.DataDir = dataDir(t)
 	if cfg.CheckpointInterval == 0 {

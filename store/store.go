@@ -145,7 +145,16 @@ func (e *LimitError) Unwrap() error { return ErrLimit }
 //
 // Retries: no method retries on its own what a caller could tell apart; a
 // driver MAY retry internally a transaction that failed for a transient
-// reason (a busy database) before it wrote anything.
+// reason before it wrote anything: a busy database, or, in a database
+// that checks concurrent transactions for serializability (store/postgres
+// runs its writes SERIALIZABLE), a serialization failure, a deadlock, or
+// a unique violation a racing commit raised. A retried transaction runs
+// from the start, reading again what the racing commit wrote, so its
+// outcome is the one it would have had running after it: the scarce
+// things above still go to exactly one caller. A driver MUST bound its
+// retries and, past them, return the failure, having written nothing.
+// Callbacks a method takes (library.Store's AddContribution check) may so
+// run more than once for one call; only the last run's outcome counts.
 type Store interface {
 	// PutSigned keeps a signed entry beside the log before it is appended:
 	// digest is its entry digest (protocol.EntryDigest), signed its JSON as

@@ -20,6 +20,7 @@ import (
 	"github.com/agora-node/agora/client"
 	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/memory/adapter"
+	"github.com/agora-node/agora/store/postgres/pgtest"
 )
 
 // TestMain lets the scripts in testdata/script run the real agora binary:
@@ -36,24 +37,43 @@ func TestScripts(t *testing.T) {
 	testscript.Run(t, testscript.Params{
 		Dir:                 "testdata/script",
 		RequireExplicitExec: true,
+		Setup:               scriptSetup,
+		Cmds:                scriptCommands,
+	})
+}
+
+// TestScriptsPostgres runs the first hour with the node's state in
+// PostgreSQL (agora serve's AGORA_STATE), each run in a schema of its
+// own; see pgtest for when it skips.
+func TestScriptsPostgres(t *testing.T) {
+	pgtest.DSN(t)
+	testscript.Run(t, testscript.Params{
+		Files:               []string{"testdata/script/first_hour.txtar"},
+		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
-			ln, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				return err
-			}
-			addr := ln.Addr().String()
-			ln.Close()
-			env.Setenv("ADDR", addr)
-			env.Setenv("URL", "http://"+addr)
-			examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
-			if err != nil {
-				return err
-			}
-			env.Setenv("EXAMPLES", examples)
-			return nil
+			env.Setenv("AGORA_STATE", pgtest.SchemaDSN(t)) // dropped when the test ends
+			return scriptSetup(env)
 		},
 		Cmds: scriptCommands,
 	})
+}
+
+// scriptSetup gives a script its node's address and the examples.
+func scriptSetup(env *testscript.Env) error {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return err
+	}
+	addr := ln.Addr().String()
+	ln.Close()
+	env.Setenv("ADDR", addr)
+	env.Setenv("URL", "http://"+addr)
+	examples, err := filepath.Abs(filepath.Join("..", "..", "examples"))
+	if err != nil {
+		return err
+	}
+	env.Setenv("EXAMPLES", examples)
+	return nil
 }
 
 // scriptCommands are the scripts' own commands:

@@ -73,7 +73,7 @@ func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 // would outlive the logger it was made for.
 func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
-const serveUsage = "agora serve [--data DIR] [--listen ADDR] [--origin ORIGIN] [--public-url URL] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...] [--pprof 127.0.0.1:PORT] [--github-client-id ID --github-client-secret-file FILE] [--github-oauth-authorize URL] [--github-oauth-token URL] [--github-user-api URL] [--smtp HOST:PORT --smtp-from ADDR]"
+const serveUsage = "agora serve [--data DIR] [--state postgres://...] [--listen ADDR] [--origin ORIGIN] [--public-url URL] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...] [--pprof 127.0.0.1:PORT] [--github-client-id ID --github-client-secret-file FILE] [--github-oauth-authorize URL] [--github-oauth-token URL] [--github-user-api URL] [--smtp HOST:PORT --smtp-from ADDR]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -88,6 +88,7 @@ func defaultDataDir() string {
 func serveCommand() *command {
 	c := newCommand("serve", serveUsage, "run the node (SQLite and an on-disk log in --data, no other service)")
 	dataDir := c.flags.String("data", defaultDataDir(), "the folder the node keeps its keys, state and log in (or set AGORA_DATA)")
+	state := c.flags.String("state", os.Getenv("AGORA_STATE"), "where the node keeps its state: empty for SQLite in --data, or a postgres:// URL (or set AGORA_STATE)")
 	listen := c.flags.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
 	origin := c.flags.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
 	publicURL := c.flags.String("public-url", "", "the node's address as agents reach it, such as https://agora.example.org, for /llms.txt to name (default the address each request came to)")
@@ -133,7 +134,7 @@ func serveCommand() *command {
 			defer stop()
 			fmt.Fprintf(e.stderr, "profiles: go tool pprof http://%s/debug/pprof/profile?seconds=30\n", addr)
 		}
-		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, Origin: *origin, PublicURL: *publicURL, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
+		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, State: *state, Origin: *origin, PublicURL: *publicURL, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
 			MaxBodyBytes: *maxBody, MaxBundleBodyBytes: *maxBundleBody, AdminToken: token, AllowSharedData: *allowShared, Witnesses: witnesses,
 			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery,
 			GitHubSignIn: gh, SMTP: mail}, serveTimeouts)

@@ -223,6 +223,17 @@ func testClaimSearch(f *fixture) {
 	}{
 		{"prefix", ledger.ClaimQuery{Words: `"mandel"*`, Limit: 10}, []string{c(first, 0)}},
 		{"every word", ledger.ClaimQuery{Words: `"decay"* AND "tau"*`, Limit: 10}, []string{c(second, 2)}},
+		// The rest of the FTS5 syntax the HTTP layer writes (ftsQuery).
+		{"every word, no AND", ledger.ClaimQuery{Words: `"decay"* "tau"*`, Limit: 10}, []string{c(second, 2)}},
+		{"a word as written", ledger.ClaimQuery{Words: `decay`, Limit: 10}, []string{c(second, 1), c(second, 2)}},
+		{"a word as written, not the words it starts", ledger.ClaimQuery{Words: `deca`, Limit: 10}, nil},
+		{"phrase", ledger.ClaimQuery{Words: `"tau leptons"`, Limit: 10}, []string{c(second, 2)}},
+		{"phrase out of order", ledger.ClaimQuery{Words: `"leptons tau"`, Limit: 10}, nil},
+		{"phrase, its last word a prefix", ledger.ClaimQuery{Words: `"tau lep"*`, Limit: 10}, []string{c(second, 2)}},
+		{"either", ledger.ClaimQuery{Words: `("muons"* OR "neutrinos"*)`, Limit: 10}, []string{c(second, 0), c(second, 1)}},
+		{"either, and a word", ledger.ClaimQuery{Words: `("muons"* OR "tau"*) AND "faster"*`, Limit: 10}, []string{c(second, 2)}},
+		{"leaving out", ledger.ClaimQuery{Words: `"decay"* NOT "tau"*`, Limit: 10}, []string{c(second, 1)}},
+		{"diacritics folded", ledger.ClaimQuery{Words: `"júlia"*`, Limit: 10}, []string{c(first, 1)}},
 		{"field", ledger.ClaimQuery{Field: "mathematics", Limit: 10}, []string{c(first, 0), c(first, 1)}},
 		{"operator", ledger.ClaimQuery{Operator: bob.ID, Limit: 10}, []string{c(second, 0), c(second, 1), c(second, 2)}},
 		{"type", ledger.ClaimQuery{Type: "theoretical", Limit: 10}, nil},

@@ -1,12 +1,9 @@
 package sqlite_test
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/ledgertest"
@@ -67,68 +64,23 @@ func TestConformance(t *testing.T) {
 	})
 }
 
-// BenchmarkPutAndBind is the store's share of one append: the signed entry
-// put before, its index bound after, each commit fsync'd.
-func BenchmarkPutAndBind(b *testing.B) {
+// benchStore is a store for a benchmark, closed when it ends.
+func benchStore(b *testing.B) *sqlite.Store {
 	s, err := sqlite.Open(b.Context(), sqlite.Config{Path: filepath.Join(b.TempDir(), "agora.db")})
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer s.Close()
-	entry := []byte(`{"type":"key","sig":"x"}`)
-	var i int64
-	for b.Loop() {
-		digest := fmt.Sprintf("sha256:%064d", i)
-		if err := s.PutSigned(b.Context(), digest, entry, entry); err != nil {
-			b.Fatal(err)
-		}
-		if err := s.BindIndex(b.Context(), i, digest); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
+	b.Cleanup(func() { s.Close() })
+	return s
 }
 
-// BenchmarkPutAndBindParallel is BenchmarkPutAndBind from 64 goroutines,
-// as a node's request handlers call it: their commits are shared.
-func BenchmarkPutAndBindParallel(b *testing.B) {
-	s, err := sqlite.Open(b.Context(), sqlite.Config{Path: filepath.Join(b.TempDir(), "agora.db")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	entry := []byte(`{"type":"key","sig":"x"}`)
-	var next atomic.Int64
-	b.SetParallelism(32)
-	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			i := next.Add(1) - 1
-			digest := fmt.Sprintf("sha256:%064d", i)
-			if err := s.PutSigned(b.Context(), digest, entry, entry); err != nil {
-				b.Error(err)
-				return
-			}
-			if err := s.BindIndex(b.Context(), i, digest); err != nil {
-				b.Error(err)
-				return
-			}
-		}
-	})
-}
+// BenchmarkPutAndBind is the store's share of one append, each commit
+// fsync'd.
+func BenchmarkPutAndBind(b *testing.B) { storetest.BenchPutAndBind(b, benchStore(b)) }
+
+// BenchmarkPutAndBindParallel is BenchmarkPutAndBind from 64 goroutines:
+// the writer shares their commits.
+func BenchmarkPutAndBindParallel(b *testing.B) { storetest.BenchPutAndBindParallel(b, benchStore(b)) }
 
 // BenchmarkTake is one rate-limit take, which skips the fsync.
-func BenchmarkTake(b *testing.B) {
-	s, err := sqlite.Open(b.Context(), sqlite.Config{Path: filepath.Join(b.TempDir(), "agora.db")})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer s.Close()
-	now := time.Now()
-	var i int
-	for b.Loop() {
-		if _, _, err := s.Take(b.Context(), fmt.Sprintf("ip:%d", i%1000), 50, 24*time.Hour, now.Add(time.Duration(i))); err != nil {
-			b.Fatal(err)
-		}
-		i++
-	}
-}
+func BenchmarkTake(b *testing.B) { storetest.BenchTake(b, benchStore(b)) }

@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/jobs"
+	"github.com/agora-node/agora/store"
+)
+
+func (s *Store) CreateCheckJobs(ctx context.Context, js []ledger.CheckJob, moves []jobs.Movement) error {
+	return s.write(ctx, func(tx *txn) error {
+		for _, j := range js {
+			if err := insertJob(ctx, tx, j.Job); err != nil {
+				return err
+			}
+			detail := "null"
+			if j.Needs.Detail != nil {
+				detail = string(j.Needs.Detail)
+			}
+			if _, err := tx.ExecContext(ctx, `INSERT INTO job_needs (job, software, detail) VALUES (?, ?, ?)`,
+				j.ID, jsonText(orEmpty(j.Needs.Software)), detail); err != nil {
+				return err
+			}
+		}
+		_, err := addMoves(ctx, tx, moves)
+		return err
+	})
+}
+
+func (s *Store) JobNeeds(ctx context.Context, id string) (ledger.JobNeeds, error) {
+	var n ledger.JobNeeds
+	err := s.read(ctx, func(tx *txn) error {
+		var software, detail string
+		err := tx.QueryRowContext(ctx, `SELECT software, detail FROM job_needs WHERE job = ?`, id).Scan(&software, &detail)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if detail != "null" {
+			n.Detail = []byte(detail)
+		}
+		return json.Unmarshal([]byte(software), &n.Software)
+	})
+	return n, err
+}
+
+func (s *Store) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs.Movement) (ledger.Job, error) {
+	var got ledger.Job
+	err := s.write(ctx, func(tx *txn) error {
+		j, err := jobIn(ctx, tx, r.Job)
+		if err != nil {
+			return err
+		}
+		var prior int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM importance_ratings WHERE job = ? AND operator = ?`, r.Job, r.Operator).Scan(&prior); err != nil {
+			return err
+		}
+		if prior > 0 {
+			got = j
+			return fmt.Errorf("postgres: %s rated job %s: %w", r.Operator, r.Job, store.ErrDuplicate)
+		}
+		if j.Done || j.Operator != r.Operator || !j.Deadline.After(r.At) {
+			return fmt.Errorf("postgres: job %s is not held by %s now: %w", r.Job, r.Operator, store.ErrConflict)
+		}
+		for claim, score := range r.Scores {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO importance_ratings (job, claim, bundle, operator, organization, family, model, score, reason, digest, signed, at)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Job, claim, r.Bundle, r.Operator, r.Organization, r.Family, r.Model,
+				score, r.Reasons[claim], r.Digest, r.Signed, nanos(r.At)); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = ? WHERE id = ?`, r.Digest, r.Job); err != nil {
+			return err
+		}
+		if _, err := addMoves(ctx, tx, pay); err != nil {
+			return err
+		}
+		got, err = jobIn(ctx, tx, r.Job)
+		return err
+	})
+	return got, err
+}
+
+func (s *Store) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.Rating, error) {
+	return s.ratings(ctx, `bundle = ?`, bundle)
+}
+
+// RatingsSince implements ledger.CheckStore.
+func (s *Store) RatingsSince(ctx context.Context, since time.Time) ([]ledger.Rating, error) {
+	return s.ratings(ctx, `at >= ?`, since.UnixNano())
+}
+
+// ratings reads the ratings whose rows match where, in the order they
+// came, each rating's claims gathered into one.
+func (s *Store) ratings(ctx context.Context, where string, arg any) ([]ledger.Rating, error) {
+	var out []ledger.Rating
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT job, bundle, claim, operator, organization, family, model, score, reason, digest, signed, at
+			FROM importance_ratings WHERE `+where+` ORDER BY at, job, claim`, arg)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		at := map[string]int{}
+		for rows.Next() {
+			var r ledger.Rating
+			var claim, reason string
+			var score int
+			var when int64
+			if err := rows.Scan(&r.Job, &r.Bundle, &claim, &r.Operator, &r.Organization, &r.Family, &r.Model, &score, &reason, &r.Digest, &r.Signed, &when); err != nil {
+				return err
+			}
+			i, seen := at[r.Job]
+			if !seen {
+				r.At = fromNanos(when)
+				r.Scores, r.Reasons = map[string]int{}, map[string]string{}
+				i = len(out)
+				at[r.Job] = i
+				out = append(out, r)
+			}
+			out[i].Scores[claim] = score
+			if reason != "" {
+				out[i].Reasons[claim] = reason
+			}
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// RetireBundleJobs implements ledger.CheckStore.
+func (s *Store) RetireBundleJobs(ctx context.Context, bundle, kind string, moves []jobs.Movement) (int, error) {
+	var n int64
+	err := s.write(ctx, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1 WHERE bundle = ? AND kind = ? AND done = 0`, bundle, kind)
+		if err != nil {
+			return err
+		}
+		if n, err = res.RowsAffected(); err != nil {
+			return err
+		}
+		_, err = addMoves(ctx, tx, moves)
+		return err
+	})
+	return int(n), err
+}

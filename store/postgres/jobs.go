@@ -1,0 +1,694 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/jobs"
+	"github.com/agora-node/agora/store"
+)
+
+// candidatePage is how many open jobs TakeJob weighs at once, most urgent
+// and oldest first; it weighs the next page only when none on this one is
+// eligible. So the choice "at random within the most urgent class" is at
+// random among that class's oldest candidatePage eligible jobs: a backlog
+// deeper than that is worked oldest first, page by page, which bounds
+// what one request costs whatever the backlog.
+const candidatePage = 256
+
+func jsonText(v any) string {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err) // only strings, slices and maps of them are marshaled here
+	}
+	return string(b)
+}
+
+func (s *Store) CreateJobs(ctx context.Context, js []ledger.Job, moves []jobs.Movement) error {
+	return s.write(ctx, func(tx *txn) error {
+		for _, j := range js {
+			if err := insertJob(ctx, tx, j); err != nil {
+				return err
+			}
+		}
+		_, err := addMoves(ctx, tx, moves)
+		return err
+	})
+}
+
+// insertJob records a new job; one already recorded is store.ErrDuplicate.
+func insertJob(ctx context.Context, tx *txn, j ledger.Job) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (id, kind, bundle, urgency, author_orgs, author_families, claims, credits, minutes, gpu, created)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		j.ID, j.Kind, j.Bundle, j.Urgency, jsonText(orEmpty(j.AuthorOrgs)), jsonText(orEmpty(j.AuthorFamilies)), jsonText(j.Claims),
+		j.Credits, j.Minutes, j.GPU, nanos(j.Created))
+	if err != nil {
+		return err
+	}
+	changes, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if changes == 0 {
+		return fmt.Errorf("postgres: job %s: %w", j.ID, store.ErrDuplicate)
+	}
+	return nil
+}
+
+func orEmpty(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+const jobColumns = `id, kind, bundle, urgency, author_orgs, author_families, claims, credits, minutes, gpu, created,
+	operator, organization, family, assigned_at, deadline, served, done, answer`
+
+type rowScanner interface{ Scan(...any) error }
+
+func scanJob(r rowScanner) (ledger.Job, error) {
+	var j ledger.Job
+	var orgs, fams, cl string
+	var op, org, fam, answer sql.NullString
+	var assigned, deadline sql.NullInt64
+	var created int64
+	if err := r.Scan(&j.ID, &j.Kind, &j.Bundle, &j.Urgency, &orgs, &fams, &cl, &j.Credits, &j.Minutes, &j.GPU, &created,
+		&op, &org, &fam, &assigned, &deadline, &j.Served, &j.Done, &answer); err != nil {
+		return ledger.Job{}, err
+	}
+	if err := errors.Join(json.Unmarshal([]byte(orgs), &j.AuthorOrgs), json.Unmarshal([]byte(fams), &j.AuthorFamilies), json.Unmarshal([]byte(cl), &j.Claims)); err != nil {
+		return ledger.Job{}, fmt.Errorf("postgres: job %s as kept: %w", j.ID, err)
+	}
+	j.Created = fromNanos(created)
+	j.Operator, j.Organization, j.Family, j.Answer = op.String, org.String, fam.String, answer.String
+	j.AssignedAt, j.Deadline = fromNullNanos(assigned), fromNullNanos(deadline)
+	return j, nil
+}
+
+func jobIn(ctx context.Context, q interface {
+	QueryRowContext(context.Context, string, ...any) *sql.Row
+}, id string) (ledger.Job, error) {
+	j, err := scanJob(q.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return j, notFound("postgres: job %s", id)
+	}
+	return j, err
+}
+
+func (s *Store) Job(ctx context.Context, id string) (ledger.Job, error) {
+	var j ledger.Job
+	err := s.read(ctx, func(tx *txn) error {
+		var err error
+		j, err = jobIn(ctx, tx, id)
+		return err
+	})
+	return j, err
+}
+
+// openJobIn is the job operator holds at now, sql.ErrNoRows if none.
+func openJobIn(ctx context.Context, tx *txn, operator string, now time.Time) (ledger.Job, error) {
+	return scanJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE operator = ? AND done = 0 AND deadline > ? ORDER BY assigned_at DESC LIMIT 1`,
+		operator, nanos(now)))
+}
+
+func (s *Store) OpenJob(ctx context.Context, operator string, now time.Time) (ledger.Job, error) {
+	var j ledger.Job
+	err := s.read(ctx, func(tx *txn) error {
+		var err error
+		j, err = openJobIn(ctx, tx, operator, now)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("postgres: open job of %s", operator)
+		}
+		return err
+	})
+	return j, err
+}
+
+func (s *Store) BundleJobs(ctx context.Context, bundle string) ([]ledger.Job, error) {
+	return s.queryJobs(ctx, `SELECT `+jobColumns+` FROM jobs WHERE bundle = ? ORDER BY created, id`, bundle)
+}
+
+// queryJobs reads the jobs query selects (jobColumns) in one read
+// transaction.
+func (s *Store) queryJobs(ctx context.Context, query string, args ...any) ([]ledger.Job, error) {
+	var out []ledger.Job
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			j, err := scanJob(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, j)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) TakeJob(ctx context.Context, t ledger.TakeJob, choose func([]jobs.Open) (string, bool)) (ledger.Job, error) {
+	var got ledger.Job
+	err := s.write(ctx, func(tx *txn) error {
+		j, err := openJobIn(ctx, tx, t.Operator, t.At)
+		switch {
+		case err == nil:
+			if _, err := tx.ExecContext(ctx, `UPDATE jobs SET served = served + 1 WHERE id = ?`, j.ID); err != nil {
+				return err
+			}
+			j.Served++
+			got = j
+			return nil
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		// A job whose deadline passed is no longer the operator's.
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET operator = NULL, organization = NULL, family = NULL, assigned_at = NULL, deadline = NULL, served = 0
+			WHERE operator = ? AND done = 0 AND deadline <= ?`, t.Operator, nanos(t.At)); err != nil {
+			return err
+		}
+		var id string
+		for offset := 0; ; offset += candidatePage {
+			cands, err := candidates(ctx, tx, t.At, offset)
+			if err != nil {
+				return err
+			}
+			var ok bool
+			if id, ok = choose(cands); ok {
+				break
+			}
+			if len(cands) < candidatePage {
+				return notFound("postgres: a job for %s", t.Operator)
+			}
+		}
+		j, err = jobIn(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if j.Done || (j.Operator != "" && j.Deadline.After(t.At)) {
+			return fmt.Errorf("postgres: job %s is held or done: %w", id, store.ErrConflict)
+		}
+		deadline := jobs.DeadlineFor(j.Kind, t.At, j.Minutes)
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET operator = ?, organization = ?, family = ?, assigned_at = ?, deadline = ?, served = 1 WHERE id = ?`,
+			t.Operator, t.Organization, t.Family, nanos(t.At), nanos(deadline), id); err != nil {
+			return err
+		}
+		j.Operator, j.Organization, j.Family, j.AssignedAt, j.Deadline, j.Served = t.Operator, t.Organization, t.Family, t.At, deadline, 1
+		got = j
+		return nil
+	})
+	return got, err
+}
+
+// candidates are the open jobs at now, with their rounds: the
+// organizations holding or done with a job of the same kind on the same
+// bundle, the families of its bundle's reviews, and who declined it. Three
+// queries, whatever the number of candidates.
+func candidates(ctx context.Context, tx *txn, now time.Time, offset int) ([]jobs.Open, error) {
+	const pick = `SELECT id, bundle FROM jobs WHERE done = 0 AND (operator IS NULL OR deadline <= ?1) ORDER BY urgency, created LIMIT ?2 OFFSET ?3`
+	rows, err := tx.QueryContext(ctx, `SELECT id, kind, bundle, urgency, author_orgs, author_families, minutes, gpu,
+		COALESCE((SELECT software FROM job_needs WHERE job_needs.job = jobs.id), '[]') FROM jobs
+		WHERE done = 0 AND (operator IS NULL OR deadline <= ?1) ORDER BY urgency, created LIMIT ?2 OFFSET ?3`, nanos(now), candidatePage, offset)
+	if err != nil {
+		return nil, err
+	}
+	var open []jobs.Open
+	at := map[string]int{}
+	for rows.Next() {
+		var j jobs.Open
+		var orgs, fams, software string
+		if err := rows.Scan(&j.ID, &j.Kind, &j.Bundle, &j.Urgency, &orgs, &fams, &j.Minutes, &j.GPU, &software); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if err := errors.Join(json.Unmarshal([]byte(orgs), &j.AuthorOrgs), json.Unmarshal([]byte(fams), &j.AuthorFamilies),
+			json.Unmarshal([]byte(software), &j.Software)); err != nil {
+			rows.Close()
+			return nil, fmt.Errorf("postgres: job %s as kept: %w", j.ID, err)
+		}
+		at[j.ID] = len(open)
+		open = append(open, j)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	type round struct {
+		orgs     map[string][]string // kind → organizations
+		families []string            // of its reviews
+		kindFams map[string][]string // kind → families
+	}
+	rounds := map[string]*round{}
+	rows, err = tx.QueryContext(ctx, `WITH c AS (`+pick+`)
+		SELECT j.bundle, j.kind, j.organization, j.family FROM jobs j
+		WHERE j.bundle IN (SELECT bundle FROM c) AND j.organization IS NOT NULL AND (j.done = 1 OR j.deadline > ?1)`, nanos(now), candidatePage, offset)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var b, kind, org, fam string
+		if err := rows.Scan(&b, &kind, &org, &fam); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		r := rounds[b]
+		if r == nil {
+			r = &round{orgs: map[string][]string{}, kindFams: map[string][]string{}}
+			rounds[b] = r
+		}
+		r.orgs[kind] = append(r.orgs[kind], org)
+		r.kindFams[kind] = append(r.kindFams[kind], fam)
+		if jobs.IsReview(kind) {
+			r.families = append(r.families, fam)
+			// each review of a bundle comes from a different organization
+			for _, k := range jobs.ReviewKinds {
+				if k != kind {
+					r.orgs[k] = append(r.orgs[k], org)
+				}
+			}
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	rows, err = tx.QueryContext(ctx, `WITH c AS (`+pick+`)
+		SELECT DISTINCT d.job, d.organization FROM job_declines d WHERE d.job IN (SELECT id FROM c)`, nanos(now), candidatePage, offset)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var job, org string
+		if err := rows.Scan(&job, &org); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		if i, ok := at[job]; ok {
+			open[i].Declined = append(open[i].Declined, org)
+		}
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	for i := range open {
+		if r := rounds[open[i].Bundle]; r != nil {
+			open[i].RoundOrgs = r.orgs[open[i].Kind]
+			open[i].RoundFamilies = r.kindFams[open[i].Kind]
+			if jobs.IsReview(open[i].Kind) {
+				open[i].ReviewFamilies = r.families
+			}
+		}
+	}
+	return open, nil
+}
+
+func (s *Store) ReleaseJob(ctx context.Context, id, operator string, at time.Time) error {
+	return s.write(ctx, func(tx *txn) error {
+		j, err := jobIn(ctx, tx, id)
+		if err != nil {
+			return err
+		}
+		if j.Operator != operator || j.Done || !j.Deadline.After(at) {
+			return notFound("postgres: %s holds no job %s", operator, id)
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO job_declines (job, organization, at) VALUES (?, ?, ?)`, id, j.Organization, nanos(at)); err != nil {
+			return err
+		}
+		return unassign(ctx, tx, id)
+	})
+}
+
+func unassign(ctx context.Context, tx *txn, id string) error {
+	_, err := tx.ExecContext(ctx, `UPDATE jobs SET operator = NULL, organization = NULL, family = NULL, assigned_at = NULL, deadline = NULL, served = 0 WHERE id = ?`, id)
+	return err
+}
+
+func (s *Store) AnswerJob(ctx context.Context, a ledger.Answer, pay []jobs.Movement) (ledger.Job, error) {
+	var got ledger.Job
+	err := s.write(ctx, func(tx *txn) error {
+		j, err := jobIn(ctx, tx, a.Job)
+		if err != nil {
+			return err
+		}
+		var prior int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM job_answers WHERE job = ? AND operator = ? AND with_work = 1`, a.Job, a.Operator).Scan(&prior); err != nil {
+			return err
+		}
+		if prior > 0 {
+			got = j
+			return fmt.Errorf("postgres: %s answered job %s: %w", a.Operator, a.Job, store.ErrDuplicate)
+		}
+		if j.Done || j.Operator != a.Operator || !j.Deadline.After(a.At) {
+			return fmt.Errorf("postgres: job %s is not held by %s now: %w", a.Job, a.Operator, store.ErrConflict)
+		}
+		_, err = tx.ExecContext(ctx, `INSERT INTO job_answers (entry, job, operator, organization, family, kind, bundle, signed, digest, salt, verdicts, hazard, with_work, at)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			a.Entry, a.Job, a.Operator, a.Organization, a.Family, a.Kind, a.Bundle, a.Signed, a.Digest, a.Salt, jsonText(a.Verdicts), a.Hazard, a.WithWork, nanos(a.At))
+		if err != nil {
+			return err
+		}
+		if !a.WithWork {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO job_declines (job, organization, entry, at) VALUES (?, ?, ?, ?)`, a.Job, a.Organization, a.Entry, nanos(a.At)); err != nil {
+				return err
+			}
+			if err := unassign(ctx, tx, a.Job); err != nil {
+				return err
+			}
+			got, err = jobIn(ctx, tx, a.Job)
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = ? WHERE id = ?`, a.Entry, a.Job); err != nil {
+			return err
+		}
+		if _, err := addMoves(ctx, tx, pay); err != nil {
+			return err
+		}
+		got, err = jobIn(ctx, tx, a.Job)
+		return err
+	})
+	return got, err
+}
+
+const answerColumns = `entry, job, operator, organization, family, kind, bundle, signed, digest, salt, verdicts, hazard, with_work, at`
+
+func scanAnswer(r rowScanner) (ledger.Answer, error) {
+	var a ledger.Answer
+	var verdicts string
+	var at int64
+	if err := r.Scan(&a.Entry, &a.Job, &a.Operator, &a.Organization, &a.Family, &a.Kind, &a.Bundle, &a.Signed, &a.Digest, &a.Salt,
+		&verdicts, &a.Hazard, &a.WithWork, &at); err != nil {
+		return a, err
+	}
+	a.At = fromNanos(at)
+	return a, json.Unmarshal([]byte(verdicts), &a.Verdicts)
+}
+
+func (s *Store) BundleAnswers(ctx context.Context, bundle string) ([]ledger.Answer, error) {
+	var out []ledger.Answer
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+answerColumns+` FROM job_answers WHERE bundle = ? ORDER BY at, entry`, bundle)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanAnswer(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, a)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) AnswerByEntry(ctx context.Context, entry string) (ledger.Answer, error) {
+	var a ledger.Answer
+	err := s.read(ctx, func(tx *txn) error {
+		var verdicts string
+		var at int64
+		err := tx.QueryRowContext(ctx, `SELECT entry, job, operator, organization, family, kind, bundle, signed, digest, salt, verdicts, hazard, with_work, at
+			FROM job_answers WHERE entry = ? OR digest = ? LIMIT 1`, entry, entry).Scan(
+			&a.Entry, &a.Job, &a.Operator, &a.Organization, &a.Family, &a.Kind, &a.Bundle, &a.Signed, &a.Digest, &a.Salt, &verdicts, &a.Hazard, &a.WithWork, &at)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("postgres: answer logged as %s", entry)
+		}
+		if err != nil {
+			return err
+		}
+		a.At = fromNanos(at)
+		return json.Unmarshal([]byte(verdicts), &a.Verdicts)
+	})
+	return a, err
+}
+
+// dropJobRecords undoes an answer whose logged entry was dropped unlogged:
+// the job is held again by the operator that answered, undone, and the
+// credit the answer paid and the decline it counted go.
+func dropJobRecords(ctx context.Context, tx *txn, digest string) error {
+	var job string
+	err := tx.QueryRowContext(ctx, `SELECT job FROM job_answers WHERE entry = ?`, digest).Scan(&job)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	for _, q := range []string{
+		`DELETE FROM credit_moves WHERE key = 'job:' || ?2 AND EXISTS (SELECT 1 FROM jobs WHERE id = ?2 AND answer = ?1)`,
+		`UPDATE jobs SET done = 0, answer = NULL WHERE id = ?2 AND answer = ?1`,
+		`DELETE FROM job_declines WHERE entry = ?1`,
+		`DELETE FROM job_answers WHERE entry = ?1`,
+	} {
+		if _, err := tx.ExecContext(ctx, q, digest, job); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func addMoves(ctx context.Context, tx *txn, moves []jobs.Movement) (int, error) {
+	added := 0
+	for _, m := range moves {
+		res, err := tx.ExecContext(ctx, `INSERT INTO credit_moves (operator, kind, amount, key, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
+			m.Operator, m.Kind, m.Amount, m.Key, nanos(m.At))
+		if err != nil {
+			return added, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return added, err
+		}
+		added += int(n)
+	}
+	return added, nil
+}
+
+func (s *Store) AddMovements(ctx context.Context, moves []jobs.Movement) (int, error) {
+	var added int
+	err := s.write(ctx, func(tx *txn) error {
+		var err error
+		added, err = addMoves(ctx, tx, moves)
+		return err
+	})
+	return added, err
+}
+
+func (s *Store) Movements(ctx context.Context, operator string) ([]jobs.Movement, error) {
+	var out []jobs.Movement
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT kind, amount, key, at FROM credit_moves WHERE operator = ? ORDER BY seq`, operator)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			m := jobs.Movement{Operator: operator}
+			var at int64
+			if err := rows.Scan(&m.Kind, &m.Amount, &m.Key, &at); err != nil {
+				return err
+			}
+			m.At = fromNanos(at)
+			out = append(out, m)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) count(ctx context.Context, q string, args ...any) (int, error) {
+	var n int
+	err := s.read(ctx, func(tx *txn) error { return tx.QueryRowContext(ctx, q, args...).Scan(&n) })
+	return n, err
+}
+
+func (s *Store) OrgJobs(ctx context.Context, organization string, since time.Time) (int, error) {
+	return s.count(ctx, `SELECT COUNT(*) FROM job_answers WHERE organization = ? AND with_work = 1 AND at >= ? AND kind != 'addendum_screen'`, organization, nanos(since))
+}
+
+func (s *Store) OrgDeclines(ctx context.Context, organization string, since time.Time) (int, error) {
+	return s.count(ctx, `SELECT COUNT(*) FROM job_declines WHERE organization = ? AND at >= ?`, organization, nanos(since))
+}
+
+func (s *Store) Backlog(ctx context.Context, since time.Time) (ledger.Backlog, error) {
+	var b ledger.Backlog
+	err := s.read(ctx, func(tx *txn) error {
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FILTER (WHERE gpu = 0), COUNT(*) FILTER (WHERE gpu = 1) FROM jobs
+			WHERE done = 0 AND kind IN ('reproduction', 'proof_check')`).Scan(&b.OpenCPU, &b.OpenGPU); err != nil {
+			return err
+		}
+		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FILTER (WHERE j.gpu = 0), COUNT(*) FILTER (WHERE j.gpu = 1) FROM job_answers a JOIN jobs j ON j.id = a.job
+			WHERE a.with_work = 1 AND a.at >= ? AND a.kind IN ('reproduction', 'proof_check')`, nanos(since)).Scan(&b.ClearedCPU, &b.ClearedGPU)
+	})
+	return b, err
+}
+
+func (s *Store) CreateCanary(ctx context.Context, c ledger.Canary, js []ledger.Job) error {
+	record := jsonText(c)
+	if err := s.write(ctx, func(tx *txn) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO canaries (hash, source, record, created) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+			c.Hash, c.Source, record, nanos(c.Created))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, fmt.Errorf("postgres: canary %s: %w", c.Hash, store.ErrDuplicate))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return s.CreateJobs(ctx, js, nil)
+}
+
+func scanCanary(r rowScanner) (ledger.Canary, error) {
+	var c ledger.Canary
+	var record string
+	var entry sql.NullString
+	if err := r.Scan(&record, &entry); err != nil {
+		return c, err
+	}
+	if err := json.Unmarshal([]byte(record), &c); err != nil {
+		return c, fmt.Errorf("postgres: canary as kept: %w", err)
+	}
+	c.Entry = entry.String
+	return c, nil
+}
+
+func (s *Store) Canary(ctx context.Context, hash string) (ledger.Canary, error) {
+	var c ledger.Canary
+	err := s.read(ctx, func(tx *txn) error {
+		var err error
+		c, err = scanCanary(tx.QueryRowContext(ctx, `SELECT record, entry FROM canaries WHERE hash = ?`, hash))
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("postgres: canary %s", hash)
+		}
+		return err
+	})
+	return c, err
+}
+
+func (s *Store) CanariesOf(ctx context.Context, source string) ([]ledger.Canary, error) {
+	var out []ledger.Canary
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT record, entry FROM canaries WHERE source = ? ORDER BY created, hash`, source)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			c, err := scanCanary(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, c)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) CloseCanary(ctx context.Context, hash, entry string, outcomes []ledger.CanaryOutcome, moves []jobs.Movement) error {
+	return s.write(ctx, func(tx *txn) error {
+		var was sql.NullString
+		err := tx.QueryRowContext(ctx, `SELECT entry FROM canaries WHERE hash = ?`, hash).Scan(&was)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("postgres: canary %s", hash)
+		}
+		if err != nil {
+			return err
+		}
+		if was.Valid {
+			return fmt.Errorf("postgres: canary %s closed by %s: %w", hash, was.String, store.ErrDuplicate)
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE canaries SET entry = ? WHERE hash = ?`, entry, hash); err != nil {
+			return err
+		}
+		for _, o := range outcomes {
+			if _, err := tx.ExecContext(ctx, `INSERT INTO canary_outcomes (canary, operator, outcome) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, hash, o.Operator, o.Outcome); err != nil {
+				return err
+			}
+		}
+		// Its jobs still open are retired: nobody gets a canary whose
+		// round closed.
+		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1 WHERE bundle = ? AND done = 0`, hash); err != nil {
+			return err
+		}
+		_, err = addMoves(ctx, tx, moves)
+		return err
+	})
+}
+
+func (s *Store) CanaryCounts(ctx context.Context, operator string) (map[string]int, error) {
+	out := map[string]int{"caught": 0, "missed": 0, "could_not_run": 0}
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT outcome, COUNT(*) FROM canary_outcomes WHERE operator = ? GROUP BY outcome`, operator)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var o string
+			var n int
+			if err := rows.Scan(&o, &n); err != nil {
+				return err
+			}
+			out[o] = n
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) Qualification(ctx context.Context, operator string) (map[string]jobs.ModelState, error) {
+	out := map[string]jobs.ModelState{}
+	err := s.read(ctx, func(tx *txn) error {
+		rows, err := tx.QueryContext(ctx, `SELECT model, state FROM qualification WHERE operator = ?`, operator)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var key, state string
+			if err := rows.Scan(&key, &state); err != nil {
+				return err
+			}
+			var m jobs.ModelState
+			if err := json.Unmarshal([]byte(state), &m); err != nil {
+				return fmt.Errorf("postgres: qualification of %s as kept: %w", operator, err)
+			}
+			out[key] = m
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+func (s *Store) PutQualification(ctx context.Context, operator, key string, m jobs.ModelState, moves []jobs.Movement) error {
+	state, err := json.Marshal(m)
+	if err != nil {
+		return err
+	}
+	return s.write(ctx, func(tx *txn) error {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO qualification (operator, model, state) VALUES (?, ?, ?)
+			ON CONFLICT (operator, model) DO UPDATE SET state = excluded.state`, operator, key, string(state)); err != nil {
+			return err
+		}
+		_, err := addMoves(ctx, tx, moves)
+		return err
+	})
+}
+
+var _ = slices.Contains[[]string]

@@ -1,0 +1,154 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/agora-node/agora/store"
+)
+
+// CreateInvite implements store.Store.
+func (s *Store) CreateInvite(ctx context.Context, inv store.Invite, limit int, window time.Duration) (store.Invite, error) {
+	if inv.Digest == "" || inv.Sponsor == "" || inv.SponsorKey == "" || inv.SponsorSig == "" || inv.Organization == "" ||
+		limit < 1 || window <= 0 || !inv.Expires.After(inv.Created) {
+		return store.Invite{}, fmt.Errorf("postgres: create invite %s: %w", inv.Digest, store.ErrInvalid)
+	}
+	var out store.Invite
+	duplicate := false
+	err := s.write(ctx, func(tx *txn) error {
+		duplicate = false // set afresh on every run: see write
+		existing, err := loadInvite(ctx, tx, inv.Digest)
+		if err == nil {
+			out, duplicate = existing, true
+			return nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		op, err := loadOperator(ctx, tx, inv.Sponsor)
+		if err != nil {
+			return err
+		}
+		if current := op.Key().Digest; current != inv.SponsorKey {
+			return fmt.Errorf("postgres: %s holds %s now, not %s: %w", inv.Sponsor, current, inv.SponsorKey, store.ErrKeyChanged)
+		}
+		// The codes the organization made in the window ending now; the
+		// oldest that must age out before another may be made.
+		since := nanos(inv.Created.Add(-window))
+		var made int
+		if err := tx.QueryRowContext(ctx,
+			`SELECT COUNT(*) FROM invites WHERE organization = ? AND created > ?`, inv.Organization, since).Scan(&made); err != nil {
+			return err
+		}
+		if made >= limit {
+			var oldest int64
+			if err := tx.QueryRowContext(ctx,
+				`SELECT created FROM invites WHERE organization = ? AND created > ? ORDER BY created LIMIT 1 OFFSET ?`,
+				inv.Organization, since, made-limit).Scan(&oldest); err != nil {
+				return err
+			}
+			return &store.LimitError{
+				What:       fmt.Sprintf("%d invite codes per organization in %s", limit, window),
+				RetryAfter: fromNanos(oldest).Add(window).Sub(inv.Created),
+			}
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO invites (digest, sponsor, sponsor_key, sponsor_sig, organization, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			inv.Digest, inv.Sponsor, inv.SponsorKey, inv.SponsorSig, inv.Organization, nanos(inv.Created), nanos(inv.Expires)); err != nil {
+			return err
+		}
+		out, err = loadInvite(ctx, tx, inv.Digest)
+		return err
+	})
+	if err != nil {
+		return store.Invite{}, err
+	}
+	if duplicate {
+		return out, fmt.Errorf("postgres: invite %s is recorded: %w", inv.Digest, store.ErrDuplicate)
+	}
+	return out, nil
+}
+
+// Invite implements store.Store.
+func (s *Store) Invite(ctx context.Context, digest string) (store.Invite, error) {
+	return loadInvite(ctx, s.r, digest)
+}
+
+func loadInvite(ctx context.Context, q querier, digest string) (store.Invite, error) {
+	inv := store.Invite{Digest: digest}
+	var created, expires int64
+	var usedBy, usedEntry sql.NullString
+	var usedAt sql.NullInt64
+	var current sql.NullString
+	err := q.QueryRowContext(ctx,
+		`SELECT i.sponsor, i.sponsor_key, i.sponsor_sig, i.organization, i.created, i.expires, i.used_by, i.used_entry, i.used_at, k.digest
+		 FROM invites i LEFT JOIN keys k ON k.operator = i.sponsor AND k.retired_by IS NULL
+		 WHERE i.digest = ?`, digest).
+		Scan(&inv.Sponsor, &inv.SponsorKey, &inv.SponsorSig, &inv.Organization, &created, &expires, &usedBy, &usedEntry, &usedAt, &current)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Invite{}, notFound("postgres: no invite %s", digest)
+	}
+	if err != nil {
+		return store.Invite{}, err
+	}
+	inv.Created, inv.Expires = fromNanos(created), fromNanos(expires)
+	inv.UsedBy, inv.UsedEntry, inv.UsedAt = usedBy.String, usedEntry.String, fromNullNanos(usedAt)
+	inv.Void = current.String != inv.SponsorKey
+	return inv, nil
+}
+
+// InvitesMade implements store.Store.
+func (s *Store) InvitesMade(ctx context.Context, organization string, since time.Time) (int, error) {
+	var n int
+	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM invites WHERE organization = ? AND created > ?`,
+		organization, nanos(since)).Scan(&n)
+	return n, err
+}
+
+// Take implements store.Store. Each take is a row (bucket, at, expires):
+// the window's count is the rows of the bucket after now-window, and rows
+// past their expiry are deleted as takes go by. Takes are light writes
+// (see lightWrite): no fsync of their own. The takes of one bucket hold
+// its advisory lock, so they count one at a time, and takes of other
+// buckets never abort them, as SERIALIZABLE's predicate locks on
+// rate_events would.
+func (s *Store) Take(ctx context.Context, bucket string, limit int, window time.Duration, now time.Time) (bool, time.Duration, error) {
+	if bucket == "" || limit < 1 || window <= 0 {
+		return false, 0, fmt.Errorf("postgres: take %q: %w", bucket, store.ErrInvalid)
+	}
+	ok := false
+	var retry time.Duration
+	at, since := nanos(now), nanos(now.Add(-window))
+	err := s.lightWrite(ctx, "agora rate limit "+bucket, func(tx *txn) error {
+		ok = false // set afresh on every run: see write
+		if _, err := tx.ExecContext(ctx, `DELETE FROM rate_events WHERE expires <= ?`, at); err != nil {
+			return err
+		}
+		var taken int
+		if err := tx.QueryRowContext(ctx, `SELECT COUNT(*) FROM rate_events WHERE bucket = ? AND at > ?`, bucket, since).Scan(&taken); err != nil {
+			return err
+		}
+		if taken < limit {
+			ok = true
+			_, err := tx.ExecContext(ctx, `INSERT INTO rate_events (bucket, at, expires) VALUES (?, ?, ?)`, bucket, at, nanos(now.Add(window)))
+			return err
+		}
+		// A slot frees when the take that holds the limit's last place
+		// leaves the window.
+		var oldest int64
+		if err := tx.QueryRowContext(ctx,
+			`SELECT at FROM rate_events WHERE bucket = ? AND at > ? ORDER BY at LIMIT 1 OFFSET ?`,
+			bucket, since, taken-limit).Scan(&oldest); err != nil {
+			return err
+		}
+		retry = fromNanos(oldest).Add(window).Sub(now)
+		return nil
+	})
+	if err != nil {
+		return false, 0, err
+	}
+	return ok, retry, nil
+}

@@ -1,0 +1,451 @@
+package postgres
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/agora-node/agora/protocol"
+	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/vocabulary"
+)
+
+// CreateOperator implements store.Store.
+func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store.Operator, error) {
+	if op.ID != protocol.OperatorID(op.Key) || op.Entry == "" || op.Name == "" || op.NameKey == "" || len(op.KeyFamilies) == 0 {
+		return store.Operator{}, fmt.Errorf("postgres: create operator %s: %w", op.ID, store.ErrInvalid)
+	}
+	families, err := json.Marshal(op.KeyFamilies)
+	if err != nil {
+		return store.Operator{}, err
+	}
+	var out store.Operator
+	duplicate := false
+	err = s.write(ctx, func(tx *txn) error {
+		duplicate = false // set afresh on every run: see write
+		existing, err := loadOperator(ctx, tx, op.ID)
+		if err == nil {
+			out, duplicate = existing, true
+			return nil
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			return err
+		}
+		digest := protocol.KeyDigest(op.Key)
+		if err := keyFree(ctx, tx, digest); err != nil {
+			return err
+		}
+		if err := mustBeSigned(ctx, tx, op.Entry); err != nil {
+			return err
+		}
+		number, err := allocateName(ctx, tx, op.NameKey)
+		if err != nil {
+			return err
+		}
+		at := nanos(op.At)
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO operators (id, entry, name, name_key, name_number, key_families, model, model_families, registered)
+			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			op.ID, op.Entry, op.Name, op.NameKey, number, families, op.Model, families, at); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO keys (digest, key, operator, seq, entry, added) VALUES (?, ?, ?, 0, ?, ?)`,
+			digest, op.Key, op.ID, op.Entry, at); err != nil {
+			return err
+		}
+		out, err = loadOperator(ctx, tx, op.ID)
+		return err
+	})
+	if err != nil {
+		return store.Operator{}, err
+	}
+	if duplicate {
+		return out, fmt.Errorf("postgres: %s is registered: %w", op.ID, store.ErrDuplicate)
+	}
+	return out, nil
+}
+
+// keyFree checks that no operator holds or held the key.
+func keyFree(ctx context.Context, tx *txn, digest string) error {
+	var holder string
+	err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, digest).Scan(&holder)
+	if err == nil {
+		return fmt.Errorf("postgres: key %s is %s's: %w", digest, holder, store.ErrKeyUsed)
+	}
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	return err
+}
+
+func mustBeSigned(ctx context.Context, tx *txn, digest string) error {
+	var one int
+	err := tx.QueryRowContext(ctx, `SELECT 1 FROM signed WHERE digest = ?`, digest).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return notFound("postgres: signed entry %s was not put", digest)
+	}
+	return err
+}
+
+// allocateName gives out the next number under a name key: 1 for the first
+// holder ever. The writer runs one transaction at a time, and PostgreSQL
+// runs the same statement atomically on its row.
+func allocateName(ctx context.Context, tx *txn, nameKey string) (int, error) {
+	var n int
+	err := tx.QueryRowContext(ctx,
+		`INSERT INTO names (name_key, last) VALUES (?, 1)
+		 ON CONFLICT (name_key) DO UPDATE SET last = names.last + 1
+		 RETURNING last`, nameKey).Scan(&n)
+	return n, err
+}
+
+// Operator implements store.Store.
+func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error) {
+	var out store.Operator
+	err := s.read(ctx, func(tx *txn) error {
+		var err error
+		out, err = loadOperator(ctx, tx, id)
+		return err
+	})
+	return out, err
+}
+
+// OperatorByKey implements store.Store.
+func (s *Store) OperatorByKey(ctx context.Context, keyDigest string) (store.Operator, error) {
+	var out store.Operator
+	err := s.read(ctx, func(tx *txn) error {
+		var id string
+		err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, keyDigest).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("postgres: no operator holds key %s", keyDigest)
+		}
+		if err != nil {
+			return err
+		}
+		out, err = loadOperator(ctx, tx, id)
+		return err
+	})
+	return out, err
+}
+
+func loadOperator(ctx context.Context, q querier, id string) (store.Operator, error) {
+	op := store.Operator{ID: id}
+	var keyFamilies, modelFamilies []byte
+	var registered int64
+	err := q.QueryRowContext(ctx,
+		`SELECT name, name_key, name_number, key_families, model, model_families, registered FROM operators WHERE id = ?`, id).
+		Scan(&op.NameBase, &op.NameKey, &op.NameNumber, &keyFamilies, &op.Model, &modelFamilies, &registered)
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Operator{}, notFound("postgres: no operator %s", id)
+	}
+	if err != nil {
+		return store.Operator{}, err
+	}
+	if err := errors.Join(json.Unmarshal(keyFamilies, &op.KeyFamilies), json.Unmarshal(modelFamilies, &op.ModelFamilies)); err != nil {
+		return store.Operator{}, fmt.Errorf("postgres: operator %s: %w", id, err)
+	}
+	op.Name = shownName(op.NameBase, op.NameNumber)
+	op.Registered = fromNanos(registered)
+
+	rows, err := q.QueryContext(ctx,
+		`SELECT k.key, k.digest, k.entry, s.idx, COALESCE(k.retired_by, ''), r.idx, k.added, k.retired
+		 FROM keys k JOIN signed s ON s.digest = k.entry LEFT JOIN signed r ON r.digest = k.retired_by
+		 WHERE k.operator = ? ORDER BY k.seq`, id)
+	if err != nil {
+		return store.Operator{}, err
+	}
+	for rows.Next() {
+		var k store.Key
+		var since, until, retired sql.NullInt64
+		var added int64
+		if err := rows.Scan(&k.Key, &k.Digest, &k.Entry, &since, &k.RetiredBy, &until, &added, &retired); err != nil {
+			rows.Close()
+			return store.Operator{}, err
+		}
+		k.Since, k.Until, k.Added, k.Retired = index(since), index(until), fromNanos(added), fromNullNanos(retired)
+		op.Keys = append(op.Keys, k)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return store.Operator{}, err
+	}
+
+	rows, err = q.QueryContext(ctx,
+		`SELECT i.kind, i.organization, i.subject, i.entry, s.idx, COALESCE(i.invite, ''), i.added
+		 FROM identities i JOIN signed s ON s.digest = i.entry WHERE i.operator = ?`, id)
+	if err != nil {
+		return store.Operator{}, err
+	}
+	for rows.Next() {
+		i := store.Identity{Operator: id}
+		var idx sql.NullInt64
+		var added int64
+		if err := rows.Scan(&i.Kind, &i.Organization, &i.Subject, &i.Entry, &idx, &i.Invite, &added); err != nil {
+			rows.Close()
+			return store.Operator{}, err
+		}
+		i.Index, i.Added = index(idx), fromNanos(added)
+		op.Identities = append(op.Identities, i)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return store.Operator{}, err
+	}
+	store.SortIdentities(op.Identities)
+	return op, nil
+}
+
+// shownName is operators.ShownName; the store keeps its own copy rather
+// than import the rules.
+func shownName(name string, n int) string {
+	if n <= 1 {
+		return name
+	}
+	return fmt.Sprintf("%s #%d", name, n)
+}
+
+// Rename implements store.Store.
+func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator, bool, error) {
+	if c.Name == "" || c.NameKey == "" || c.Entry == "" {
+		return store.Operator{}, false, fmt.Errorf("postgres: rename %s: %w", c.Operator, store.ErrInvalid)
+	}
+	var out store.Operator
+	changed := false
+	err := s.write(ctx, func(tx *txn) error {
+		changed = false // set afresh on every run: see write
+		op, err := loadOperator(ctx, tx, c.Operator)
+		if err != nil {
+			return err
+		}
+		var seenBy string
+		switch err := tx.QueryRowContext(ctx, `SELECT operator FROM name_changes WHERE entry = ?`, c.Entry).Scan(&seenBy); {
+		case err == nil:
+			out = op
+			return fmt.Errorf("postgres: rename %s: entry %s was applied before: %w", c.Operator, c.Entry, store.ErrDuplicate)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		var latest sql.NullInt64
+		if err := tx.QueryRowContext(ctx, `SELECT MAX(signed) FROM name_changes WHERE operator = ?`, c.Operator).Scan(&latest); err != nil {
+			return err
+		}
+		if latest.Valid && nanos(c.Signed) < latest.Int64 {
+			out = op
+			return fmt.Errorf("postgres: rename %s: signed %s, before the rename signed %s that stands: %w",
+				c.Operator, c.Signed.UTC().Format(time.RFC3339Nano), fromNanos(latest.Int64).UTC().Format(time.RFC3339Nano), store.ErrConflict)
+		}
+		if c.Limit > 0 {
+			var made int
+			var oldest sql.NullInt64
+			since := nanos(c.At.Add(-c.Window))
+			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(at) FROM name_changes WHERE operator = ? AND at > ?`, c.Operator, since).
+				Scan(&made, &oldest); err != nil {
+				return err
+			}
+			if made >= c.Limit {
+				retry := c.Window
+				if oldest.Valid {
+					retry = fromNanos(oldest.Int64).Add(c.Window).Sub(c.At)
+				}
+				return &store.LimitError{What: "renames of " + c.Operator, RetryAfter: retry}
+			}
+		}
+		number := op.NameNumber
+		if op.NameKey != c.NameKey {
+			if number, err = allocateName(ctx, tx, c.NameKey); err != nil {
+				return err
+			}
+		}
+		changed = op.NameBase != c.Name || op.NameKey != c.NameKey
+		if changed {
+			if _, err := tx.ExecContext(ctx, `UPDATE operators SET name = ?, name_key = ?, name_number = ? WHERE id = ?`,
+				c.Name, c.NameKey, number, c.Operator); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO name_changes (entry, operator, signed, at) VALUES (?, ?, ?, ?)`,
+			c.Entry, c.Operator, nanos(c.Signed), nanos(c.At)); err != nil {
+			return err
+		}
+		keep := max(c.Window, 24*time.Hour)
+		if _, err := tx.ExecContext(ctx, `DELETE FROM name_changes WHERE operator = ?1 AND at <= ?2 AND entry != ?3`,
+			c.Operator, nanos(c.At.Add(-keep)), c.Entry); err != nil {
+			return err
+		}
+		out, err = loadOperator(ctx, tx, c.Operator)
+		return err
+	})
+	switch {
+	case errors.Is(err, store.ErrDuplicate), errors.Is(err, store.ErrConflict):
+		return out, false, err
+	case err != nil:
+		return store.Operator{}, false, err
+	}
+	return out, changed, nil
+}
+
+// RotateKey implements store.Store.
+func (s *Store) RotateKey(ctx context.Context, r store.Rotation) (store.Operator, error) {
+	if r.Key == "" || r.Entry == "" || r.From == "" {
+		return store.Operator{}, fmt.Errorf("postgres: rotate %s: %w", r.Operator, store.ErrInvalid)
+	}
+	var out store.Operator
+	duplicate := false
+	err := s.write(ctx, func(tx *txn) error {
+		duplicate = false // set afresh on every run: see write
+		op, err := loadOperator(ctx, tx, r.Operator)
+		if err != nil {
+			return err
+		}
+		for _, k := range op.Keys {
+			if k.Entry == r.Entry {
+				out, duplicate = op, true
+				return nil
+			}
+		}
+		current := op.Key()
+		if current.Digest != r.From {
+			return fmt.Errorf("postgres: %s holds %s now, not %s: %w", r.Operator, current.Digest, r.From, store.ErrKeyChanged)
+		}
+		digest := protocol.KeyDigest(r.Key)
+		if err := keyFree(ctx, tx, digest); err != nil {
+			return err
+		}
+		if err := mustBeSigned(ctx, tx, r.Entry); err != nil {
+			return err
+		}
+		at := nanos(r.At)
+		if _, err := tx.ExecContext(ctx, `UPDATE keys SET retired_by = ?, retired = ? WHERE digest = ?`, r.Entry, at, current.Digest); err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO keys (digest, key, operator, seq, entry, added) VALUES (?, ?, ?, ?, ?, ?)`,
+			digest, r.Key, r.Operator, len(op.Keys), r.Entry, at); err != nil {
+			return err
+		}
+		out, err = loadOperator(ctx, tx, r.Operator)
+		return err
+	})
+	if err != nil {
+		return store.Operator{}, err
+	}
+	if duplicate {
+		return out, fmt.Errorf("postgres: rotation %s is recorded: %w", r.Entry, store.ErrDuplicate)
+	}
+	return out, nil
+}
+
+// NoteModelFamily implements store.Store.
+func (s *Store) NoteModelFamily(ctx context.Context, id, family string) error {
+	return s.write(ctx, func(tx *txn) error {
+		var raw []byte
+		err := tx.QueryRowContext(ctx, `SELECT model_families FROM operators WHERE id = ?`, id).Scan(&raw)
+		if errors.Is(err, sql.ErrNoRows) {
+			return notFound("postgres: no operator %s", id)
+		}
+		if err != nil {
+			return err
+		}
+		var families []string
+		if err := json.Unmarshal(raw, &families); err != nil {
+			return err
+		}
+		if len(families) > 0 && families[0] == family {
+			return nil
+		}
+		families = append([]string{family}, slices.DeleteFunc(families, func(f string) bool { return f == family })...)
+		b, err := json.Marshal(families)
+		if err != nil {
+			return err
+		}
+		_, err = tx.ExecContext(ctx, `UPDATE operators SET model_families = ? WHERE id = ?`, b, id)
+		return err
+	})
+}
+
+// AddIdentity implements store.Store.
+func (s *Store) AddIdentity(ctx context.Context, id store.Identity) (store.Identity, error) {
+	if vocabulary.IdentityRank(id.Kind) < 0 || id.Entry == "" || (id.Organization == "" && id.Invite == "") ||
+		(id.Kind == vocabulary.IdentitySponsored) != (id.Invite != "") {
+		return store.Identity{}, fmt.Errorf("postgres: add %s identity to %s: %w", id.Kind, id.Operator, store.ErrInvalid)
+	}
+	var out store.Identity
+	duplicate := false
+	err := s.write(ctx, func(tx *txn) error {
+		duplicate = false // set afresh on every run: see write
+		op, err := loadOperator(ctx, tx, id.Operator)
+		if err != nil {
+			return err
+		}
+		for _, held := range op.Identities {
+			if held.Kind != id.Kind {
+				continue
+			}
+			same := held.Subject == id.Subject
+			if id.Invite != "" {
+				// A sponsored identity is the same if it used the same code.
+				same = held.Invite == id.Invite
+			}
+			if same {
+				out, duplicate = held, true
+				return nil
+			}
+			return fmt.Errorf("postgres: %s holds the %s identity %q: %w", id.Operator, id.Kind, held.Subject, store.ErrIdentityTaken)
+		}
+		if err := mustBeSigned(ctx, tx, id.Entry); err != nil {
+			return err
+		}
+		if id.Invite != "" {
+			inv, err := loadInvite(ctx, tx, id.Invite)
+			if err != nil {
+				return err
+			}
+			switch inv.State(id.Added) {
+			case "used":
+				return fmt.Errorf("postgres: invite %s was used by %s: %w", id.Invite, inv.UsedBy, store.ErrInviteUsed)
+			case "void":
+				return fmt.Errorf("postgres: invite %s: its sponsor changed keys: %w", id.Invite, store.ErrInviteVoid)
+			case "expired":
+				return fmt.Errorf("postgres: invite %s lapsed at %s: %w", id.Invite, inv.Expires.Format(time.RFC3339), store.ErrInviteVoid)
+			}
+			if inv.Sponsor == id.Operator {
+				return fmt.Errorf("postgres: %s can't use its own invite: %w", id.Operator, store.ErrConflict)
+			}
+			id.Organization, id.Subject = inv.Organization, inv.Sponsor
+			if _, err := tx.ExecContext(ctx, `UPDATE invites SET used_by = ?, used_entry = ?, used_at = ? WHERE digest = ?`,
+				id.Operator, id.Entry, nanos(id.Added), id.Invite); err != nil {
+				return err
+			}
+		}
+		if id.Pairing != "" {
+			if err := useConsent(ctx, tx, id); err != nil {
+				return err
+			}
+		}
+		if _, err := tx.ExecContext(ctx,
+			`INSERT INTO identities (operator, kind, organization, subject, entry, invite, added) VALUES (?, ?, ?, ?, ?, ?, ?)`,
+			id.Operator, id.Kind, id.Organization, id.Subject, id.Entry, nullString(id.Invite), nanos(id.Added)); err != nil {
+			return err
+		}
+		op, err = loadOperator(ctx, tx, id.Operator)
+		if err != nil {
+			return err
+		}
+		for _, held := range op.Identities {
+			if held.Kind == id.Kind {
+				out = held
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return store.Identity{}, err
+	}
+	if duplicate {
+		return out, fmt.Errorf("postgres: %s holds this %s identity: %w", id.Operator, id.Kind, store.ErrDuplicate)
+	}
+	return out, nil
+}
