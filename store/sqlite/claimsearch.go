@@ -146,6 +146,11 @@ const maxExpansion = 64
 // four or more (opened_words indexes prefixes of up to 3).
 var prefixTerm = regexp.MustCompile(`"([a-z0-9]{4,})"\*`)
 
+// implicitAnd is two terms side by side, the second a phrase or a group:
+// FTS5 takes the implicit AND between phrases but not before a group,
+// which an expanded prefix becomes, so the AND is written out.
+var implicitAnd = regexp.MustCompile(`(\)|"\*?)\s+(["(])`)
+
 // expandPrefixes rewrites each prefix term of an FTS5 query, "claim"*,
 // as the indexed words it finds, ("claim" OR "claims"), read from
 // opened_terms, when they are at most maxExpansion: FTS5 gathers every
@@ -178,6 +183,9 @@ func expandPrefixes(ctx context.Context, tx *sql.Tx, words string) (string, erro
 		}
 		return "(" + strings.Join(found, " OR ") + ")"
 	})
+	if out != words {
+		out = implicitAnd.ReplaceAllString(out, "$1 AND $2")
+	}
 	return out, failed
 }
 

@@ -1,6 +1,7 @@
 // Package pgtest gives tests a PostgreSQL database to run store/postgres
 // against: the one AGORA_TEST_POSTGRES names (.ci/run starts PostgreSQL
-// and sets it), each test in a schema of its own.
+// and sets it, as README.md's "State in PostgreSQL" says), each test in a
+// schema of its own.
 //
 // Without AGORA_TEST_POSTGRES a test that needs it is skipped, saying
 // why, so a plain "go test ./..." runs everything else on a machine
