@@ -1,6 +1,7 @@
 package node
 
 import (
+	"fmt"
 	"io"
 	"net/http"
 	"testing"
@@ -59,4 +60,27 @@ func BenchmarkPages(b *testing.B) {
 	for q, ts := range times {
 		reportPercentiles(b, pages[q].name, ts)
 	}
+}
+
+// BenchmarkOperatorRecordAfterGrowth is what BenchmarkPages does not show:
+// on a live node the log grows between reads, and the first operator
+// record after each new entry reads a standing sheet made again for it.
+// Each iteration logs one entry (a new operator's key) and then reads the
+// author's record, on the same 100,000 claims.
+//
+//	go test -run '^$' -bench BenchmarkOperatorRecordAfterGrowth -benchtime 20x ./node/
+func BenchmarkOperatorRecordAfterGrowth(b *testing.B) {
+	srv, author := seededNode(b, 5000)
+	var times []time.Duration
+	for i := 0; b.Loop(); i++ {
+		b.StopTimer()
+		registerOperator(b, srv.URL, fmt.Sprintf("Newcomer %d", i))
+		b.StartTimer()
+		t0 := time.Now()
+		if code, v := call(b, "GET", srv.URL+"/api/v1/operators/"+author.id, nil); code != http.StatusOK {
+			b.Fatalf("operator record: %d %v", code, v)
+		}
+		times = append(times, time.Since(t0))
+	}
+	reportPercentiles(b, "record-after-growth", times)
 }
