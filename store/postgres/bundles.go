@@ -105,34 +105,6 @@ const bundleJoins = `FROM bundles b
 	LEFT JOIN signed re ON re.digest = b.revealed
 	LEFT JOIN signed we ON we.digest = b.withdrawal`
 
-func scanBundle(row interface{ Scan(...any) error }) (ledger.Bundle, error) {
-	var b ledger.Bundle
-	var fields string
-	var replaces, revealed, withdrawal, reason, void sql.NullString
-	var at int64
-	var sealedIdx, revealedIdx, withdrawnIdx, withdrawnAt sql.NullInt64
-	if err := row.Scan(&b.Hash, &b.Operator, &b.KeyDigest, &b.Entry, &b.EntryDigest, &b.Sealed, &b.Salt, &fields,
-		&replaces, &b.WrittenBy, &at, &sealedIdx, &revealed, &revealedIdx, &withdrawal, &withdrawnIdx, &reason, &void, &withdrawnAt); err != nil {
-		return ledger.Bundle{}, err
-	}
-	if err := json.Unmarshal([]byte(fields), &b.Fields); err != nil {
-		return ledger.Bundle{}, fmt.Errorf("postgres: bundle %s fields: %w", b.Hash, err)
-	}
-	b.Replaces, b.At = replaces.String, fromNanos(at)
-	b.SealedIndex = index(sealedIdx)
-	b.Revealed, b.RevealedIndex = revealed.String, index(revealedIdx)
-	b.Withdrawal = ledger.Withdrawal{Entry: withdrawal.String, Index: index(withdrawnIdx), Reason: reason.String, Void: void.String, At: fromNullNanos(withdrawnAt)}
-	switch {
-	case b.Withdrawal.Entry != "" && b.Withdrawal.Index != store.Unlogged:
-		b.State = ledger.BundleWithdrawn
-	case b.Revealed != "" && b.RevealedIndex != store.Unlogged:
-		b.State = ledger.BundleOpen
-	default:
-		b.State = ledger.BundleSealed
-	}
-	return b, nil
-}
-
 // loadBundle loads the one bundle where matches, with its files, claims
 // and versions.
 func loadBundle(ctx context.Context, q querier, where string, args ...any) (ledger.Bundle, error) {
@@ -168,40 +140,6 @@ func loadBundle(ctx context.Context, q querier, where string, args ...any) (ledg
 	}
 	b.Versions, err = versions(ctx, q, b)
 	return b, err
-}
-
-// versions follows a bundle's Replaces back to the first version and
-// forward to the latest: the whole lineage, oldest first.
-func versions(ctx context.Context, q querier, b ledger.Bundle) ([]string, error) {
-	lineage := []string{b.Hash}
-	seen := map[string]bool{b.Hash: true}
-	for at := b.Replaces; at != "" && !seen[at]; {
-		seen[at] = true
-		lineage = append([]string{at}, lineage...)
-		var prev sql.NullString
-		err := q.QueryRowContext(ctx, `SELECT replaces FROM bundles WHERE hash = ?`, at).Scan(&prev)
-		if errors.Is(err, sql.ErrNoRows) {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		at = prev.String
-	}
-	for at := b.Hash; ; {
-		var next string
-		err := q.QueryRowContext(ctx, `SELECT hash FROM bundles WHERE replaces = ? ORDER BY at LIMIT 1`, at).Scan(&next)
-		if errors.Is(err, sql.ErrNoRows) || seen[next] {
-			break
-		}
-		if err != nil {
-			return nil, err
-		}
-		seen[next] = true
-		lineage = append(lineage, next)
-		at = next
-	}
-	return lineage, nil
 }
 
 // Bundle implements ledger.Store.

@@ -659,28 +659,3 @@ func (s *Store) read(ctx context.Context, f func(tx *sql.Tx) error) error {
 	defer tx.Rollback()
 	return f(tx)
 }
-
-func nanos(t time.Time) int64 { return t.UnixNano() }
-
-func fromNanos(n int64) time.Time { return time.Unix(0, n).UTC() }
-
-func fromNullNanos(n sql.NullInt64) time.Time {
-	if !n.Valid {
-		return time.Time{}
-	}
-	return fromNanos(n.Int64)
-}
-
-func index(n sql.NullInt64) int64 {
-	if !n.Valid {
-		return store.Unlogged
-	}
-	return n.Int64
-}
-
-func nullString(s string) sql.NullString { return sql.NullString{String: s, Valid: s != ""} }
-
-// notFound wraps store.ErrNotFound with what was missing.
-func notFound(format string, args ...any) error {
-	return fmt.Errorf("%s: %w", fmt.Sprintf(format, args...), store.ErrNotFound)
-}
