@@ -22,7 +22,7 @@ import (
 
 // BenchmarkIngressReplay is the memory's measurement: the corpus's notes
 // sent through a real node's ingress, then every failing tool result of
-// the held-out and fresh parts (and, apart, the tune part) replayed in a
+// the held-out, fresh and unseen parts (and, apart, the tune part) replayed in a
 // fresh session each, the inject read as the agent reads it.
 //
 //	go test -run '^$' -bench BenchmarkIngressReplay -benchtime=1x ./memory/recall/replay/
@@ -56,7 +56,7 @@ func measure(b *testing.B, c *replay.Client) {
 	for id, ref := range refs {
 		byRef[ref] = id
 	}
-	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh} {
+	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen} {
 		var outs []replay.Outcome
 		for _, q := range corpus.Of(s) {
 			o, err := c.Ask(q, byRef, time.Now())
@@ -71,13 +71,16 @@ func measure(b *testing.B, c *replay.Client) {
 			// The benchmark log keeps only its first lines.
 			os.WriteFile(path+"."+string(s), []byte(strings.Join(r.Misses, "\n")+"\n"), 0o600)
 		}
-		// Held-out keeps its bare metric names; fresh's are prefixed.
+		// Held-out keeps its bare metric names; fresh's and unseen's are
+		// prefixed.
 		prefix := ""
 		switch s {
 		case replay.Tune:
 			continue
 		case replay.Fresh:
 			prefix = "fresh-"
+		case replay.Unseen:
+			prefix = "unseen-"
 		}
 		b.ReportMetric(r.RecallAt1, prefix+"recall@1")
 		b.ReportMetric(r.RecallAt3, prefix+"recall@3")

@@ -14,7 +14,7 @@
 // said only in prose), other projects' project notes, notes describing no
 // failure, and failures of the same kind about objects no note is about.
 //
-// It is split in three. Families and writing styles of the tune part are
+// It is split in four. Families and writing styles of the tune part are
 // what the engine was tuned on; the held-out part (other families, other
 // failure kinds, other writing styles) was written apart, but has been
 // looked at in earlier rounds; the fresh part (hand_fresh.go,
@@ -22,7 +22,10 @@
 // had not read the engine, and is only ever reported. hand_tune3.go was
 // written with hand_fresh2.go, the same kinds of cases about other
 // projects and failures, so that tuning on it says something about
-// fresh. All parts' notes are stored together, as one memory.
+// fresh. The unseen part (hand_fresh3*.go) was written after all the
+// tuning, by someone who had read neither the engine nor its misses,
+// about ecosystems and failures no other part has; it is only ever
+// reported. All parts' notes are stored together, as one memory.
 package replay
 
 import (
@@ -35,11 +38,14 @@ import (
 type Split string
 
 // The parts. Fresh was written after the tuning, without reading the
-// engine, so it stays unseen until it is reported.
+// engine, so it stays unseen until it is reported. Unseen was written
+// after all the tuning, by someone who had read neither the engine nor
+// its misses; its figures are only ever reported, never tuned on.
 const (
 	Tune    Split = "tune"
 	HeldOut Split = "held-out"
 	Fresh   Split = "fresh"
+	Unseen  Split = "unseen"
 )
 
 // Note is one note as an agent sends it, with the session that writes it.
@@ -186,7 +192,7 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
-	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2} {
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3} {
 		notes, qs := part()
 		c.Notes = append(c.Notes, notes...)
 		c.Queries = append(c.Queries, qs...)
