@@ -50,11 +50,13 @@ func benchMarshal(b *testing.B, input string, size func(benchExpected) (int, str
 	checkCanonical(b, out, n, sum)
 	b.SetBytes(int64(len(out)))
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		if _, err := Marshal(v); err != nil {
 			b.Fatal(err)
 		}
 	}
+	testvectors.ReportCPU(b, start)
 }
 
 // Reference: 78,344.7 ops/s.
@@ -79,9 +81,11 @@ func BenchmarkStrictParse100K(b *testing.B) {
 	checkCanonical(b, out, want.Canonical100kBytes, want.Canonical100kSHA256)
 	b.SetBytes(int64(len(text)))
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		if _, err := Parse(text); err != nil {
 			b.Fatal(err)
 		}
 	}
+	testvectors.ReportCPU(b, start)
 }

@@ -54,10 +54,16 @@ func (e *SyntaxError) Unwrap() error { return ErrNotIJSON }
 // names, and numbers that overflow binary64. Numbers that underflow or lose
 // precision are read as the nearest binary64 value.
 func Parse(data []byte) (any, error) {
-	if jsontext.Value(data).IsValid() {
-		return parseFast(data)
+	v, err := parseFast(data)
+	if err == nil {
+		return v, nil
 	}
-	return nil, explainRefusal(data)
+	// A text that is not JSON at all is explained as jsontext reads it, even
+	// where the walker first met a number that overflows or a noncharacter.
+	if err == errNotJSON || !jsontext.Value(data).IsValid() {
+		return nil, explainRefusal(data)
+	}
+	return nil, err
 }
 
 // explainRefusal reads a text jsontext's validator refused token by token,

@@ -2,14 +2,65 @@ package canonical
 
 import (
 	"bytes"
+	"errors"
+	"io"
+	"math"
 	"testing"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
 
+// parseTokens reads text with jsontext's decoder token by token, the slow
+// way Parse explains a refusal: the oracle the walker's values are held to.
+func parseTokens(text []byte) (any, error) {
+	dec := jsontext.NewDecoder(bytes.NewReader(text))
+	v, err := parseValue(dec, 0)
+	if err != nil {
+		return nil, err
+	}
+	if _, err := dec.ReadToken(); err != io.EOF {
+		return nil, errors.New("more than one JSON value")
+	}
+	return v, nil
+}
+
+// sameValue is reflect.DeepEqual, except that numbers are compared bit for
+// bit, so -0 and 0 differ.
+func sameValue(a, b any) bool {
+	switch a := a.(type) {
+	case float64:
+		b, ok := b.(float64)
+		return ok && math.Float64bits(a) == math.Float64bits(b)
+	case []any:
+		b, ok := b.([]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for i := range a {
+			if !sameValue(a[i], b[i]) {
+				return false
+			}
+		}
+		return true
+	case map[string]any:
+		b, ok := b.(map[string]any)
+		if !ok || len(a) != len(b) {
+			return false
+		}
+		for k, v := range a {
+			if w, ok := b[k]; !ok || !sameValue(v, w) {
+				return false
+			}
+		}
+		return true
+	}
+	return a == b
+}
+
 // FuzzCanonical checks the strict reader and canonical writer together:
-// whatever the input, Parse never panics; what it accepts, Marshal writes,
+// whatever the input, Parse never panics; it accepts what jsontext's token
+// reader accepts and builds the same values; what it accepts, Marshal writes,
 // Valid agrees with it; that output parses again to the same canonical bytes, and it agrees with
 // jsontext's own RFC 8785 canonicalization.
 func FuzzCanonical(f *testing.F) {
@@ -17,6 +68,8 @@ func FuzzCanonical(f *testing.F) {
 		`{"b":1,"a":[true,false,null]}`, `{"\ue000":1,"\ud83d\ude00":2}`, `[1e-7,1e21,5e-324,-0,0.1]`,
 		`"\u2028<>&\/\u0001"`, `1e400`, `{"a":1,"\u0061":2}`, "\ufeff{}", `"\ufdd0"`, `"\ud800"`,
 		`[[[[]]]]`, `{"x":{"y":{"z":"w"}}}`, `123456789012345678901234567890`, `1.152921504606847e+18`,
+		`-0`, `[-0.0,1.5E+3,999999999999999,9999999999999999,-255,255,256]`, `01`, `1.`, `.5`, `-`, `1e+`, `{"a":1,}`, `[1,]`,
+		`{"a" 1}`, `[1 2]`, `nul`, `truex`, "\"\xc3\xa9\xef\xb7\x90\"", "\"a\\", "\"\t\"", ` {"k":"\u00e9"} `,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -25,8 +78,15 @@ func FuzzCanonical(f *testing.F) {
 		if verr := Valid(text); (verr == nil) != (err == nil) {
 			t.Fatalf("Valid says %v, Parse %v", verr, err)
 		}
+		want, werr := parseTokens(text)
+		if (werr == nil) != (err == nil) {
+			t.Fatalf("token reader says %v, Parse %v", werr, err)
+		}
 		if err != nil {
 			return
+		}
+		if !sameValue(v, want) {
+			t.Fatalf("Parse read %#v, the token reader %#v", v, want)
 		}
 		out, err := Marshal(v)
 		if err != nil {

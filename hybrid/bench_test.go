@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"testing"
+	"time"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/hybrid"
@@ -97,8 +98,11 @@ func (w signWork) key(b *testing.B) *hybrid.PrivateKey {
 	return key
 }
 
-func reportOpsPerSecond(b *testing.B) {
+// reportOpsPerSecond reports ops/s and, from start (ProcessCPU before the
+// loop), the CPU time per operation.
+func reportOpsPerSecond(b *testing.B, start time.Duration) {
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "ops/s")
+	testvectors.ReportCPU(b, start)
 }
 
 // BenchmarkKeygenRandom is generateKeyPair(): 64 random bytes, then both
@@ -113,12 +117,13 @@ func BenchmarkKeygenRandom(b *testing.B) {
 		b.Fatal("a generated key's signature does not verify")
 	}
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		if _, err := hybrid.GenerateKey(); err != nil {
 			b.Fatal(err)
 		}
 	}
-	reportOpsPerSecond(b)
+	reportOpsPerSecond(b, start)
 }
 
 // BenchmarkKeygenFixed is publicKeyOf(fixed secret): the deterministic key
@@ -127,6 +132,7 @@ func BenchmarkKeygenFixed(b *testing.B) {
 	w := loadSignWork(b)
 	w.key(b)
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		key, err := hybrid.NewPrivateKey(w.secret)
 		if err != nil {
@@ -134,7 +140,7 @@ func BenchmarkKeygenFixed(b *testing.B) {
 		}
 		_ = key.Public().String()
 	}
-	reportOpsPerSecond(b)
+	reportOpsPerSecond(b, start)
 }
 
 // BenchmarkSign is sign(signingPayload(entry), sk): the payload's canonical
@@ -146,6 +152,7 @@ func BenchmarkSign(b *testing.B) {
 		b.Fatal("signature does not verify")
 	}
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		payload, err := protocol.SigningPayload(w.entry)
 		if err != nil {
@@ -153,7 +160,7 @@ func BenchmarkSign(b *testing.B) {
 		}
 		_ = key.Sign(payload)
 	}
-	reportOpsPerSecond(b)
+	reportOpsPerSecond(b, start)
 }
 
 // BenchmarkSignFreshKey is the same signature with the key expanded from its
@@ -162,6 +169,7 @@ func BenchmarkSignFreshKey(b *testing.B) {
 	w := loadSignWork(b)
 	w.key(b)
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		key, err := hybrid.NewPrivateKey(w.secret)
 		if err != nil {
@@ -173,7 +181,7 @@ func BenchmarkSignFreshKey(b *testing.B) {
 		}
 		_ = key.Sign(payload)
 	}
-	reportOpsPerSecond(b)
+	reportOpsPerSecond(b, start)
 }
 
 // BenchmarkVerify is verify(sig, payload, pk) with the key as text, parsed on
@@ -186,12 +194,13 @@ func BenchmarkVerify(b *testing.B) {
 		b.Fatal("signature does not verify")
 	}
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		if !hybrid.Verify(sig, w.payload, pub) {
 			b.Fatal("signature does not verify")
 		}
 	}
-	reportOpsPerSecond(b)
+	reportOpsPerSecond(b, start)
 }
 
 // BenchmarkVerifyParsedKey verifies with a key parsed once, as a node that
@@ -208,12 +217,13 @@ func BenchmarkVerifyParsedKey(b *testing.B) {
 		b.Fatal("signature does not verify")
 	}
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		if !pub.Verify(w.payload, sig) {
 			b.Fatal("signature does not verify")
 		}
 	}
-	reportOpsPerSecond(b)
+	reportOpsPerSecond(b, start)
 }
 
 // BenchmarkVerifyObject is protocol.Verify on the signed entry: its signing
@@ -234,10 +244,11 @@ func BenchmarkVerifyObject(b *testing.B) {
 		b.Fatal("signature does not verify")
 	}
 	b.ResetTimer()
+	start := testvectors.ProcessCPU()
 	for b.Loop() {
 		if !protocol.Verify(signed, pub) {
 			b.Fatal("signature does not verify")
 		}
 	}
-	reportOpsPerSecond(b)
+	reportOpsPerSecond(b, start)
 }

@@ -156,8 +156,9 @@ func (p *PublicKey) String() string { return p.text }
 // message by this key: both halves must verify. A malformed signature is a
 // failed verification.
 func (p *PublicKey) Verify(message []byte, sig string) bool {
-	raw, err := decode(sig, SignatureSize)
-	if err != nil {
+	// Decoded in place, so a verification allocates nothing of its own.
+	var raw [SignatureSize]byte
+	if decodeInto(raw[:], sig) != nil {
 		return false
 	}
 	return p.edExpanded != nil && voi.VerifyExpandedWithOptions(p.edExpanded, message, raw[:ed25519.SignatureSize], stdlibRules) &&
@@ -178,35 +179,27 @@ func Verify(sig string, message []byte, publicKey string) bool {
 	return pub.Verify(message, sig)
 }
 
-// lowerHex maps a lowercase hex digit to its value and every other byte to
-// 0xff, so decode checks and decodes in one pass.
-var lowerHex = func() (t [256]byte) {
-	for i := range t {
-		t[i] = 0xff
-	}
-	for i, c := range "0123456789abcdef" {
-		t[c] = byte(i)
-	}
-	return t
-}()
-
 // decode reads "ed25519-ml-dsa-44:" followed by exactly size bytes in
 // lowercase hex.
 func decode(text string, size int) ([]byte, error) {
-	hexPart, ok := strings.CutPrefix(text, prefix)
-	if !ok {
-		return nil, fmt.Errorf("does not start with %q: %w", prefix, ErrMalformed)
-	}
-	if len(hexPart) != 2*size {
-		return nil, fmt.Errorf("has %d hex digits, want %d: %w", len(hexPart), 2*size, ErrMalformed)
-	}
 	raw := make([]byte, size)
-	for i := range raw {
-		hi, lo := lowerHex[hexPart[2*i]], lowerHex[hexPart[2*i+1]]
-		if hi|lo == 0xff {
-			return nil, fmt.Errorf("is not lowercase hex: %w", ErrMalformed)
-		}
-		raw[i] = hi<<4 | lo
+	if err := decodeInto(raw, text); err != nil {
+		return nil, err
 	}
 	return raw, nil
+}
+
+// decodeInto is decode into dst, len(dst) being the size.
+func decodeInto(dst []byte, text string) error {
+	hexPart, ok := strings.CutPrefix(text, prefix)
+	if !ok {
+		return fmt.Errorf("does not start with %q: %w", prefix, ErrMalformed)
+	}
+	if len(hexPart) != 2*len(dst) {
+		return fmt.Errorf("has %d hex digits, want %d: %w", len(hexPart), 2*len(dst), ErrMalformed)
+	}
+	if !decodeLowerHex(dst, hexPart) {
+		return fmt.Errorf("is not lowercase hex: %w", ErrMalformed)
+	}
+	return nil
 }
