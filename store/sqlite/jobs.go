@@ -119,14 +119,6 @@ const jobAnswersDigestMigration = `
 CREATE INDEX IF NOT EXISTS job_answers_digest ON job_answers (digest);
 `
 
-func jsonText(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		panic(err) // only strings, slices and maps of them are marshaled here
-	}
-	return string(b)
-}
-
 func (s *Store) CreateJobs(ctx context.Context, js []ledger.Job, moves []jobs.Movement) error {
 	return s.write(ctx, func(tx *sql.Tx) error {
 		for _, j := range js {
@@ -158,47 +150,6 @@ func insertJob(ctx context.Context, tx *sql.Tx, j ledger.Job) error {
 	return nil
 }
 
-func orEmpty(s []string) []string {
-	if s == nil {
-		return []string{}
-	}
-	return s
-}
-
-const jobColumns = `id, kind, bundle, urgency, author_orgs, author_families, claims, credits, minutes, gpu, created,
-	operator, organization, family, assigned_at, deadline, served, done, answer`
-
-type rowScanner interface{ Scan(...any) error }
-
-func scanJob(r rowScanner) (ledger.Job, error) {
-	var j ledger.Job
-	var orgs, fams, cl string
-	var op, org, fam, answer sql.NullString
-	var assigned, deadline sql.NullInt64
-	var created int64
-	if err := r.Scan(&j.ID, &j.Kind, &j.Bundle, &j.Urgency, &orgs, &fams, &cl, &j.Credits, &j.Minutes, &j.GPU, &created,
-		&op, &org, &fam, &assigned, &deadline, &j.Served, &j.Done, &answer); err != nil {
-		return ledger.Job{}, err
-	}
-	if err := errors.Join(json.Unmarshal([]byte(orgs), &j.AuthorOrgs), json.Unmarshal([]byte(fams), &j.AuthorFamilies), json.Unmarshal([]byte(cl), &j.Claims)); err != nil {
-		return ledger.Job{}, fmt.Errorf("sqlite: job %s as kept: %w", j.ID, err)
-	}
-	j.Created = fromNanos(created)
-	j.Operator, j.Organization, j.Family, j.Answer = op.String, org.String, fam.String, answer.String
-	j.AssignedAt, j.Deadline = fromNullNanos(assigned), fromNullNanos(deadline)
-	return j, nil
-}
-
-func jobIn(ctx context.Context, q interface {
-	QueryRowContext(context.Context, string, ...any) *sql.Row
-}, id string) (ledger.Job, error) {
-	j, err := scanJob(q.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE id = ?`, id))
-	if errors.Is(err, sql.ErrNoRows) {
-		return j, notFound("sqlite: job %s", id)
-	}
-	return j, err
-}
-
 func (s *Store) Job(ctx context.Context, id string) (ledger.Job, error) {
 	var j ledger.Job
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -207,12 +158,6 @@ func (s *Store) Job(ctx context.Context, id string) (ledger.Job, error) {
 		return err
 	})
 	return j, err
-}
-
-// openJobIn is the job operator holds at now, sql.ErrNoRows if none.
-func openJobIn(ctx context.Context, tx *sql.Tx, operator string, now time.Time) (ledger.Job, error) {
-	return scanJob(tx.QueryRowContext(ctx, `SELECT `+jobColumns+` FROM jobs WHERE operator = ? AND done = 0 AND deadline > ? ORDER BY assigned_at DESC LIMIT 1`,
-		operator, nanos(now)))
 }
 
 func (s *Store) OpenJob(ctx context.Context, operator string, now time.Time) (ledger.Job, error) {
@@ -323,11 +268,6 @@ func (s *Store) ReleaseJob(ctx context.Context, id, operator string, at time.Tim
 	})
 }
 
-func unassign(ctx context.Context, tx *sql.Tx, id string) error {
-	_, err := tx.ExecContext(ctx, `UPDATE jobs SET operator = NULL, organization = NULL, family = NULL, assigned_at = NULL, deadline = NULL, served = 0 WHERE id = ?`, id)
-	return err
-}
-
 func (s *Store) AnswerJob(ctx context.Context, a ledger.Answer, pay []jobs.Movement) (ledger.Job, error) {
 	var got ledger.Job
 	err := s.write(ctx, func(tx *sql.Tx) error {
@@ -374,20 +314,6 @@ func (s *Store) AnswerJob(ctx context.Context, a ledger.Answer, pay []jobs.Movem
 	return got, err
 }
 
-const answerColumns = `entry, job, operator, organization, family, kind, bundle, signed, digest, salt, verdicts, hazard, with_work, at`
-
-func scanAnswer(r rowScanner) (ledger.Answer, error) {
-	var a ledger.Answer
-	var verdicts string
-	var at int64
-	if err := r.Scan(&a.Entry, &a.Job, &a.Operator, &a.Organization, &a.Family, &a.Kind, &a.Bundle, &a.Signed, &a.Digest, &a.Salt,
-		&verdicts, &a.Hazard, &a.WithWork, &at); err != nil {
-		return a, err
-	}
-	a.At = fromNanos(at)
-	return a, json.Unmarshal([]byte(verdicts), &a.Verdicts)
-}
-
 func (s *Store) BundleAnswers(ctx context.Context, bundle string) ([]ledger.Answer, error) {
 	var out []ledger.Answer
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -426,48 +352,6 @@ func (s *Store) AnswerByEntry(ctx context.Context, entry string) (ledger.Answer,
 		return json.Unmarshal([]byte(verdicts), &a.Verdicts)
 	})
 	return a, err
-}
-
-// dropJobRecords undoes an answer whose logged entry was dropped unlogged:
-// the job is held again by the operator that answered, undone, and the
-// credit the answer paid and the decline it counted go.
-func dropJobRecords(ctx context.Context, tx *sql.Tx, digest string) error {
-	var job string
-	err := tx.QueryRowContext(ctx, `SELECT job FROM job_answers WHERE entry = ?`, digest).Scan(&job)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	if err != nil {
-		return err
-	}
-	for _, q := range []string{
-		`DELETE FROM credit_moves WHERE key = 'job:' || ?2 AND EXISTS (SELECT 1 FROM jobs WHERE id = ?2 AND answer = ?1)`,
-		`UPDATE jobs SET done = 0, answer = NULL WHERE id = ?2 AND answer = ?1`,
-		`DELETE FROM job_declines WHERE entry = ?1`,
-		`DELETE FROM job_answers WHERE entry = ?1`,
-	} {
-		if _, err := tx.ExecContext(ctx, q, digest, job); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-func addMoves(ctx context.Context, tx *sql.Tx, moves []jobs.Movement) (int, error) {
-	added := 0
-	for _, m := range moves {
-		res, err := tx.ExecContext(ctx, `INSERT INTO credit_moves (operator, kind, amount, key, at) VALUES (?, ?, ?, ?, ?) ON CONFLICT (key) DO NOTHING`,
-			m.Operator, m.Kind, m.Amount, m.Key, nanos(m.At))
-		if err != nil {
-			return added, err
-		}
-		n, err := res.RowsAffected()
-		if err != nil {
-			return added, err
-		}
-		added += int(n)
-	}
-	return added, nil
 }
 
 func (s *Store) AddMovements(ctx context.Context, moves []jobs.Movement) (int, error) {
@@ -545,20 +429,6 @@ func (s *Store) CreateCanary(ctx context.Context, c ledger.Canary, js []ledger.J
 		return err
 	}
 	return s.CreateJobs(ctx, js, nil)
-}
-
-func scanCanary(r rowScanner) (ledger.Canary, error) {
-	var c ledger.Canary
-	var record string
-	var entry sql.NullString
-	if err := r.Scan(&record, &entry); err != nil {
-		return c, err
-	}
-	if err := json.Unmarshal([]byte(record), &c); err != nil {
-		return c, fmt.Errorf("sqlite: canary as kept: %w", err)
-	}
-	c.Entry = entry.String
-	return c, nil
 }
 
 func (s *Store) Canary(ctx context.Context, hash string) (ledger.Canary, error) {
