@@ -12,6 +12,7 @@ import (
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // CreateBundle implements ledger.Store.
@@ -300,7 +301,7 @@ const bundleStepHook = "bundle"
 // index, in the commit that binds it: claims become findable when the
 // entry revealing their bundle is bound, and unfindable when a withdrawal
 // of it is.
-func bundleStepBound(ctx context.Context, tx *txn, b store.Binding) error {
+func bundleStepBound(ctx context.Context, tx sqlcommon.Querier, b store.Binding) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE claims SET opened = ? WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Index, b.Digest); err != nil {
 		return err
 	}
