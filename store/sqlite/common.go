@@ -5,7 +5,9 @@ import "github.com/agora-node/agora/store/sqlcommon"
 // What both SQL drivers read alike, written once in package sqlcommon.
 var (
 	addMoves       = sqlcommon.AddMoves
+	addPerson      = sqlcommon.AddPerson
 	bind           = bindHooks.Bind
+	currentTeam    = sqlcommon.CurrentTeam
 	dropJobRecords = sqlcommon.DropJobRecords
 	fromNanos      = sqlcommon.FromNanos
 	fromNullNanos  = sqlcommon.FromNullNanos
@@ -13,7 +15,9 @@ var (
 	jobIn          = sqlcommon.JobIn
 	jsonText       = sqlcommon.JSONText
 	loadOperator   = sqlcommon.LoadOperator
+	loadTeam       = sqlcommon.LoadTeam
 	markBind       = bindHooks.Mark
+	moveOnto       = sqlcommon.MoveOnto
 	nanos          = sqlcommon.Nanos
 	notFound       = sqlcommon.NotFound
 	nullString     = sqlcommon.NullString
@@ -24,10 +28,15 @@ var (
 	scanBundle     = sqlcommon.ScanBundle
 	scanCanary     = sqlcommon.ScanCanary
 	scanJob        = sqlcommon.ScanJob
+	scanRequest    = sqlcommon.ScanRequest
 	scanSigned     = sqlcommon.ScanSigned
 	shownName      = sqlcommon.ShownName
+	standingTeam   = sqlcommon.StandingTeam
+	teamBanned     = sqlcommon.TeamBanned
+	teamNumber     = sqlcommon.TeamNumber
 	unassign       = sqlcommon.Unassign
 	versions       = sqlcommon.Versions
+	withinLimit    = sqlcommon.WithinLimit
 )
 
 const answerColumns = sqlcommon.AnswerColumns
@@ -36,3 +45,4 @@ const jobColumns = sqlcommon.JobColumns
 type rowScanner = sqlcommon.RowScanner
 
 const signedColumns = sqlcommon.SignedColumns
+const requestColumns = sqlcommon.RequestColumns

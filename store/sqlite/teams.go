@@ -75,14 +75,6 @@ CREATE TABLE team_bans (
 ) WITHOUT ROWID;
 `
 
-// teamNumber parses a team ID, or says the team is not found.
-func teamNumber(id string) (int64, error) {
-	n, ok := teams.Number(id)
-	if !ok {
-		return 0, fmt.Errorf("sqlite: team %q: %w", id, store.ErrNotFound)
-	}
-	return n, nil
-}
 
 // CreateTeam implements ledger.TeamStore.
 func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, error) {
@@ -128,34 +120,6 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 	return out, nil
 }
 
-func loadTeam(ctx context.Context, q querier, n int64) (ledger.Team, error) {
-	t := ledger.Team{ID: teams.ID(n)}
-	var created int64
-	var removed sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT name, name_key, captain, created, removed FROM teams WHERE number = ?`, n).
-		Scan(&t.Name, &t.NameKey, &t.Captain, &created, &removed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ledger.Team{}, fmt.Errorf("sqlite: team %s: %w", t.ID, store.ErrNotFound)
-	}
-	if err != nil {
-		return ledger.Team{}, err
-	}
-	t.Created, t.Removed = fromNanos(created), fromNullNanos(removed)
-	rows, err := q.QueryContext(ctx, `SELECT person FROM team_people WHERE team = ? ORDER BY person`, n)
-	if err != nil {
-		return ledger.Team{}, err
-	}
-	defer rows.Close()
-	t.People = []string{}
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return ledger.Team{}, err
-		}
-		t.People = append(t.People, p)
-	}
-	return t, rows.Err()
-}
 
 // Team implements ledger.TeamStore.
 func (s *Store) Team(ctx context.Context, id string) (ledger.Team, error) {
@@ -196,21 +160,6 @@ func (s *Store) Teams(ctx context.Context) ([]ledger.Team, error) {
 	return out, nil
 }
 
-// standingTeam returns team number n if it stands, else store.ErrNotFound.
-func standingTeam(ctx context.Context, q querier, id string) (int64, error) {
-	n, err := teamNumber(id)
-	if err != nil {
-		return 0, err
-	}
-	var removed sql.NullInt64
-	switch err := q.QueryRowContext(ctx, `SELECT removed FROM teams WHERE number = ?`, n).Scan(&removed); {
-	case errors.Is(err, sql.ErrNoRows) || (err == nil && removed.Valid):
-		return 0, fmt.Errorf("sqlite: team %s is not standing: %w", id, store.ErrNotFound)
-	case err != nil:
-		return 0, err
-	}
-	return n, nil
-}
 
 // AddTeamPerson implements ledger.TeamStore.
 func (s *Store) AddTeamPerson(ctx context.Context, team, person string, at time.Time) (int, error) {
@@ -232,61 +181,6 @@ func (s *Store) AddTeamPerson(ctx context.Context, team, person string, at time.
 	return moved, nil
 }
 
-// addPerson puts person on team n, off any other, and moves its agents
-// onto the team at at, but those the team banned. A person already on the
-// team changes nothing.
-func addPerson(ctx context.Context, tx *sql.Tx, n int64, person string, at time.Time) (int, error) {
-	var on int
-	switch err := tx.QueryRowContext(ctx, `SELECT 1 FROM team_people WHERE team = ? AND person = ?`, n, person).Scan(&on); {
-	case err == nil:
-		return 0, nil
-	case !errors.Is(err, sql.ErrNoRows):
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM team_people WHERE person = ?`, person); err != nil {
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO team_people (team, person) VALUES (?, ?)`, n, person); err != nil {
-		return 0, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT operator FROM identities WHERE organization = ? ORDER BY operator`, person)
-	if err != nil {
-		return 0, err
-	}
-	var agents []string
-	for rows.Next() {
-		var op string
-		if err := rows.Scan(&op); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		agents = append(agents, op)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
-	moved := 0
-	for _, op := range agents {
-		current, err := currentTeam(ctx, tx, op)
-		if err != nil {
-			return 0, err
-		}
-		if current == n {
-			continue
-		}
-		if banned, err := teamBanned(ctx, tx, n, op, person); err != nil {
-			return 0, err
-		} else if banned {
-			continue
-		}
-		if err := moveOnto(ctx, tx, op, n, at); err != nil {
-			return 0, err
-		}
-		moved++
-	}
-	return moved, nil
-}
 
 // RemoveTeam implements ledger.TeamStore.
 func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger.Team, error) {
@@ -357,15 +251,6 @@ func (s *Store) TeamSpans(ctx context.Context, team string) ([]ledger.TeamSpan, 
 	return out, rows.Err()
 }
 
-// currentTeam returns the number of the team operator is on, 0 for none.
-func currentTeam(ctx context.Context, q querier, operator string) (int64, error) {
-	var n int64
-	err := q.QueryRowContext(ctx, `SELECT team FROM team_spans WHERE operator = ? AND left_at IS NULL`, operator).Scan(&n)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return n, err
-}
 
 // OperatorTeam implements ledger.TeamStore.
 func (s *Store) OperatorTeam(ctx context.Context, operator string) (ledger.Team, error) {
@@ -379,18 +264,6 @@ func (s *Store) OperatorTeam(ctx context.Context, operator string) (ledger.Team,
 	return loadTeam(ctx, s.r, n)
 }
 
-// moveOnto closes operator's open span at at and, for team n > 0, opens
-// one on team n.
-func moveOnto(ctx context.Context, tx *sql.Tx, operator string, n int64, at time.Time) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE team_spans SET left_at = ? WHERE operator = ? AND left_at IS NULL`, nanos(at), operator); err != nil {
-		return err
-	}
-	if n == 0 {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO team_spans (operator, team, joined) VALUES (?, ?, ?)`, operator, n, nanos(at))
-	return err
-}
 
 // MoveTeam implements ledger.TeamStore.
 func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
@@ -460,21 +333,4 @@ func movesLeft(ctx context.Context, tx *sql.Tx, m ledger.TeamMove) error {
 		m.Limit, m.Window, m.At, fmt.Sprintf("%d changes of team in %s", m.Limit, m.Window))
 }
 
-// withinLimit refuses what would pass limit in the window before at: count
-// is a query of the count and the oldest time (Unix nanoseconds) of what
-// subject did after its second parameter, the window's start.
-func withinLimit(ctx context.Context, tx *sql.Tx, count, subject string, limit int, window time.Duration, at time.Time, what string) error {
-	var made int
-	var oldest sql.NullInt64
-	if err := tx.QueryRowContext(ctx, count, subject, nanos(at.Add(-window))).Scan(&made, &oldest); err != nil {
-		return err
-	}
-	if made < limit {
-		return nil
-	}
-	retry := window
-	if oldest.Valid {
-		retry = fromNanos(oldest.Int64).Add(window).Sub(at)
-	}
-	return &store.LimitError{What: what, RetryAfter: retry}
-}
+

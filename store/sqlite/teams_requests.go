@@ -8,22 +8,9 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/ledger"
-	"github.com/agora-node/agora/ledger/teams"
 	"github.com/agora-node/agora/store"
 )
 
-const requestColumns = `id, team, operator, organization, entry, at, expires, state, decided`
-
-func scanRequest(row interface{ Scan(...any) error }) (ledger.JoinRequest, error) {
-	var r ledger.JoinRequest
-	var n, at, expires int64
-	var decided sql.NullInt64
-	if err := row.Scan(&r.ID, &n, &r.Operator, &r.Organization, &r.Entry, &at, &expires, &r.State, &decided); err != nil {
-		return ledger.JoinRequest{}, err
-	}
-	r.Team, r.At, r.Expires, r.Decided = teams.ID(n), fromNanos(at), fromNanos(expires), fromNullNanos(decided)
-	return r, nil
-}
 
 // RequestJoin implements ledger.TeamStore.
 func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int, window, lifetime, cooldown time.Duration) (ledger.JoinRequest, error) {
@@ -213,18 +200,4 @@ func (s *Store) TeamBanned(ctx context.Context, team string, subjects ...string)
 	return teamBanned(ctx, s.r, n, subjects...)
 }
 
-func teamBanned(ctx context.Context, q querier, n int64, subjects ...string) (bool, error) {
-	for _, subject := range subjects {
-		if subject == "" {
-			continue
-		}
-		var one int
-		switch err := q.QueryRowContext(ctx, `SELECT 1 FROM team_bans WHERE team = ? AND subject = ?`, n, subject).Scan(&one); {
-		case err == nil:
-			return true, nil
-		case !errors.Is(err, sql.ErrNoRows):
-			return false, err
-		}
-	}
-	return false, nil
-}
+
