@@ -70,39 +70,6 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 	return out, nil
 }
 
-// keyFree checks that no operator holds or held the key.
-func keyFree(ctx context.Context, tx *txn, digest string) error {
-	var holder string
-	err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, digest).Scan(&holder)
-	if err == nil {
-		return fmt.Errorf("postgres: key %s is %s's: %w", digest, holder, store.ErrKeyUsed)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	return err
-}
-
-func mustBeSigned(ctx context.Context, tx *txn, digest string) error {
-	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM signed WHERE digest = ?`, digest).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return notFound("postgres: signed entry %s was not put", digest)
-	}
-	return err
-}
-
-// allocateName gives out the next number under a name key: 1 for the first
-// holder ever. The writer runs one transaction at a time, and PostgreSQL
-// runs the same statement atomically on its row.
-func allocateName(ctx context.Context, tx *txn, nameKey string) (int, error) {
-	var n int
-	err := tx.QueryRowContext(ctx,
-		`INSERT INTO names (name_key, last) VALUES (?, 1)
-		 ON CONFLICT (name_key) DO UPDATE SET last = names.last + 1
-		 RETURNING last`, nameKey).Scan(&n)
-	return n, err
-}
 
 // Operator implements store.Store.
 func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error) {

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -66,49 +65,6 @@ func (s *Store) VouchConsent(ctx context.Context, pairing string) (store.VouchCo
 	return loadConsent(ctx, s.r, pairing)
 }
 
-func loadConsent(ctx context.Context, q querier, pairing string) (store.VouchConsent, error) {
-	c := store.VouchConsent{Pairing: pairing}
-	var created, expires int64
-	var usedEntry, current sql.NullString
-	var usedAt sql.NullInt64
-	err := q.QueryRowContext(ctx,
-		`SELECT c.operator, c.operator_key, c.sig, c.created, c.expires, c.used_entry, c.used_at, k.digest
-		 FROM vouch_consents c LEFT JOIN keys k ON k.operator = c.operator AND k.retired_by IS NULL
-		 WHERE c.pairing = ?`, pairing).
-		Scan(&c.Operator, &c.OperatorKey, &c.Sig, &created, &expires, &usedEntry, &usedAt, &current)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.VouchConsent{}, notFound("postgres: no vouch consent %s", pairing)
-	}
-	if err != nil {
-		return store.VouchConsent{}, err
-	}
-	c.Created, c.Expires = fromNanos(created), fromNanos(expires)
-	c.UsedEntry, c.UsedAt = usedEntry.String, fromNullNanos(usedAt)
-	c.Void = current.String != c.OperatorKey
-	return c, nil
-}
-
-// useConsent uses the consent a paired vouch completes, in AddIdentity's
-// commit.
-func useConsent(ctx context.Context, tx *txn, id store.Identity) error {
-	c, err := loadConsent(ctx, tx, id.Pairing)
-	if err != nil {
-		return err
-	}
-	if c.Operator != id.Operator {
-		return fmt.Errorf("postgres: pairing %s is %s's consent, not %s's: %w", id.Pairing, c.Operator, id.Operator, store.ErrConflict)
-	}
-	switch c.State(id.Added) {
-	case "used":
-		return fmt.Errorf("postgres: vouch consent %s completed %s: %w", id.Pairing, c.UsedEntry, store.ErrConsentUsed)
-	case "void":
-		return fmt.Errorf("postgres: vouch consent %s: its operator changed keys: %w", id.Pairing, store.ErrConsentVoid)
-	case "expired":
-		return fmt.Errorf("postgres: vouch consent %s lapsed at %s: %w", id.Pairing, c.Expires.Format(time.RFC3339), store.ErrConsentVoid)
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE vouch_consents SET used_entry = ?, used_at = ? WHERE pairing = ?`, id.Entry, nanos(id.Added), id.Pairing)
-	return err
-}
 
 // PutVouch implements store.Store.
 func (s *Store) PutVouch(ctx context.Context, v store.Vouch) error {
@@ -177,22 +133,6 @@ func (s *Store) AccountRequest(ctx context.Context, token string) (store.Account
 	return loadAccountRequest(ctx, s.r, token)
 }
 
-func loadAccountRequest(ctx context.Context, q querier, token string) (store.AccountRequest, error) {
-	r := store.AccountRequest{Token: token}
-	var requested, expires int64
-	var confirmed sql.NullInt64
-	err := q.QueryRowContext(ctx,
-		`SELECT operator, email, email_key, requested, expires, confirmed FROM account_requests WHERE token = ?`, token).
-		Scan(&r.Operator, &r.Email, &r.EmailKey, &requested, &expires, &confirmed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.AccountRequest{}, notFound("postgres: no account request %s", token)
-	}
-	if err != nil {
-		return store.AccountRequest{}, err
-	}
-	r.Requested, r.Expires, r.Confirmed = fromNanos(requested), fromNanos(expires), fromNullNanos(confirmed)
-	return r, nil
-}
 
 // ConfirmAccount implements store.Store.
 func (s *Store) ConfirmAccount(ctx context.Context, token string, at time.Time) (store.AccountRequest, error) {

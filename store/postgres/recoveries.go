@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
@@ -62,29 +61,6 @@ func (s *Store) RecoveryRequest(ctx context.Context, operator, keyDigest string)
 	return loadRecoveryRequest(ctx, s.r, operator, keyDigest)
 }
 
-const recoveryColumns = `key_digest, key, voucher, since, entry, requested, expires, approved, voucher_sig`
-
-func scanRecoveryRequest(operator string, scan func(...any) error) (store.RecoveryRequest, error) {
-	r := store.RecoveryRequest{Operator: operator}
-	var since, requested, expires int64
-	var approved sql.NullInt64
-	var sig sql.NullString
-	if err := scan(&r.KeyDigest, &r.Key, &r.Voucher, &since, &r.Entry, &requested, &expires, &approved, &sig); err != nil {
-		return store.RecoveryRequest{}, err
-	}
-	r.Since, r.Requested, r.Expires = uint64(since), fromNanos(requested), fromNanos(expires)
-	r.Approved, r.VoucherSig = fromNullNanos(approved), sig.String
-	return r, nil
-}
-
-func loadRecoveryRequest(ctx context.Context, q querier, operator, keyDigest string) (store.RecoveryRequest, error) {
-	row := q.QueryRowContext(ctx, `SELECT `+recoveryColumns+` FROM recovery_requests WHERE operator = ? AND key_digest = ?`, operator, keyDigest)
-	r, err := scanRecoveryRequest(operator, row.Scan)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.RecoveryRequest{}, notFound("postgres: no recovery of %s to %s waits", operator, keyDigest)
-	}
-	return r, err
-}
 
 // RecoveryRequests implements store.Store.
 func (s *Store) RecoveryRequests(ctx context.Context, operator string, now time.Time) ([]store.RecoveryRequest, error) {

@@ -76,28 +76,6 @@ func (s *Store) Invite(ctx context.Context, digest string) (store.Invite, error)
 	return loadInvite(ctx, s.r, digest)
 }
 
-func loadInvite(ctx context.Context, q querier, digest string) (store.Invite, error) {
-	inv := store.Invite{Digest: digest}
-	var created, expires int64
-	var usedBy, usedEntry sql.NullString
-	var usedAt sql.NullInt64
-	var current sql.NullString
-	err := q.QueryRowContext(ctx,
-		`SELECT i.sponsor, i.sponsor_key, i.sponsor_sig, i.organization, i.created, i.expires, i.used_by, i.used_entry, i.used_at, k.digest
-		 FROM invites i LEFT JOIN keys k ON k.operator = i.sponsor AND k.retired_by IS NULL
-		 WHERE i.digest = ?`, digest).
-		Scan(&inv.Sponsor, &inv.SponsorKey, &inv.SponsorSig, &inv.Organization, &created, &expires, &usedBy, &usedEntry, &usedAt, &current)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Invite{}, notFound("sqlite: no invite %s", digest)
-	}
-	if err != nil {
-		return store.Invite{}, err
-	}
-	inv.Created, inv.Expires = fromNanos(created), fromNanos(expires)
-	inv.UsedBy, inv.UsedEntry, inv.UsedAt = usedBy.String, usedEntry.String, fromNullNanos(usedAt)
-	inv.Void = current.String != inv.SponsorKey
-	return inv, nil
-}
 
 // InvitesMade implements store.Store.
 func (s *Store) InvitesMade(ctx context.Context, organization string, since time.Time) (int, error) {
