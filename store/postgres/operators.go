@@ -70,7 +70,6 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 	return out, nil
 }
 
-
 // Operator implements store.Store.
 func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error) {
 	var out store.Operator

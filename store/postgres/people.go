@@ -65,7 +65,6 @@ func (s *Store) VouchConsent(ctx context.Context, pairing string) (store.VouchCo
 	return loadConsent(ctx, s.r, pairing)
 }
 
-
 // PutVouch implements store.Store.
 func (s *Store) PutVouch(ctx context.Context, v store.Vouch) error {
 	if v.Operator == "" || v.Voucher == "" || v.VoucherSig == "" {
@@ -132,7 +131,6 @@ func (s *Store) RequestAccount(ctx context.Context, r store.AccountRequest) erro
 func (s *Store) AccountRequest(ctx context.Context, token string) (store.AccountRequest, error) {
 	return loadAccountRequest(ctx, s.r, token)
 }
-
 
 // ConfirmAccount implements store.Store.
 func (s *Store) ConfirmAccount(ctx context.Context, token string, at time.Time) (store.AccountRequest, error) {

@@ -469,11 +469,6 @@ func prepare(query string, args []any) (string, []any) {
 	return st.query, boolInts(args)
 }
 
-// placeholders is n "?" placeholders, for an IN list.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
 // Exec runs one statement outside the store's records, such as a test's
 // cleanup; it is not part of any contract.
 func (s *Store) Exec(ctx context.Context, query string, args ...any) (sql.Result, error) {

@@ -12,7 +12,6 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-
 // CreateTeam implements ledger.TeamStore.
 func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, error) {
 	if t.Name == "" || t.NameKey == "" || t.At.IsZero() {
@@ -55,7 +54,6 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 	return out, nil
 }
 
-
 // Team implements ledger.TeamStore.
 func (s *Store) Team(ctx context.Context, id string) (ledger.Team, error) {
 	n, err := teamNumber(id)
@@ -95,7 +93,6 @@ func (s *Store) Teams(ctx context.Context) ([]ledger.Team, error) {
 	return out, nil
 }
 
-
 // AddTeamPerson implements ledger.TeamStore.
 func (s *Store) AddTeamPerson(ctx context.Context, team, person string, at time.Time) (int, error) {
 	if person == "" || at.IsZero() {
@@ -115,7 +112,6 @@ func (s *Store) AddTeamPerson(ctx context.Context, team, person string, at time.
 	}
 	return moved, nil
 }
-
 
 // RemoveTeam implements ledger.TeamStore.
 func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger.Team, error) {
@@ -187,7 +183,6 @@ func (s *Store) TeamSpans(ctx context.Context, team string) ([]ledger.TeamSpan, 
 	return out, rows.Err()
 }
 
-
 // OperatorTeam implements ledger.TeamStore.
 func (s *Store) OperatorTeam(ctx context.Context, operator string) (ledger.Team, error) {
 	n, err := currentTeam(ctx, s.r, operator)
@@ -199,7 +194,6 @@ func (s *Store) OperatorTeam(ctx context.Context, operator string) (ledger.Team,
 	}
 	return loadTeam(ctx, s.r, n)
 }
-
 
 // MoveTeam implements ledger.TeamStore.
 func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
@@ -269,5 +263,3 @@ func movesLeft(ctx context.Context, tx *txn, m ledger.TeamMove) error {
 	return withinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_moves WHERE operator = ? AND moved = 1 AND at > ?`, m.Operator,
 		m.Limit, m.Window, m.At, fmt.Sprintf("%d changes of team in %s", m.Limit, m.Window))
 }
-
-

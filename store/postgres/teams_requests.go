@@ -11,7 +11,6 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-
 // RequestJoin implements ledger.TeamStore.
 func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int, window, lifetime, cooldown time.Duration) (ledger.JoinRequest, error) {
 	if r.Operator == "" || r.Entry == "" || r.At.IsZero() || lifetime <= 0 {
@@ -195,5 +194,3 @@ func (s *Store) TeamBanned(ctx context.Context, team string, subjects ...string)
 	}
 	return teamBanned(ctx, s.r, n, subjects...)
 }
-
-

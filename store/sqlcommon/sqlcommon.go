@@ -23,6 +23,14 @@ type Querier interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
+// A Dialect is where the two drivers' SQL differs, each difference a
+// field, so the shared SQL says the rest alike. Each driver has one.
+type Dialect struct {
+	// JSONArray is an aggregate of expr's values into a JSON array's
+	// text, "[]" over no rows.
+	JSONArray func(expr string) string
+}
+
 // CandidatePage is how many open jobs TakeJob weighs at once, most urgent
 // and oldest first; it weighs the next page only when none on this one is
 // eligible. So the choice "at random within the most urgent class" is at

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
 	"github.com/agora-node/agora/ledger"
@@ -95,51 +94,6 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 	return out, nil
 }
 
-const bundleColumns = `b.hash, b.operator, b.key_digest, b.entry, b.entry_digest, b.sealed, b.salt, b.fields,
-	b.replaces, b.written_by, b.at, se.idx, b.revealed, re.idx, b.withdrawal, we.idx, b.reason, b.void, b.withdrawn_at`
-
-const bundleJoins = `FROM bundles b
-	JOIN signed se ON se.digest = b.sealed
-	LEFT JOIN signed re ON re.digest = b.revealed
-	LEFT JOIN signed we ON we.digest = b.withdrawal`
-
-// loadBundle loads the one bundle where matches, with its files, claims
-// and versions.
-func loadBundle(ctx context.Context, q querier, where string, args ...any) (ledger.Bundle, error) {
-	b, err := scanBundle(q.QueryRowContext(ctx, `SELECT `+bundleColumns+` `+bundleJoins+` WHERE `+where, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return ledger.Bundle{}, notFound("sqlite: no bundle where %s %v", where, args)
-	}
-	if err != nil {
-		return ledger.Bundle{}, err
-	}
-	rows, err := q.QueryContext(ctx, `SELECT path, digest, size, uploaded FROM bundle_files WHERE bundle = ? ORDER BY path`, b.Hash)
-	if err != nil {
-		return ledger.Bundle{}, err
-	}
-	for rows.Next() {
-		var f ledger.File
-		if err := rows.Scan(&f.Path, &f.Digest, &f.Size, &f.Uploaded); err != nil {
-			rows.Close()
-			return ledger.Bundle{}, err
-		}
-		b.Files = append(b.Files, f)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return ledger.Bundle{}, err
-	}
-	found, err := queryClaims(ctx, q, `c.bundle = ? ORDER BY c.position`, b.Hash)
-	if err != nil {
-		return ledger.Bundle{}, err
-	}
-	for _, c := range found {
-		b.Claims = append(b.Claims, c.Claim)
-	}
-	b.Versions, err = versions(ctx, q, b)
-	return b, err
-}
-
 // Bundle implements ledger.Store.
 func (s *Store) Bundle(ctx context.Context, hash string) (b ledger.Bundle, err error) {
 	err = s.read(ctx, func(tx *sql.Tx) error {
@@ -214,19 +168,6 @@ func (s *Store) loadBundles(ctx context.Context, where string, args ...any) ([]l
 		return nil
 	})
 	return out, err
-}
-
-func strings1(rows *sql.Rows) ([]string, error) {
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
 }
 
 // OpenBundle implements ledger.Store.
@@ -367,50 +308,6 @@ func (s *Store) OperatorBundles(ctx context.Context, operator string, since time
 	var n int
 	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM bundles WHERE (?1 = '' OR operator = ?1) AND at > ?2`, operator, nanos(since)).Scan(&n)
 	return n, err
-}
-
-const claimColumns = `c.id, c.local_id, c.type, c.statement, c.assertion, c.claim, c.position, c.bundle, c.operator,
-	c.opened, c.withdrawn, b.fields, b.written_by, re.stored,
-	(SELECT json_group_array(value) FROM claim_tags t WHERE t.claim = c.seq AND t.kind = 'depends_on'),
-	(SELECT json_group_array(value) FROM claim_tags t WHERE t.claim = c.seq AND t.kind = 'cites')`
-
-const claimJoins = `FROM claims c JOIN bundles b ON b.hash = c.bundle LEFT JOIN signed re ON re.digest = b.revealed`
-
-func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]ledger.FoundClaim, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+claimColumns+` `+claimJoins+` WHERE `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ledger.FoundClaim
-	for rows.Next() {
-		var c ledger.FoundClaim
-		var opened, stored sql.NullInt64
-		var fields, depends, cites string
-		if err := rows.Scan(&c.ID, &c.LocalID, &c.Type, &c.Statement, &c.Assertion, &c.JSON, &c.Position, &c.Bundle, &c.Operator,
-			&opened, &c.Withdrawn, &fields, &c.WrittenBy, &stored, &depends, &cites); err != nil {
-			return nil, err
-		}
-		c.Opened = index(opened)
-		if opened.Valid {
-			c.OpenedAt = fromNullNanos(stored)
-		}
-		for _, p := range []struct {
-			text string
-			into *[]string
-		}{{fields, &c.Fields}, {depends, &c.DependsOn}, {cites, &c.Cites}} {
-			if err := json.Unmarshal([]byte(p.text), p.into); err != nil {
-				return nil, fmt.Errorf("sqlite: claim %s: %w", c.ID, err)
-			}
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// placeholders is n question marks, separated by commas.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 // Claim implements ledger.Store.

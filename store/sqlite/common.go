@@ -2,6 +2,11 @@ package sqlite
 
 import "github.com/agora-node/agora/store/sqlcommon"
 
+// dialect is where this driver's SQL differs from the other's.
+var dialect = sqlcommon.Dialect{
+	JSONArray: func(expr string) string { return "json_group_array(" + expr + ")" },
+}
+
 // What both SQL drivers read alike, written once in package sqlcommon.
 var (
 	addMoves            = sqlcommon.AddMoves
@@ -17,6 +22,7 @@ var (
 	jsonText            = sqlcommon.JSONText
 	keyFree             = sqlcommon.KeyFree
 	loadAccountRequest  = sqlcommon.LoadAccountRequest
+	loadBundle          = dialect.LoadBundle
 	loadConsent         = sqlcommon.LoadConsent
 	loadInvite          = sqlcommon.LoadInvite
 	loadOperator        = sqlcommon.LoadOperator
@@ -30,7 +36,9 @@ var (
 	nullString          = sqlcommon.NullString
 	openJobIn           = sqlcommon.OpenJobIn
 	orEmpty             = sqlcommon.OrEmpty
+	placeholders        = sqlcommon.Placeholders
 	putSigned           = sqlcommon.PutSigned
+	queryClaims         = dialect.QueryClaims
 	scanAnswer          = sqlcommon.ScanAnswer
 	scanBundle          = sqlcommon.ScanBundle
 	scanCanary          = sqlcommon.ScanCanary
@@ -40,6 +48,7 @@ var (
 	scanSigned          = sqlcommon.ScanSigned
 	shownName           = sqlcommon.ShownName
 	standingTeam        = sqlcommon.StandingTeam
+	strings1            = sqlcommon.Strings1
 	teamBanned          = sqlcommon.TeamBanned
 	teamNumber          = sqlcommon.TeamNumber
 	unassign            = sqlcommon.Unassign
@@ -56,3 +65,6 @@ type rowScanner = sqlcommon.RowScanner
 const signedColumns = sqlcommon.SignedColumns
 const requestColumns = sqlcommon.RequestColumns
 const recoveryColumns = sqlcommon.RecoveryColumns
+const bundleColumns = sqlcommon.BundleColumns
+const bundleJoins = sqlcommon.BundleJoins
+const claimJoins = sqlcommon.ClaimJoins

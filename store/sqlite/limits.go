@@ -76,7 +76,6 @@ func (s *Store) Invite(ctx context.Context, digest string) (store.Invite, error)
 	return loadInvite(ctx, s.r, digest)
 }
 
-
 // InvitesMade implements store.Store.
 func (s *Store) InvitesMade(ctx context.Context, organization string, since time.Time) (int, error) {
 	var n int

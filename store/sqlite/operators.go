@@ -76,7 +76,6 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 	return out, nil
 }
 
-
 // Operator implements store.Store.
 func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error) {
 	if op, ok := s.operators.get(id); ok {

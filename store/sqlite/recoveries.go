@@ -80,7 +80,6 @@ func (s *Store) RecoveryRequest(ctx context.Context, operator, keyDigest string)
 	return loadRecoveryRequest(ctx, s.r, operator, keyDigest)
 }
 
-
 // RecoveryRequests implements store.Store.
 func (s *Store) RecoveryRequests(ctx context.Context, operator string, now time.Time) ([]store.RecoveryRequest, error) {
 	rows, err := s.r.QueryContext(ctx,
