@@ -38,7 +38,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if err := check(ctx, txGraph{tx}); err != nil {
+		if err := check(ctx, txGraph{Tx: tx}); err != nil {
 			return err
 		}
 		c.Root = c.ID
@@ -141,91 +141,6 @@ func (s *Store) contributionWhere(ctx context.Context, where string, arg any) (l
 		return library.Contribution{}, err
 	}
 	return c, nil
-}
-
-// contributionColumns are what scanContribution reads, from contributions c
-// joined with signed s on the entry.
-const contributionColumns = `c.seq, c.id, c.root, c.envelope, c.admitted, c.entry, s.entry, s.leaf, s.idx, c.is_head,
-	c.text, c.snippet, c.node_type, c.method, c.verdict, c.vote, c.subject, c.contained_in`
-
-// scanContribution reads a contribution, its record parsed back from the
-// envelope the node kept.
-func scanContribution(row interface{ Scan(...any) error }) (library.Contribution, error) {
-	var c library.Contribution
-	var admitted int64
-	var idx sql.NullInt64
-	var nodeType, method, verdict, subject, contained sql.NullString
-	if err := row.Scan(&c.Seq, &c.ID, &c.Root, &c.Envelope, &admitted, &c.Entry, &c.Signed, &c.Leaf, &idx, &c.Head,
-		&c.Facets.Text, &c.Facets.Snippet, &nodeType, &method, &verdict, &c.Facets.Vote, &subject, &contained); err != nil {
-		return library.Contribution{}, err
-	}
-	c.Admitted, c.Index = fromNanos(admitted), index(idx)
-	c.Facets.NodeType, c.Facets.Method, c.Facets.Verdict = nodeType.String, method.String, verdict.String
-	c.Facets.Subject, c.Facets.ContainedIn = subject.String, contained.String
-	env, err := library.ParseEnvelope(c.Envelope)
-	if err != nil {
-		return library.Contribution{}, fmt.Errorf("postgres: contribution %s as kept: %w", c.ID, err)
-	}
-	c.Record = env.Record
-	return c, nil
-}
-
-// txGraph is the library.Graph AddContribution's check reads: the write
-// transaction, so it sees what the transaction (and the batch it commits
-// with) stored before it.
-type txGraph struct{ tx *txn }
-
-// Revision implements library.Graph.
-func (g txGraph) Revision(ctx context.Context, id string) (*library.Stored, error) {
-	var root string
-	var envelope []byte
-	err := g.tx.QueryRowContext(ctx, `SELECT root, envelope FROM contributions WHERE id = ?`, id).Scan(&root, &envelope)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("postgres: no revision %s", id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	env, err := library.ParseEnvelope(envelope)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: revision %s as kept: %w", id, err)
-	}
-	return &library.Stored{ID: id, Root: root, Record: env.Record}, nil
-}
-
-// Head implements library.Graph.
-func (g txGraph) Head(ctx context.Context, root string) (string, error) {
-	var id string
-	err := g.tx.QueryRowContext(ctx, `SELECT id FROM contributions WHERE root = ? AND is_head = 1`, root).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("postgres: no lineage %s", root)
-	}
-	return id, err
-}
-
-// VoteBy implements library.Graph.
-func (g txGraph) VoteBy(ctx context.Context, author, target string) (string, error) {
-	var id string
-	err := g.tx.QueryRowContext(ctx, `SELECT vote FROM library_votes WHERE author = ? AND target = ?`, author, target).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("postgres: no vote by %s on %s", author, target)
-	}
-	return id, err
-}
-
-// dropContributionRecords refuses to drop the entry of a contribution: a
-// contribution is visible from the moment it is stored, so later ones may
-// rest on it, and recovery appends its entry instead.
-func dropContributionRecords(ctx context.Context, tx *txn, digest string) error {
-	var id string
-	err := tx.QueryRowContext(ctx, `SELECT id FROM contributions WHERE entry = ?`, digest).Scan(&id)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil
-	case err != nil:
-		return err
-	}
-	return fmt.Errorf("postgres: entry %s logs contribution %s, which stays: append it: %w", digest, id, store.ErrConflict)
 }
 
 // SetLibraryScopes implements library.Store.

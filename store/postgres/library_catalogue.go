@@ -360,16 +360,6 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 	return page, nil
 }
 
-// changesNewest is the newest revision the feed holds: the last before
-// the first whose entry is not yet bound, or the last stored.
-func changesNewest(ctx context.Context, tx *txn) (int64, error) {
-	var newest int64
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(
-		(SELECT min(c.seq) - 1 FROM signed s JOIN contributions c ON c.entry = s.digest WHERE s.idx IS NULL),
-		(SELECT max(seq) FROM contributions), 0)`).Scan(&newest)
-	return newest, err
-}
-
 // The relations root's changes feed follows, from the links another
 // lineage carries to a watched one. Containment, from any kind, and the
 // discussion links, from discussions, make the linking lineage watched,
@@ -468,23 +458,6 @@ func changesLineages(ctx context.Context, tx *txn, root string, end int64) ([]st
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-func queryStrings(ctx context.Context, tx *txn, query string, args ...any) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
 
 // jsonArray is xs as a JSON array, "[]" for none, as

@@ -158,22 +158,3 @@ func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*libr
 	}
 	return out, nil
 }
-
-const personalColumns = `id, envelope, stored`
-
-// scanPersonalState reads a state, its record parsed back from the
-// envelope the node kept.
-func scanPersonalState(row interface{ Scan(...any) error }) (library.PersonalState, error) {
-	var st library.PersonalState
-	var stored int64
-	if err := row.Scan(&st.ID, &st.Envelope, &stored); err != nil {
-		return library.PersonalState{}, err
-	}
-	st.Stored = fromNanos(stored)
-	env, err := library.ParseEnvelope(st.Envelope)
-	if err != nil {
-		return library.PersonalState{}, fmt.Errorf("sqlite: personal state %s as kept: %w", st.ID, err)
-	}
-	st.Record = env.Record
-	return st, nil
-}
