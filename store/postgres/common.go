@@ -1,10 +1,30 @@
 package postgres
 
-import "github.com/agora-node/agora/store/sqlcommon"
+import (
+	"context"
+
+	"github.com/agora-node/agora/store/sqlcommon"
+)
+
+// shared is what the methods both drivers run alike (sqlcommon.Shared)
+// run on: this store's pool and transactions.
+func (s *Store) shared() sqlcommon.Shared {
+	return sqlcommon.Shared{
+		R: s.r,
+		Read: func(ctx context.Context, f func(tx sqlcommon.Querier) error) error {
+			return s.read(ctx, func(tx *txn) error { return f(tx) })
+		},
+		Write: func(ctx context.Context, f func(tx sqlcommon.Querier) error) error {
+			return s.write(ctx, func(tx *txn) error { return f(tx) })
+		},
+		Dialect: dialect,
+	}
+}
 
 // dialect is where this driver's SQL differs from the other's.
 var dialect = sqlcommon.Dialect{
 	JSONArray: func(expr string) string { return "coalesce(json_agg(" + expr + " ORDER BY " + expr + "), '[]')" },
+	JSONEach:  func(param string) string { return "SELECT json_array_elements_text(" + param + "::json)" },
 }
 
 // What both SQL drivers read alike, written once in package sqlcommon.
@@ -68,20 +88,20 @@ var (
 	withinLimit             = sqlcommon.WithinLimit
 )
 
-const answerColumns = sqlcommon.AnswerColumns
-const jobColumns = sqlcommon.JobColumns
+const (
+	answerColumns       = sqlcommon.AnswerColumns
+	bundleColumns       = sqlcommon.BundleColumns
+	bundleJoins         = sqlcommon.BundleJoins
+	claimJoins          = sqlcommon.ClaimJoins
+	contributionColumns = sqlcommon.ContributionColumns
+	jobColumns          = sqlcommon.JobColumns
+	memoryEventColumns  = sqlcommon.MemoryEventColumns
+	memoryRecordColumns = sqlcommon.MemoryRecordColumns
+	personalColumns     = sqlcommon.PersonalColumns
+	recoveryColumns     = sqlcommon.RecoveryColumns
+	requestColumns      = sqlcommon.RequestColumns
+	signedColumns       = sqlcommon.SignedColumns
+)
 
 type rowScanner = sqlcommon.RowScanner
-
-const signedColumns = sqlcommon.SignedColumns
-const requestColumns = sqlcommon.RequestColumns
-const recoveryColumns = sqlcommon.RecoveryColumns
-const bundleColumns = sqlcommon.BundleColumns
-const bundleJoins = sqlcommon.BundleJoins
-const claimJoins = sqlcommon.ClaimJoins
-const memoryEventColumns = sqlcommon.MemoryEventColumns
-const memoryRecordColumns = sqlcommon.MemoryRecordColumns
-const contributionColumns = sqlcommon.ContributionColumns
-const personalColumns = sqlcommon.PersonalColumns
-
 type txGraph = sqlcommon.TxGraph

@@ -29,6 +29,9 @@ type Dialect struct {
 	// JSONArray is an aggregate of expr's values into a JSON array's
 	// text, "[]" over no rows.
 	JSONArray func(expr string) string
+	// JSONEach is a query of the elements, as text, of the JSON array
+	// param holds (a placeholder), for an IN list of any length.
+	JSONEach func(param string) string
 }
 
 // CandidatePage is how many open jobs TakeJob weighs at once, most urgent

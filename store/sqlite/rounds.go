@@ -4,9 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
-	"time"
 
-	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/jobs"
 )
 
@@ -34,14 +32,6 @@ func (s *Store) RetireJobs(ctx context.Context, ids []string, moves []jobs.Movem
 		return err
 	})
 	return retired, err
-}
-
-// LapsedJobs implements ledger.RoundStore.
-func (s *Store) LapsedJobs(ctx context.Context, kinds []string, createdBefore, now time.Time, limit int) ([]ledger.Job, error) {
-	return s.queryJobs(ctx, `SELECT `+jobColumns+` FROM jobs
-		WHERE done = 0 AND created <= ? AND kind IN (SELECT value FROM json_each(?))
-		AND (operator IS NULL OR deadline <= ?) ORDER BY created, id LIMIT ?`,
-		nanos(createdBefore), jsonText(orEmpty(kinds)), nanos(now), limit)
 }
 
 // WithdrawnFile implements ledger.RoundStore.

@@ -40,6 +40,7 @@ import (
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // Config says where the database is and how to reach it.
@@ -71,6 +72,8 @@ type Store struct {
 	ckStopped chan struct{} // closed when the checkpointer goroutine returns
 
 	operators *operatorCache // Operator's records between reads
+
+	sqlcommon.Shared // the methods store/postgres runs alike
 }
 
 // A job is one method's write: f runs in the writer's transaction, in a
@@ -170,6 +173,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	r.SetMaxOpenConns(cfg.Readers)
 	r.SetMaxIdleConns(cfg.Readers)
 	s.r = r
+	s.Shared = s.shared()
 	return s, nil
 }
 
