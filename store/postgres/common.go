@@ -18,6 +18,7 @@ func (s *Store) shared() sqlcommon.Shared {
 			return s.write(ctx, func(tx *txn) error { return f(tx) })
 		},
 		Dialect: dialect,
+		Hooks:   bindHooks,
 	}
 }
 
@@ -40,6 +41,7 @@ var (
 	fromNanos               = sqlcommon.FromNanos
 	fromNullNanos           = sqlcommon.FromNullNanos
 	index                   = sqlcommon.Index
+	insertJob               = sqlcommon.InsertJob
 	jobIn                   = sqlcommon.JobIn
 	jsonText                = sqlcommon.JSONText
 	keyFree                 = sqlcommon.KeyFree
@@ -92,6 +94,7 @@ const (
 	answerColumns       = sqlcommon.AnswerColumns
 	bundleColumns       = sqlcommon.BundleColumns
 	bundleJoins         = sqlcommon.BundleJoins
+	bundleStepHook      = sqlcommon.BundleStepHook
 	claimJoins          = sqlcommon.ClaimJoins
 	contributionColumns = sqlcommon.ContributionColumns
 	jobColumns          = sqlcommon.JobColumns

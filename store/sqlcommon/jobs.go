@@ -524,3 +524,53 @@ func (s *Shared) LapsedJobs(ctx context.Context, kinds []string, createdBefore, 
 		AND (operator IS NULL OR deadline <= ?) ORDER BY created, id LIMIT ?`,
 		Nanos(createdBefore), JSONText(OrEmpty(kinds)), Nanos(now), limit)
 }
+
+// InsertJob records a new job; one already recorded is store.ErrDuplicate.
+// (store/sqlite asked SELECT changes(); RowsAffected is that number.)
+func InsertJob(ctx context.Context, tx Querier, j ledger.Job) error {
+	res, err := tx.ExecContext(ctx, `INSERT INTO jobs (id, kind, bundle, urgency, author_orgs, author_families, claims, credits, minutes, gpu, created)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
+		j.ID, j.Kind, j.Bundle, j.Urgency, JSONText(OrEmpty(j.AuthorOrgs)), JSONText(OrEmpty(j.AuthorFamilies)), JSONText(j.Claims),
+		j.Credits, j.Minutes, j.GPU, Nanos(j.Created))
+	if err != nil {
+		return err
+	}
+	changes, err := res.RowsAffected()
+	if err != nil {
+		return err
+	}
+	if changes == 0 {
+		return fmt.Errorf("store: job %s: %w", j.ID, store.ErrDuplicate)
+	}
+	return nil
+}
+
+func (s *Shared) CreateJobs(ctx context.Context, js []ledger.Job, moves []jobs.Movement) error {
+	return s.Write(ctx, func(tx Querier) error {
+		for _, j := range js {
+			if err := InsertJob(ctx, tx, j); err != nil {
+				return err
+			}
+		}
+		_, err := AddMoves(ctx, tx, moves)
+		return err
+	})
+}
+
+func (s *Shared) CreateCanary(ctx context.Context, c ledger.Canary, js []ledger.Job) error {
+	record := JSONText(c)
+	if err := s.Write(ctx, func(tx Querier) error {
+		res, err := tx.ExecContext(ctx, `INSERT INTO canaries (hash, source, record, created) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
+			c.Hash, c.Source, record, Nanos(c.Created))
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil || n == 0 {
+			return errors.Join(err, fmt.Errorf("store: canary %s: %w", c.Hash, store.ErrDuplicate))
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	return s.CreateJobs(ctx, js, nil)
+}

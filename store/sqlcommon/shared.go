@@ -17,4 +17,6 @@ type Shared struct {
 	Write func(ctx context.Context, f func(tx Querier) error) error
 	// Dialect is where the driver's SQL differs.
 	Dialect Dialect
+	// Hooks are the driver's binding hooks.
+	Hooks BindHooks
 }

@@ -134,3 +134,7 @@ func ScanSigned(row interface{ Scan(...any) error }) (store.Signed, error) {
 	e.Index, e.Stored = Index(idx), FromNanos(stored)
 	return e, nil
 }
+
+// BundleStepHook is the binding hook of the entries that reveal or
+// withdraw a bundle, which OpenBundle and WithdrawBundle mark.
+const BundleStepHook = "bundle"

@@ -19,6 +19,7 @@ func (s *Store) shared() sqlcommon.Shared {
 			return s.write(ctx, func(tx *sql.Tx) error { return f(tx) })
 		},
 		Dialect: dialect,
+		Hooks:   bindHooks,
 	}
 }
 
@@ -41,6 +42,7 @@ var (
 	fromNanos               = sqlcommon.FromNanos
 	fromNullNanos           = sqlcommon.FromNullNanos
 	index                   = sqlcommon.Index
+	insertJob               = sqlcommon.InsertJob
 	jobIn                   = sqlcommon.JobIn
 	jsonText                = sqlcommon.JSONText
 	keyFree                 = sqlcommon.KeyFree
@@ -93,6 +95,7 @@ const (
 	answerColumns       = sqlcommon.AnswerColumns
 	bundleColumns       = sqlcommon.BundleColumns
 	bundleJoins         = sqlcommon.BundleJoins
+	bundleStepHook      = sqlcommon.BundleStepHook
 	claimJoins          = sqlcommon.ClaimJoins
 	contributionColumns = sqlcommon.ContributionColumns
 	jobColumns          = sqlcommon.JobColumns

@@ -3,14 +3,10 @@ package sqlite
 import (
 	"context"
 	"database/sql"
-	"errors"
-	"fmt"
 	"slices"
 	"time"
 
 	"github.com/agora-node/agora/ledger"
-	"github.com/agora-node/agora/ledger/jobs"
-	"github.com/agora-node/agora/store"
 )
 
 // jobsMigration keeps the verification loop (ledger.JobStore): jobs, the
@@ -117,37 +113,6 @@ const jobAnswersDigestMigration = `
 CREATE INDEX IF NOT EXISTS job_answers_digest ON job_answers (digest);
 `
 
-func (s *Store) CreateJobs(ctx context.Context, js []ledger.Job, moves []jobs.Movement) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		for _, j := range js {
-			if err := insertJob(ctx, tx, j); err != nil {
-				return err
-			}
-		}
-		_, err := addMoves(ctx, tx, moves)
-		return err
-	})
-}
-
-// insertJob records a new job; one already recorded is store.ErrDuplicate.
-func insertJob(ctx context.Context, tx *sql.Tx, j ledger.Job) error {
-	_, err := tx.ExecContext(ctx, `INSERT INTO jobs (id, kind, bundle, urgency, author_orgs, author_families, claims, credits, minutes, gpu, created)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING`,
-		j.ID, j.Kind, j.Bundle, j.Urgency, jsonText(orEmpty(j.AuthorOrgs)), jsonText(orEmpty(j.AuthorFamilies)), jsonText(j.Claims),
-		j.Credits, j.Minutes, j.GPU, nanos(j.Created))
-	if err != nil {
-		return err
-	}
-	var changes int
-	if err := tx.QueryRowContext(ctx, `SELECT changes()`).Scan(&changes); err != nil {
-		return err
-	}
-	if changes == 0 {
-		return fmt.Errorf("sqlite: job %s: %w", j.ID, store.ErrDuplicate)
-	}
-	return nil
-}
-
 func (s *Store) Backlog(ctx context.Context, since time.Time) (ledger.Backlog, error) {
 	var b ledger.Backlog
 	err := s.read(ctx, func(tx *sql.Tx) error {
@@ -159,24 +124,6 @@ func (s *Store) Backlog(ctx context.Context, since time.Time) (ledger.Backlog, e
 			WHERE a.with_work = 1 AND a.at >= ? AND a.kind IN ('reproduction', 'proof_check')`, nanos(since)).Scan(&b.ClearedCPU, &b.ClearedGPU)
 	})
 	return b, err
-}
-
-func (s *Store) CreateCanary(ctx context.Context, c ledger.Canary, js []ledger.Job) error {
-	record := jsonText(c)
-	if err := s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `INSERT INTO canaries (hash, source, record, created) VALUES (?, ?, ?, ?) ON CONFLICT (hash) DO NOTHING`,
-			c.Hash, c.Source, record, nanos(c.Created))
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil || n == 0 {
-			return errors.Join(err, fmt.Errorf("sqlite: canary %s: %w", c.Hash, store.ErrDuplicate))
-		}
-		return nil
-	}); err != nil {
-		return err
-	}
-	return s.CreateJobs(ctx, js, nil)
 }
 
 var _ = slices.Contains[[]string]
