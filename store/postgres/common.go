@@ -26,6 +26,7 @@ func (s *Store) shared() sqlcommon.Shared {
 var dialect = sqlcommon.Dialect{
 	JSONArray: func(expr string) string { return "coalesce(json_agg(" + expr + " ORDER BY " + expr + "), '[]')" },
 	JSONEach:  func(param string) string { return "SELECT json_array_elements_text(" + param + "::json)" },
+	Text:      func(param string) string { return param + `::text COLLATE "C"` },
 }
 
 // What both SQL drivers read alike, written once in package sqlcommon.
@@ -97,6 +98,7 @@ const (
 	bundleStepHook      = sqlcommon.BundleStepHook
 	claimJoins          = sqlcommon.ClaimJoins
 	contributionColumns = sqlcommon.ContributionColumns
+	contributionFrom    = sqlcommon.ContributionFrom
 	jobColumns          = sqlcommon.JobColumns
 	memoryEventColumns  = sqlcommon.MemoryEventColumns
 	memoryRecordColumns = sqlcommon.MemoryRecordColumns
@@ -104,6 +106,7 @@ const (
 	recoveryColumns     = sqlcommon.RecoveryColumns
 	requestColumns      = sqlcommon.RequestColumns
 	signedColumns       = sqlcommon.SignedColumns
+	voteScore           = sqlcommon.VoteScore
 )
 
 type rowScanner = sqlcommon.RowScanner

@@ -32,6 +32,10 @@ type Dialect struct {
 	// JSONEach is a query of the elements, as text, of the JSON array
 	// param holds (a placeholder), for an IN list of any length.
 	JSONEach func(param string) string
+	// Text is param (a placeholder) as a text value that compares byte
+	// by byte, where the SQL gives it no type of its own (a recursive
+	// query's first row).
+	Text func(param string) string
 }
 
 // CandidatePage is how many open jobs TakeJob weighs at once, most urgent

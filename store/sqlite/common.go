@@ -27,6 +27,7 @@ func (s *Store) shared() sqlcommon.Shared {
 var dialect = sqlcommon.Dialect{
 	JSONArray: func(expr string) string { return "json_group_array(" + expr + ")" },
 	JSONEach:  func(param string) string { return "SELECT value FROM json_each(" + param + ")" },
+	Text:      func(param string) string { return param },
 }
 
 // What both SQL drivers read alike, written once in package sqlcommon.
@@ -98,6 +99,7 @@ const (
 	bundleStepHook      = sqlcommon.BundleStepHook
 	claimJoins          = sqlcommon.ClaimJoins
 	contributionColumns = sqlcommon.ContributionColumns
+	contributionFrom    = sqlcommon.ContributionFrom
 	jobColumns          = sqlcommon.JobColumns
 	memoryEventColumns  = sqlcommon.MemoryEventColumns
 	memoryRecordColumns = sqlcommon.MemoryRecordColumns
@@ -105,6 +107,7 @@ const (
 	recoveryColumns     = sqlcommon.RecoveryColumns
 	requestColumns      = sqlcommon.RequestColumns
 	signedColumns       = sqlcommon.SignedColumns
+	voteScore           = sqlcommon.VoteScore
 )
 
 type rowScanner = sqlcommon.RowScanner

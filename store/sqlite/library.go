@@ -98,32 +98,6 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 	return out, nil
 }
 
-// Contribution implements library.Store.
-func (s *Store) Contribution(ctx context.Context, id string) (library.Contribution, error) {
-	return s.contributionWhere(ctx, `c.id = ?`, id)
-}
-
-// ContributionHead implements library.Store.
-func (s *Store) ContributionHead(ctx context.Context, root string) (library.Contribution, error) {
-	return s.contributionWhere(ctx, `c.root = ? AND c.is_head = 1`, root)
-}
-
-// ContributionByEntry implements library.Store.
-func (s *Store) ContributionByEntry(ctx context.Context, digest string) (library.Contribution, error) {
-	return s.contributionWhere(ctx, `c.entry = ?`, digest)
-}
-
-func (s *Store) contributionWhere(ctx context.Context, where string, arg any) (library.Contribution, error) {
-	c, err := scanContribution(s.r.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE `+where, arg))
-	if errors.Is(err, sql.ErrNoRows) {
-		return library.Contribution{}, notFound("sqlite: no contribution where %s (%v)", where, arg)
-	}
-	if err != nil {
-		return library.Contribution{}, err
-	}
-	return c, nil
-}
-
 // scopesMigration keeps the library scopes an admin granted or denied an
 // operator, beside the default every operator with an identity has.
 const scopesMigration = `
@@ -134,44 +108,3 @@ CREATE TABLE library_scopes (
 	PRIMARY KEY (operator, scope)
 ) WITHOUT ROWID;
 `
-
-// SetLibraryScopes implements library.Store.
-func (s *Store) SetLibraryScopes(ctx context.Context, operator string, scopes map[string]*bool) error {
-	if operator == "" {
-		return fmt.Errorf("sqlite: set library scopes: no operator: %w", store.ErrInvalid)
-	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		for scope, granted := range scopes {
-			var err error
-			if granted == nil {
-				_, err = tx.ExecContext(ctx, `DELETE FROM library_scopes WHERE operator = ? AND scope = ?`, operator, scope)
-			} else {
-				_, err = tx.ExecContext(ctx, `INSERT INTO library_scopes (operator, scope, granted) VALUES (?, ?, ?)
-					ON CONFLICT (operator, scope) DO UPDATE SET granted = excluded.granted`, operator, scope, *granted)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// LibraryScopes implements library.Store.
-func (s *Store) LibraryScopes(ctx context.Context, operator string) (map[string]bool, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT scope, granted FROM library_scopes WHERE operator = ?`, operator)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var scope string
-		var granted bool
-		if err := rows.Scan(&scope, &granted); err != nil {
-			return nil, err
-		}
-		out[scope] = granted
-	}
-	return out, rows.Err()
-}

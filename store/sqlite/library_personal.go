@@ -96,15 +96,6 @@ func (s *Store) SetPersonalState(ctx context.Context, st library.PersonalState) 
 	return out, nil
 }
 
-// CurrentPersonalState implements library.Store.
-func (s *Store) CurrentPersonalState(ctx context.Context, author string) (library.PersonalState, error) {
-	st, err := scanPersonalState(s.r.QueryRowContext(ctx, `SELECT `+personalColumns+` FROM personal_states WHERE author = ? AND is_current = 1`, author))
-	if errors.Is(err, sql.ErrNoRows) {
-		return library.PersonalState{}, notFound("sqlite: %s has no personal state", author)
-	}
-	return st, err
-}
-
 // ReadPersonal implements library.Store.
 func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*library.PersonalState, error) {
 	if r.Author == "" || r.Nonce == "" || r.Request == "" {
