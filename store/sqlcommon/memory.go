@@ -1,6 +1,7 @@
 package sqlcommon
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -109,4 +110,226 @@ func ScanMemoryRecord(row interface{ Scan(...any) error }) (engine.MemoryRecord,
 	err := row.Scan(&r.Ref, &r.Version, &r.Adapter, &r.Shared, &r.Scope, &r.Project, &r.TopicKey, &r.Revision, &r.Session, &created, &updated, &r.Body)
 	r.Created, r.Updated = FromNanos(created), FromNanos(updated)
 	return r, err
+}
+
+// PutMemoryAdapter implements engine.Store.
+func (s *Shared) PutMemoryAdapter(ctx context.Context, a engine.MemoryAdapter) error {
+	if a.ID == "" {
+		return fmt.Errorf("store: put memory adapter: no id: %w", store.ErrInvalid)
+	}
+	return s.Write(ctx, func(tx Querier) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_adapters (id, token_hash, issued) VALUES (?, ?, ?)
+			ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, issued = excluded.issued`,
+			a.ID, a.TokenHash[:], Nanos(a.Issued))
+		return err
+	})
+}
+
+// MemoryAdapter implements engine.Store.
+func (s *Shared) MemoryAdapter(ctx context.Context, id string) (engine.MemoryAdapter, error) {
+	var a engine.MemoryAdapter
+	err := s.Read(ctx, func(tx Querier) error {
+		var hash []byte
+		var issued int64
+		err := tx.QueryRowContext(ctx, `SELECT token_hash, issued FROM memory_adapters WHERE id = ?`, id).Scan(&hash, &issued)
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("store: memory adapter %q", id)
+		}
+		if err != nil {
+			return err
+		}
+		if len(hash) != len(a.TokenHash) {
+			return fmt.Errorf("store: memory adapter %q: token hash of %d bytes", id, len(hash))
+		}
+		a = engine.MemoryAdapter{ID: id, Issued: FromNanos(issued)}
+		copy(a.TokenHash[:], hash)
+		return nil
+	})
+	return a, err
+}
+
+// PutMemoryProfile implements engine.Store.
+func (s *Shared) PutMemoryProfile(ctx context.Context, p engine.MemoryProfile) error {
+	if p.ID == "" || p.Revision == "" || len(p.Document) == 0 {
+		return fmt.Errorf("store: put memory profile: incomplete: %w", store.ErrInvalid)
+	}
+	return s.Write(ctx, func(tx Querier) error {
+		var doc []byte
+		switch err := tx.QueryRowContext(ctx, `SELECT document FROM memory_profiles WHERE id = ? AND revision = ?`, p.ID, p.Revision).Scan(&doc); {
+		case err == nil:
+			if bytes.Equal(doc, p.Document) {
+				return fmt.Errorf("store: memory profile %s@%s: %w", p.ID, p.Revision, store.ErrDuplicate)
+			}
+			return fmt.Errorf("store: memory profile %s@%s is kept with another document: %w", p.ID, p.Revision, store.ErrConflict)
+		case !errors.Is(err, sql.ErrNoRows):
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_profiles (id, revision, document, stored) VALUES (?, ?, ?, ?)`,
+			p.ID, p.Revision, p.Document, Nanos(p.Stored))
+		return err
+	})
+}
+
+// MemoryProfile implements engine.Store.
+func (s *Shared) MemoryProfile(ctx context.Context, id, revision string) (engine.MemoryProfile, error) {
+	p := engine.MemoryProfile{ID: id}
+	err := s.Read(ctx, func(tx Querier) error {
+		var row *sql.Row
+		if revision == "" {
+			row = tx.QueryRowContext(ctx, `SELECT revision, document, stored FROM memory_profiles WHERE id = ? ORDER BY seq DESC LIMIT 1`, id)
+		} else {
+			row = tx.QueryRowContext(ctx, `SELECT revision, document, stored FROM memory_profiles WHERE id = ? AND revision = ?`, id, revision)
+		}
+		var stored int64
+		err := row.Scan(&p.Revision, &p.Document, &stored)
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("store: memory profile %s@%s", id, revision)
+		}
+		p.Stored = FromNanos(stored)
+		return err
+	})
+	return p, err
+}
+
+// ReplaceMemoryRecord implements engine.Store.
+func (s *Shared) ReplaceMemoryRecord(ctx context.Context, r engine.MemoryRecord) error {
+	err := s.Write(ctx, func(tx Querier) error {
+		var stored int64
+		switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_records WHERE ref = ?`, r.Ref).Scan(&stored); {
+		case errors.Is(err, sql.ErrNoRows):
+			return NotFound("store: memory record %s", r.Ref)
+		case err != nil:
+			return err
+		}
+		return ReplaceMemoryRecord(ctx, tx, r)
+	})
+	if err != nil {
+		return fmt.Errorf("store: replace memory record %s: %w", r.Ref, err)
+	}
+	return nil
+}
+
+// MemoryEvent implements engine.Store.
+func (s *Shared) MemoryEvent(ctx context.Context, adapterID, eventID string) (engine.MemoryEvent, error) {
+	var e engine.MemoryEvent
+	err := s.Read(ctx, func(tx Querier) error {
+		var err error
+		e, err = ScanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+MemoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, adapterID, eventID))
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("store: memory event %s of %s", eventID, adapterID)
+		}
+		return err
+	})
+	return e, err
+}
+
+// MemorySession implements engine.Store.
+func (s *Shared) MemorySession(ctx context.Context, handle string) (engine.MemorySession, error) {
+	m := engine.MemorySession{Handle: handle}
+	err := s.Read(ctx, func(tx Querier) error {
+		var started int64
+		err := tx.QueryRowContext(ctx, `SELECT adapter_id, version, state, started, ended FROM memory_sessions WHERE handle = ?`, handle).
+			Scan(&m.AdapterID, &m.Version, &m.State, &started, &m.Ended)
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("store: memory session %s", handle)
+		}
+		m.Started = FromNanos(started)
+		return err
+	})
+	return m, err
+}
+
+// MemoryRecord implements engine.Store.
+func (s *Shared) MemoryRecord(ctx context.Context, ref string) (engine.MemoryRecord, error) {
+	var r engine.MemoryRecord
+	err := s.Read(ctx, func(tx Querier) error {
+		var err error
+		r, err = ScanMemoryRecord(tx.QueryRowContext(ctx, `SELECT `+MemoryRecordColumns+` FROM memory_records WHERE ref = ?`, ref))
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("store: memory record %s", ref)
+		}
+		return err
+	})
+	return r, err
+}
+
+// MemoryRecords implements engine.Store.
+func (s *Shared) MemoryRecords(ctx context.Context) ([]engine.MemoryRecord, error) {
+	var out []engine.MemoryRecord
+	err := s.Read(ctx, func(tx Querier) error {
+		rows, err := tx.QueryContext(ctx, `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := ScanMemoryRecord(rows)
+			if err != nil {
+				return err
+			}
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// MemoryReceipts implements engine.Store.
+func (s *Shared) MemoryReceipts(ctx context.Context, session string) ([]engine.MemoryReceipt, error) {
+	return s.memoryReceipts(ctx, "session", session)
+}
+
+// MemoryRecordReceipts implements engine.Store.
+func (s *Shared) MemoryRecordReceipts(ctx context.Context, ref string) ([]engine.MemoryReceipt, error) {
+	return s.memoryReceipts(ctx, "record_ref", ref)
+}
+
+// memoryReceipts reads the receipts whose column (session or record_ref,
+// both indexed with seq) holds value, in the order stored.
+func (s *Shared) memoryReceipts(ctx context.Context, column, value string) ([]engine.MemoryReceipt, error) {
+	out := []engine.MemoryReceipt{}
+	err := s.Read(ctx, func(tx Querier) error {
+		rows, err := tx.QueryContext(ctx, `SELECT seq, session, record_ref, kind, payload, at FROM memory_receipts WHERE `+column+` = ? ORDER BY seq`, value)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var r engine.MemoryReceipt
+			var at int64
+			if err := rows.Scan(&r.Seq, &r.Session, &r.RecordRef, &r.Kind, &r.Payload, &at); err != nil {
+				return err
+			}
+			r.At = FromNanos(at)
+			out = append(out, r)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// DeleteMemoryRecord implements engine.Store.
+func (s *Shared) DeleteMemoryRecord(ctx context.Context, ref string) (int, error) {
+	var receipts int64
+	err := s.Write(ctx, func(tx Querier) error {
+		res, err := tx.ExecContext(ctx, `DELETE FROM memory_records WHERE ref = ?`, ref)
+		if err != nil {
+			return err
+		}
+		if n, err := res.RowsAffected(); err != nil {
+			return err
+		} else if n == 0 {
+			return NotFound("store: memory record %s", ref)
+		}
+		res, err = tx.ExecContext(ctx, `DELETE FROM memory_receipts WHERE record_ref = ?`, ref)
+		if err != nil {
+			return err
+		}
+		receipts, err = res.RowsAffected()
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: delete memory record %s: %w", ref, err)
+	}
+	return int(receipts), nil
 }
