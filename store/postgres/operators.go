@@ -81,24 +81,6 @@ func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error)
 	return out, err
 }
 
-// OperatorByKey implements store.Store.
-func (s *Store) OperatorByKey(ctx context.Context, keyDigest string) (store.Operator, error) {
-	var out store.Operator
-	err := s.read(ctx, func(tx *txn) error {
-		var id string
-		err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, keyDigest).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: no operator holds key %s", keyDigest)
-		}
-		if err != nil {
-			return err
-		}
-		out, err = loadOperator(ctx, tx, id)
-		return err
-	})
-	return out, err
-}
-
 // Rename implements store.Store.
 func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator, bool, error) {
 	if c.Name == "" || c.NameKey == "" || c.Entry == "" {

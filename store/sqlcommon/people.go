@@ -151,3 +151,208 @@ func LoadRecoveryRequest(ctx context.Context, q Reader, operator, keyDigest stri
 	}
 	return r, err
 }
+
+// Invite implements store.Store.
+func (s *Shared) Invite(ctx context.Context, digest string) (store.Invite, error) {
+	return LoadInvite(ctx, s.R, digest)
+}
+
+// InvitesMade implements store.Store.
+func (s *Shared) InvitesMade(ctx context.Context, organization string, since time.Time) (int, error) {
+	var n int
+	err := s.R.QueryRowContext(ctx, `SELECT COUNT(*) FROM invites WHERE organization = ? AND created > ?`,
+		organization, Nanos(since)).Scan(&n)
+	return n, err
+}
+
+// OperatorByKey implements store.Store.
+func (s *Shared) OperatorByKey(ctx context.Context, keyDigest string) (store.Operator, error) {
+	var out store.Operator
+	err := s.Read(ctx, func(tx Querier) error {
+		var id string
+		err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, keyDigest).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return NotFound("store: no operator holds key %s", keyDigest)
+		}
+		if err != nil {
+			return err
+		}
+		out, err = LoadOperator(ctx, tx, id)
+		return err
+	})
+	return out, err
+}
+
+// VouchConsent implements store.Store.
+func (s *Shared) VouchConsent(ctx context.Context, pairing string) (store.VouchConsent, error) {
+	return LoadConsent(ctx, s.R, pairing)
+}
+
+// PutVouch implements store.Store.
+func (s *Shared) PutVouch(ctx context.Context, v store.Vouch) error {
+	if v.Operator == "" || v.Voucher == "" || v.VoucherSig == "" {
+		return fmt.Errorf("store: put vouch for %s: %w", v.Operator, store.ErrInvalid)
+	}
+	return s.Write(ctx, func(tx Querier) error {
+		if _, err := LoadOperator(ctx, tx, v.Operator); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO vouches (operator, voucher, login, voucher_sig, at) VALUES (?, ?, ?, ?, ?)
+			 ON CONFLICT (operator, voucher) DO UPDATE SET login = excluded.login, voucher_sig = excluded.voucher_sig, at = excluded.at`,
+			v.Operator, v.Voucher, v.Login, v.VoucherSig, Nanos(v.At))
+		return err
+	})
+}
+
+// Vouches implements store.Store.
+func (s *Shared) Vouches(ctx context.Context, operator string, since time.Time) ([]store.Vouch, error) {
+	rows, err := s.R.QueryContext(ctx,
+		`SELECT voucher, login, voucher_sig, at FROM vouches WHERE operator = ? AND at >= ? ORDER BY at DESC, voucher`,
+		operator, Nanos(since))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Vouch
+	for rows.Next() {
+		v := store.Vouch{Operator: operator}
+		var at int64
+		if err := rows.Scan(&v.Voucher, &v.Login, &v.VoucherSig, &at); err != nil {
+			return nil, err
+		}
+		v.At = FromNanos(at)
+		out = append(out, v)
+	}
+	return out, rows.Err()
+}
+
+// RequestAccount implements store.Store.
+func (s *Shared) RequestAccount(ctx context.Context, r store.AccountRequest) error {
+	if r.Token == "" || r.Operator == "" || r.Email == "" || r.EmailKey == "" || !r.Expires.After(r.Requested) {
+		return fmt.Errorf("store: request account for %s: %w", r.Operator, store.ErrInvalid)
+	}
+	return s.Write(ctx, func(tx Querier) error {
+		if _, err := LoadOperator(ctx, tx, r.Operator); err != nil {
+			return err
+		}
+		if _, err := LoadAccountRequest(ctx, tx, r.Token); err == nil {
+			return fmt.Errorf("store: account request %s is recorded: %w", r.Token, store.ErrDuplicate)
+		}
+		if _, err := tx.ExecContext(ctx, `DELETE FROM account_requests WHERE operator = ? AND email_key = ? AND confirmed IS NULL`,
+			r.Operator, r.EmailKey); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO account_requests (token, operator, email, email_key, requested, expires) VALUES (?, ?, ?, ?, ?, ?)`,
+			r.Token, r.Operator, r.Email, r.EmailKey, Nanos(r.Requested), Nanos(r.Expires))
+		return err
+	})
+}
+
+// AccountRequest implements store.Store.
+func (s *Shared) AccountRequest(ctx context.Context, token string) (store.AccountRequest, error) {
+	return LoadAccountRequest(ctx, s.R, token)
+}
+
+// AccountAgents implements store.Store.
+func (s *Shared) AccountAgents(ctx context.Context, emailKey string) ([]string, error) {
+	rows, err := s.R.QueryContext(ctx, `SELECT operator FROM account_members WHERE email_key = ? ORDER BY added, operator`, emailKey)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var op string
+		if err := rows.Scan(&op); err != nil {
+			return nil, err
+		}
+		out = append(out, op)
+	}
+	return out, rows.Err()
+}
+
+// WatchDomain implements store.Store.
+func (s *Shared) WatchDomain(ctx context.Context, w store.DomainWatch) error {
+	if w.Pairing == "" || w.Operator == "" || w.Domain == "" || !w.Until.After(w.Started) {
+		return fmt.Errorf("store: watch %s for %s: %w", w.Domain, w.Operator, store.ErrInvalid)
+	}
+	return s.Write(ctx, func(tx Querier) error {
+		if _, err := LoadOperator(ctx, tx, w.Operator); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx,
+			`INSERT INTO domain_watches (pairing, operator, domain, started, until) VALUES (?, ?, ?, ?, ?)
+			 ON CONFLICT (pairing) DO UPDATE SET operator = excluded.operator, domain = excluded.domain, started = excluded.started, until = excluded.until`,
+			w.Pairing, w.Operator, w.Domain, Nanos(w.Started), Nanos(w.Until))
+		return err
+	})
+}
+
+// DomainWatches implements store.Store.
+func (s *Shared) DomainWatches(ctx context.Context, now time.Time) ([]store.DomainWatch, error) {
+	rows, err := s.R.QueryContext(ctx,
+		`SELECT pairing, operator, domain, started, until FROM domain_watches WHERE until > ? ORDER BY started, pairing`, Nanos(now))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.DomainWatch
+	for rows.Next() {
+		var w store.DomainWatch
+		var started, until int64
+		if err := rows.Scan(&w.Pairing, &w.Operator, &w.Domain, &started, &until); err != nil {
+			return nil, err
+		}
+		w.Started, w.Until = FromNanos(started), FromNanos(until)
+		out = append(out, w)
+	}
+	return out, rows.Err()
+}
+
+// DropDomainWatches implements store.Store.
+func (s *Shared) DropDomainWatches(ctx context.Context, pairings []string, now time.Time) error {
+	return s.Write(ctx, func(tx Querier) error {
+		for _, p := range pairings {
+			if _, err := tx.ExecContext(ctx, `DELETE FROM domain_watches WHERE pairing = ?`, p); err != nil {
+				return err
+			}
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM domain_watches WHERE until <= ?`, Nanos(now))
+		return err
+	})
+}
+
+// RecoveryRequest implements store.Store.
+func (s *Shared) RecoveryRequest(ctx context.Context, operator, keyDigest string) (store.RecoveryRequest, error) {
+	return LoadRecoveryRequest(ctx, s.R, operator, keyDigest)
+}
+
+// RecoveryRequests implements store.Store.
+func (s *Shared) RecoveryRequests(ctx context.Context, operator string, now time.Time) ([]store.RecoveryRequest, error) {
+	rows, err := s.R.QueryContext(ctx,
+		`SELECT `+RecoveryColumns+` FROM recovery_requests WHERE operator = ? AND expires > ? ORDER BY requested DESC, key_digest`,
+		operator, Nanos(now))
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.RecoveryRequest
+	for rows.Next() {
+		r, err := ScanRecoveryRequest(operator, rows.Scan)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// DropRecoveryRequest implements store.Store.
+func (s *Shared) DropRecoveryRequest(ctx context.Context, operator, keyDigest string) error {
+	return s.Write(ctx, func(tx Querier) error {
+		_, err := tx.ExecContext(ctx, `DELETE FROM recovery_requests WHERE operator = ? AND key_digest = ?`, operator, keyDigest)
+		return err
+	})
+}

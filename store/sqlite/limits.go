@@ -71,19 +71,6 @@ func (s *Store) CreateInvite(ctx context.Context, inv store.Invite, limit int, w
 	return out, nil
 }
 
-// Invite implements store.Store.
-func (s *Store) Invite(ctx context.Context, digest string) (store.Invite, error) {
-	return loadInvite(ctx, s.r, digest)
-}
-
-// InvitesMade implements store.Store.
-func (s *Store) InvitesMade(ctx context.Context, organization string, since time.Time) (int, error) {
-	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM invites WHERE organization = ? AND created > ?`,
-		organization, nanos(since)).Scan(&n)
-	return n, err
-}
-
 // Take implements store.Store. Each take is a row (bucket, at, expires):
 // the window's count is the rows of the bucket after now-window, and rows
 // past their expiry are deleted as takes go by. Takes are light writes

@@ -94,24 +94,6 @@ func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error)
 	return out, err
 }
 
-// OperatorByKey implements store.Store.
-func (s *Store) OperatorByKey(ctx context.Context, keyDigest string) (store.Operator, error) {
-	var out store.Operator
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		var id string
-		err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, keyDigest).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("sqlite: no operator holds key %s", keyDigest)
-		}
-		if err != nil {
-			return err
-		}
-		out, err = loadOperator(ctx, tx, id)
-		return err
-	})
-	return out, err
-}
-
 // nameChangesMigration keeps the renames each operator's signed entries
 // asked for: what makes a rename idempotent by its entry, orders renames by
 // their signed time, and counts them against the daily limit.

@@ -75,31 +75,6 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 	return out, nil
 }
 
-// RecoveryRequest implements store.Store.
-func (s *Store) RecoveryRequest(ctx context.Context, operator, keyDigest string) (store.RecoveryRequest, error) {
-	return loadRecoveryRequest(ctx, s.r, operator, keyDigest)
-}
-
-// RecoveryRequests implements store.Store.
-func (s *Store) RecoveryRequests(ctx context.Context, operator string, now time.Time) ([]store.RecoveryRequest, error) {
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT `+recoveryColumns+` FROM recovery_requests WHERE operator = ? AND expires > ? ORDER BY requested DESC, key_digest`,
-		operator, nanos(now))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.RecoveryRequest
-	for rows.Next() {
-		r, err := scanRecoveryRequest(operator, rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // ApproveRecovery implements store.Store.
 func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, voucherSig string, at, expires time.Time) (store.RecoveryRequest, error) {
 	if voucherSig == "" || !expires.After(at) {
@@ -132,12 +107,4 @@ func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, vouche
 		return out, fmt.Errorf("sqlite: the recovery of %s to %s was approved: %w", operator, keyDigest, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-// DropRecoveryRequest implements store.Store.
-func (s *Store) DropRecoveryRequest(ctx context.Context, operator, keyDigest string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM recovery_requests WHERE operator = ? AND key_digest = ?`, operator, keyDigest)
-		return err
-	})
 }
