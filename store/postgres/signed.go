@@ -40,51 +40,6 @@ var bindHooks = sqlcommon.BindHooks{
 	bundleStepHook: bundleStepBound, // bundles.go
 }
 
-// Signed implements store.Store.
-func (s *Store) Signed(ctx context.Context, index int64) (store.Signed, error) {
-	e, err := scanSigned(s.r.QueryRowContext(ctx, `SELECT `+signedColumns+` FROM signed WHERE idx = ?`, index))
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Signed{}, notFound("postgres: no entry at index %d", index)
-	}
-	return e, err
-}
-
-// SignedByDigest implements store.Store.
-func (s *Store) SignedByDigest(ctx context.Context, digest string) (store.Signed, error) {
-	e, err := scanSigned(s.r.QueryRowContext(ctx, `SELECT `+signedColumns+` FROM signed WHERE digest = ?`, digest))
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Signed{}, notFound("postgres: no signed entry %s", digest)
-	}
-	return e, err
-}
-
-// LatestIndex implements store.Store.
-func (s *Store) LatestIndex(ctx context.Context) (int64, error) {
-	var idx sql.NullInt64
-	if err := s.r.QueryRowContext(ctx, `SELECT MAX(idx) FROM signed`).Scan(&idx); err != nil {
-		return 0, err
-	}
-	return index(idx), nil
-}
-
-// Unbound implements store.Store.
-func (s *Store) Unbound(ctx context.Context) ([]store.Signed, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT `+signedColumns+` FROM signed WHERE idx IS NULL ORDER BY stored, digest`)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.Signed
-	for rows.Next() {
-		e, err := scanSigned(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, e)
-	}
-	return out, rows.Err()
-}
-
 // DropUnbound implements store.Store.
 func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 	return s.write(ctx, func(tx *txn) error {

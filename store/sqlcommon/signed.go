@@ -138,3 +138,48 @@ func ScanSigned(row interface{ Scan(...any) error }) (store.Signed, error) {
 // BundleStepHook is the binding hook of the entries that reveal or
 // withdraw a bundle, which OpenBundle and WithdrawBundle mark.
 const BundleStepHook = "bundle"
+
+// Signed implements store.Store.
+func (s *Shared) Signed(ctx context.Context, index int64) (store.Signed, error) {
+	e, err := ScanSigned(s.R.QueryRowContext(ctx, `SELECT `+SignedColumns+` FROM signed WHERE idx = ?`, index))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Signed{}, NotFound("store: no entry at index %d", index)
+	}
+	return e, err
+}
+
+// SignedByDigest implements store.Store.
+func (s *Shared) SignedByDigest(ctx context.Context, digest string) (store.Signed, error) {
+	e, err := ScanSigned(s.R.QueryRowContext(ctx, `SELECT `+SignedColumns+` FROM signed WHERE digest = ?`, digest))
+	if errors.Is(err, sql.ErrNoRows) {
+		return store.Signed{}, NotFound("store: no signed entry %s", digest)
+	}
+	return e, err
+}
+
+// LatestIndex implements store.Store.
+func (s *Shared) LatestIndex(ctx context.Context) (int64, error) {
+	var idx sql.NullInt64
+	if err := s.R.QueryRowContext(ctx, `SELECT MAX(idx) FROM signed`).Scan(&idx); err != nil {
+		return 0, err
+	}
+	return Index(idx), nil
+}
+
+// Unbound implements store.Store.
+func (s *Shared) Unbound(ctx context.Context) ([]store.Signed, error) {
+	rows, err := s.R.QueryContext(ctx, `SELECT `+SignedColumns+` FROM signed WHERE idx IS NULL ORDER BY stored, digest`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Signed
+	for rows.Next() {
+		e, err := ScanSigned(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}

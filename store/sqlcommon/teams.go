@@ -192,3 +192,198 @@ func TeamBanned(ctx context.Context, q Reader, n int64, subjects ...string) (boo
 	}
 	return false, nil
 }
+
+// Team implements ledger.TeamStore.
+func (s *Shared) Team(ctx context.Context, id string) (ledger.Team, error) {
+	n, err := TeamNumber(id)
+	if err != nil {
+		return ledger.Team{}, err
+	}
+	return LoadTeam(ctx, s.R, n)
+}
+
+// Teams implements ledger.TeamStore.
+func (s *Shared) Teams(ctx context.Context) ([]ledger.Team, error) {
+	rows, err := s.R.QueryContext(ctx, `SELECT number FROM teams WHERE removed IS NULL ORDER BY number`)
+	if err != nil {
+		return nil, fmt.Errorf("store: teams: %w", err)
+	}
+	var numbers []int64
+	for rows.Next() {
+		var n int64
+		if err := rows.Scan(&n); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		numbers = append(numbers, n)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	out := make([]ledger.Team, 0, len(numbers))
+	for _, n := range numbers {
+		t, err := LoadTeam(ctx, s.R, n)
+		if err != nil {
+			return nil, fmt.Errorf("store: teams: %w", err)
+		}
+		out = append(out, t)
+	}
+	return out, nil
+}
+
+// AddTeamPerson implements ledger.TeamStore.
+func (s *Shared) AddTeamPerson(ctx context.Context, team, person string, at time.Time) (int, error) {
+	if person == "" || at.IsZero() {
+		return 0, fmt.Errorf("store: add a person to %s: %w", team, store.ErrInvalid)
+	}
+	moved := 0
+	err := s.Write(ctx, func(tx Querier) error {
+		n, err := StandingTeam(ctx, tx, team)
+		if err != nil {
+			return err
+		}
+		moved, err = AddPerson(ctx, tx, n, person, at)
+		return err
+	})
+	if err != nil {
+		return 0, fmt.Errorf("store: add %s to %s: %w", person, team, err)
+	}
+	return moved, nil
+}
+
+// TeamSpans implements ledger.TeamStore.
+func (s *Shared) TeamSpans(ctx context.Context, team string) ([]ledger.TeamSpan, error) {
+	query := `SELECT operator, team, joined, left_at FROM team_spans ORDER BY joined, operator, id`
+	var args []any
+	if team != "" {
+		n, err := TeamNumber(team)
+		if err != nil {
+			return nil, err
+		}
+		query = `SELECT operator, team, joined, left_at FROM team_spans WHERE team = ? ORDER BY joined, operator, id`
+		args = append(args, n)
+	}
+	rows, err := s.R.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, fmt.Errorf("store: team spans: %w", err)
+	}
+	defer rows.Close()
+	out := []ledger.TeamSpan{}
+	for rows.Next() {
+		var sp ledger.TeamSpan
+		var n, joined int64
+		var left sql.NullInt64
+		if err := rows.Scan(&sp.Operator, &n, &joined, &left); err != nil {
+			return nil, err
+		}
+		sp.Team, sp.Joined, sp.Left = teams.ID(n), FromNanos(joined), FromNullNanos(left)
+		out = append(out, sp)
+	}
+	return out, rows.Err()
+}
+
+// OperatorTeam implements ledger.TeamStore.
+func (s *Shared) OperatorTeam(ctx context.Context, operator string) (ledger.Team, error) {
+	n, err := CurrentTeam(ctx, s.R, operator)
+	if err != nil {
+		return ledger.Team{}, fmt.Errorf("store: %s's team: %w", operator, err)
+	}
+	if n == 0 {
+		return ledger.Team{}, fmt.Errorf("store: %s is on no team: %w", operator, store.ErrNotFound)
+	}
+	return LoadTeam(ctx, s.R, n)
+}
+
+// JoinRequests implements ledger.TeamStore.
+func (s *Shared) JoinRequests(ctx context.Context, team string, now time.Time) ([]ledger.JoinRequest, error) {
+	n, err := TeamNumber(team)
+	if err != nil {
+		return nil, err
+	}
+	rows, err := s.R.QueryContext(ctx, `SELECT `+RequestColumns+` FROM team_requests
+		WHERE team = ? AND state = 'pending' AND expires > ? ORDER BY id`, n, Nanos(now))
+	if err != nil {
+		return nil, fmt.Errorf("store: requests to join %s: %w", team, err)
+	}
+	defer rows.Close()
+	out := []ledger.JoinRequest{}
+	for rows.Next() {
+		r, err := ScanRequest(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// DecideJoin implements ledger.TeamStore.
+func (s *Shared) DecideJoin(ctx context.Context, id int64, approve bool, at time.Time) (ledger.JoinRequest, error) {
+	var out ledger.JoinRequest
+	err := s.Write(ctx, func(tx Querier) error {
+		r, err := ScanRequest(tx.QueryRowContext(ctx, `SELECT `+RequestColumns+` FROM team_requests WHERE id = ?`, id))
+		if errors.Is(err, sql.ErrNoRows) {
+			return fmt.Errorf("no request %d: %w", id, store.ErrNotFound)
+		}
+		if err != nil {
+			return err
+		}
+		if r.State != ledger.RequestPending || !r.Expires.After(at) {
+			return fmt.Errorf("request %d is %s, pending until %s: %w", id, r.State, r.Expires.Format(time.RFC3339), store.ErrConflict)
+		}
+		n, err := StandingTeam(ctx, tx, r.Team)
+		if errors.Is(err, store.ErrNotFound) {
+			return fmt.Errorf("request %d: team %s is not standing: %w", id, r.Team, store.ErrConflict)
+		}
+		if err != nil {
+			return err
+		}
+		state := ledger.RequestDeclined
+		if approve {
+			if banned, err := TeamBanned(ctx, tx, n, r.Operator, r.Organization); err != nil {
+				return err
+			} else if banned {
+				return fmt.Errorf("request %d: %s removed %s: %w", id, r.Team, r.Operator, store.ErrConflict)
+			}
+			if err := MoveOnto(ctx, tx, r.Operator, n, at); err != nil {
+				return err
+			}
+			state = ledger.RequestApproved
+		}
+		if _, err := tx.ExecContext(ctx, `UPDATE team_requests SET state = ?, decided = ? WHERE id = ?`, state, Nanos(at), id); err != nil {
+			return err
+		}
+		r.State, r.Decided = state, at
+		out = r
+		return nil
+	})
+	if err != nil {
+		return ledger.JoinRequest{}, fmt.Errorf("store: decide request %d: %w", id, err)
+	}
+	return out, nil
+}
+
+// UnbanFromTeam implements ledger.TeamStore.
+func (s *Shared) UnbanFromTeam(ctx context.Context, team, subject string) error {
+	n, err := TeamNumber(team)
+	if err != nil {
+		return err
+	}
+	return s.Write(ctx, func(tx Querier) error {
+		if _, err := LoadTeam(ctx, tx, n); err != nil {
+			return err
+		}
+		_, err := tx.ExecContext(ctx, `DELETE FROM team_bans WHERE team = ? AND subject = ?`, n, subject)
+		return err
+	})
+}
+
+// TeamBanned implements ledger.TeamStore.
+func (s *Shared) TeamBanned(ctx context.Context, team string, subjects ...string) (bool, error) {
+	n, err := TeamNumber(team)
+	if err != nil {
+		return false, err
+	}
+	return TeamBanned(ctx, s.R, n, subjects...)
+}

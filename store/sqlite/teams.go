@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/ledger"
-	"github.com/agora-node/agora/ledger/teams"
 	"github.com/agora-node/agora/store"
 )
 
@@ -119,65 +118,6 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 	return out, nil
 }
 
-// Team implements ledger.TeamStore.
-func (s *Store) Team(ctx context.Context, id string) (ledger.Team, error) {
-	n, err := teamNumber(id)
-	if err != nil {
-		return ledger.Team{}, err
-	}
-	return loadTeam(ctx, s.r, n)
-}
-
-// Teams implements ledger.TeamStore.
-func (s *Store) Teams(ctx context.Context) ([]ledger.Team, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT number FROM teams WHERE removed IS NULL ORDER BY number`)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: teams: %w", err)
-	}
-	var numbers []int64
-	for rows.Next() {
-		var n int64
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		numbers = append(numbers, n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]ledger.Team, 0, len(numbers))
-	for _, n := range numbers {
-		t, err := loadTeam(ctx, s.r, n)
-		if err != nil {
-			return nil, fmt.Errorf("sqlite: teams: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// AddTeamPerson implements ledger.TeamStore.
-func (s *Store) AddTeamPerson(ctx context.Context, team, person string, at time.Time) (int, error) {
-	if person == "" || at.IsZero() {
-		return 0, fmt.Errorf("sqlite: add a person to %s: %w", team, store.ErrInvalid)
-	}
-	moved := 0
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		n, err := standingTeam(ctx, tx, team)
-		if err != nil {
-			return err
-		}
-		moved, err = addPerson(ctx, tx, n, person, at)
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("sqlite: add %s to %s: %w", person, team, err)
-	}
-	return moved, nil
-}
-
 // RemoveTeam implements ledger.TeamStore.
 func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger.Team, error) {
 	n, err := teamNumber(id)
@@ -214,49 +154,6 @@ func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger
 		return out, fmt.Errorf("sqlite: team %s was removed before: %w", id, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-// TeamSpans implements ledger.TeamStore.
-func (s *Store) TeamSpans(ctx context.Context, team string) ([]ledger.TeamSpan, error) {
-	query := `SELECT operator, team, joined, left_at FROM team_spans ORDER BY joined, operator, id`
-	var args []any
-	if team != "" {
-		n, err := teamNumber(team)
-		if err != nil {
-			return nil, err
-		}
-		query = `SELECT operator, team, joined, left_at FROM team_spans WHERE team = ? ORDER BY joined, operator, id`
-		args = append(args, n)
-	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: team spans: %w", err)
-	}
-	defer rows.Close()
-	out := []ledger.TeamSpan{}
-	for rows.Next() {
-		var sp ledger.TeamSpan
-		var n, joined int64
-		var left sql.NullInt64
-		if err := rows.Scan(&sp.Operator, &n, &joined, &left); err != nil {
-			return nil, err
-		}
-		sp.Team, sp.Joined, sp.Left = teams.ID(n), fromNanos(joined), fromNullNanos(left)
-		out = append(out, sp)
-	}
-	return out, rows.Err()
-}
-
-// OperatorTeam implements ledger.TeamStore.
-func (s *Store) OperatorTeam(ctx context.Context, operator string) (ledger.Team, error) {
-	n, err := currentTeam(ctx, s.r, operator)
-	if err != nil {
-		return ledger.Team{}, fmt.Errorf("sqlite: %s's team: %w", operator, err)
-	}
-	if n == 0 {
-		return ledger.Team{}, fmt.Errorf("sqlite: %s is on no team: %w", operator, store.ErrNotFound)
-	}
-	return loadTeam(ctx, s.r, n)
 }
 
 // MoveTeam implements ledger.TeamStore.

@@ -69,75 +69,6 @@ func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int
 	return out, nil
 }
 
-// JoinRequests implements ledger.TeamStore.
-func (s *Store) JoinRequests(ctx context.Context, team string, now time.Time) ([]ledger.JoinRequest, error) {
-	n, err := teamNumber(team)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+requestColumns+` FROM team_requests
-		WHERE team = ? AND state = 'pending' AND expires > ? ORDER BY id`, n, nanos(now))
-	if err != nil {
-		return nil, fmt.Errorf("sqlite: requests to join %s: %w", team, err)
-	}
-	defer rows.Close()
-	out := []ledger.JoinRequest{}
-	for rows.Next() {
-		r, err := scanRequest(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
-// DecideJoin implements ledger.TeamStore.
-func (s *Store) DecideJoin(ctx context.Context, id int64, approve bool, at time.Time) (ledger.JoinRequest, error) {
-	var out ledger.JoinRequest
-	err := s.write(ctx, func(tx *sql.Tx) error {
-		r, err := scanRequest(tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests WHERE id = ?`, id))
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("no request %d: %w", id, store.ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		if r.State != ledger.RequestPending || !r.Expires.After(at) {
-			return fmt.Errorf("request %d is %s, pending until %s: %w", id, r.State, r.Expires.Format(time.RFC3339), store.ErrConflict)
-		}
-		n, err := standingTeam(ctx, tx, r.Team)
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("request %d: team %s is not standing: %w", id, r.Team, store.ErrConflict)
-		}
-		if err != nil {
-			return err
-		}
-		state := ledger.RequestDeclined
-		if approve {
-			if banned, err := teamBanned(ctx, tx, n, r.Operator, r.Organization); err != nil {
-				return err
-			} else if banned {
-				return fmt.Errorf("request %d: %s removed %s: %w", id, r.Team, r.Operator, store.ErrConflict)
-			}
-			if err := moveOnto(ctx, tx, r.Operator, n, at); err != nil {
-				return err
-			}
-			state = ledger.RequestApproved
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE team_requests SET state = ?, decided = ? WHERE id = ?`, state, nanos(at), id); err != nil {
-			return err
-		}
-		r.State, r.Decided = state, at
-		out = r
-		return nil
-	})
-	if err != nil {
-		return ledger.JoinRequest{}, fmt.Errorf("sqlite: decide request %d: %w", id, err)
-	}
-	return out, nil
-}
-
 // BanFromTeam implements ledger.TeamStore.
 func (s *Store) BanFromTeam(ctx context.Context, team, subject string, at time.Time) (int, error) {
 	if subject == "" {
@@ -173,28 +104,4 @@ func (s *Store) BanFromTeam(ctx context.Context, team, subject string, at time.T
 		return 0, fmt.Errorf("sqlite: ban %s from %s: %w", subject, team, err)
 	}
 	return left, nil
-}
-
-// UnbanFromTeam implements ledger.TeamStore.
-func (s *Store) UnbanFromTeam(ctx context.Context, team, subject string) error {
-	n, err := teamNumber(team)
-	if err != nil {
-		return err
-	}
-	return s.write(ctx, func(tx *sql.Tx) error {
-		if _, err := loadTeam(ctx, tx, n); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM team_bans WHERE team = ? AND subject = ?`, n, subject)
-		return err
-	})
-}
-
-// TeamBanned implements ledger.TeamStore.
-func (s *Store) TeamBanned(ctx context.Context, team string, subjects ...string) (bool, error) {
-	n, err := teamNumber(team)
-	if err != nil {
-		return false, err
-	}
-	return teamBanned(ctx, s.r, n, subjects...)
 }
