@@ -1,8 +1,13 @@
 // Package sqlcommon holds what the SQL drivers, store/sqlite and
-// store/postgres, run alike: queries written once in the SQL both take
-// (?N placeholders, which store/postgres rewrites), over a Querier either
-// driver's transaction is. README.md's "State in PostgreSQL" says how the
-// two drivers stand.
+// store/postgres, run alike: the rows they read and the rules they write,
+// and Shared, the store methods whose every statement both take, which
+// each driver's Store embeds over its own pool and transactions. The SQL
+// is written once, with SQLite's "?" and "?N" placeholders, which
+// store/postgres turns into "$N" in one place (its txn and pool); where
+// the two dialects differ, a Dialect field says so, one per difference.
+// How a write commits, retries and keeps its rules under concurrency
+// stays each driver's. README.md's "State in PostgreSQL" says how the two
+// drivers stand.
 package sqlcommon
 
 import (

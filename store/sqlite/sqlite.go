@@ -17,7 +17,8 @@
 //
 // One process opens a database at a time. Its SQL stays close to what
 // PostgreSQL also runs (UPSERT ... RETURNING, partial indexes, savepoints,
-// BIGINT times in Unix nanoseconds) so a second driver can share most of it.
+// BIGINT times in Unix nanoseconds), so store/postgres shares most of it:
+// what both run alike is written once, in store/sqlcommon.
 //
 // It keeps the records spec/ledger-protocol.md, library/contract.json and
 // memory/memory-agent-ingress-v1.schema.json define.
