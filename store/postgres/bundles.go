@@ -27,7 +27,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 	duplicate := false
 	err = s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		existing, err := loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		existing, err := dialect.LoadBundle(ctx, tx, `b.hash = ?`, b.Hash)
 		if err == nil {
 			out, duplicate = existing, true
 			return nil
@@ -35,7 +35,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err := mustBeSigned(ctx, tx, b.Sealed); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, b.Sealed); err != nil {
 			return err
 		}
 		var other string
@@ -46,7 +46,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 			`INSERT INTO bundles (hash, operator, key_digest, entry, entry_digest, sealed, salt, fields, replaces, written_by, at)
 			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			b.Hash, b.Operator, b.KeyDigest, b.Entry, b.EntryDigest, b.Sealed, b.Salt, string(fields),
-			nullString(b.Replaces), b.WrittenBy, nanos(b.At)); err != nil {
+			sqlcommon.NullString(b.Replaces), b.WrittenBy, sqlcommon.Nanos(b.At)); err != nil {
 			return err
 		}
 		for _, f := range b.Files {
@@ -85,7 +85,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 				}
 			}
 		}
-		out, err = loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		out, err = dialect.LoadBundle(ctx, tx, `b.hash = ?`, b.Hash)
 		return err
 	})
 	if err != nil {
@@ -103,15 +103,15 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		if err := mustBeSigned(ctx, tx, w.Entry); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, w.Entry); err != nil {
 			return err
 		}
 		if w.Void != "" {
-			if err := mustBeSigned(ctx, tx, w.Void); err != nil {
+			if err := sqlcommon.MustBeSigned(ctx, tx, w.Void); err != nil {
 				return err
 			}
 		}
-		b, err := loadBundle(ctx, tx, `b.hash = ?`, hash)
+		b, err := dialect.LoadBundle(ctx, tx, `b.hash = ?`, hash)
 		if err != nil {
 			return err
 		}
@@ -120,13 +120,13 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 			return nil
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE bundles SET withdrawal = ?, reason = ?, void = ?, withdrawn_at = ? WHERE hash = ?`,
-			w.Entry, w.Reason, nullString(w.Void), nanos(w.At), hash); err != nil {
+			w.Entry, w.Reason, sqlcommon.NullString(w.Void), sqlcommon.Nanos(w.At), hash); err != nil {
 			return err
 		}
-		if err := markBind(ctx, tx, w.Entry, bundleStepHook); err != nil {
+		if err := bindHooks.Mark(ctx, tx, w.Entry, sqlcommon.BundleStepHook); err != nil {
 			return err
 		}
-		out, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
+		out, err = dialect.LoadBundle(ctx, tx, `b.hash = ?`, hash)
 		return err
 	})
 	if err != nil {
@@ -231,7 +231,7 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 		if len(q.Only) == 0 {
 			return nil, nil
 		}
-		where = append(where, `c.id IN (`+placeholders(len(q.Only))+`)`)
+		where = append(where, `c.id IN (`+sqlcommon.Placeholders(len(q.Only))+`)`)
 		for _, id := range q.Only {
 			args = append(args, id)
 		}
@@ -264,7 +264,7 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 		if !desc {
 			order = `c.opened, c.position`
 		}
-		out, err = queryClaims(ctx, tx, `c.seq IN (`+placeholders(len(seqs))+`) ORDER BY `+order, seqs...)
+		out, err = dialect.QueryClaims(ctx, tx, `c.seq IN (`+sqlcommon.Placeholders(len(seqs))+`) ORDER BY `+order, seqs...)
 		return err
 	})
 	if err != nil {
@@ -344,7 +344,7 @@ func (p pageQuery) claims(ctx context.Context, tx *txn, limit int) ([]any, error
 // RepeatedBy implements ledger.Store.
 func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []string) (string, error) {
 	if len(assertions) == 0 {
-		return "", notFound("postgres: no assertions")
+		return "", sqlcommon.NotFound("postgres: no assertions")
 	}
 	list, err := json.Marshal(assertions)
 	if err != nil {
@@ -355,7 +355,7 @@ func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []st
 		WHERE c.operator = ? AND c.assertion IN (SELECT json_array_elements_text(?::json)) AND b.withdrawal IS NULL
 		ORDER BY b.at DESC LIMIT 1`, operator, string(list)).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("postgres: no earlier bundle of %s repeats these claims", operator)
+		return "", sqlcommon.NotFound("postgres: no earlier bundle of %s repeats these claims", operator)
 	}
 	return hash, err
 }

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 func (s *Store) Backlog(ctx context.Context, since time.Time) (ledger.Backlog, error) {
@@ -16,7 +17,7 @@ func (s *Store) Backlog(ctx context.Context, since time.Time) (ledger.Backlog, e
 			return err
 		}
 		return tx.QueryRowContext(ctx, `SELECT COUNT(*) FILTER (WHERE j.gpu = 0), COUNT(*) FILTER (WHERE j.gpu = 1) FROM job_answers a JOIN jobs j ON j.id = a.job
-			WHERE a.with_work = 1 AND a.at >= ? AND a.kind IN ('reproduction', 'proof_check')`, nanos(since)).Scan(&b.ClearedCPU, &b.ClearedGPU)
+			WHERE a.with_work = 1 AND a.at >= ? AND a.kind IN ('reproduction', 'proof_check')`, sqlcommon.Nanos(since)).Scan(&b.ClearedCPU, &b.ClearedGPU)
 	})
 	return b, err
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // libraryLock is the advisory lock every write of the library's
@@ -30,7 +31,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 	var duplicate bool
 	err = s.serialWrite(ctx, s.contributions, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		stored, err := scanContribution(tx.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE c.id = ?`, c.ID))
+		stored, err := sqlcommon.ScanContribution(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE c.id = ?`, c.ID))
 		if err == nil {
 			out, duplicate = stored, true
 			return nil
@@ -38,7 +39,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if err := check(ctx, txGraph{Tx: tx}); err != nil {
+		if err := check(ctx, sqlcommon.TxGraph{Tx: tx}); err != nil {
 			return err
 		}
 		c.Root = c.ID
@@ -62,7 +63,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 				return err
 			}
 		}
-		if err := putSigned(ctx, tx, c.Entry, c.Signed, c.Leaf); err != nil {
+		if err := sqlcommon.PutSigned(ctx, tx, c.Entry, c.Signed, c.Leaf); err != nil {
 			return err
 		}
 		f := c.Facets
@@ -71,10 +72,10 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 			(id, root, previous, author, kind, title, authored_at, admitted, envelope, entry, is_head,
 			 text, snippet, node_type, method, verdict, vote, subject, contained_in)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-			c.ID, c.Root, nullString(c.Record.Previous), c.Record.Author, c.Record.Kind, c.Record.Title,
-			nanos(authored), nanos(c.Admitted), c.Envelope, c.Entry,
-			f.Text, f.Snippet, nullString(f.NodeType), nullString(f.Method), nullString(f.Verdict), f.Vote,
-			nullString(f.Subject), nullString(f.ContainedIn)).Scan(&seq)
+			c.ID, c.Root, sqlcommon.NullString(c.Record.Previous), c.Record.Author, c.Record.Kind, c.Record.Title,
+			sqlcommon.Nanos(authored), sqlcommon.Nanos(c.Admitted), c.Envelope, c.Entry,
+			f.Text, f.Snippet, sqlcommon.NullString(f.NodeType), sqlcommon.NullString(f.Method), sqlcommon.NullString(f.Verdict), f.Vote,
+			sqlcommon.NullString(f.Subject), sqlcommon.NullString(f.ContainedIn)).Scan(&seq)
 		if err != nil {
 			return err
 		}

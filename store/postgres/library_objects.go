@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // The reads of one object (library.ObjectStore). Each listing is one
@@ -24,7 +25,7 @@ func (s *Store) VoteTotals(ctx context.Context, targets []string) ([]library.Vot
 		for _, t := range targets {
 			args = append(args, t)
 		}
-		where = ` AND l.target IN (` + placeholders(len(targets)) + `)`
+		where = ` AND l.target IN (` + sqlcommon.Placeholders(len(targets)) + `)`
 	}
 	rows, err := s.r.QueryContext(ctx, `SELECT l.target, SUM(c.vote), COUNT(*) FILTER (WHERE c.vote > 0), COUNT(*) FILTER (WHERE c.vote < 0)
 		FROM contribution_links l JOIN contributions c ON c.seq = l.source

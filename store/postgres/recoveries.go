@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // PutRecoveryRequest implements store.Store.
@@ -19,10 +20,10 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		if _, err := loadOperator(ctx, tx, r.Operator); err != nil {
+		if _, err := sqlcommon.LoadOperator(ctx, tx, r.Operator); err != nil {
 			return err
 		}
-		existing, err := loadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
+		existing, err := sqlcommon.LoadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
 		if err == nil && !existing.Approved.IsZero() && r.Requested.Before(existing.Expires) {
 			out, duplicate = existing, true
 			return nil
@@ -34,7 +35,7 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 			`INSERT INTO recovery_requests (operator, key_digest, key, voucher, since, entry, requested, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			 ON CONFLICT (operator, key_digest) DO UPDATE SET voucher = excluded.voucher, since = excluded.since, entry = excluded.entry,
 			 requested = excluded.requested, expires = excluded.expires, approved = NULL, voucher_sig = NULL`,
-			r.Operator, r.KeyDigest, r.Key, r.Voucher, int64(r.Since), r.Entry, nanos(r.Requested), nanos(r.Expires)); err != nil {
+			r.Operator, r.KeyDigest, r.Key, r.Voucher, int64(r.Since), r.Entry, sqlcommon.Nanos(r.Requested), sqlcommon.Nanos(r.Expires)); err != nil {
 			return err
 		}
 		// Only the newest open requests stay: the unapproved ones past them go.
@@ -44,7 +45,7 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 				ORDER BY requested DESC, key_digest DESC LIMIT ?)`, r.Operator, r.Operator, open); err != nil {
 			return err
 		}
-		out, err = loadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
+		out, err = sqlcommon.LoadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
 		return err
 	})
 	if err != nil {
@@ -65,7 +66,7 @@ func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, vouche
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		r, err := loadRecoveryRequest(ctx, tx, operator, keyDigest)
+		r, err := sqlcommon.LoadRecoveryRequest(ctx, tx, operator, keyDigest)
 		switch {
 		case err != nil:
 			return err
@@ -76,10 +77,10 @@ func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, vouche
 			return fmt.Errorf("postgres: the recovery of %s to %s lapsed at %s: %w", operator, keyDigest, r.Expires.Format(time.RFC3339), store.ErrConflict)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE recovery_requests SET approved = ?, voucher_sig = ?, expires = ? WHERE operator = ? AND key_digest = ?`,
-			nanos(at), voucherSig, nanos(expires), operator, keyDigest); err != nil {
+			sqlcommon.Nanos(at), voucherSig, sqlcommon.Nanos(expires), operator, keyDigest); err != nil {
 			return err
 		}
-		out, err = loadRecoveryRequest(ctx, tx, operator, keyDigest)
+		out, err = sqlcommon.LoadRecoveryRequest(ctx, tx, operator, keyDigest)
 		return err
 	})
 	if err != nil {

@@ -15,7 +15,7 @@ func (s *Store) PutSigned(ctx context.Context, digest string, signed, leaf []byt
 	if digest == "" || len(signed) == 0 {
 		return fmt.Errorf("postgres: put signed entry: no digest or entry: %w", store.ErrInvalid)
 	}
-	return s.rowWrite(ctx, func(tx *txn) error { return putSigned(ctx, tx, digest, signed, leaf) })
+	return s.rowWrite(ctx, func(tx *txn) error { return sqlcommon.PutSigned(ctx, tx, digest, signed, leaf) })
 }
 
 // BindIndex implements store.Store.
@@ -27,7 +27,7 @@ func (s *Store) BindIndex(ctx context.Context, index int64, digest string) error
 func (s *Store) BindIndexes(ctx context.Context, bindings []store.Binding) error {
 	return s.rowWrite(ctx, func(tx *txn) error {
 		for _, b := range bindings {
-			if err := bind(ctx, tx, b); err != nil {
+			if err := bindHooks.Bind(ctx, tx, b); err != nil {
 				return err
 			}
 		}
@@ -37,7 +37,7 @@ func (s *Store) BindIndexes(ctx context.Context, bindings []store.Binding) error
 
 // bindHooks are the hooks faces mark entries with, by name.
 var bindHooks = sqlcommon.BindHooks{
-	bundleStepHook: bundleStepBound, // bundles.go
+	sqlcommon.BundleStepHook: bundleStepBound, // bundles.go
 }
 
 // DropUnbound implements store.Store.
@@ -46,7 +46,7 @@ func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 		var idx sql.NullInt64
 		err := tx.QueryRowContext(ctx, `SELECT idx FROM signed WHERE digest = ?`, digest).Scan(&idx)
 		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: drop signed entry %s", digest)
+			return sqlcommon.NotFound("postgres: drop signed entry %s", digest)
 		}
 		if err != nil {
 			return err
@@ -54,13 +54,13 @@ func (s *Store) DropUnbound(ctx context.Context, digest string) error {
 		if idx.Valid {
 			return fmt.Errorf("postgres: signed entry %s is logged at %d and stays: %w", digest, idx.Int64, store.ErrConflict)
 		}
-		if err := dropContributionRecords(ctx, tx, digest); err != nil {
+		if err := sqlcommon.DropContributionRecords(ctx, tx, digest); err != nil {
 			return err
 		}
 		if err := dropBundleRecords(ctx, tx, digest); err != nil {
 			return err
 		}
-		if err := dropJobRecords(ctx, tx, digest); err != nil {
+		if err := sqlcommon.DropJobRecords(ctx, tx, digest); err != nil {
 			return err
 		}
 		// An identity it made goes, and frees the invite code or vouch

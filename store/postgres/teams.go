@@ -9,6 +9,7 @@ import (
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // CreateTeam implements ledger.TeamStore.
@@ -25,23 +26,23 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 		case err == nil:
 			duplicate = true
 			var lerr error
-			out, lerr = loadTeam(ctx, tx, held)
+			out, lerr = sqlcommon.LoadTeam(ctx, tx, held)
 			return lerr
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
 		var n int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO teams (name, name_key, captain, created) VALUES (?, ?, ?, ?) RETURNING number`,
-			t.Name, t.NameKey, t.Captain, nanos(t.At)).Scan(&n); err != nil {
+			t.Name, t.NameKey, t.Captain, sqlcommon.Nanos(t.At)).Scan(&n); err != nil {
 			return err
 		}
 		for _, p := range t.People {
-			if _, err := addPerson(ctx, tx, n, p, t.At); err != nil {
+			if _, err := sqlcommon.AddPerson(ctx, tx, n, p, t.At); err != nil {
 				return err
 			}
 		}
 		var err error
-		out, err = loadTeam(ctx, tx, n)
+		out, err = sqlcommon.LoadTeam(ctx, tx, n)
 		return err
 	})
 	if err != nil {
@@ -55,7 +56,7 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 
 // RemoveTeam implements ledger.TeamStore.
 func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger.Team, error) {
-	n, err := teamNumber(id)
+	n, err := sqlcommon.TeamNumber(id)
 	if err != nil {
 		return ledger.Team{}, err
 	}
@@ -63,7 +64,7 @@ func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger
 	duplicate := false
 	err = s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		t, err := loadTeam(ctx, tx, n)
+		t, err := sqlcommon.LoadTeam(ctx, tx, n)
 		if err != nil {
 			return err
 		}
@@ -76,11 +77,11 @@ func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger
 			`UPDATE team_spans SET left_at = ?2 WHERE team = ?1 AND left_at IS NULL`,
 			`UPDATE team_requests SET expires = LEAST(expires, ?2) WHERE team = ?1 AND state = 'pending'`,
 		} {
-			if _, err := tx.ExecContext(ctx, q, n, nanos(at)); err != nil {
+			if _, err := tx.ExecContext(ctx, q, n, sqlcommon.Nanos(at)); err != nil {
 				return err
 			}
 		}
-		out, err = loadTeam(ctx, tx, n)
+		out, err = sqlcommon.LoadTeam(ctx, tx, n)
 		return err
 	})
 	if err != nil {
@@ -100,7 +101,7 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 	moved := false
 	err := s.write(ctx, func(tx *txn) error {
 		moved = false // set afresh on every run: see write
-		if _, err := loadOperator(ctx, tx, m.Operator); err != nil {
+		if _, err := sqlcommon.LoadOperator(ctx, tx, m.Operator); err != nil {
 			return err
 		}
 		var seen int
@@ -114,23 +115,23 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 		if err := tx.QueryRowContext(ctx, `SELECT MAX(signed) FROM team_moves WHERE operator = ?`, m.Operator).Scan(&latest); err != nil {
 			return err
 		}
-		if latest.Valid && nanos(m.Signed) < latest.Int64 {
+		if latest.Valid && sqlcommon.Nanos(m.Signed) < latest.Int64 {
 			return fmt.Errorf("signed %s, before the move signed %s: %w", m.Signed.Format(time.RFC3339Nano),
-				fromNanos(latest.Int64).Format(time.RFC3339Nano), store.ErrConflict)
+				sqlcommon.FromNanos(latest.Int64).Format(time.RFC3339Nano), store.ErrConflict)
 		}
-		current, err := currentTeam(ctx, tx, m.Operator)
+		current, err := sqlcommon.CurrentTeam(ctx, tx, m.Operator)
 		if err != nil {
 			return err
 		}
 		var target int64
 		if m.Leave {
-			n, err := teamNumber(m.Team)
+			n, err := sqlcommon.TeamNumber(m.Team)
 			if err != nil {
 				return err
 			}
 			moved = current != 0 && current == n
 		} else {
-			if target, err = standingTeam(ctx, tx, m.Team); err != nil {
+			if target, err = sqlcommon.StandingTeam(ctx, tx, m.Team); err != nil {
 				return err
 			}
 			moved = current != target
@@ -141,12 +142,12 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 			}
 		}
 		if moved {
-			if err := moveOnto(ctx, tx, m.Operator, target, m.At); err != nil {
+			if err := sqlcommon.MoveOnto(ctx, tx, m.Operator, target, m.At); err != nil {
 				return err
 			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO team_moves (entry, operator, signed, at, moved) VALUES (?, ?, ?, ?, ?)`,
-			m.Entry, m.Operator, nanos(m.Signed), nanos(m.At), moved)
+			m.Entry, m.Operator, sqlcommon.Nanos(m.Signed), sqlcommon.Nanos(m.At), moved)
 		return err
 	})
 	if err != nil {
@@ -157,6 +158,6 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 
 // movesLeft refuses a move past m.Limit moves in m.Window before m.At.
 func movesLeft(ctx context.Context, tx *txn, m ledger.TeamMove) error {
-	return withinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_moves WHERE operator = ? AND moved = 1 AND at > ?`, m.Operator,
+	return sqlcommon.WithinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_moves WHERE operator = ? AND moved = 1 AND at > ?`, m.Operator,
 		m.Limit, m.Window, m.At, fmt.Sprintf("%d changes of team in %s", m.Limit, m.Window))
 }

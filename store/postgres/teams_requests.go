@@ -9,6 +9,7 @@ import (
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // RequestJoin implements ledger.TeamStore.
@@ -19,23 +20,23 @@ func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int
 	var out ledger.JoinRequest
 	var standing error
 	err := s.write(ctx, func(tx *txn) error {
-		n, err := standingTeam(ctx, tx, r.Team)
+		n, err := sqlcommon.StandingTeam(ctx, tx, r.Team)
 		if err != nil {
 			return err
 		}
-		at := nanos(r.At)
-		row := tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests
+		at := sqlcommon.Nanos(r.At)
+		row := tx.QueryRowContext(ctx, `SELECT `+sqlcommon.RequestColumns+` FROM team_requests
 			WHERE operator = ? AND team = ? AND state = 'pending' AND expires > ? ORDER BY id DESC LIMIT 1`, r.Operator, n, at)
-		switch got, err := scanRequest(row); {
+		switch got, err := sqlcommon.ScanRequest(row); {
 		case err == nil:
 			out, standing = got, store.ErrDuplicate
 			return nil
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		row = tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests
-			WHERE operator = ? AND team = ? AND state = 'declined' AND decided > ? ORDER BY id DESC LIMIT 1`, r.Operator, n, nanos(r.At.Add(-cooldown)))
-		switch got, err := scanRequest(row); {
+		row = tx.QueryRowContext(ctx, `SELECT `+sqlcommon.RequestColumns+` FROM team_requests
+			WHERE operator = ? AND team = ? AND state = 'declined' AND decided > ? ORDER BY id DESC LIMIT 1`, r.Operator, n, sqlcommon.Nanos(r.At.Add(-cooldown)))
+		switch got, err := sqlcommon.ScanRequest(row); {
 		case err == nil:
 			out, standing = got, store.ErrConflict
 			return nil
@@ -43,17 +44,17 @@ func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int
 			return err
 		}
 		if limit > 0 {
-			if err := withinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_requests WHERE operator = ? AND at > ?`, r.Operator,
+			if err := sqlcommon.WithinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_requests WHERE operator = ? AND at > ?`, r.Operator,
 				limit, window, r.At, fmt.Sprintf("%d requests to join teams in %s", limit, window)); err != nil {
 				return err
 			}
 		}
 		var id int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO team_requests (team, operator, organization, entry, at, expires, state)
-			VALUES (?, ?, ?, ?, ?, ?, 'pending') RETURNING id`, n, r.Operator, r.Organization, r.Entry, at, nanos(r.At.Add(lifetime))).Scan(&id); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, 'pending') RETURNING id`, n, r.Operator, r.Organization, r.Entry, at, sqlcommon.Nanos(r.At.Add(lifetime))).Scan(&id); err != nil {
 			return err
 		}
-		out, err = scanRequest(tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests WHERE id = ?`, id))
+		out, err = sqlcommon.ScanRequest(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.RequestColumns+` FROM team_requests WHERE id = ?`, id))
 		return err
 	})
 	if err != nil {
@@ -70,20 +71,20 @@ func (s *Store) BanFromTeam(ctx context.Context, team, subject string, at time.T
 	if subject == "" {
 		return 0, fmt.Errorf("postgres: ban from %s: %w", team, store.ErrInvalid)
 	}
-	n, err := teamNumber(team)
+	n, err := sqlcommon.TeamNumber(team)
 	if err != nil {
 		return 0, err
 	}
 	left := 0
 	err = s.write(ctx, func(tx *txn) error {
-		if _, err := loadTeam(ctx, tx, n); err != nil {
+		if _, err := sqlcommon.LoadTeam(ctx, tx, n); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO team_bans (team, subject, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, n, subject, nanos(at)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO team_bans (team, subject, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, n, subject, sqlcommon.Nanos(at)); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE team_spans SET left_at = ?3 WHERE team = ?1 AND left_at IS NULL
-			AND (operator = ?2 OR operator IN (SELECT operator FROM identities WHERE organization = ?2))`, n, subject, nanos(at))
+			AND (operator = ?2 OR operator IN (SELECT operator FROM identities WHERE organization = ?2))`, n, subject, sqlcommon.Nanos(at))
 		if err != nil {
 			return err
 		}
@@ -93,7 +94,7 @@ func (s *Store) BanFromTeam(ctx context.Context, team, subject string, at time.T
 		}
 		left = int(removed)
 		_, err = tx.ExecContext(ctx, `UPDATE team_requests SET state = 'declined', decided = ?3
-			WHERE team = ?1 AND state = 'pending' AND (operator = ?2 OR organization = ?2)`, n, subject, nanos(at))
+			WHERE team = ?1 AND state = 'pending' AND (operator = ?2 OR organization = ?2)`, n, subject, sqlcommon.Nanos(at))
 		return err
 	})
 	if err != nil {

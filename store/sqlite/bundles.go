@@ -24,7 +24,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 	var out ledger.Bundle
 	duplicate := false
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		existing, err := loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		existing, err := dialect.LoadBundle(ctx, tx, `b.hash = ?`, b.Hash)
 		if err == nil {
 			out, duplicate = existing, true
 			return nil
@@ -32,7 +32,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err := mustBeSigned(ctx, tx, b.Sealed); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, b.Sealed); err != nil {
 			return err
 		}
 		var other string
@@ -43,7 +43,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 			`INSERT INTO bundles (hash, operator, key_digest, entry, entry_digest, sealed, salt, fields, replaces, written_by, at)
 			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			b.Hash, b.Operator, b.KeyDigest, b.Entry, b.EntryDigest, b.Sealed, b.Salt, string(fields),
-			nullString(b.Replaces), b.WrittenBy, nanos(b.At)); err != nil {
+			sqlcommon.NullString(b.Replaces), b.WrittenBy, sqlcommon.Nanos(b.At)); err != nil {
 			return err
 		}
 		for _, f := range b.Files {
@@ -81,7 +81,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 				}
 			}
 		}
-		out, err = loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		out, err = dialect.LoadBundle(ctx, tx, `b.hash = ?`, b.Hash)
 		return err
 	})
 	if err != nil {
@@ -106,15 +106,15 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 	var out ledger.Bundle
 	duplicate := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		if err := mustBeSigned(ctx, tx, w.Entry); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, w.Entry); err != nil {
 			return err
 		}
 		if w.Void != "" {
-			if err := mustBeSigned(ctx, tx, w.Void); err != nil {
+			if err := sqlcommon.MustBeSigned(ctx, tx, w.Void); err != nil {
 				return err
 			}
 		}
-		b, err := loadBundle(ctx, tx, `b.hash = ?`, hash)
+		b, err := dialect.LoadBundle(ctx, tx, `b.hash = ?`, hash)
 		if err != nil {
 			return err
 		}
@@ -123,13 +123,13 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 			return nil
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE bundles SET withdrawal = ?, reason = ?, void = ?, withdrawn_at = ? WHERE hash = ?`,
-			w.Entry, w.Reason, nullString(w.Void), nanos(w.At), hash); err != nil {
+			w.Entry, w.Reason, sqlcommon.NullString(w.Void), sqlcommon.Nanos(w.At), hash); err != nil {
 			return err
 		}
-		if err := markBind(ctx, tx, w.Entry, bundleStepHook); err != nil {
+		if err := bindHooks.Mark(ctx, tx, w.Entry, sqlcommon.BundleStepHook); err != nil {
 			return err
 		}
-		out, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
+		out, err = dialect.LoadBundle(ctx, tx, `b.hash = ?`, hash)
 		return err
 	})
 	if err != nil {
@@ -166,7 +166,7 @@ func bundleStepBound(ctx context.Context, tx sqlcommon.Querier, b store.Binding)
 // bound yet, which bind found by probing the bundles before.
 const bindHookMigration = `
 ALTER TABLE signed ADD COLUMN on_bind TEXT;
-UPDATE signed SET on_bind = '` + bundleStepHook + `' WHERE idx IS NULL AND digest IN
+UPDATE signed SET on_bind = '` + sqlcommon.BundleStepHook + `' WHERE idx IS NULL AND digest IN
 	(SELECT revealed FROM bundles WHERE revealed IS NOT NULL UNION SELECT withdrawal FROM bundles WHERE withdrawal IS NOT NULL);
 `
 
@@ -220,7 +220,7 @@ CREATE TABLE evidence_files (
 // RepeatedBy implements ledger.Store.
 func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []string) (string, error) {
 	if len(assertions) == 0 {
-		return "", notFound("sqlite: no assertions")
+		return "", sqlcommon.NotFound("sqlite: no assertions")
 	}
 	list, err := json.Marshal(assertions)
 	if err != nil {
@@ -231,7 +231,7 @@ func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []st
 		WHERE c.operator = ? AND c.assertion IN (SELECT value FROM json_each(?)) AND b.withdrawal IS NULL
 		ORDER BY b.at DESC LIMIT 1`, operator, string(list)).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("sqlite: no earlier bundle of %s repeats these claims", operator)
+		return "", sqlcommon.NotFound("sqlite: no earlier bundle of %s repeats these claims", operator)
 	}
 	return hash, err
 }

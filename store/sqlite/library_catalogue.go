@@ -15,6 +15,7 @@ import (
 	"modernc.org/sqlite"
 
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // The catalogue and the changes feed.
@@ -302,7 +303,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]librar
 		return nil, nil
 	}
 	list, _ := json.Marshal(seqs)
-	rows, err := tx.QueryContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
+	rows, err := tx.QueryContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
 		WHERE c.seq IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, err
@@ -310,7 +311,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]librar
 	defer rows.Close()
 	bySeq := make(map[int64]library.Contribution, len(seqs))
 	for rows.Next() {
-		c, err := scanContribution(rows)
+		c, err := sqlcommon.ScanContribution(rows)
 		if err != nil {
 			return nil, err
 		}
@@ -334,7 +335,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]librar
 func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.ChangesPage, error) {
 	var page library.ChangesPage
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		newest, err := changesNewest(ctx, tx)
+		newest, err := sqlcommon.ChangesNewest(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -382,7 +383,7 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		}
 		page.After, page.End = after, end
 		limit := max(q.Limit, 0)
-		rows, err := tx.QueryContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
+		rows, err := tx.QueryContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
 			WHERE `+member+` AND c.seq > ? AND c.seq <= ? ORDER BY c.seq LIMIT ?`,
 			append(slices.Clip(memberArgs), after, end, limit+1)...)
 		if err != nil {
@@ -390,7 +391,7 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		}
 		defer rows.Close()
 		for rows.Next() {
-			c, err := scanContribution(rows)
+			c, err := sqlcommon.ScanContribution(rows)
 			if err != nil {
 				return err
 			}
@@ -454,7 +455,7 @@ func changesLineages(ctx context.Context, tx *sql.Tx, root string, end int64) ([
 		return nil, err
 	}
 	list, _ := json.Marshal(nodes)
-	contained, err := queryStrings(ctx, tx, `SELECT root FROM contributions WHERE id IN (SELECT value FROM json_each(?)) AND seq <= ?
+	contained, err := sqlcommon.QueryStrings(ctx, tx, `SELECT root FROM contributions WHERE id IN (SELECT value FROM json_each(?)) AND seq <= ?
 		UNION SELECT l.target_root FROM contributions c JOIN contribution_links l ON l.source = c.seq
 		WHERE c.root = ? AND c.seq <= ? AND l.relation = 'includes'`, string(list), end, root, end)
 	if err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // memoryMigration keeps the memory apart from the ledger and the library.
@@ -118,7 +119,7 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 	var out engine.MemoryEvent
 	var duplicate bool
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		prior, err := scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, ev.AdapterID, ev.EventID))
+		prior, err := sqlcommon.ScanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.MemoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, ev.AdapterID, ev.EventID))
 		switch {
 		case err == nil:
 			out, duplicate = prior, true
@@ -126,23 +127,23 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_events (`+memoryEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			ev.AdapterID, ev.EventID, ev.BodyDigest, ev.Kind, ev.Session, ev.Result, ev.Status, nanos(ev.At)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_events (`+sqlcommon.MemoryEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			ev.AdapterID, ev.EventID, ev.BodyDigest, ev.Kind, ev.Session, ev.Result, ev.Status, sqlcommon.Nanos(ev.At)); err != nil {
 			return err
 		}
 		if c.Session != nil {
-			if err := putMemorySession(ctx, tx, *c.Session); err != nil {
+			if err := sqlcommon.PutMemorySession(ctx, tx, *c.Session); err != nil {
 				return err
 			}
 		}
 		for _, r := range c.Records {
-			if err := putMemoryRecord(ctx, tx, r); err != nil {
+			if err := sqlcommon.PutMemoryRecord(ctx, tx, r); err != nil {
 				return err
 			}
 		}
 		for _, r := range c.Receipts {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO memory_receipts (session, record_ref, kind, payload, at) VALUES (?, ?, ?, ?, ?)`,
-				r.Session, r.RecordRef, r.Kind, r.Payload, nanos(r.At)); err != nil {
+				r.Session, r.RecordRef, r.Kind, r.Payload, sqlcommon.Nanos(r.At)); err != nil {
 				return err
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // peopleMigration keeps a person's side of identity (store.Store's vouch
@@ -73,7 +74,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 	var out store.VouchConsent
 	duplicate := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		existing, err := loadConsent(ctx, tx, c.Pairing)
+		existing, err := sqlcommon.LoadConsent(ctx, tx, c.Pairing)
 		if err == nil {
 			if existing.Operator != c.Operator {
 				return fmt.Errorf("sqlite: pairing %s is another operator's consent: %w", c.Pairing, store.ErrConflict)
@@ -84,7 +85,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		op, err := loadOperator(ctx, tx, c.Operator)
+		op, err := sqlcommon.LoadOperator(ctx, tx, c.Operator)
 		if err != nil {
 			return err
 		}
@@ -93,7 +94,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO vouch_consents (pairing, operator, operator_key, sig, created, expires) VALUES (?, ?, ?, ?, ?, ?)`,
-			c.Pairing, c.Operator, c.OperatorKey, c.Sig, nanos(c.Created), nanos(c.Expires)); err != nil {
+			c.Pairing, c.Operator, c.OperatorKey, c.Sig, sqlcommon.Nanos(c.Created), sqlcommon.Nanos(c.Expires)); err != nil {
 			return err
 		}
 		// Only the newest open consents stay: the unused ones past them go.
@@ -103,7 +104,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 				ORDER BY created DESC, pairing DESC LIMIT ?)`, c.Operator, c.Operator, open); err != nil {
 			return err
 		}
-		out, err = loadConsent(ctx, tx, c.Pairing)
+		out, err = sqlcommon.LoadConsent(ctx, tx, c.Pairing)
 		return err
 	})
 	if err != nil {
@@ -120,7 +121,7 @@ func (s *Store) ConfirmAccount(ctx context.Context, token string, at time.Time) 
 	var out store.AccountRequest
 	duplicate := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		r, err := loadAccountRequest(ctx, tx, token)
+		r, err := sqlcommon.LoadAccountRequest(ctx, tx, token)
 		if err != nil {
 			return err
 		}
@@ -131,16 +132,16 @@ func (s *Store) ConfirmAccount(ctx context.Context, token string, at time.Time) 
 		if !at.Before(r.Expires) {
 			return fmt.Errorf("sqlite: account request %s lapsed at %s: %w", token, r.Expires.Format(time.RFC3339), store.ErrConflict)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE account_requests SET confirmed = ? WHERE token = ?`, nanos(at), token); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE account_requests SET confirmed = ? WHERE token = ?`, sqlcommon.Nanos(at), token); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO account_members (operator, email_key, added) VALUES (?, ?, ?)
 			 ON CONFLICT (operator) DO UPDATE SET email_key = excluded.email_key, added = excluded.added`,
-			r.Operator, r.EmailKey, nanos(at)); err != nil {
+			r.Operator, r.EmailKey, sqlcommon.Nanos(at)); err != nil {
 			return err
 		}
-		r.Confirmed = fromNanos(nanos(at))
+		r.Confirmed = sqlcommon.FromNanos(sqlcommon.Nanos(at))
 		out = r
 		return nil
 	})
