@@ -1,35 +1,20 @@
 package node
 
 import (
-	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/store/postgres/pgtest"
 	"github.com/agora-node/agora/translog"
 )
 
-// getJSON answers GET url's status, Content-Type and JSON body.
+// getJSON answers GET url's status, Content-Type and JSON object.
 func getJSON(t *testing.T, url string) (int, string, map[string]any) {
 	t.Helper()
-	resp, err := http.Get(url)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer resp.Body.Close()
-	data, err := io.ReadAll(resp.Body)
-	if err != nil {
-		t.Fatal(err)
-	}
-	v, err := canonical.Parse(data)
-	if err != nil {
-		t.Fatalf("GET %s: %d, not JSON: %s", url, resp.StatusCode, data)
-	}
-	body, _ := v.(map[string]any)
+	resp, body := callResponse(t, "GET", url, nil)
 	return resp.StatusCode, resp.Header.Get("Content-Type"), body
 }
 
