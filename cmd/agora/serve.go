@@ -233,7 +233,7 @@ func printNextSteps(e *env, url string, cfg node.Config) {
 		token = "the file --admin-token-file named"
 	}
 	fmt.Fprintf(e.stderr, `
-  node        %[1]s   (GET %[1]s/healthz for monitoring)
+  node        %[1]s   (GET %[1]s/healthz and /readyz for monitoring)
   data        %[2]s   (state.db, log/, files/, keys/; 0700)
   admin token %[3]s
   log key     GET %[1]s/api/v1/log   (public_key, checkpoint_keys)

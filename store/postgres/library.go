@@ -8,6 +8,7 @@ import (
 
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // libraryLock is the advisory lock every write of the library's
@@ -30,7 +31,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 	var duplicate bool
 	err = s.serialWrite(ctx, s.contributions, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		stored, err := scanContribution(tx.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE c.id = ?`, c.ID))
+		stored, err := sqlcommon.ScanContribution(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE c.id = ?`, c.ID))
 		if err == nil {
 			out, duplicate = stored, true
 			return nil
@@ -38,7 +39,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if err := check(ctx, txGraph{tx}); err != nil {
+		if err := check(ctx, sqlcommon.TxGraph{Tx: tx}); err != nil {
 			return err
 		}
 		c.Root = c.ID
@@ -62,7 +63,7 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 				return err
 			}
 		}
-		if err := putSigned(ctx, tx, c.Entry, c.Signed, c.Leaf); err != nil {
+		if err := sqlcommon.PutSigned(ctx, tx, c.Entry, c.Signed, c.Leaf); err != nil {
 			return err
 		}
 		f := c.Facets
@@ -71,10 +72,10 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 			(id, root, previous, author, kind, title, authored_at, admitted, envelope, entry, is_head,
 			 text, snippet, node_type, method, verdict, vote, subject, contained_in)
 			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?) RETURNING seq`,
-			c.ID, c.Root, nullString(c.Record.Previous), c.Record.Author, c.Record.Kind, c.Record.Title,
-			nanos(authored), nanos(c.Admitted), c.Envelope, c.Entry,
-			f.Text, f.Snippet, nullString(f.NodeType), nullString(f.Method), nullString(f.Verdict), f.Vote,
-			nullString(f.Subject), nullString(f.ContainedIn)).Scan(&seq)
+			c.ID, c.Root, sqlcommon.NullString(c.Record.Previous), c.Record.Author, c.Record.Kind, c.Record.Title,
+			sqlcommon.Nanos(authored), sqlcommon.Nanos(c.Admitted), c.Envelope, c.Entry,
+			f.Text, f.Snippet, sqlcommon.NullString(f.NodeType), sqlcommon.NullString(f.Method), sqlcommon.NullString(f.Verdict), f.Vote,
+			sqlcommon.NullString(f.Subject), sqlcommon.NullString(f.ContainedIn)).Scan(&seq)
 		if err != nil {
 			return err
 		}
@@ -115,156 +116,4 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 		return out, fmt.Errorf("postgres: contribution %s: %w", c.ID, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-// Contribution implements library.Store.
-func (s *Store) Contribution(ctx context.Context, id string) (library.Contribution, error) {
-	return s.contributionWhere(ctx, `c.id = ?`, id)
-}
-
-// ContributionHead implements library.Store.
-func (s *Store) ContributionHead(ctx context.Context, root string) (library.Contribution, error) {
-	return s.contributionWhere(ctx, `c.root = ? AND c.is_head = 1`, root)
-}
-
-// ContributionByEntry implements library.Store.
-func (s *Store) ContributionByEntry(ctx context.Context, digest string) (library.Contribution, error) {
-	return s.contributionWhere(ctx, `c.entry = ?`, digest)
-}
-
-func (s *Store) contributionWhere(ctx context.Context, where string, arg any) (library.Contribution, error) {
-	c, err := scanContribution(s.r.QueryRowContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry WHERE `+where, arg))
-	if errors.Is(err, sql.ErrNoRows) {
-		return library.Contribution{}, notFound("postgres: no contribution where %s (%v)", where, arg)
-	}
-	if err != nil {
-		return library.Contribution{}, err
-	}
-	return c, nil
-}
-
-// contributionColumns are what scanContribution reads, from contributions c
-// joined with signed s on the entry.
-const contributionColumns = `c.seq, c.id, c.root, c.envelope, c.admitted, c.entry, s.entry, s.leaf, s.idx, c.is_head,
-	c.text, c.snippet, c.node_type, c.method, c.verdict, c.vote, c.subject, c.contained_in`
-
-// scanContribution reads a contribution, its record parsed back from the
-// envelope the node kept.
-func scanContribution(row interface{ Scan(...any) error }) (library.Contribution, error) {
-	var c library.Contribution
-	var admitted int64
-	var idx sql.NullInt64
-	var nodeType, method, verdict, subject, contained sql.NullString
-	if err := row.Scan(&c.Seq, &c.ID, &c.Root, &c.Envelope, &admitted, &c.Entry, &c.Signed, &c.Leaf, &idx, &c.Head,
-		&c.Facets.Text, &c.Facets.Snippet, &nodeType, &method, &verdict, &c.Facets.Vote, &subject, &contained); err != nil {
-		return library.Contribution{}, err
-	}
-	c.Admitted, c.Index = fromNanos(admitted), index(idx)
-	c.Facets.NodeType, c.Facets.Method, c.Facets.Verdict = nodeType.String, method.String, verdict.String
-	c.Facets.Subject, c.Facets.ContainedIn = subject.String, contained.String
-	env, err := library.ParseEnvelope(c.Envelope)
-	if err != nil {
-		return library.Contribution{}, fmt.Errorf("postgres: contribution %s as kept: %w", c.ID, err)
-	}
-	c.Record = env.Record
-	return c, nil
-}
-
-// txGraph is the library.Graph AddContribution's check reads: the write
-// transaction, so it sees what the transaction (and the batch it commits
-// with) stored before it.
-type txGraph struct{ tx *txn }
-
-// Revision implements library.Graph.
-func (g txGraph) Revision(ctx context.Context, id string) (*library.Stored, error) {
-	var root string
-	var envelope []byte
-	err := g.tx.QueryRowContext(ctx, `SELECT root, envelope FROM contributions WHERE id = ?`, id).Scan(&root, &envelope)
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil, notFound("postgres: no revision %s", id)
-	}
-	if err != nil {
-		return nil, err
-	}
-	env, err := library.ParseEnvelope(envelope)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: revision %s as kept: %w", id, err)
-	}
-	return &library.Stored{ID: id, Root: root, Record: env.Record}, nil
-}
-
-// Head implements library.Graph.
-func (g txGraph) Head(ctx context.Context, root string) (string, error) {
-	var id string
-	err := g.tx.QueryRowContext(ctx, `SELECT id FROM contributions WHERE root = ? AND is_head = 1`, root).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("postgres: no lineage %s", root)
-	}
-	return id, err
-}
-
-// VoteBy implements library.Graph.
-func (g txGraph) VoteBy(ctx context.Context, author, target string) (string, error) {
-	var id string
-	err := g.tx.QueryRowContext(ctx, `SELECT vote FROM library_votes WHERE author = ? AND target = ?`, author, target).Scan(&id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("postgres: no vote by %s on %s", author, target)
-	}
-	return id, err
-}
-
-// dropContributionRecords refuses to drop the entry of a contribution: a
-// contribution is visible from the moment it is stored, so later ones may
-// rest on it, and recovery appends its entry instead.
-func dropContributionRecords(ctx context.Context, tx *txn, digest string) error {
-	var id string
-	err := tx.QueryRowContext(ctx, `SELECT id FROM contributions WHERE entry = ?`, digest).Scan(&id)
-	switch {
-	case errors.Is(err, sql.ErrNoRows):
-		return nil
-	case err != nil:
-		return err
-	}
-	return fmt.Errorf("postgres: entry %s logs contribution %s, which stays: append it: %w", digest, id, store.ErrConflict)
-}
-
-// SetLibraryScopes implements library.Store.
-func (s *Store) SetLibraryScopes(ctx context.Context, operator string, scopes map[string]*bool) error {
-	if operator == "" {
-		return fmt.Errorf("postgres: set library scopes: no operator: %w", store.ErrInvalid)
-	}
-	return s.write(ctx, func(tx *txn) error {
-		for scope, granted := range scopes {
-			var err error
-			if granted == nil {
-				_, err = tx.ExecContext(ctx, `DELETE FROM library_scopes WHERE operator = ? AND scope = ?`, operator, scope)
-			} else {
-				_, err = tx.ExecContext(ctx, `INSERT INTO library_scopes (operator, scope, granted) VALUES (?, ?, ?)
-					ON CONFLICT (operator, scope) DO UPDATE SET granted = excluded.granted`, operator, scope, *granted)
-			}
-			if err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// LibraryScopes implements library.Store.
-func (s *Store) LibraryScopes(ctx context.Context, operator string) (map[string]bool, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT scope, granted FROM library_scopes WHERE operator = ?`, operator)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]bool{}
-	for rows.Next() {
-		var scope string
-		var granted bool
-		if err := rows.Scan(&scope, &granted); err != nil {
-			return nil, err
-		}
-		out[scope] = granted
-	}
-	return out, rows.Err()
 }

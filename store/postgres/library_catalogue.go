@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // The catalogue and the changes feed.
@@ -52,7 +53,7 @@ func catalogueHeadStored(ctx context.Context, tx *txn, seq int64, c library.NewC
 	f := c.Facets
 	if _, err := tx.ExecContext(ctx, `INSERT INTO catalogue_heads (seq, root, kind, author, node_type, method, verdict, votes)
 		VALUES (?, ?, ?, ?, ?, ?, ?, coalesce((SELECT votes FROM catalogue_votes WHERE root = ?2), 0))`,
-		seq, c.Root, c.Record.Kind, c.Record.Author, nullString(f.NodeType), nullString(f.Method), nullString(f.Verdict)); err != nil {
+		seq, c.Root, c.Record.Kind, c.Record.Author, sqlcommon.NullString(f.NodeType), sqlcommon.NullString(f.Method), sqlcommon.NullString(f.Verdict)); err != nil {
 		return err
 	}
 	if c.Record.Kind == "vote" {
@@ -252,7 +253,7 @@ func contributionsBySeq(ctx context.Context, tx *txn, seqs []int64) ([]library.C
 		return nil, nil
 	}
 	list := jsonArray(seqs)
-	rows, err := tx.QueryContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
+	rows, err := tx.QueryContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
 		WHERE c.seq IN (SELECT json_array_elements_text(?::json)::bigint)`, list)
 	if err != nil {
 		return nil, err
@@ -260,7 +261,7 @@ func contributionsBySeq(ctx context.Context, tx *txn, seqs []int64) ([]library.C
 	defer rows.Close()
 	bySeq := make(map[int64]library.Contribution, len(seqs))
 	for rows.Next() {
-		c, err := scanContribution(rows)
+		c, err := sqlcommon.ScanContribution(rows)
 		if err != nil {
 			return nil, err
 		}
@@ -284,7 +285,7 @@ func contributionsBySeq(ctx context.Context, tx *txn, seqs []int64) ([]library.C
 func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.ChangesPage, error) {
 	var page library.ChangesPage
 	err := s.read(ctx, func(tx *txn) error {
-		newest, err := changesNewest(ctx, tx)
+		newest, err := sqlcommon.ChangesNewest(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -332,7 +333,7 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		}
 		page.After, page.End = after, end
 		limit := max(q.Limit, 0)
-		rows, err := tx.QueryContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
+		rows, err := tx.QueryContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
 			WHERE `+member+` AND c.seq > ? AND c.seq <= ? ORDER BY c.seq LIMIT ?`,
 			append(slices.Clip(memberArgs), after, end, limit+1)...)
 		if err != nil {
@@ -340,7 +341,7 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		}
 		defer rows.Close()
 		for rows.Next() {
-			c, err := scanContribution(rows)
+			c, err := sqlcommon.ScanContribution(rows)
 			if err != nil {
 				return err
 			}
@@ -358,16 +359,6 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		return library.ChangesPage{}, fmt.Errorf("postgres: changes: %w", err)
 	}
 	return page, nil
-}
-
-// changesNewest is the newest revision the feed holds: the last before
-// the first whose entry is not yet bound, or the last stored.
-func changesNewest(ctx context.Context, tx *txn) (int64, error) {
-	var newest int64
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(
-		(SELECT min(c.seq) - 1 FROM signed s JOIN contributions c ON c.entry = s.digest WHERE s.idx IS NULL),
-		(SELECT max(seq) FROM contributions), 0)`).Scan(&newest)
-	return newest, err
 }
 
 // The relations root's changes feed follows, from the links another
@@ -414,7 +405,7 @@ func changesLineages(ctx context.Context, tx *txn, root string, end int64) ([]st
 		return nil, err
 	}
 	list := jsonArray(nodes)
-	contained, err := queryStrings(ctx, tx, `SELECT root FROM contributions WHERE id IN (SELECT json_array_elements_text(?::json)) AND seq <= ?
+	contained, err := sqlcommon.QueryStrings(ctx, tx, `SELECT root FROM contributions WHERE id IN (SELECT json_array_elements_text(?::json)) AND seq <= ?
 		UNION SELECT l.target_root FROM contributions c JOIN contribution_links l ON l.source = c.seq
 		WHERE c.root = ? AND c.seq <= ? AND l.relation = 'includes'`, list, end, root, end)
 	if err != nil {
@@ -468,23 +459,6 @@ func changesLineages(ctx context.Context, tx *txn, root string, end int64) ([]st
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-func queryStrings(ctx context.Context, tx *txn, query string, args ...any) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }
 
 // jsonArray is xs as a JSON array, "[]" for none, as

@@ -8,6 +8,7 @@ import (
 
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // SetPersonalState implements library.Store.
@@ -26,7 +27,7 @@ func (s *Store) SetPersonalState(ctx context.Context, st library.PersonalState) 
 			if owner != author {
 				return fmt.Errorf("postgres: personal state %s is kept as %s's, not %s's: %w", st.ID, owner, author, store.ErrConflict)
 			}
-			cur, err := scanPersonalState(tx.QueryRowContext(ctx, `SELECT `+personalColumns+` FROM personal_states WHERE author = ? AND is_current = 1`, author))
+			cur, err := sqlcommon.ScanPersonalState(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.PersonalColumns+` FROM personal_states WHERE author = ? AND is_current = 1`, author))
 			if err != nil {
 				return err
 			}
@@ -51,11 +52,11 @@ func (s *Store) SetPersonalState(ctx context.Context, st library.PersonalState) 
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO personal_states (id, author, previous, envelope, stored, is_current) VALUES (?, ?, ?, ?, ?, 1)`,
-			st.ID, author, nullString(st.Record.Previous), st.Envelope, nanos(st.Stored)); err != nil {
+			st.ID, author, sqlcommon.NullString(st.Record.Previous), st.Envelope, sqlcommon.Nanos(st.Stored)); err != nil {
 			return err
 		}
 		out = st
-		out.Stored = fromNanos(nanos(st.Stored))
+		out.Stored = sqlcommon.FromNanos(sqlcommon.Nanos(st.Stored))
 		return nil
 	})
 	if err != nil {
@@ -67,15 +68,6 @@ func (s *Store) SetPersonalState(ctx context.Context, st library.PersonalState) 
 	return out, nil
 }
 
-// CurrentPersonalState implements library.Store.
-func (s *Store) CurrentPersonalState(ctx context.Context, author string) (library.PersonalState, error) {
-	st, err := scanPersonalState(s.r.QueryRowContext(ctx, `SELECT `+personalColumns+` FROM personal_states WHERE author = ? AND is_current = 1`, author))
-	if errors.Is(err, sql.ErrNoRows) {
-		return library.PersonalState{}, notFound("postgres: %s has no personal state", author)
-	}
-	return st, err
-}
-
 // ReadPersonal implements library.Store.
 func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*library.PersonalState, error) {
 	if r.Author == "" || r.Nonce == "" || r.Request == "" {
@@ -85,7 +77,7 @@ func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*libr
 	var duplicate bool
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		if _, err := tx.ExecContext(ctx, `DELETE FROM personal_nonces WHERE expires < ?`, nanos(r.Now)); err != nil {
+		if _, err := tx.ExecContext(ctx, `DELETE FROM personal_nonces WHERE expires < ?`, sqlcommon.Nanos(r.Now)); err != nil {
 			return err
 		}
 		var request string
@@ -97,7 +89,7 @@ func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*libr
 		case err == nil:
 			duplicate = true
 			if answer.Valid {
-				st, err := scanPersonalState(tx.QueryRowContext(ctx, `SELECT `+personalColumns+` FROM personal_states WHERE id = ?`, answer.String))
+				st, err := sqlcommon.ScanPersonalState(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.PersonalColumns+` FROM personal_states WHERE id = ?`, answer.String))
 				if err != nil {
 					return err
 				}
@@ -107,7 +99,7 @@ func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*libr
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		st, err := scanPersonalState(tx.QueryRowContext(ctx, `SELECT `+personalColumns+` FROM personal_states WHERE author = ? AND is_current = 1`, r.Author))
+		st, err := sqlcommon.ScanPersonalState(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.PersonalColumns+` FROM personal_states WHERE author = ? AND is_current = 1`, r.Author))
 		switch {
 		case err == nil:
 			out = &st
@@ -116,10 +108,10 @@ func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*libr
 		}
 		var id sql.NullString
 		if out != nil {
-			id = nullString(out.ID)
+			id = sqlcommon.NullString(out.ID)
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO personal_nonces (author, nonce, request, answer, expires) VALUES (?, ?, ?, ?, ?)`,
-			r.Author, r.Nonce, r.Request, id, nanos(r.Expires))
+			r.Author, r.Nonce, r.Request, id, sqlcommon.Nanos(r.Expires))
 		return err
 	})
 	if err != nil {
@@ -129,23 +121,4 @@ func (s *Store) ReadPersonal(ctx context.Context, r library.PersonalRead) (*libr
 		return out, fmt.Errorf("postgres: personal read %s: %w", r.Request, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-const personalColumns = `id, envelope, stored`
-
-// scanPersonalState reads a state, its record parsed back from the
-// envelope the node kept.
-func scanPersonalState(row interface{ Scan(...any) error }) (library.PersonalState, error) {
-	var st library.PersonalState
-	var stored int64
-	if err := row.Scan(&st.ID, &st.Envelope, &stored); err != nil {
-		return library.PersonalState{}, err
-	}
-	st.Stored = fromNanos(stored)
-	env, err := library.ParseEnvelope(st.Envelope)
-	if err != nil {
-		return library.PersonalState{}, fmt.Errorf("postgres: personal state %s as kept: %w", st.ID, err)
-	}
-	st.Record = env.Record
-	return st, nil
 }

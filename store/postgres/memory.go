@@ -1,7 +1,6 @@
 package postgres
 
 import (
-	"bytes"
 	"context"
 	"database/sql"
 	"errors"
@@ -9,96 +8,8 @@ import (
 
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
-
-// PutMemoryAdapter implements engine.Store.
-func (s *Store) PutMemoryAdapter(ctx context.Context, a engine.MemoryAdapter) error {
-	if a.ID == "" {
-		return fmt.Errorf("postgres: put memory adapter: no id: %w", store.ErrInvalid)
-	}
-	return s.write(ctx, func(tx *txn) error {
-		_, err := tx.ExecContext(ctx, `INSERT INTO memory_adapters (id, token_hash, issued) VALUES (?, ?, ?)
-			ON CONFLICT (id) DO UPDATE SET token_hash = excluded.token_hash, issued = excluded.issued`,
-			a.ID, a.TokenHash[:], nanos(a.Issued))
-		return err
-	})
-}
-
-// MemoryAdapter implements engine.Store.
-func (s *Store) MemoryAdapter(ctx context.Context, id string) (engine.MemoryAdapter, error) {
-	var a engine.MemoryAdapter
-	err := s.read(ctx, func(tx *txn) error {
-		var hash []byte
-		var issued int64
-		err := tx.QueryRowContext(ctx, `SELECT token_hash, issued FROM memory_adapters WHERE id = ?`, id).Scan(&hash, &issued)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: memory adapter %q", id)
-		}
-		if err != nil {
-			return err
-		}
-		if len(hash) != len(a.TokenHash) {
-			return fmt.Errorf("postgres: memory adapter %q: token hash of %d bytes", id, len(hash))
-		}
-		a = engine.MemoryAdapter{ID: id, Issued: fromNanos(issued)}
-		copy(a.TokenHash[:], hash)
-		return nil
-	})
-	return a, err
-}
-
-// PutMemoryProfile implements engine.Store.
-func (s *Store) PutMemoryProfile(ctx context.Context, p engine.MemoryProfile) error {
-	if p.ID == "" || p.Revision == "" || len(p.Document) == 0 {
-		return fmt.Errorf("postgres: put memory profile: incomplete: %w", store.ErrInvalid)
-	}
-	return s.write(ctx, func(tx *txn) error {
-		var doc []byte
-		switch err := tx.QueryRowContext(ctx, `SELECT document FROM memory_profiles WHERE id = ? AND revision = ?`, p.ID, p.Revision).Scan(&doc); {
-		case err == nil:
-			if bytes.Equal(doc, p.Document) {
-				return fmt.Errorf("postgres: memory profile %s@%s: %w", p.ID, p.Revision, store.ErrDuplicate)
-			}
-			return fmt.Errorf("postgres: memory profile %s@%s is kept with another document: %w", p.ID, p.Revision, store.ErrConflict)
-		case !errors.Is(err, sql.ErrNoRows):
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO memory_profiles (id, revision, document, stored) VALUES (?, ?, ?, ?)`,
-			p.ID, p.Revision, p.Document, nanos(p.Stored))
-		return err
-	})
-}
-
-// MemoryProfile implements engine.Store.
-func (s *Store) MemoryProfile(ctx context.Context, id, revision string) (engine.MemoryProfile, error) {
-	p := engine.MemoryProfile{ID: id}
-	err := s.read(ctx, func(tx *txn) error {
-		var row *sql.Row
-		if revision == "" {
-			row = tx.QueryRowContext(ctx, `SELECT revision, document, stored FROM memory_profiles WHERE id = ? ORDER BY seq DESC LIMIT 1`, id)
-		} else {
-			row = tx.QueryRowContext(ctx, `SELECT revision, document, stored FROM memory_profiles WHERE id = ? AND revision = ?`, id, revision)
-		}
-		var stored int64
-		err := row.Scan(&p.Revision, &p.Document, &stored)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: memory profile %s@%s", id, revision)
-		}
-		p.Stored = fromNanos(stored)
-		return err
-	})
-	return p, err
-}
-
-const memoryEventColumns = `adapter_id, event_id, body_digest, kind, session, result, status, at`
-
-func scanMemoryEvent(row interface{ Scan(...any) error }) (engine.MemoryEvent, error) {
-	var e engine.MemoryEvent
-	var at int64
-	err := row.Scan(&e.AdapterID, &e.EventID, &e.BodyDigest, &e.Kind, &e.Session, &e.Result, &e.Status, &at)
-	e.At = fromNanos(at)
-	return e, err
-}
 
 // ApplyMemoryEvent implements engine.Store.
 func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (engine.MemoryEvent, error) {
@@ -110,7 +21,7 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 	var duplicate bool
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		prior, err := scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, ev.AdapterID, ev.EventID))
+		prior, err := sqlcommon.ScanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.MemoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, ev.AdapterID, ev.EventID))
 		switch {
 		case err == nil:
 			out, duplicate = prior, true
@@ -118,23 +29,23 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_events (`+memoryEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-			ev.AdapterID, ev.EventID, ev.BodyDigest, ev.Kind, ev.Session, ev.Result, ev.Status, nanos(ev.At)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_events (`+sqlcommon.MemoryEventColumns+`) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+			ev.AdapterID, ev.EventID, ev.BodyDigest, ev.Kind, ev.Session, ev.Result, ev.Status, sqlcommon.Nanos(ev.At)); err != nil {
 			return err
 		}
 		if c.Session != nil {
-			if err := putMemorySession(ctx, tx, *c.Session); err != nil {
+			if err := sqlcommon.PutMemorySession(ctx, tx, *c.Session); err != nil {
 				return err
 			}
 		}
 		for _, r := range c.Records {
-			if err := putMemoryRecord(ctx, tx, r); err != nil {
+			if err := sqlcommon.PutMemoryRecord(ctx, tx, r); err != nil {
 				return err
 			}
 		}
 		for _, r := range c.Receipts {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO memory_receipts (session, record_ref, kind, payload, at) VALUES (?, ?, ?, ?, ?)`,
-				r.Session, r.RecordRef, r.Kind, r.Payload, nanos(r.At)); err != nil {
+				r.Session, r.RecordRef, r.Kind, r.Payload, sqlcommon.Nanos(r.At)); err != nil {
 				return err
 			}
 		}
@@ -148,238 +59,4 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 		return out, fmt.Errorf("postgres: memory event %s of %s: %w", ev.EventID, ev.AdapterID, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-// putMemorySession makes or replaces a session, comparing versions.
-func putMemorySession(ctx context.Context, tx *txn, m engine.MemorySession) error {
-	if m.Handle == "" || m.Version < 1 {
-		return fmt.Errorf("session %q version %d: %w", m.Handle, m.Version, store.ErrInvalid)
-	}
-	var stored int64
-	switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_sessions WHERE handle = ?`, m.Handle).Scan(&stored); {
-	case errors.Is(err, sql.ErrNoRows):
-		stored = 0
-	case err != nil:
-		return err
-	}
-	if m.Version != stored+1 {
-		return fmt.Errorf("session %s is at version %d, not %d: %w", m.Handle, stored, m.Version-1, store.ErrConflict)
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO memory_sessions (handle, adapter_id, version, state, started, ended) VALUES (?, ?, ?, ?, ?, ?)
-		ON CONFLICT (handle) DO UPDATE SET version = excluded.version, state = excluded.state, ended = excluded.ended`,
-		m.Handle, m.AdapterID, m.Version, m.State, nanos(m.Started), m.Ended)
-	return err
-}
-
-// putMemoryRecord makes or replaces a record, comparing versions; the
-// topic key's uniqueness among its adapter's records is the table's.
-func putMemoryRecord(ctx context.Context, tx *txn, r engine.MemoryRecord) error {
-	if r.Ref == "" || r.Version < 1 || r.TopicKey == "" || (r.Scope != engine.MemoryScopeProject && r.Scope != engine.MemoryScopeGlobal) {
-		return fmt.Errorf("record %q: incomplete: %w", r.Ref, store.ErrInvalid)
-	}
-	var stored int64
-	switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_records WHERE ref = ?`, r.Ref).Scan(&stored); {
-	case errors.Is(err, sql.ErrNoRows):
-		stored = 0
-	case err != nil:
-		return err
-	}
-	if r.Version != stored+1 {
-		return fmt.Errorf("record %s is at version %d, not %d: %w", r.Ref, stored, r.Version-1, store.ErrConflict)
-	}
-	if stored == 0 {
-		var other string
-		switch err := tx.QueryRowContext(ctx, `SELECT ref FROM memory_records WHERE adapter = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
-			r.Adapter, r.Scope, topicScope(r), r.TopicKey).Scan(&other); {
-		case err == nil:
-			return fmt.Errorf("record %s: topic %s is %s's in its scope: %w", r.Ref, r.TopicKey, other, store.ErrConflict)
-		case !errors.Is(err, sql.ErrNoRows):
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Ref, r.Version, r.Adapter, r.Shared, r.Scope, r.Project, topicScope(r), r.TopicKey, r.Revision, r.Session, nanos(r.Created), nanos(r.Updated), r.Body)
-		return err
-	}
-	return replaceMemoryRecord(ctx, tx, r)
-}
-
-// topicScope is the column a record's topic key is unique in: the project
-// for a project record, "" for a global one.
-func topicScope(r engine.MemoryRecord) string {
-	if r.Scope == engine.MemoryScopeProject {
-		return r.Project
-	}
-	return ""
-}
-
-// replaceMemoryRecord writes a stored record's next version. A record
-// keeps its adapter, scope, project and topic for life; a change of them
-// would be another record.
-func replaceMemoryRecord(ctx context.Context, tx *txn, r engine.MemoryRecord) error {
-	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, shared = ?, revision = ?, session = ?, updated = ?, body = ?
-		WHERE ref = ? AND version = ? AND adapter = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
-		r.Version, r.Shared, r.Revision, r.Session, nanos(r.Updated), r.Body, r.Ref, r.Version-1, r.Adapter, r.Scope, topicScope(r), r.TopicKey)
-	if err != nil {
-		return err
-	}
-	if n, err := res.RowsAffected(); err != nil {
-		return err
-	} else if n != 1 {
-		return fmt.Errorf("record %s is kept at another version or with another adapter, scope or topic: %w", r.Ref, store.ErrConflict)
-	}
-	return nil
-}
-
-// ReplaceMemoryRecord implements engine.Store.
-func (s *Store) ReplaceMemoryRecord(ctx context.Context, r engine.MemoryRecord) error {
-	err := s.write(ctx, func(tx *txn) error {
-		var stored int64
-		switch err := tx.QueryRowContext(ctx, `SELECT version FROM memory_records WHERE ref = ?`, r.Ref).Scan(&stored); {
-		case errors.Is(err, sql.ErrNoRows):
-			return notFound("postgres: memory record %s", r.Ref)
-		case err != nil:
-			return err
-		}
-		return replaceMemoryRecord(ctx, tx, r)
-	})
-	if err != nil {
-		return fmt.Errorf("postgres: replace memory record %s: %w", r.Ref, err)
-	}
-	return nil
-}
-
-// MemoryEvent implements engine.Store.
-func (s *Store) MemoryEvent(ctx context.Context, adapterID, eventID string) (engine.MemoryEvent, error) {
-	var e engine.MemoryEvent
-	err := s.read(ctx, func(tx *txn) error {
-		var err error
-		e, err = scanMemoryEvent(tx.QueryRowContext(ctx, `SELECT `+memoryEventColumns+` FROM memory_events WHERE adapter_id = ? AND event_id = ?`, adapterID, eventID))
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: memory event %s of %s", eventID, adapterID)
-		}
-		return err
-	})
-	return e, err
-}
-
-// MemorySession implements engine.Store.
-func (s *Store) MemorySession(ctx context.Context, handle string) (engine.MemorySession, error) {
-	m := engine.MemorySession{Handle: handle}
-	err := s.read(ctx, func(tx *txn) error {
-		var started int64
-		err := tx.QueryRowContext(ctx, `SELECT adapter_id, version, state, started, ended FROM memory_sessions WHERE handle = ?`, handle).
-			Scan(&m.AdapterID, &m.Version, &m.State, &started, &m.Ended)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: memory session %s", handle)
-		}
-		m.Started = fromNanos(started)
-		return err
-	})
-	return m, err
-}
-
-const memoryRecordColumns = `ref, version, adapter, shared, scope, project, topic_key, revision, session, created, updated, body`
-
-func scanMemoryRecord(row interface{ Scan(...any) error }) (engine.MemoryRecord, error) {
-	var r engine.MemoryRecord
-	var created, updated int64
-	err := row.Scan(&r.Ref, &r.Version, &r.Adapter, &r.Shared, &r.Scope, &r.Project, &r.TopicKey, &r.Revision, &r.Session, &created, &updated, &r.Body)
-	r.Created, r.Updated = fromNanos(created), fromNanos(updated)
-	return r, err
-}
-
-// MemoryRecord implements engine.Store.
-func (s *Store) MemoryRecord(ctx context.Context, ref string) (engine.MemoryRecord, error) {
-	var r engine.MemoryRecord
-	err := s.read(ctx, func(tx *txn) error {
-		var err error
-		r, err = scanMemoryRecord(tx.QueryRowContext(ctx, `SELECT `+memoryRecordColumns+` FROM memory_records WHERE ref = ?`, ref))
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: memory record %s", ref)
-		}
-		return err
-	})
-	return r, err
-}
-
-// MemoryRecords implements engine.Store.
-func (s *Store) MemoryRecords(ctx context.Context) ([]engine.MemoryRecord, error) {
-	var out []engine.MemoryRecord
-	err := s.read(ctx, func(tx *txn) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+memoryRecordColumns+` FROM memory_records ORDER BY ref`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := scanMemoryRecord(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		return rows.Err()
-	})
-	return out, err
-}
-
-// MemoryReceipts implements engine.Store.
-func (s *Store) MemoryReceipts(ctx context.Context, session string) ([]engine.MemoryReceipt, error) {
-	return s.memoryReceipts(ctx, "session", session)
-}
-
-// MemoryRecordReceipts implements engine.Store.
-func (s *Store) MemoryRecordReceipts(ctx context.Context, ref string) ([]engine.MemoryReceipt, error) {
-	return s.memoryReceipts(ctx, "record_ref", ref)
-}
-
-// memoryReceipts reads the receipts whose column (session or record_ref,
-// both indexed with seq) holds value, in the order stored.
-func (s *Store) memoryReceipts(ctx context.Context, column, value string) ([]engine.MemoryReceipt, error) {
-	out := []engine.MemoryReceipt{}
-	err := s.read(ctx, func(tx *txn) error {
-		rows, err := tx.QueryContext(ctx, `SELECT seq, session, record_ref, kind, payload, at FROM memory_receipts WHERE `+column+` = ? ORDER BY seq`, value)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var r engine.MemoryReceipt
-			var at int64
-			if err := rows.Scan(&r.Seq, &r.Session, &r.RecordRef, &r.Kind, &r.Payload, &at); err != nil {
-				return err
-			}
-			r.At = fromNanos(at)
-			out = append(out, r)
-		}
-		return rows.Err()
-	})
-	return out, err
-}
-
-// DeleteMemoryRecord implements engine.Store.
-func (s *Store) DeleteMemoryRecord(ctx context.Context, ref string) (int, error) {
-	var receipts int64
-	err := s.write(ctx, func(tx *txn) error {
-		res, err := tx.ExecContext(ctx, `DELETE FROM memory_records WHERE ref = ?`, ref)
-		if err != nil {
-			return err
-		}
-		if n, err := res.RowsAffected(); err != nil {
-			return err
-		} else if n == 0 {
-			return notFound("postgres: memory record %s", ref)
-		}
-		res, err = tx.ExecContext(ctx, `DELETE FROM memory_receipts WHERE record_ref = ?`, ref)
-		if err != nil {
-			return err
-		}
-		receipts, err = res.RowsAffected()
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("postgres: delete memory record %s: %w", ref, err)
-	}
-	return int(receipts), nil
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 	"github.com/agora-node/agora/vocabulary"
 )
 
@@ -27,7 +28,7 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 	duplicate := false
 	err = s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		existing, err := loadOperator(ctx, tx, op.ID)
+		existing, err := sqlcommon.LoadOperator(ctx, tx, op.ID)
 		if err == nil {
 			out, duplicate = existing, true
 			return nil
@@ -36,17 +37,17 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 			return err
 		}
 		digest := protocol.KeyDigest(op.Key)
-		if err := keyFree(ctx, tx, digest); err != nil {
+		if err := sqlcommon.KeyFree(ctx, tx, digest); err != nil {
 			return err
 		}
-		if err := mustBeSigned(ctx, tx, op.Entry); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, op.Entry); err != nil {
 			return err
 		}
-		number, err := allocateName(ctx, tx, op.NameKey)
+		number, err := sqlcommon.AllocateName(ctx, tx, op.NameKey)
 		if err != nil {
 			return err
 		}
-		at := nanos(op.At)
+		at := sqlcommon.Nanos(op.At)
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO operators (id, entry, name, name_key, name_number, key_families, model, model_families, registered)
 			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -58,7 +59,7 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 			digest, op.Key, op.ID, op.Entry, at); err != nil {
 			return err
 		}
-		out, err = loadOperator(ctx, tx, op.ID)
+		out, err = sqlcommon.LoadOperator(ctx, tx, op.ID)
 		return err
 	})
 	if err != nil {
@@ -70,64 +71,12 @@ func (s *Store) CreateOperator(ctx context.Context, op store.NewOperator) (store
 	return out, nil
 }
 
-// keyFree checks that no operator holds or held the key.
-func keyFree(ctx context.Context, tx *txn, digest string) error {
-	var holder string
-	err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, digest).Scan(&holder)
-	if err == nil {
-		return fmt.Errorf("postgres: key %s is %s's: %w", digest, holder, store.ErrKeyUsed)
-	}
-	if errors.Is(err, sql.ErrNoRows) {
-		return nil
-	}
-	return err
-}
-
-func mustBeSigned(ctx context.Context, tx *txn, digest string) error {
-	var one int
-	err := tx.QueryRowContext(ctx, `SELECT 1 FROM signed WHERE digest = ?`, digest).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return notFound("postgres: signed entry %s was not put", digest)
-	}
-	return err
-}
-
-// allocateName gives out the next number under a name key: 1 for the first
-// holder ever. The writer runs one transaction at a time, and PostgreSQL
-// runs the same statement atomically on its row.
-func allocateName(ctx context.Context, tx *txn, nameKey string) (int, error) {
-	var n int
-	err := tx.QueryRowContext(ctx,
-		`INSERT INTO names (name_key, last) VALUES (?, 1)
-		 ON CONFLICT (name_key) DO UPDATE SET last = names.last + 1
-		 RETURNING last`, nameKey).Scan(&n)
-	return n, err
-}
-
 // Operator implements store.Store.
 func (s *Store) Operator(ctx context.Context, id string) (store.Operator, error) {
 	var out store.Operator
 	err := s.read(ctx, func(tx *txn) error {
 		var err error
-		out, err = loadOperator(ctx, tx, id)
-		return err
-	})
-	return out, err
-}
-
-// OperatorByKey implements store.Store.
-func (s *Store) OperatorByKey(ctx context.Context, keyDigest string) (store.Operator, error) {
-	var out store.Operator
-	err := s.read(ctx, func(tx *txn) error {
-		var id string
-		err := tx.QueryRowContext(ctx, `SELECT operator FROM keys WHERE digest = ?`, keyDigest).Scan(&id)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: no operator holds key %s", keyDigest)
-		}
-		if err != nil {
-			return err
-		}
-		out, err = loadOperator(ctx, tx, id)
+		out, err = sqlcommon.LoadOperator(ctx, tx, id)
 		return err
 	})
 	return out, err
@@ -142,7 +91,7 @@ func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator,
 	changed := false
 	err := s.write(ctx, func(tx *txn) error {
 		changed = false // set afresh on every run: see write
-		op, err := loadOperator(ctx, tx, c.Operator)
+		op, err := sqlcommon.LoadOperator(ctx, tx, c.Operator)
 		if err != nil {
 			return err
 		}
@@ -158,15 +107,15 @@ func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator,
 		if err := tx.QueryRowContext(ctx, `SELECT MAX(signed) FROM name_changes WHERE operator = ?`, c.Operator).Scan(&latest); err != nil {
 			return err
 		}
-		if latest.Valid && nanos(c.Signed) < latest.Int64 {
+		if latest.Valid && sqlcommon.Nanos(c.Signed) < latest.Int64 {
 			out = op
 			return fmt.Errorf("postgres: rename %s: signed %s, before the rename signed %s that stands: %w",
-				c.Operator, c.Signed.UTC().Format(time.RFC3339Nano), fromNanos(latest.Int64).UTC().Format(time.RFC3339Nano), store.ErrConflict)
+				c.Operator, c.Signed.UTC().Format(time.RFC3339Nano), sqlcommon.FromNanos(latest.Int64).UTC().Format(time.RFC3339Nano), store.ErrConflict)
 		}
 		if c.Limit > 0 {
 			var made int
 			var oldest sql.NullInt64
-			since := nanos(c.At.Add(-c.Window))
+			since := sqlcommon.Nanos(c.At.Add(-c.Window))
 			if err := tx.QueryRowContext(ctx, `SELECT COUNT(*), MIN(at) FROM name_changes WHERE operator = ? AND at > ?`, c.Operator, since).
 				Scan(&made, &oldest); err != nil {
 				return err
@@ -174,14 +123,14 @@ func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator,
 			if made >= c.Limit {
 				retry := c.Window
 				if oldest.Valid {
-					retry = fromNanos(oldest.Int64).Add(c.Window).Sub(c.At)
+					retry = sqlcommon.FromNanos(oldest.Int64).Add(c.Window).Sub(c.At)
 				}
 				return &store.LimitError{What: "renames of " + c.Operator, RetryAfter: retry}
 			}
 		}
 		number := op.NameNumber
 		if op.NameKey != c.NameKey {
-			if number, err = allocateName(ctx, tx, c.NameKey); err != nil {
+			if number, err = sqlcommon.AllocateName(ctx, tx, c.NameKey); err != nil {
 				return err
 			}
 		}
@@ -193,15 +142,15 @@ func (s *Store) Rename(ctx context.Context, c store.NameChange) (store.Operator,
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `INSERT INTO name_changes (entry, operator, signed, at) VALUES (?, ?, ?, ?)`,
-			c.Entry, c.Operator, nanos(c.Signed), nanos(c.At)); err != nil {
+			c.Entry, c.Operator, sqlcommon.Nanos(c.Signed), sqlcommon.Nanos(c.At)); err != nil {
 			return err
 		}
 		keep := max(c.Window, 24*time.Hour)
 		if _, err := tx.ExecContext(ctx, `DELETE FROM name_changes WHERE operator = ?1 AND at <= ?2 AND entry != ?3`,
-			c.Operator, nanos(c.At.Add(-keep)), c.Entry); err != nil {
+			c.Operator, sqlcommon.Nanos(c.At.Add(-keep)), c.Entry); err != nil {
 			return err
 		}
-		out, err = loadOperator(ctx, tx, c.Operator)
+		out, err = sqlcommon.LoadOperator(ctx, tx, c.Operator)
 		return err
 	})
 	switch {
@@ -222,7 +171,7 @@ func (s *Store) RotateKey(ctx context.Context, r store.Rotation) (store.Operator
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		op, err := loadOperator(ctx, tx, r.Operator)
+		op, err := sqlcommon.LoadOperator(ctx, tx, r.Operator)
 		if err != nil {
 			return err
 		}
@@ -237,13 +186,13 @@ func (s *Store) RotateKey(ctx context.Context, r store.Rotation) (store.Operator
 			return fmt.Errorf("postgres: %s holds %s now, not %s: %w", r.Operator, current.Digest, r.From, store.ErrKeyChanged)
 		}
 		digest := protocol.KeyDigest(r.Key)
-		if err := keyFree(ctx, tx, digest); err != nil {
+		if err := sqlcommon.KeyFree(ctx, tx, digest); err != nil {
 			return err
 		}
-		if err := mustBeSigned(ctx, tx, r.Entry); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, r.Entry); err != nil {
 			return err
 		}
-		at := nanos(r.At)
+		at := sqlcommon.Nanos(r.At)
 		if _, err := tx.ExecContext(ctx, `UPDATE keys SET retired_by = ?, retired = ? WHERE digest = ?`, r.Entry, at, current.Digest); err != nil {
 			return err
 		}
@@ -252,7 +201,7 @@ func (s *Store) RotateKey(ctx context.Context, r store.Rotation) (store.Operator
 			digest, r.Key, r.Operator, len(op.Keys), r.Entry, at); err != nil {
 			return err
 		}
-		out, err = loadOperator(ctx, tx, r.Operator)
+		out, err = sqlcommon.LoadOperator(ctx, tx, r.Operator)
 		return err
 	})
 	if err != nil {
@@ -270,7 +219,7 @@ func (s *Store) NoteModelFamily(ctx context.Context, id, family string) error {
 		var raw []byte
 		err := tx.QueryRowContext(ctx, `SELECT model_families FROM operators WHERE id = ?`, id).Scan(&raw)
 		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("postgres: no operator %s", id)
+			return sqlcommon.NotFound("postgres: no operator %s", id)
 		}
 		if err != nil {
 			return err
@@ -302,7 +251,7 @@ func (s *Store) AddIdentity(ctx context.Context, id store.Identity) (store.Ident
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		op, err := loadOperator(ctx, tx, id.Operator)
+		op, err := sqlcommon.LoadOperator(ctx, tx, id.Operator)
 		if err != nil {
 			return err
 		}
@@ -321,11 +270,11 @@ func (s *Store) AddIdentity(ctx context.Context, id store.Identity) (store.Ident
 			}
 			return fmt.Errorf("postgres: %s holds the %s identity %q: %w", id.Operator, id.Kind, held.Subject, store.ErrIdentityTaken)
 		}
-		if err := mustBeSigned(ctx, tx, id.Entry); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, id.Entry); err != nil {
 			return err
 		}
 		if id.Invite != "" {
-			inv, err := loadInvite(ctx, tx, id.Invite)
+			inv, err := sqlcommon.LoadInvite(ctx, tx, id.Invite)
 			if err != nil {
 				return err
 			}
@@ -342,21 +291,21 @@ func (s *Store) AddIdentity(ctx context.Context, id store.Identity) (store.Ident
 			}
 			id.Organization, id.Subject = inv.Organization, inv.Sponsor
 			if _, err := tx.ExecContext(ctx, `UPDATE invites SET used_by = ?, used_entry = ?, used_at = ? WHERE digest = ?`,
-				id.Operator, id.Entry, nanos(id.Added), id.Invite); err != nil {
+				id.Operator, id.Entry, sqlcommon.Nanos(id.Added), id.Invite); err != nil {
 				return err
 			}
 		}
 		if id.Pairing != "" {
-			if err := useConsent(ctx, tx, id); err != nil {
+			if err := sqlcommon.UseConsent(ctx, tx, id); err != nil {
 				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO identities (operator, kind, organization, subject, entry, invite, added) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			id.Operator, id.Kind, id.Organization, id.Subject, id.Entry, nullString(id.Invite), nanos(id.Added)); err != nil {
+			id.Operator, id.Kind, id.Organization, id.Subject, id.Entry, sqlcommon.NullString(id.Invite), sqlcommon.Nanos(id.Added)); err != nil {
 			return err
 		}
-		op, err = loadOperator(ctx, tx, id.Operator)
+		op, err = sqlcommon.LoadOperator(ctx, tx, id.Operator)
 		if err != nil {
 			return err
 		}

@@ -2,12 +2,12 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // CreateVouchConsent implements store.Store.
@@ -19,7 +19,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		existing, err := loadConsent(ctx, tx, c.Pairing)
+		existing, err := sqlcommon.LoadConsent(ctx, tx, c.Pairing)
 		if err == nil {
 			if existing.Operator != c.Operator {
 				return fmt.Errorf("postgres: pairing %s is another operator's consent: %w", c.Pairing, store.ErrConflict)
@@ -30,7 +30,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		op, err := loadOperator(ctx, tx, c.Operator)
+		op, err := sqlcommon.LoadOperator(ctx, tx, c.Operator)
 		if err != nil {
 			return err
 		}
@@ -39,7 +39,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO vouch_consents (pairing, operator, operator_key, sig, created, expires) VALUES (?, ?, ?, ?, ?, ?)`,
-			c.Pairing, c.Operator, c.OperatorKey, c.Sig, nanos(c.Created), nanos(c.Expires)); err != nil {
+			c.Pairing, c.Operator, c.OperatorKey, c.Sig, sqlcommon.Nanos(c.Created), sqlcommon.Nanos(c.Expires)); err != nil {
 			return err
 		}
 		// Only the newest open consents stay: the unused ones past them go.
@@ -49,7 +49,7 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 				ORDER BY created DESC, pairing DESC LIMIT ?)`, c.Operator, c.Operator, open); err != nil {
 			return err
 		}
-		out, err = loadConsent(ctx, tx, c.Pairing)
+		out, err = sqlcommon.LoadConsent(ctx, tx, c.Pairing)
 		return err
 	})
 	if err != nil {
@@ -61,146 +61,13 @@ func (s *Store) CreateVouchConsent(ctx context.Context, c store.VouchConsent, op
 	return out, nil
 }
 
-// VouchConsent implements store.Store.
-func (s *Store) VouchConsent(ctx context.Context, pairing string) (store.VouchConsent, error) {
-	return loadConsent(ctx, s.r, pairing)
-}
-
-func loadConsent(ctx context.Context, q querier, pairing string) (store.VouchConsent, error) {
-	c := store.VouchConsent{Pairing: pairing}
-	var created, expires int64
-	var usedEntry, current sql.NullString
-	var usedAt sql.NullInt64
-	err := q.QueryRowContext(ctx,
-		`SELECT c.operator, c.operator_key, c.sig, c.created, c.expires, c.used_entry, c.used_at, k.digest
-		 FROM vouch_consents c LEFT JOIN keys k ON k.operator = c.operator AND k.retired_by IS NULL
-		 WHERE c.pairing = ?`, pairing).
-		Scan(&c.Operator, &c.OperatorKey, &c.Sig, &created, &expires, &usedEntry, &usedAt, &current)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.VouchConsent{}, notFound("postgres: no vouch consent %s", pairing)
-	}
-	if err != nil {
-		return store.VouchConsent{}, err
-	}
-	c.Created, c.Expires = fromNanos(created), fromNanos(expires)
-	c.UsedEntry, c.UsedAt = usedEntry.String, fromNullNanos(usedAt)
-	c.Void = current.String != c.OperatorKey
-	return c, nil
-}
-
-// useConsent uses the consent a paired vouch completes, in AddIdentity's
-// commit.
-func useConsent(ctx context.Context, tx *txn, id store.Identity) error {
-	c, err := loadConsent(ctx, tx, id.Pairing)
-	if err != nil {
-		return err
-	}
-	if c.Operator != id.Operator {
-		return fmt.Errorf("postgres: pairing %s is %s's consent, not %s's: %w", id.Pairing, c.Operator, id.Operator, store.ErrConflict)
-	}
-	switch c.State(id.Added) {
-	case "used":
-		return fmt.Errorf("postgres: vouch consent %s completed %s: %w", id.Pairing, c.UsedEntry, store.ErrConsentUsed)
-	case "void":
-		return fmt.Errorf("postgres: vouch consent %s: its operator changed keys: %w", id.Pairing, store.ErrConsentVoid)
-	case "expired":
-		return fmt.Errorf("postgres: vouch consent %s lapsed at %s: %w", id.Pairing, c.Expires.Format(time.RFC3339), store.ErrConsentVoid)
-	}
-	_, err = tx.ExecContext(ctx, `UPDATE vouch_consents SET used_entry = ?, used_at = ? WHERE pairing = ?`, id.Entry, nanos(id.Added), id.Pairing)
-	return err
-}
-
-// PutVouch implements store.Store.
-func (s *Store) PutVouch(ctx context.Context, v store.Vouch) error {
-	if v.Operator == "" || v.Voucher == "" || v.VoucherSig == "" {
-		return fmt.Errorf("postgres: put vouch for %s: %w", v.Operator, store.ErrInvalid)
-	}
-	return s.write(ctx, func(tx *txn) error {
-		if _, err := loadOperator(ctx, tx, v.Operator); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO vouches (operator, voucher, login, voucher_sig, at) VALUES (?, ?, ?, ?, ?)
-			 ON CONFLICT (operator, voucher) DO UPDATE SET login = excluded.login, voucher_sig = excluded.voucher_sig, at = excluded.at`,
-			v.Operator, v.Voucher, v.Login, v.VoucherSig, nanos(v.At))
-		return err
-	})
-}
-
-// Vouches implements store.Store.
-func (s *Store) Vouches(ctx context.Context, operator string, since time.Time) ([]store.Vouch, error) {
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT voucher, login, voucher_sig, at FROM vouches WHERE operator = ? AND at >= ? ORDER BY at DESC, voucher`,
-		operator, nanos(since))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.Vouch
-	for rows.Next() {
-		v := store.Vouch{Operator: operator}
-		var at int64
-		if err := rows.Scan(&v.Voucher, &v.Login, &v.VoucherSig, &at); err != nil {
-			return nil, err
-		}
-		v.At = fromNanos(at)
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// RequestAccount implements store.Store.
-func (s *Store) RequestAccount(ctx context.Context, r store.AccountRequest) error {
-	if r.Token == "" || r.Operator == "" || r.Email == "" || r.EmailKey == "" || !r.Expires.After(r.Requested) {
-		return fmt.Errorf("postgres: request account for %s: %w", r.Operator, store.ErrInvalid)
-	}
-	return s.write(ctx, func(tx *txn) error {
-		if _, err := loadOperator(ctx, tx, r.Operator); err != nil {
-			return err
-		}
-		if _, err := loadAccountRequest(ctx, tx, r.Token); err == nil {
-			return fmt.Errorf("postgres: account request %s is recorded: %w", r.Token, store.ErrDuplicate)
-		}
-		if _, err := tx.ExecContext(ctx, `DELETE FROM account_requests WHERE operator = ? AND email_key = ? AND confirmed IS NULL`,
-			r.Operator, r.EmailKey); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO account_requests (token, operator, email, email_key, requested, expires) VALUES (?, ?, ?, ?, ?, ?)`,
-			r.Token, r.Operator, r.Email, r.EmailKey, nanos(r.Requested), nanos(r.Expires))
-		return err
-	})
-}
-
-// AccountRequest implements store.Store.
-func (s *Store) AccountRequest(ctx context.Context, token string) (store.AccountRequest, error) {
-	return loadAccountRequest(ctx, s.r, token)
-}
-
-func loadAccountRequest(ctx context.Context, q querier, token string) (store.AccountRequest, error) {
-	r := store.AccountRequest{Token: token}
-	var requested, expires int64
-	var confirmed sql.NullInt64
-	err := q.QueryRowContext(ctx,
-		`SELECT operator, email, email_key, requested, expires, confirmed FROM account_requests WHERE token = ?`, token).
-		Scan(&r.Operator, &r.Email, &r.EmailKey, &requested, &expires, &confirmed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.AccountRequest{}, notFound("postgres: no account request %s", token)
-	}
-	if err != nil {
-		return store.AccountRequest{}, err
-	}
-	r.Requested, r.Expires, r.Confirmed = fromNanos(requested), fromNanos(expires), fromNullNanos(confirmed)
-	return r, nil
-}
-
 // ConfirmAccount implements store.Store.
 func (s *Store) ConfirmAccount(ctx context.Context, token string, at time.Time) (store.AccountRequest, error) {
 	var out store.AccountRequest
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		r, err := loadAccountRequest(ctx, tx, token)
+		r, err := sqlcommon.LoadAccountRequest(ctx, tx, token)
 		if err != nil {
 			return err
 		}
@@ -211,16 +78,16 @@ func (s *Store) ConfirmAccount(ctx context.Context, token string, at time.Time) 
 		if !at.Before(r.Expires) {
 			return fmt.Errorf("postgres: account request %s lapsed at %s: %w", token, r.Expires.Format(time.RFC3339), store.ErrConflict)
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE account_requests SET confirmed = ? WHERE token = ?`, nanos(at), token); err != nil {
+		if _, err := tx.ExecContext(ctx, `UPDATE account_requests SET confirmed = ? WHERE token = ?`, sqlcommon.Nanos(at), token); err != nil {
 			return err
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO account_members (operator, email_key, added) VALUES (?, ?, ?)
 			 ON CONFLICT (operator) DO UPDATE SET email_key = excluded.email_key, added = excluded.added`,
-			r.Operator, r.EmailKey, nanos(at)); err != nil {
+			r.Operator, r.EmailKey, sqlcommon.Nanos(at)); err != nil {
 			return err
 		}
-		r.Confirmed = fromNanos(nanos(at))
+		r.Confirmed = sqlcommon.FromNanos(sqlcommon.Nanos(at))
 		out = r
 		return nil
 	})
@@ -231,73 +98,4 @@ func (s *Store) ConfirmAccount(ctx context.Context, token string, at time.Time) 
 		return out, fmt.Errorf("postgres: account request %s was confirmed: %w", token, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-// AccountAgents implements store.Store.
-func (s *Store) AccountAgents(ctx context.Context, emailKey string) ([]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT operator FROM account_members WHERE email_key = ? ORDER BY added, operator`, emailKey)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var op string
-		if err := rows.Scan(&op); err != nil {
-			return nil, err
-		}
-		out = append(out, op)
-	}
-	return out, rows.Err()
-}
-
-// WatchDomain implements store.Store.
-func (s *Store) WatchDomain(ctx context.Context, w store.DomainWatch) error {
-	if w.Pairing == "" || w.Operator == "" || w.Domain == "" || !w.Until.After(w.Started) {
-		return fmt.Errorf("postgres: watch %s for %s: %w", w.Domain, w.Operator, store.ErrInvalid)
-	}
-	return s.write(ctx, func(tx *txn) error {
-		if _, err := loadOperator(ctx, tx, w.Operator); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx,
-			`INSERT INTO domain_watches (pairing, operator, domain, started, until) VALUES (?, ?, ?, ?, ?)
-			 ON CONFLICT (pairing) DO UPDATE SET operator = excluded.operator, domain = excluded.domain, started = excluded.started, until = excluded.until`,
-			w.Pairing, w.Operator, w.Domain, nanos(w.Started), nanos(w.Until))
-		return err
-	})
-}
-
-// DomainWatches implements store.Store.
-func (s *Store) DomainWatches(ctx context.Context, now time.Time) ([]store.DomainWatch, error) {
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT pairing, operator, domain, started, until FROM domain_watches WHERE until > ? ORDER BY started, pairing`, nanos(now))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.DomainWatch
-	for rows.Next() {
-		var w store.DomainWatch
-		var started, until int64
-		if err := rows.Scan(&w.Pairing, &w.Operator, &w.Domain, &started, &until); err != nil {
-			return nil, err
-		}
-		w.Started, w.Until = fromNanos(started), fromNanos(until)
-		out = append(out, w)
-	}
-	return out, rows.Err()
-}
-
-// DropDomainWatches implements store.Store.
-func (s *Store) DropDomainWatches(ctx context.Context, pairings []string, now time.Time) error {
-	return s.write(ctx, func(tx *txn) error {
-		for _, p := range pairings {
-			if _, err := tx.ExecContext(ctx, `DELETE FROM domain_watches WHERE pairing = ?`, p); err != nil {
-				return err
-			}
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM domain_watches WHERE until <= ?`, nanos(now))
-		return err
-	})
 }

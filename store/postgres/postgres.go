@@ -77,6 +77,7 @@ import (
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // Config says which database to use and how.
@@ -101,6 +102,8 @@ type Store struct {
 	// contributions runs the library's contribution writes, holding
 	// libraryLock (serialWrite).
 	contributions *serializer
+
+	sqlcommon.Shared // the methods store/sqlite runs alike
 }
 
 var (
@@ -137,6 +140,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	db.SetMaxOpenConns(cfg.MaxConns)
 	db.SetMaxIdleConns(cfg.MaxConns)
 	s := &Store{db: db, r: &pool{db}, schema: cfg.Schema}
+	s.Shared = s.shared()
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, err
@@ -467,11 +471,6 @@ func prepare(query string, args []any) (string, []any) {
 		args = args[:st.args]
 	}
 	return st.query, boolInts(args)
-}
-
-// placeholders is n "?" placeholders, for an IN list.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
 }
 
 // Exec runs one statement outside the store's records, such as a test's

@@ -2,12 +2,12 @@ package postgres
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 	"time"
 
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // PutRecoveryRequest implements store.Store.
@@ -20,10 +20,10 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		if _, err := loadOperator(ctx, tx, r.Operator); err != nil {
+		if _, err := sqlcommon.LoadOperator(ctx, tx, r.Operator); err != nil {
 			return err
 		}
-		existing, err := loadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
+		existing, err := sqlcommon.LoadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
 		if err == nil && !existing.Approved.IsZero() && r.Requested.Before(existing.Expires) {
 			out, duplicate = existing, true
 			return nil
@@ -35,7 +35,7 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 			`INSERT INTO recovery_requests (operator, key_digest, key, voucher, since, entry, requested, expires) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
 			 ON CONFLICT (operator, key_digest) DO UPDATE SET voucher = excluded.voucher, since = excluded.since, entry = excluded.entry,
 			 requested = excluded.requested, expires = excluded.expires, approved = NULL, voucher_sig = NULL`,
-			r.Operator, r.KeyDigest, r.Key, r.Voucher, int64(r.Since), r.Entry, nanos(r.Requested), nanos(r.Expires)); err != nil {
+			r.Operator, r.KeyDigest, r.Key, r.Voucher, int64(r.Since), r.Entry, sqlcommon.Nanos(r.Requested), sqlcommon.Nanos(r.Expires)); err != nil {
 			return err
 		}
 		// Only the newest open requests stay: the unapproved ones past them go.
@@ -45,7 +45,7 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 				ORDER BY requested DESC, key_digest DESC LIMIT ?)`, r.Operator, r.Operator, open); err != nil {
 			return err
 		}
-		out, err = loadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
+		out, err = sqlcommon.LoadRecoveryRequest(ctx, tx, r.Operator, r.KeyDigest)
 		return err
 	})
 	if err != nil {
@@ -57,55 +57,6 @@ func (s *Store) PutRecoveryRequest(ctx context.Context, r store.RecoveryRequest,
 	return out, nil
 }
 
-// RecoveryRequest implements store.Store.
-func (s *Store) RecoveryRequest(ctx context.Context, operator, keyDigest string) (store.RecoveryRequest, error) {
-	return loadRecoveryRequest(ctx, s.r, operator, keyDigest)
-}
-
-const recoveryColumns = `key_digest, key, voucher, since, entry, requested, expires, approved, voucher_sig`
-
-func scanRecoveryRequest(operator string, scan func(...any) error) (store.RecoveryRequest, error) {
-	r := store.RecoveryRequest{Operator: operator}
-	var since, requested, expires int64
-	var approved sql.NullInt64
-	var sig sql.NullString
-	if err := scan(&r.KeyDigest, &r.Key, &r.Voucher, &since, &r.Entry, &requested, &expires, &approved, &sig); err != nil {
-		return store.RecoveryRequest{}, err
-	}
-	r.Since, r.Requested, r.Expires = uint64(since), fromNanos(requested), fromNanos(expires)
-	r.Approved, r.VoucherSig = fromNullNanos(approved), sig.String
-	return r, nil
-}
-
-func loadRecoveryRequest(ctx context.Context, q querier, operator, keyDigest string) (store.RecoveryRequest, error) {
-	row := q.QueryRowContext(ctx, `SELECT `+recoveryColumns+` FROM recovery_requests WHERE operator = ? AND key_digest = ?`, operator, keyDigest)
-	r, err := scanRecoveryRequest(operator, row.Scan)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.RecoveryRequest{}, notFound("postgres: no recovery of %s to %s waits", operator, keyDigest)
-	}
-	return r, err
-}
-
-// RecoveryRequests implements store.Store.
-func (s *Store) RecoveryRequests(ctx context.Context, operator string, now time.Time) ([]store.RecoveryRequest, error) {
-	rows, err := s.r.QueryContext(ctx,
-		`SELECT `+recoveryColumns+` FROM recovery_requests WHERE operator = ? AND expires > ? ORDER BY requested DESC, key_digest`,
-		operator, nanos(now))
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []store.RecoveryRequest
-	for rows.Next() {
-		r, err := scanRecoveryRequest(operator, rows.Scan)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
 // ApproveRecovery implements store.Store.
 func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, voucherSig string, at, expires time.Time) (store.RecoveryRequest, error) {
 	if voucherSig == "" || !expires.After(at) {
@@ -115,7 +66,7 @@ func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, vouche
 	duplicate := false
 	err := s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		r, err := loadRecoveryRequest(ctx, tx, operator, keyDigest)
+		r, err := sqlcommon.LoadRecoveryRequest(ctx, tx, operator, keyDigest)
 		switch {
 		case err != nil:
 			return err
@@ -126,10 +77,10 @@ func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, vouche
 			return fmt.Errorf("postgres: the recovery of %s to %s lapsed at %s: %w", operator, keyDigest, r.Expires.Format(time.RFC3339), store.ErrConflict)
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE recovery_requests SET approved = ?, voucher_sig = ?, expires = ? WHERE operator = ? AND key_digest = ?`,
-			nanos(at), voucherSig, nanos(expires), operator, keyDigest); err != nil {
+			sqlcommon.Nanos(at), voucherSig, sqlcommon.Nanos(expires), operator, keyDigest); err != nil {
 			return err
 		}
-		out, err = loadRecoveryRequest(ctx, tx, operator, keyDigest)
+		out, err = sqlcommon.LoadRecoveryRequest(ctx, tx, operator, keyDigest)
 		return err
 	})
 	if err != nil {
@@ -139,12 +90,4 @@ func (s *Store) ApproveRecovery(ctx context.Context, operator, keyDigest, vouche
 		return out, fmt.Errorf("postgres: the recovery of %s to %s was approved: %w", operator, keyDigest, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-// DropRecoveryRequest implements store.Store.
-func (s *Store) DropRecoveryRequest(ctx context.Context, operator, keyDigest string) error {
-	return s.write(ctx, func(tx *txn) error {
-		_, err := tx.ExecContext(ctx, `DELETE FROM recovery_requests WHERE operator = ? AND key_digest = ?`, operator, keyDigest)
-		return err
-	})
 }

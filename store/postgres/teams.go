@@ -8,18 +8,9 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/ledger"
-	"github.com/agora-node/agora/ledger/teams"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
-
-// teamNumber parses a team ID, or says the team is not found.
-func teamNumber(id string) (int64, error) {
-	n, ok := teams.Number(id)
-	if !ok {
-		return 0, fmt.Errorf("postgres: team %q: %w", id, store.ErrNotFound)
-	}
-	return n, nil
-}
 
 // CreateTeam implements ledger.TeamStore.
 func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, error) {
@@ -35,23 +26,23 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 		case err == nil:
 			duplicate = true
 			var lerr error
-			out, lerr = loadTeam(ctx, tx, held)
+			out, lerr = sqlcommon.LoadTeam(ctx, tx, held)
 			return lerr
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
 		var n int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO teams (name, name_key, captain, created) VALUES (?, ?, ?, ?) RETURNING number`,
-			t.Name, t.NameKey, t.Captain, nanos(t.At)).Scan(&n); err != nil {
+			t.Name, t.NameKey, t.Captain, sqlcommon.Nanos(t.At)).Scan(&n); err != nil {
 			return err
 		}
 		for _, p := range t.People {
-			if _, err := addPerson(ctx, tx, n, p, t.At); err != nil {
+			if _, err := sqlcommon.AddPerson(ctx, tx, n, p, t.At); err != nil {
 				return err
 			}
 		}
 		var err error
-		out, err = loadTeam(ctx, tx, n)
+		out, err = sqlcommon.LoadTeam(ctx, tx, n)
 		return err
 	})
 	if err != nil {
@@ -63,169 +54,9 @@ func (s *Store) CreateTeam(ctx context.Context, t ledger.NewTeam) (ledger.Team, 
 	return out, nil
 }
 
-func loadTeam(ctx context.Context, q querier, n int64) (ledger.Team, error) {
-	t := ledger.Team{ID: teams.ID(n)}
-	var created int64
-	var removed sql.NullInt64
-	err := q.QueryRowContext(ctx, `SELECT name, name_key, captain, created, removed FROM teams WHERE number = ?`, n).
-		Scan(&t.Name, &t.NameKey, &t.Captain, &created, &removed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ledger.Team{}, fmt.Errorf("postgres: team %s: %w", t.ID, store.ErrNotFound)
-	}
-	if err != nil {
-		return ledger.Team{}, err
-	}
-	t.Created, t.Removed = fromNanos(created), fromNullNanos(removed)
-	rows, err := q.QueryContext(ctx, `SELECT person FROM team_people WHERE team = ? ORDER BY person`, n)
-	if err != nil {
-		return ledger.Team{}, err
-	}
-	defer rows.Close()
-	t.People = []string{}
-	for rows.Next() {
-		var p string
-		if err := rows.Scan(&p); err != nil {
-			return ledger.Team{}, err
-		}
-		t.People = append(t.People, p)
-	}
-	return t, rows.Err()
-}
-
-// Team implements ledger.TeamStore.
-func (s *Store) Team(ctx context.Context, id string) (ledger.Team, error) {
-	n, err := teamNumber(id)
-	if err != nil {
-		return ledger.Team{}, err
-	}
-	return loadTeam(ctx, s.r, n)
-}
-
-// Teams implements ledger.TeamStore.
-func (s *Store) Teams(ctx context.Context) ([]ledger.Team, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT number FROM teams WHERE removed IS NULL ORDER BY number`)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: teams: %w", err)
-	}
-	var numbers []int64
-	for rows.Next() {
-		var n int64
-		if err := rows.Scan(&n); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		numbers = append(numbers, n)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	out := make([]ledger.Team, 0, len(numbers))
-	for _, n := range numbers {
-		t, err := loadTeam(ctx, s.r, n)
-		if err != nil {
-			return nil, fmt.Errorf("postgres: teams: %w", err)
-		}
-		out = append(out, t)
-	}
-	return out, nil
-}
-
-// standingTeam returns team number n if it stands, else store.ErrNotFound.
-func standingTeam(ctx context.Context, q querier, id string) (int64, error) {
-	n, err := teamNumber(id)
-	if err != nil {
-		return 0, err
-	}
-	var removed sql.NullInt64
-	switch err := q.QueryRowContext(ctx, `SELECT removed FROM teams WHERE number = ?`, n).Scan(&removed); {
-	case errors.Is(err, sql.ErrNoRows) || (err == nil && removed.Valid):
-		return 0, fmt.Errorf("postgres: team %s is not standing: %w", id, store.ErrNotFound)
-	case err != nil:
-		return 0, err
-	}
-	return n, nil
-}
-
-// AddTeamPerson implements ledger.TeamStore.
-func (s *Store) AddTeamPerson(ctx context.Context, team, person string, at time.Time) (int, error) {
-	if person == "" || at.IsZero() {
-		return 0, fmt.Errorf("postgres: add a person to %s: %w", team, store.ErrInvalid)
-	}
-	moved := 0
-	err := s.write(ctx, func(tx *txn) error {
-		n, err := standingTeam(ctx, tx, team)
-		if err != nil {
-			return err
-		}
-		moved, err = addPerson(ctx, tx, n, person, at)
-		return err
-	})
-	if err != nil {
-		return 0, fmt.Errorf("postgres: add %s to %s: %w", person, team, err)
-	}
-	return moved, nil
-}
-
-// addPerson puts person on team n, off any other, and moves its agents
-// onto the team at at, but those the team banned. A person already on the
-// team changes nothing.
-func addPerson(ctx context.Context, tx *txn, n int64, person string, at time.Time) (int, error) {
-	var on int
-	switch err := tx.QueryRowContext(ctx, `SELECT 1 FROM team_people WHERE team = ? AND person = ?`, n, person).Scan(&on); {
-	case err == nil:
-		return 0, nil
-	case !errors.Is(err, sql.ErrNoRows):
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, `DELETE FROM team_people WHERE person = ?`, person); err != nil {
-		return 0, err
-	}
-	if _, err := tx.ExecContext(ctx, `INSERT INTO team_people (team, person) VALUES (?, ?)`, n, person); err != nil {
-		return 0, err
-	}
-	rows, err := tx.QueryContext(ctx, `SELECT DISTINCT operator FROM identities WHERE organization = ? ORDER BY operator`, person)
-	if err != nil {
-		return 0, err
-	}
-	var agents []string
-	for rows.Next() {
-		var op string
-		if err := rows.Scan(&op); err != nil {
-			rows.Close()
-			return 0, err
-		}
-		agents = append(agents, op)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return 0, err
-	}
-	moved := 0
-	for _, op := range agents {
-		current, err := currentTeam(ctx, tx, op)
-		if err != nil {
-			return 0, err
-		}
-		if current == n {
-			continue
-		}
-		if banned, err := teamBanned(ctx, tx, n, op, person); err != nil {
-			return 0, err
-		} else if banned {
-			continue
-		}
-		if err := moveOnto(ctx, tx, op, n, at); err != nil {
-			return 0, err
-		}
-		moved++
-	}
-	return moved, nil
-}
-
 // RemoveTeam implements ledger.TeamStore.
 func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger.Team, error) {
-	n, err := teamNumber(id)
+	n, err := sqlcommon.TeamNumber(id)
 	if err != nil {
 		return ledger.Team{}, err
 	}
@@ -233,7 +64,7 @@ func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger
 	duplicate := false
 	err = s.write(ctx, func(tx *txn) error {
 		duplicate = false // set afresh on every run: see write
-		t, err := loadTeam(ctx, tx, n)
+		t, err := sqlcommon.LoadTeam(ctx, tx, n)
 		if err != nil {
 			return err
 		}
@@ -246,11 +77,11 @@ func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger
 			`UPDATE team_spans SET left_at = ?2 WHERE team = ?1 AND left_at IS NULL`,
 			`UPDATE team_requests SET expires = LEAST(expires, ?2) WHERE team = ?1 AND state = 'pending'`,
 		} {
-			if _, err := tx.ExecContext(ctx, q, n, nanos(at)); err != nil {
+			if _, err := tx.ExecContext(ctx, q, n, sqlcommon.Nanos(at)); err != nil {
 				return err
 			}
 		}
-		out, err = loadTeam(ctx, tx, n)
+		out, err = sqlcommon.LoadTeam(ctx, tx, n)
 		return err
 	})
 	if err != nil {
@@ -262,72 +93,6 @@ func (s *Store) RemoveTeam(ctx context.Context, id string, at time.Time) (ledger
 	return out, nil
 }
 
-// TeamSpans implements ledger.TeamStore.
-func (s *Store) TeamSpans(ctx context.Context, team string) ([]ledger.TeamSpan, error) {
-	query := `SELECT operator, team, joined, left_at FROM team_spans ORDER BY joined, operator, id`
-	var args []any
-	if team != "" {
-		n, err := teamNumber(team)
-		if err != nil {
-			return nil, err
-		}
-		query = `SELECT operator, team, joined, left_at FROM team_spans WHERE team = ? ORDER BY joined, operator, id`
-		args = append(args, n)
-	}
-	rows, err := s.r.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, fmt.Errorf("postgres: team spans: %w", err)
-	}
-	defer rows.Close()
-	out := []ledger.TeamSpan{}
-	for rows.Next() {
-		var sp ledger.TeamSpan
-		var n, joined int64
-		var left sql.NullInt64
-		if err := rows.Scan(&sp.Operator, &n, &joined, &left); err != nil {
-			return nil, err
-		}
-		sp.Team, sp.Joined, sp.Left = teams.ID(n), fromNanos(joined), fromNullNanos(left)
-		out = append(out, sp)
-	}
-	return out, rows.Err()
-}
-
-// currentTeam returns the number of the team operator is on, 0 for none.
-func currentTeam(ctx context.Context, q querier, operator string) (int64, error) {
-	var n int64
-	err := q.QueryRowContext(ctx, `SELECT team FROM team_spans WHERE operator = ? AND left_at IS NULL`, operator).Scan(&n)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil
-	}
-	return n, err
-}
-
-// OperatorTeam implements ledger.TeamStore.
-func (s *Store) OperatorTeam(ctx context.Context, operator string) (ledger.Team, error) {
-	n, err := currentTeam(ctx, s.r, operator)
-	if err != nil {
-		return ledger.Team{}, fmt.Errorf("postgres: %s's team: %w", operator, err)
-	}
-	if n == 0 {
-		return ledger.Team{}, fmt.Errorf("postgres: %s is on no team: %w", operator, store.ErrNotFound)
-	}
-	return loadTeam(ctx, s.r, n)
-}
-
-// moveOnto closes operator's open span at at and, for team n > 0, opens
-// one on team n.
-func moveOnto(ctx context.Context, tx *txn, operator string, n int64, at time.Time) error {
-	if _, err := tx.ExecContext(ctx, `UPDATE team_spans SET left_at = ? WHERE operator = ? AND left_at IS NULL`, nanos(at), operator); err != nil {
-		return err
-	}
-	if n == 0 {
-		return nil
-	}
-	_, err := tx.ExecContext(ctx, `INSERT INTO team_spans (operator, team, joined) VALUES (?, ?, ?)`, operator, n, nanos(at))
-	return err
-}
-
 // MoveTeam implements ledger.TeamStore.
 func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 	if m.Operator == "" || m.Entry == "" || m.At.IsZero() {
@@ -336,7 +101,7 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 	moved := false
 	err := s.write(ctx, func(tx *txn) error {
 		moved = false // set afresh on every run: see write
-		if _, err := loadOperator(ctx, tx, m.Operator); err != nil {
+		if _, err := sqlcommon.LoadOperator(ctx, tx, m.Operator); err != nil {
 			return err
 		}
 		var seen int
@@ -350,23 +115,23 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 		if err := tx.QueryRowContext(ctx, `SELECT MAX(signed) FROM team_moves WHERE operator = ?`, m.Operator).Scan(&latest); err != nil {
 			return err
 		}
-		if latest.Valid && nanos(m.Signed) < latest.Int64 {
+		if latest.Valid && sqlcommon.Nanos(m.Signed) < latest.Int64 {
 			return fmt.Errorf("signed %s, before the move signed %s: %w", m.Signed.Format(time.RFC3339Nano),
-				fromNanos(latest.Int64).Format(time.RFC3339Nano), store.ErrConflict)
+				sqlcommon.FromNanos(latest.Int64).Format(time.RFC3339Nano), store.ErrConflict)
 		}
-		current, err := currentTeam(ctx, tx, m.Operator)
+		current, err := sqlcommon.CurrentTeam(ctx, tx, m.Operator)
 		if err != nil {
 			return err
 		}
 		var target int64
 		if m.Leave {
-			n, err := teamNumber(m.Team)
+			n, err := sqlcommon.TeamNumber(m.Team)
 			if err != nil {
 				return err
 			}
 			moved = current != 0 && current == n
 		} else {
-			if target, err = standingTeam(ctx, tx, m.Team); err != nil {
+			if target, err = sqlcommon.StandingTeam(ctx, tx, m.Team); err != nil {
 				return err
 			}
 			moved = current != target
@@ -377,12 +142,12 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 			}
 		}
 		if moved {
-			if err := moveOnto(ctx, tx, m.Operator, target, m.At); err != nil {
+			if err := sqlcommon.MoveOnto(ctx, tx, m.Operator, target, m.At); err != nil {
 				return err
 			}
 		}
 		_, err = tx.ExecContext(ctx, `INSERT INTO team_moves (entry, operator, signed, at, moved) VALUES (?, ?, ?, ?, ?)`,
-			m.Entry, m.Operator, nanos(m.Signed), nanos(m.At), moved)
+			m.Entry, m.Operator, sqlcommon.Nanos(m.Signed), sqlcommon.Nanos(m.At), moved)
 		return err
 	})
 	if err != nil {
@@ -393,25 +158,6 @@ func (s *Store) MoveTeam(ctx context.Context, m ledger.TeamMove) (bool, error) {
 
 // movesLeft refuses a move past m.Limit moves in m.Window before m.At.
 func movesLeft(ctx context.Context, tx *txn, m ledger.TeamMove) error {
-	return withinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_moves WHERE operator = ? AND moved = 1 AND at > ?`, m.Operator,
+	return sqlcommon.WithinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_moves WHERE operator = ? AND moved = 1 AND at > ?`, m.Operator,
 		m.Limit, m.Window, m.At, fmt.Sprintf("%d changes of team in %s", m.Limit, m.Window))
-}
-
-// withinLimit refuses what would pass limit in the window before at: count
-// is a query of the count and the oldest time (Unix nanoseconds) of what
-// subject did after its second parameter, the window's start.
-func withinLimit(ctx context.Context, tx *txn, count, subject string, limit int, window time.Duration, at time.Time, what string) error {
-	var made int
-	var oldest sql.NullInt64
-	if err := tx.QueryRowContext(ctx, count, subject, nanos(at.Add(-window))).Scan(&made, &oldest); err != nil {
-		return err
-	}
-	if made < limit {
-		return nil
-	}
-	retry := window
-	if oldest.Valid {
-		retry = fromNanos(oldest.Int64).Add(window).Sub(at)
-	}
-	return &store.LimitError{What: what, RetryAfter: retry}
 }

@@ -8,22 +8,9 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/ledger"
-	"github.com/agora-node/agora/ledger/teams"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
-
-const requestColumns = `id, team, operator, organization, entry, at, expires, state, decided`
-
-func scanRequest(row interface{ Scan(...any) error }) (ledger.JoinRequest, error) {
-	var r ledger.JoinRequest
-	var n, at, expires int64
-	var decided sql.NullInt64
-	if err := row.Scan(&r.ID, &n, &r.Operator, &r.Organization, &r.Entry, &at, &expires, &r.State, &decided); err != nil {
-		return ledger.JoinRequest{}, err
-	}
-	r.Team, r.At, r.Expires, r.Decided = teams.ID(n), fromNanos(at), fromNanos(expires), fromNullNanos(decided)
-	return r, nil
-}
 
 // RequestJoin implements ledger.TeamStore.
 func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int, window, lifetime, cooldown time.Duration) (ledger.JoinRequest, error) {
@@ -33,23 +20,23 @@ func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int
 	var out ledger.JoinRequest
 	var standing error
 	err := s.write(ctx, func(tx *txn) error {
-		n, err := standingTeam(ctx, tx, r.Team)
+		n, err := sqlcommon.StandingTeam(ctx, tx, r.Team)
 		if err != nil {
 			return err
 		}
-		at := nanos(r.At)
-		row := tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests
+		at := sqlcommon.Nanos(r.At)
+		row := tx.QueryRowContext(ctx, `SELECT `+sqlcommon.RequestColumns+` FROM team_requests
 			WHERE operator = ? AND team = ? AND state = 'pending' AND expires > ? ORDER BY id DESC LIMIT 1`, r.Operator, n, at)
-		switch got, err := scanRequest(row); {
+		switch got, err := sqlcommon.ScanRequest(row); {
 		case err == nil:
 			out, standing = got, store.ErrDuplicate
 			return nil
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		row = tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests
-			WHERE operator = ? AND team = ? AND state = 'declined' AND decided > ? ORDER BY id DESC LIMIT 1`, r.Operator, n, nanos(r.At.Add(-cooldown)))
-		switch got, err := scanRequest(row); {
+		row = tx.QueryRowContext(ctx, `SELECT `+sqlcommon.RequestColumns+` FROM team_requests
+			WHERE operator = ? AND team = ? AND state = 'declined' AND decided > ? ORDER BY id DESC LIMIT 1`, r.Operator, n, sqlcommon.Nanos(r.At.Add(-cooldown)))
+		switch got, err := sqlcommon.ScanRequest(row); {
 		case err == nil:
 			out, standing = got, store.ErrConflict
 			return nil
@@ -57,17 +44,17 @@ func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int
 			return err
 		}
 		if limit > 0 {
-			if err := withinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_requests WHERE operator = ? AND at > ?`, r.Operator,
+			if err := sqlcommon.WithinLimit(ctx, tx, `SELECT COUNT(*), MIN(at) FROM team_requests WHERE operator = ? AND at > ?`, r.Operator,
 				limit, window, r.At, fmt.Sprintf("%d requests to join teams in %s", limit, window)); err != nil {
 				return err
 			}
 		}
 		var id int64
 		if err := tx.QueryRowContext(ctx, `INSERT INTO team_requests (team, operator, organization, entry, at, expires, state)
-			VALUES (?, ?, ?, ?, ?, ?, 'pending') RETURNING id`, n, r.Operator, r.Organization, r.Entry, at, nanos(r.At.Add(lifetime))).Scan(&id); err != nil {
+			VALUES (?, ?, ?, ?, ?, ?, 'pending') RETURNING id`, n, r.Operator, r.Organization, r.Entry, at, sqlcommon.Nanos(r.At.Add(lifetime))).Scan(&id); err != nil {
 			return err
 		}
-		out, err = scanRequest(tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests WHERE id = ?`, id))
+		out, err = sqlcommon.ScanRequest(tx.QueryRowContext(ctx, `SELECT `+sqlcommon.RequestColumns+` FROM team_requests WHERE id = ?`, id))
 		return err
 	})
 	if err != nil {
@@ -79,94 +66,25 @@ func (s *Store) RequestJoin(ctx context.Context, r ledger.JoinRequest, limit int
 	return out, nil
 }
 
-// JoinRequests implements ledger.TeamStore.
-func (s *Store) JoinRequests(ctx context.Context, team string, now time.Time) ([]ledger.JoinRequest, error) {
-	n, err := teamNumber(team)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := s.r.QueryContext(ctx, `SELECT `+requestColumns+` FROM team_requests
-		WHERE team = ? AND state = 'pending' AND expires > ? ORDER BY id`, n, nanos(now))
-	if err != nil {
-		return nil, fmt.Errorf("postgres: requests to join %s: %w", team, err)
-	}
-	defer rows.Close()
-	out := []ledger.JoinRequest{}
-	for rows.Next() {
-		r, err := scanRequest(rows)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, r)
-	}
-	return out, rows.Err()
-}
-
-// DecideJoin implements ledger.TeamStore.
-func (s *Store) DecideJoin(ctx context.Context, id int64, approve bool, at time.Time) (ledger.JoinRequest, error) {
-	var out ledger.JoinRequest
-	err := s.write(ctx, func(tx *txn) error {
-		r, err := scanRequest(tx.QueryRowContext(ctx, `SELECT `+requestColumns+` FROM team_requests WHERE id = ?`, id))
-		if errors.Is(err, sql.ErrNoRows) {
-			return fmt.Errorf("no request %d: %w", id, store.ErrNotFound)
-		}
-		if err != nil {
-			return err
-		}
-		if r.State != ledger.RequestPending || !r.Expires.After(at) {
-			return fmt.Errorf("request %d is %s, pending until %s: %w", id, r.State, r.Expires.Format(time.RFC3339), store.ErrConflict)
-		}
-		n, err := standingTeam(ctx, tx, r.Team)
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("request %d: team %s is not standing: %w", id, r.Team, store.ErrConflict)
-		}
-		if err != nil {
-			return err
-		}
-		state := ledger.RequestDeclined
-		if approve {
-			if banned, err := teamBanned(ctx, tx, n, r.Operator, r.Organization); err != nil {
-				return err
-			} else if banned {
-				return fmt.Errorf("request %d: %s removed %s: %w", id, r.Team, r.Operator, store.ErrConflict)
-			}
-			if err := moveOnto(ctx, tx, r.Operator, n, at); err != nil {
-				return err
-			}
-			state = ledger.RequestApproved
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE team_requests SET state = ?, decided = ? WHERE id = ?`, state, nanos(at), id); err != nil {
-			return err
-		}
-		r.State, r.Decided = state, at
-		out = r
-		return nil
-	})
-	if err != nil {
-		return ledger.JoinRequest{}, fmt.Errorf("postgres: decide request %d: %w", id, err)
-	}
-	return out, nil
-}
-
 // BanFromTeam implements ledger.TeamStore.
 func (s *Store) BanFromTeam(ctx context.Context, team, subject string, at time.Time) (int, error) {
 	if subject == "" {
 		return 0, fmt.Errorf("postgres: ban from %s: %w", team, store.ErrInvalid)
 	}
-	n, err := teamNumber(team)
+	n, err := sqlcommon.TeamNumber(team)
 	if err != nil {
 		return 0, err
 	}
 	left := 0
 	err = s.write(ctx, func(tx *txn) error {
-		if _, err := loadTeam(ctx, tx, n); err != nil {
+		if _, err := sqlcommon.LoadTeam(ctx, tx, n); err != nil {
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `INSERT INTO team_bans (team, subject, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, n, subject, nanos(at)); err != nil {
+		if _, err := tx.ExecContext(ctx, `INSERT INTO team_bans (team, subject, at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, n, subject, sqlcommon.Nanos(at)); err != nil {
 			return err
 		}
 		res, err := tx.ExecContext(ctx, `UPDATE team_spans SET left_at = ?3 WHERE team = ?1 AND left_at IS NULL
-			AND (operator = ?2 OR operator IN (SELECT operator FROM identities WHERE organization = ?2))`, n, subject, nanos(at))
+			AND (operator = ?2 OR operator IN (SELECT operator FROM identities WHERE organization = ?2))`, n, subject, sqlcommon.Nanos(at))
 		if err != nil {
 			return err
 		}
@@ -176,51 +94,11 @@ func (s *Store) BanFromTeam(ctx context.Context, team, subject string, at time.T
 		}
 		left = int(removed)
 		_, err = tx.ExecContext(ctx, `UPDATE team_requests SET state = 'declined', decided = ?3
-			WHERE team = ?1 AND state = 'pending' AND (operator = ?2 OR organization = ?2)`, n, subject, nanos(at))
+			WHERE team = ?1 AND state = 'pending' AND (operator = ?2 OR organization = ?2)`, n, subject, sqlcommon.Nanos(at))
 		return err
 	})
 	if err != nil {
 		return 0, fmt.Errorf("postgres: ban %s from %s: %w", subject, team, err)
 	}
 	return left, nil
-}
-
-// UnbanFromTeam implements ledger.TeamStore.
-func (s *Store) UnbanFromTeam(ctx context.Context, team, subject string) error {
-	n, err := teamNumber(team)
-	if err != nil {
-		return err
-	}
-	return s.write(ctx, func(tx *txn) error {
-		if _, err := loadTeam(ctx, tx, n); err != nil {
-			return err
-		}
-		_, err := tx.ExecContext(ctx, `DELETE FROM team_bans WHERE team = ? AND subject = ?`, n, subject)
-		return err
-	})
-}
-
-// TeamBanned implements ledger.TeamStore.
-func (s *Store) TeamBanned(ctx context.Context, team string, subjects ...string) (bool, error) {
-	n, err := teamNumber(team)
-	if err != nil {
-		return false, err
-	}
-	return teamBanned(ctx, s.r, n, subjects...)
-}
-
-func teamBanned(ctx context.Context, q querier, n int64, subjects ...string) (bool, error) {
-	for _, subject := range subjects {
-		if subject == "" {
-			continue
-		}
-		var one int
-		switch err := q.QueryRowContext(ctx, `SELECT 1 FROM team_bans WHERE team = ? AND subject = ?`, n, subject).Scan(&one); {
-		case err == nil:
-			return true, nil
-		case !errors.Is(err, sql.ErrNoRows):
-			return false, err
-		}
-	}
-	return false, nil
 }

@@ -1,8 +1,13 @@
 // Package sqlcommon holds what the SQL drivers, store/sqlite and
-// store/postgres, run alike: queries written once in the SQL both take
-// (?N placeholders, which store/postgres rewrites), over a Querier either
-// driver's transaction is. README.md's "State in PostgreSQL" says how the
-// two drivers stand.
+// store/postgres, run alike: the rows they read and the rules they write,
+// and Shared, the store methods whose every statement both take, which
+// each driver's Store embeds over its own pool and transactions. The SQL
+// is written once, with SQLite's "?" and "?N" placeholders, which
+// store/postgres turns into "$N" in one place (its txn and pool); where
+// the two dialects differ, a Dialect field says so, one per difference.
+// How a write commits, retries and keeps its rules under concurrency
+// stays each driver's. README.md's "State in PostgreSQL" says how the two
+// drivers stand.
 package sqlcommon
 
 import (
@@ -21,6 +26,21 @@ type Querier interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+}
+
+// A Dialect is where the two drivers' SQL differs, each difference a
+// field, so the shared SQL says the rest alike. Each driver has one.
+type Dialect struct {
+	// JSONArray is an aggregate of expr's values into a JSON array's
+	// text, "[]" over no rows.
+	JSONArray func(expr string) string
+	// JSONEach is a query of the elements, as text, of the JSON array
+	// param holds (a placeholder), for an IN list of any length.
+	JSONEach func(param string) string
+	// Text is param (a placeholder) as a text value that compares byte
+	// by byte, where the SQL gives it no type of its own (a recursive
+	// query's first row).
+	Text func(param string) string
 }
 
 // CandidatePage is how many open jobs TakeJob weighs at once, most urgent

@@ -13,6 +13,7 @@ import (
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // TestBindHookMigration opens a database from before the binding hooks
@@ -87,7 +88,7 @@ func TestBindHookMigration(t *testing.T) {
 		if err != nil {
 			return err
 		}
-		marked, err = strings1(rows)
+		marked, err = sqlcommon.Strings1(rows)
 		return err
 	}))
 	if want := []string{opening.EntryDigest, "sha256:withdrawal"}; !slices.Equal(marked, want) {

@@ -6,11 +6,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
-	"time"
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // CreateBundle implements ledger.Store.
@@ -25,7 +24,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 	var out ledger.Bundle
 	duplicate := false
 	err = s.write(ctx, func(tx *sql.Tx) error {
-		existing, err := loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		existing, err := dialect.LoadBundle(ctx, tx, `b.hash = ?`, b.Hash)
 		if err == nil {
 			out, duplicate = existing, true
 			return nil
@@ -33,7 +32,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		if err := mustBeSigned(ctx, tx, b.Sealed); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, b.Sealed); err != nil {
 			return err
 		}
 		var other string
@@ -44,7 +43,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 			`INSERT INTO bundles (hash, operator, key_digest, entry, entry_digest, sealed, salt, fields, replaces, written_by, at)
 			 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
 			b.Hash, b.Operator, b.KeyDigest, b.Entry, b.EntryDigest, b.Sealed, b.Salt, string(fields),
-			nullString(b.Replaces), b.WrittenBy, nanos(b.At)); err != nil {
+			sqlcommon.NullString(b.Replaces), b.WrittenBy, sqlcommon.Nanos(b.At)); err != nil {
 			return err
 		}
 		for _, f := range b.Files {
@@ -82,7 +81,7 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 				}
 			}
 		}
-		out, err = loadBundle(ctx, tx, `b.hash = ?`, b.Hash)
+		out, err = dialect.LoadBundle(ctx, tx, `b.hash = ?`, b.Hash)
 		return err
 	})
 	if err != nil {
@@ -94,95 +93,6 @@ func (s *Store) CreateBundle(ctx context.Context, b ledger.NewBundle) (ledger.Bu
 	return out, nil
 }
 
-const bundleColumns = `b.hash, b.operator, b.key_digest, b.entry, b.entry_digest, b.sealed, b.salt, b.fields,
-	b.replaces, b.written_by, b.at, se.idx, b.revealed, re.idx, b.withdrawal, we.idx, b.reason, b.void, b.withdrawn_at`
-
-const bundleJoins = `FROM bundles b
-	JOIN signed se ON se.digest = b.sealed
-	LEFT JOIN signed re ON re.digest = b.revealed
-	LEFT JOIN signed we ON we.digest = b.withdrawal`
-
-// loadBundle loads the one bundle where matches, with its files, claims
-// and versions.
-func loadBundle(ctx context.Context, q querier, where string, args ...any) (ledger.Bundle, error) {
-	b, err := scanBundle(q.QueryRowContext(ctx, `SELECT `+bundleColumns+` `+bundleJoins+` WHERE `+where, args...))
-	if errors.Is(err, sql.ErrNoRows) {
-		return ledger.Bundle{}, notFound("sqlite: no bundle where %s %v", where, args)
-	}
-	if err != nil {
-		return ledger.Bundle{}, err
-	}
-	rows, err := q.QueryContext(ctx, `SELECT path, digest, size, uploaded FROM bundle_files WHERE bundle = ? ORDER BY path`, b.Hash)
-	if err != nil {
-		return ledger.Bundle{}, err
-	}
-	for rows.Next() {
-		var f ledger.File
-		if err := rows.Scan(&f.Path, &f.Digest, &f.Size, &f.Uploaded); err != nil {
-			rows.Close()
-			return ledger.Bundle{}, err
-		}
-		b.Files = append(b.Files, f)
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return ledger.Bundle{}, err
-	}
-	found, err := queryClaims(ctx, q, `c.bundle = ? ORDER BY c.position`, b.Hash)
-	if err != nil {
-		return ledger.Bundle{}, err
-	}
-	for _, c := range found {
-		b.Claims = append(b.Claims, c.Claim)
-	}
-	b.Versions, err = versions(ctx, q, b)
-	return b, err
-}
-
-// Bundle implements ledger.Store.
-func (s *Store) Bundle(ctx context.Context, hash string) (b ledger.Bundle, err error) {
-	err = s.read(ctx, func(tx *sql.Tx) error {
-		b, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
-		return err
-	})
-	return b, err
-}
-
-// BundleBySealed implements ledger.Store.
-func (s *Store) BundleBySealed(ctx context.Context, index int64) (b ledger.Bundle, err error) {
-	err = s.read(ctx, func(tx *sql.Tx) error {
-		b, err = loadBundle(ctx, tx, `se.idx = ?`, index)
-		return err
-	})
-	return b, err
-}
-
-// SealedBundles implements ledger.Store.
-func (s *Store) SealedBundles(ctx context.Context, before time.Time, after string, limit int) ([]ledger.Bundle, error) {
-	if after == "" {
-		return s.loadBundles(ctx, `b.revealed IS NULL AND b.withdrawal IS NULL AND b.at <= ? AND se.idx IS NOT NULL
-		ORDER BY b.at, b.hash LIMIT ?`, nanos(before), limit)
-	}
-	return s.loadBundles(ctx, `b.revealed IS NULL AND b.withdrawal IS NULL AND b.at <= ? AND se.idx IS NOT NULL
-		AND (b.at, b.hash) > (SELECT at, hash FROM bundles WHERE hash = ?)
-		ORDER BY b.at, b.hash LIMIT ?`, nanos(before), after, limit)
-}
-
-// UnsettledBundles implements ledger.Store.
-func (s *Store) UnsettledBundles(ctx context.Context, limit int) ([]ledger.Bundle, error) {
-	return s.loadBundles(ctx, `b.revealed IS NOT NULL AND b.settled IS NULL AND re.idx IS NOT NULL
-		ORDER BY b.at LIMIT ?`, limit)
-}
-
-// SettleBundle implements ledger.Store.
-func (s *Store) SettleBundle(ctx context.Context, hash string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		_, err := tx.ExecContext(ctx, `UPDATE bundles SET settled = ? WHERE hash = ? AND revealed IS NOT NULL AND settled IS NULL`,
-			nanos(time.Now()), hash)
-		return err
-	})
-}
-
 // settledMigration marks when the work following a bundle's opening was
 // done (SettleBundle); bundles opened before it are taken as settled.
 const settledMigration = `
@@ -191,85 +101,20 @@ UPDATE bundles SET settled = at WHERE revealed IS NOT NULL;
 CREATE INDEX bundles_unsettled ON bundles (at) WHERE revealed IS NOT NULL AND settled IS NULL;
 `
 
-// loadBundles loads every bundle where matches, in one read transaction.
-func (s *Store) loadBundles(ctx context.Context, where string, args ...any) ([]ledger.Bundle, error) {
-	var out []ledger.Bundle
-	err := s.read(ctx, func(tx *sql.Tx) error {
-		rows, err := tx.QueryContext(ctx, `SELECT b.hash `+bundleJoins+` WHERE `+where, args...)
-		if err != nil {
-			return err
-		}
-		hashes, err := strings1(rows)
-		if err != nil {
-			return err
-		}
-		for _, h := range hashes {
-			b, err := loadBundle(ctx, tx, `b.hash = ?`, h)
-			if err != nil {
-				return err
-			}
-			out = append(out, b)
-		}
-		return nil
-	})
-	return out, err
-}
-
-func strings1(rows *sql.Rows) ([]string, error) {
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var v string
-		if err := rows.Scan(&v); err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-	}
-	return out, rows.Err()
-}
-
-// OpenBundle implements ledger.Store.
-func (s *Store) OpenBundle(ctx context.Context, hash, entry string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		if err := mustBeSigned(ctx, tx, entry); err != nil {
-			return err
-		}
-		var revealed, withdrawal sql.NullString
-		err := tx.QueryRowContext(ctx, `SELECT revealed, withdrawal FROM bundles WHERE hash = ?`, hash).Scan(&revealed, &withdrawal)
-		if errors.Is(err, sql.ErrNoRows) {
-			return notFound("sqlite: no bundle %s", hash)
-		}
-		switch {
-		case err != nil:
-			return err
-		case revealed.String == entry:
-			return nil
-		case revealed.Valid:
-			return fmt.Errorf("sqlite: bundle %s was revealed by %s: %w", hash, revealed.String, store.ErrConflict)
-		case withdrawal.Valid:
-			return fmt.Errorf("sqlite: bundle %s was withdrawn: %w", hash, store.ErrConflict)
-		}
-		if _, err := tx.ExecContext(ctx, `UPDATE bundles SET revealed = ? WHERE hash = ?`, entry, hash); err != nil {
-			return err
-		}
-		return markBind(ctx, tx, entry, bundleStepHook)
-	})
-}
-
 // WithdrawBundle implements ledger.Store.
 func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdrawal) (ledger.Bundle, error) {
 	var out ledger.Bundle
 	duplicate := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		if err := mustBeSigned(ctx, tx, w.Entry); err != nil {
+		if err := sqlcommon.MustBeSigned(ctx, tx, w.Entry); err != nil {
 			return err
 		}
 		if w.Void != "" {
-			if err := mustBeSigned(ctx, tx, w.Void); err != nil {
+			if err := sqlcommon.MustBeSigned(ctx, tx, w.Void); err != nil {
 				return err
 			}
 		}
-		b, err := loadBundle(ctx, tx, `b.hash = ?`, hash)
+		b, err := dialect.LoadBundle(ctx, tx, `b.hash = ?`, hash)
 		if err != nil {
 			return err
 		}
@@ -278,13 +123,13 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 			return nil
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE bundles SET withdrawal = ?, reason = ?, void = ?, withdrawn_at = ? WHERE hash = ?`,
-			w.Entry, w.Reason, nullString(w.Void), nanos(w.At), hash); err != nil {
+			w.Entry, w.Reason, sqlcommon.NullString(w.Void), sqlcommon.Nanos(w.At), hash); err != nil {
 			return err
 		}
-		if err := markBind(ctx, tx, w.Entry, bundleStepHook); err != nil {
+		if err := bindHooks.Mark(ctx, tx, w.Entry, sqlcommon.BundleStepHook); err != nil {
 			return err
 		}
-		out, err = loadBundle(ctx, tx, `b.hash = ?`, hash)
+		out, err = dialect.LoadBundle(ctx, tx, `b.hash = ?`, hash)
 		return err
 	})
 	if err != nil {
@@ -296,15 +141,11 @@ func (s *Store) WithdrawBundle(ctx context.Context, hash string, w ledger.Withdr
 	return out, nil
 }
 
-// bundleStepHook is the binding hook of the entries that reveal or
-// withdraw a bundle, which OpenBundle and WithdrawBundle mark.
-const bundleStepHook = "bundle"
-
 // bundleStepBound keeps the claims in step with the entry just bound at
 // index, in the commit that binds it: claims become findable when the
 // entry revealing their bundle is bound, and unfindable when a withdrawal
 // of it is.
-func bundleStepBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
+func bundleStepBound(ctx context.Context, tx sqlcommon.Querier, b store.Binding) error {
 	if _, err := tx.ExecContext(ctx, `UPDATE claims SET opened = ? WHERE bundle = (SELECT hash FROM bundles WHERE revealed = ?)`, b.Index, b.Digest); err != nil {
 		return err
 	}
@@ -325,7 +166,7 @@ func bundleStepBound(ctx context.Context, tx *sql.Tx, b store.Binding) error {
 // bound yet, which bind found by probing the bundles before.
 const bindHookMigration = `
 ALTER TABLE signed ADD COLUMN on_bind TEXT;
-UPDATE signed SET on_bind = '` + bundleStepHook + `' WHERE idx IS NULL AND digest IN
+UPDATE signed SET on_bind = '` + sqlcommon.BundleStepHook + `' WHERE idx IS NULL AND digest IN
 	(SELECT revealed FROM bundles WHERE revealed IS NOT NULL UNION SELECT withdrawal FROM bundles WHERE withdrawal IS NOT NULL);
 `
 
@@ -361,94 +202,6 @@ func dropBundleRecords(ctx context.Context, tx *sql.Tx, digest string) error {
 	return nil
 }
 
-// OperatorBundles implements ledger.Store.
-func (s *Store) OperatorBundles(ctx context.Context, operator string, since time.Time) (int, error) {
-	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM bundles WHERE (?1 = '' OR operator = ?1) AND at > ?2`, operator, nanos(since)).Scan(&n)
-	return n, err
-}
-
-const claimColumns = `c.id, c.local_id, c.type, c.statement, c.assertion, c.claim, c.position, c.bundle, c.operator,
-	c.opened, c.withdrawn, b.fields, b.written_by, re.stored,
-	(SELECT json_group_array(value) FROM claim_tags t WHERE t.claim = c.seq AND t.kind = 'depends_on'),
-	(SELECT json_group_array(value) FROM claim_tags t WHERE t.claim = c.seq AND t.kind = 'cites')`
-
-const claimJoins = `FROM claims c JOIN bundles b ON b.hash = c.bundle LEFT JOIN signed re ON re.digest = b.revealed`
-
-func queryClaims(ctx context.Context, q querier, where string, args ...any) ([]ledger.FoundClaim, error) {
-	rows, err := q.QueryContext(ctx, `SELECT `+claimColumns+` `+claimJoins+` WHERE `+where, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []ledger.FoundClaim
-	for rows.Next() {
-		var c ledger.FoundClaim
-		var opened, stored sql.NullInt64
-		var fields, depends, cites string
-		if err := rows.Scan(&c.ID, &c.LocalID, &c.Type, &c.Statement, &c.Assertion, &c.JSON, &c.Position, &c.Bundle, &c.Operator,
-			&opened, &c.Withdrawn, &fields, &c.WrittenBy, &stored, &depends, &cites); err != nil {
-			return nil, err
-		}
-		c.Opened = index(opened)
-		if opened.Valid {
-			c.OpenedAt = fromNullNanos(stored)
-		}
-		for _, p := range []struct {
-			text string
-			into *[]string
-		}{{fields, &c.Fields}, {depends, &c.DependsOn}, {cites, &c.Cites}} {
-			if err := json.Unmarshal([]byte(p.text), p.into); err != nil {
-				return nil, fmt.Errorf("sqlite: claim %s: %w", c.ID, err)
-			}
-		}
-		out = append(out, c)
-	}
-	return out, rows.Err()
-}
-
-// placeholders is n question marks, separated by commas.
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?, ", n), ", ")
-}
-
-// Claim implements ledger.Store.
-func (s *Store) Claim(ctx context.Context, id string) ([]ledger.FoundClaim, error) {
-	found, err := queryClaims(ctx, s.r, `c.id = ? AND c.opened IS NOT NULL ORDER BY c.opened`, id)
-	if err != nil {
-		return nil, err
-	}
-	if len(found) == 0 {
-		return nil, notFound("sqlite: no published claim %s", id)
-	}
-	return found, nil
-}
-
-// Restatements implements ledger.Store.
-func (s *Store) Restatements(ctx context.Context, assertion, id string) ([]ledger.FoundClaim, error) {
-	return queryClaims(ctx, s.r, `c.assertion = ? AND c.id != ? AND c.opened IS NOT NULL AND c.withdrawn = 0 ORDER BY c.opened, c.position`, assertion, id)
-}
-
-// DependedOnBy implements ledger.Store.
-func (s *Store) DependedOnBy(ctx context.Context, id string) ([]ledger.FoundClaim, error) {
-	return queryClaims(ctx, s.r, `c.seq IN (SELECT claim FROM claim_tags WHERE kind = 'depends_on' AND value = ?)
-		AND c.opened IS NOT NULL AND c.withdrawn = 0 ORDER BY c.opened, c.position`, id)
-}
-
-// ServedFile implements ledger.Store.
-func (s *Store) ServedFile(ctx context.Context, digest string) (ledger.File, error) {
-	f := ledger.File{Digest: digest}
-	err := s.r.QueryRowContext(ctx, `SELECT f.path, f.size, f.uploaded FROM bundle_files f
-		JOIN bundles b ON b.hash = f.bundle
-		JOIN signed re ON re.digest = b.revealed AND re.idx IS NOT NULL
-		LEFT JOIN signed we ON we.digest = b.withdrawal
-		WHERE f.digest = ? AND we.idx IS NULL LIMIT 1`, digest).Scan(&f.Path, &f.Size, &f.Uploaded)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ledger.File{}, notFound("sqlite: no served file %s", digest)
-	}
-	return f, err
-}
-
 // keptFilesMigration records the files that entries other than bundles
 // digest (KeepFiles), so that HoldsFile keeps them too, and an evidence
 // digest's files by path (KeepEvidence).
@@ -464,72 +217,10 @@ CREATE TABLE evidence_files (
 ) WITHOUT ROWID;
 `
 
-// KeepEvidence implements ledger.Store.
-func (s *Store) KeepEvidence(ctx context.Context, evidence string, files map[string]string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		for path, d := range files {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO evidence_files (evidence, path, digest) VALUES (?, ?, ?) ON CONFLICT DO NOTHING`, evidence, path, d); err != nil {
-				return err
-			}
-			if _, err := tx.ExecContext(ctx, `INSERT INTO kept_files (digest) VALUES (?) ON CONFLICT DO NOTHING`, d); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// EvidenceFiles implements ledger.Store.
-func (s *Store) EvidenceFiles(ctx context.Context, evidence string) (map[string]string, error) {
-	rows, err := s.r.QueryContext(ctx, `SELECT path, digest FROM evidence_files WHERE evidence = ?`, evidence)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	out := map[string]string{}
-	for rows.Next() {
-		var path, d string
-		if err := rows.Scan(&path, &d); err != nil {
-			return nil, err
-		}
-		out[path] = d
-	}
-	if err := rows.Err(); err != nil {
-		return nil, err
-	}
-	if len(out) == 0 {
-		return nil, notFound("sqlite: no evidence %s recorded", evidence)
-	}
-	return out, nil
-}
-
-// KeepFiles implements ledger.Store.
-func (s *Store) KeepFiles(ctx context.Context, digests []string) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		for _, d := range digests {
-			if _, err := tx.ExecContext(ctx, `INSERT INTO kept_files (digest) VALUES (?) ON CONFLICT DO NOTHING`, d); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
-}
-
-// HoldsFile implements ledger.Store.
-func (s *Store) HoldsFile(ctx context.Context, digest string) (bool, error) {
-	var one int
-	err := s.r.QueryRowContext(ctx, `SELECT 1 FROM bundle_files WHERE digest = ?
-		UNION ALL SELECT 1 FROM kept_files WHERE digest = ? LIMIT 1`, digest, digest).Scan(&one)
-	if errors.Is(err, sql.ErrNoRows) {
-		return false, nil
-	}
-	return err == nil, err
-}
-
 // RepeatedBy implements ledger.Store.
 func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []string) (string, error) {
 	if len(assertions) == 0 {
-		return "", notFound("sqlite: no assertions")
+		return "", sqlcommon.NotFound("sqlite: no assertions")
 	}
 	list, err := json.Marshal(assertions)
 	if err != nil {
@@ -540,111 +231,7 @@ func (s *Store) RepeatedBy(ctx context.Context, operator string, assertions []st
 		WHERE c.operator = ? AND c.assertion IN (SELECT value FROM json_each(?)) AND b.withdrawal IS NULL
 		ORDER BY b.at DESC LIMIT 1`, operator, string(list)).Scan(&hash)
 	if errors.Is(err, sql.ErrNoRows) {
-		return "", notFound("sqlite: no earlier bundle of %s repeats these claims", operator)
+		return "", sqlcommon.NotFound("sqlite: no earlier bundle of %s repeats these claims", operator)
 	}
 	return hash, err
-}
-
-// OpenedBetween implements ledger.Store.
-func (s *Store) OpenedBetween(ctx context.Context, start, end int64) ([]ledger.Bundle, error) {
-	return s.loadBundles(ctx, `re.idx >= ? AND re.idx < ? AND we.idx IS NULL ORDER BY re.idx`, start, end)
-}
-
-// RequestUpload implements ledger.Store.
-func (s *Store) RequestUpload(ctx context.Context, u ledger.Upload, limits ledger.UploadLimits) error {
-	if u.Digest == "" || u.Operator == "" || u.Size <= 0 {
-		return fmt.Errorf("sqlite: request upload %s: %w", u.Digest, store.ErrInvalid)
-	}
-	day := u.Requested.Add(-24 * time.Hour)
-	kept := u.Requested.Add(-limits.Keep)
-	return s.write(ctx, func(tx *sql.Tx) error {
-		for _, c := range []struct {
-			what, column, value string
-			limit               int64
-			since               time.Time
-			unbound             bool
-			window              time.Duration
-		}{
-			{"daily upload allowance of the operator", "operator", u.Operator, limits.Daily, day, false, 24 * time.Hour},
-			{"daily upload allowance of the organization", "organization", u.Organization, limits.OrgDaily, day, false, 24 * time.Hour},
-			{"quota of the operator's uploads no bundle holds", "operator", u.Operator, limits.Unbound, kept, true, limits.Keep},
-			{"quota of the organization's uploads no bundle holds", "organization", u.Organization, limits.OrgUnbound, kept, true, limits.Keep},
-		} {
-			if c.value == "" || c.limit <= 0 || (c.unbound && limits.Keep <= 0) {
-				continue
-			}
-			unbound := ""
-			if c.unbound {
-				unbound = ` AND digest NOT IN (SELECT digest FROM bundle_files)`
-			}
-			var used, oldest sql.NullInt64
-			if err := tx.QueryRowContext(ctx, `SELECT SUM(size), MIN(requested) FROM uploads WHERE `+c.column+` = ? AND requested > ?
-				AND NOT (digest = ? AND operator = ?)`+unbound, c.value, nanos(c.since), u.Digest, u.Operator).Scan(&used, &oldest); err != nil {
-				return err
-			}
-			if used.Int64+u.Size > c.limit {
-				retry := time.Hour
-				if oldest.Valid {
-					retry = fromNanos(oldest.Int64).Add(c.window).Sub(u.Requested)
-				}
-				return &store.LimitError{What: c.what, RetryAfter: retry}
-			}
-		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO uploads (digest, operator, organization, size, requested) VALUES (?, ?, ?, ?, ?)
-			ON CONFLICT (digest, operator) DO UPDATE SET requested = excluded.requested, size = excluded.size`,
-			u.Digest, u.Operator, u.Organization, u.Size, nanos(u.Requested))
-		return err
-	})
-}
-
-// Upload implements ledger.Store.
-func (s *Store) Upload(ctx context.Context, digest string) (ledger.Upload, error) {
-	u := ledger.Upload{Digest: digest}
-	var requested int64
-	var completed sql.NullInt64
-	err := s.r.QueryRowContext(ctx, `SELECT operator, organization, size, requested,
-		(SELECT MAX(completed) FROM uploads WHERE digest = ?1) FROM uploads WHERE digest = ?1 ORDER BY requested DESC LIMIT 1`, digest).
-		Scan(&u.Operator, &u.Organization, &u.Size, &requested, &completed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ledger.Upload{}, notFound("sqlite: no upload %s", digest)
-	}
-	if err != nil {
-		return ledger.Upload{}, err
-	}
-	u.Requested, u.Completed = fromNanos(requested), fromNullNanos(completed)
-	return u, nil
-}
-
-// OperatorUpload implements ledger.Store.
-func (s *Store) OperatorUpload(ctx context.Context, digest, operator string) (ledger.Upload, error) {
-	u := ledger.Upload{Digest: digest, Operator: operator}
-	var requested int64
-	var completed sql.NullInt64
-	err := s.r.QueryRowContext(ctx, `SELECT organization, size, requested, completed FROM uploads WHERE digest = ? AND operator = ?`, digest, operator).
-		Scan(&u.Organization, &u.Size, &requested, &completed)
-	if errors.Is(err, sql.ErrNoRows) {
-		return ledger.Upload{}, notFound("sqlite: %s asked for no upload of %s", operator, digest)
-	}
-	if err != nil {
-		return ledger.Upload{}, err
-	}
-	u.Requested, u.Completed = fromNanos(requested), fromNullNanos(completed)
-	return u, nil
-}
-
-// CompleteUpload implements ledger.Store.
-func (s *Store) CompleteUpload(ctx context.Context, digest, operator string, at time.Time) error {
-	return s.write(ctx, func(tx *sql.Tx) error {
-		res, err := tx.ExecContext(ctx, `UPDATE uploads SET completed = ? WHERE digest = ? AND operator = ? AND completed IS NULL`, nanos(at), digest, operator)
-		if err != nil {
-			return err
-		}
-		if n, _ := res.RowsAffected(); n == 0 {
-			var one int
-			if err := tx.QueryRowContext(ctx, `SELECT 1 FROM uploads WHERE digest = ? AND operator = ?`, digest, operator).Scan(&one); errors.Is(err, sql.ErrNoRows) {
-				return notFound("sqlite: %s asked for no upload of %s", operator, digest)
-			}
-		}
-		return nil
-	})
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/agora-node/agora/internal/search"
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // The claims search (SearchClaims) and the full-text index it reads.
@@ -91,7 +92,7 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 		for i, id := range q.Only {
 			args[i] = id
 		}
-		page.and(`c.id IN (`+placeholders(len(q.Only))+`)`, args...)
+		page.and(`c.id IN (`+sqlcommon.Placeholders(len(q.Only))+`)`, args...)
 	}
 	if q.Type != "" {
 		page.and(`c.type = ?`, q.Type)
@@ -124,7 +125,7 @@ func (s *Store) SearchClaims(ctx context.Context, q ledger.ClaimQuery) ([]ledger
 		if q.Follow {
 			order = `c.opened, c.position`
 		}
-		out, err = queryClaims(ctx, tx, `c.seq IN (`+placeholders(len(seqs))+`) ORDER BY `+order, seqs...)
+		out, err = dialect.QueryClaims(ctx, tx, `c.seq IN (`+sqlcommon.Placeholders(len(seqs))+`) ORDER BY `+order, seqs...)
 		return err
 	})
 	if err != nil {
@@ -170,7 +171,7 @@ func expandPrefixes(ctx context.Context, tx *sql.Tx, words string) (string, erro
 			failed = err
 			return term
 		}
-		found, err := strings1(rows)
+		found, err := sqlcommon.Strings1(rows)
 		if err != nil {
 			failed = err
 			return term

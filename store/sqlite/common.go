@@ -1,17 +1,31 @@
 package sqlite
 
-import "github.com/agora-node/agora/store/sqlcommon"
+import (
+	"context"
+	"database/sql"
 
-// What both SQL drivers read alike, written once in package sqlcommon.
-var (
-	fromNanos     = sqlcommon.FromNanos
-	fromNullNanos = sqlcommon.FromNullNanos
-	index         = sqlcommon.Index
-	loadOperator  = sqlcommon.LoadOperator
-	nanos         = sqlcommon.Nanos
-	notFound      = sqlcommon.NotFound
-	nullString    = sqlcommon.NullString
-	scanBundle    = sqlcommon.ScanBundle
-	shownName     = sqlcommon.ShownName
-	versions      = sqlcommon.Versions
+	"github.com/agora-node/agora/store/sqlcommon"
 )
+
+// shared is what the methods both drivers run alike (sqlcommon.Shared)
+// run on: this store's pool and transactions.
+func (s *Store) shared() sqlcommon.Shared {
+	return sqlcommon.Shared{
+		R: s.r,
+		Read: func(ctx context.Context, f func(tx sqlcommon.Querier) error) error {
+			return s.read(ctx, func(tx *sql.Tx) error { return f(tx) })
+		},
+		Write: func(ctx context.Context, f func(tx sqlcommon.Querier) error) error {
+			return s.write(ctx, func(tx *sql.Tx) error { return f(tx) })
+		},
+		Dialect: dialect,
+		Hooks:   bindHooks,
+	}
+}
+
+// dialect is where this driver's SQL differs from the other's.
+var dialect = sqlcommon.Dialect{
+	JSONArray: func(expr string) string { return "json_group_array(" + expr + ")" },
+	JSONEach:  func(param string) string { return "SELECT value FROM json_each(" + param + ")" },
+	Text:      func(param string) string { return param },
+}

@@ -15,6 +15,7 @@ import (
 	"modernc.org/sqlite"
 
 	"github.com/agora-node/agora/library"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // The catalogue and the changes feed.
@@ -302,7 +303,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]librar
 		return nil, nil
 	}
 	list, _ := json.Marshal(seqs)
-	rows, err := tx.QueryContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
+	rows, err := tx.QueryContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
 		WHERE c.seq IN (SELECT value FROM json_each(?))`, string(list))
 	if err != nil {
 		return nil, err
@@ -310,7 +311,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]librar
 	defer rows.Close()
 	bySeq := make(map[int64]library.Contribution, len(seqs))
 	for rows.Next() {
-		c, err := scanContribution(rows)
+		c, err := sqlcommon.ScanContribution(rows)
 		if err != nil {
 			return nil, err
 		}
@@ -334,7 +335,7 @@ func contributionsBySeq(ctx context.Context, tx *sql.Tx, seqs []int64) ([]librar
 func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.ChangesPage, error) {
 	var page library.ChangesPage
 	err := s.read(ctx, func(tx *sql.Tx) error {
-		newest, err := changesNewest(ctx, tx)
+		newest, err := sqlcommon.ChangesNewest(ctx, tx)
 		if err != nil {
 			return err
 		}
@@ -382,7 +383,7 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		}
 		page.After, page.End = after, end
 		limit := max(q.Limit, 0)
-		rows, err := tx.QueryContext(ctx, `SELECT `+contributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
+		rows, err := tx.QueryContext(ctx, `SELECT `+sqlcommon.ContributionColumns+` FROM contributions c LEFT JOIN signed s ON s.digest = c.entry
 			WHERE `+member+` AND c.seq > ? AND c.seq <= ? ORDER BY c.seq LIMIT ?`,
 			append(slices.Clip(memberArgs), after, end, limit+1)...)
 		if err != nil {
@@ -390,7 +391,7 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		}
 		defer rows.Close()
 		for rows.Next() {
-			c, err := scanContribution(rows)
+			c, err := sqlcommon.ScanContribution(rows)
 			if err != nil {
 				return err
 			}
@@ -408,16 +409,6 @@ func (s *Store) Changes(ctx context.Context, q library.ChangesQuery) (library.Ch
 		return library.ChangesPage{}, fmt.Errorf("sqlite: changes: %w", err)
 	}
 	return page, nil
-}
-
-// changesNewest is the newest revision the feed holds: the last before
-// the first whose entry is not yet bound, or the last stored.
-func changesNewest(ctx context.Context, tx *sql.Tx) (int64, error) {
-	var newest int64
-	err := tx.QueryRowContext(ctx, `SELECT coalesce(
-		(SELECT min(c.seq) - 1 FROM signed s JOIN contributions c ON c.entry = s.digest WHERE s.idx IS NULL),
-		(SELECT max(seq) FROM contributions), 0)`).Scan(&newest)
-	return newest, err
 }
 
 // The relations root's changes feed follows, from the links another
@@ -464,7 +455,7 @@ func changesLineages(ctx context.Context, tx *sql.Tx, root string, end int64) ([
 		return nil, err
 	}
 	list, _ := json.Marshal(nodes)
-	contained, err := queryStrings(ctx, tx, `SELECT root FROM contributions WHERE id IN (SELECT value FROM json_each(?)) AND seq <= ?
+	contained, err := sqlcommon.QueryStrings(ctx, tx, `SELECT root FROM contributions WHERE id IN (SELECT value FROM json_each(?)) AND seq <= ?
 		UNION SELECT l.target_root FROM contributions c JOIN contribution_links l ON l.source = c.seq
 		WHERE c.root = ? AND c.seq <= ? AND l.relation = 'includes'`, string(list), end, root, end)
 	if err != nil {
@@ -518,21 +509,4 @@ func changesLineages(ctx context.Context, tx *sql.Tx, root string, end int64) ([
 	}
 	slices.Sort(out)
 	return out, nil
-}
-
-func queryStrings(ctx context.Context, tx *sql.Tx, query string, args ...any) ([]string, error) {
-	rows, err := tx.QueryContext(ctx, query, args...)
-	if err != nil {
-		return nil, err
-	}
-	defer rows.Close()
-	var out []string
-	for rows.Next() {
-		var s string
-		if err := rows.Scan(&s); err != nil {
-			return nil, err
-		}
-		out = append(out, s)
-	}
-	return out, rows.Err()
 }

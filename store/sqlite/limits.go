@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // CreateInvite implements store.Store.
@@ -19,7 +20,7 @@ func (s *Store) CreateInvite(ctx context.Context, inv store.Invite, limit int, w
 	var out store.Invite
 	duplicate := false
 	err := s.write(ctx, func(tx *sql.Tx) error {
-		existing, err := loadInvite(ctx, tx, inv.Digest)
+		existing, err := sqlcommon.LoadInvite(ctx, tx, inv.Digest)
 		if err == nil {
 			out, duplicate = existing, true
 			return nil
@@ -27,7 +28,7 @@ func (s *Store) CreateInvite(ctx context.Context, inv store.Invite, limit int, w
 		if !errors.Is(err, store.ErrNotFound) {
 			return err
 		}
-		op, err := loadOperator(ctx, tx, inv.Sponsor)
+		op, err := sqlcommon.LoadOperator(ctx, tx, inv.Sponsor)
 		if err != nil {
 			return err
 		}
@@ -36,7 +37,7 @@ func (s *Store) CreateInvite(ctx context.Context, inv store.Invite, limit int, w
 		}
 		// The codes the organization made in the window ending now; the
 		// oldest that must age out before another may be made.
-		since := nanos(inv.Created.Add(-window))
+		since := sqlcommon.Nanos(inv.Created.Add(-window))
 		var made int
 		if err := tx.QueryRowContext(ctx,
 			`SELECT COUNT(*) FROM invites WHERE organization = ? AND created > ?`, inv.Organization, since).Scan(&made); err != nil {
@@ -51,15 +52,15 @@ func (s *Store) CreateInvite(ctx context.Context, inv store.Invite, limit int, w
 			}
 			return &store.LimitError{
 				What:       fmt.Sprintf("%d invite codes per organization in %s", limit, window),
-				RetryAfter: fromNanos(oldest).Add(window).Sub(inv.Created),
+				RetryAfter: sqlcommon.FromNanos(oldest).Add(window).Sub(inv.Created),
 			}
 		}
 		if _, err := tx.ExecContext(ctx,
 			`INSERT INTO invites (digest, sponsor, sponsor_key, sponsor_sig, organization, created, expires) VALUES (?, ?, ?, ?, ?, ?, ?)`,
-			inv.Digest, inv.Sponsor, inv.SponsorKey, inv.SponsorSig, inv.Organization, nanos(inv.Created), nanos(inv.Expires)); err != nil {
+			inv.Digest, inv.Sponsor, inv.SponsorKey, inv.SponsorSig, inv.Organization, sqlcommon.Nanos(inv.Created), sqlcommon.Nanos(inv.Expires)); err != nil {
 			return err
 		}
-		out, err = loadInvite(ctx, tx, inv.Digest)
+		out, err = sqlcommon.LoadInvite(ctx, tx, inv.Digest)
 		return err
 	})
 	if err != nil {
@@ -69,42 +70,6 @@ func (s *Store) CreateInvite(ctx context.Context, inv store.Invite, limit int, w
 		return out, fmt.Errorf("sqlite: invite %s is recorded: %w", inv.Digest, store.ErrDuplicate)
 	}
 	return out, nil
-}
-
-// Invite implements store.Store.
-func (s *Store) Invite(ctx context.Context, digest string) (store.Invite, error) {
-	return loadInvite(ctx, s.r, digest)
-}
-
-func loadInvite(ctx context.Context, q querier, digest string) (store.Invite, error) {
-	inv := store.Invite{Digest: digest}
-	var created, expires int64
-	var usedBy, usedEntry sql.NullString
-	var usedAt sql.NullInt64
-	var current sql.NullString
-	err := q.QueryRowContext(ctx,
-		`SELECT i.sponsor, i.sponsor_key, i.sponsor_sig, i.organization, i.created, i.expires, i.used_by, i.used_entry, i.used_at, k.digest
-		 FROM invites i LEFT JOIN keys k ON k.operator = i.sponsor AND k.retired_by IS NULL
-		 WHERE i.digest = ?`, digest).
-		Scan(&inv.Sponsor, &inv.SponsorKey, &inv.SponsorSig, &inv.Organization, &created, &expires, &usedBy, &usedEntry, &usedAt, &current)
-	if errors.Is(err, sql.ErrNoRows) {
-		return store.Invite{}, notFound("sqlite: no invite %s", digest)
-	}
-	if err != nil {
-		return store.Invite{}, err
-	}
-	inv.Created, inv.Expires = fromNanos(created), fromNanos(expires)
-	inv.UsedBy, inv.UsedEntry, inv.UsedAt = usedBy.String, usedEntry.String, fromNullNanos(usedAt)
-	inv.Void = current.String != inv.SponsorKey
-	return inv, nil
-}
-
-// InvitesMade implements store.Store.
-func (s *Store) InvitesMade(ctx context.Context, organization string, since time.Time) (int, error) {
-	var n int
-	err := s.r.QueryRowContext(ctx, `SELECT COUNT(*) FROM invites WHERE organization = ? AND created > ?`,
-		organization, nanos(since)).Scan(&n)
-	return n, err
 }
 
 // Take implements store.Store. Each take is a row (bucket, at, expires):
@@ -117,7 +82,7 @@ func (s *Store) Take(ctx context.Context, bucket string, limit int, window time.
 	}
 	ok := false
 	var retry time.Duration
-	at, since := nanos(now), nanos(now.Add(-window))
+	at, since := sqlcommon.Nanos(now), sqlcommon.Nanos(now.Add(-window))
 	err := s.lightWrite(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.ExecContext(ctx, `DELETE FROM rate_events WHERE expires <= ?`, at); err != nil {
 			return err
@@ -128,7 +93,7 @@ func (s *Store) Take(ctx context.Context, bucket string, limit int, window time.
 		}
 		if taken < limit {
 			ok = true
-			_, err := tx.ExecContext(ctx, `INSERT INTO rate_events (bucket, at, expires) VALUES (?, ?, ?)`, bucket, at, nanos(now.Add(window)))
+			_, err := tx.ExecContext(ctx, `INSERT INTO rate_events (bucket, at, expires) VALUES (?, ?, ?)`, bucket, at, sqlcommon.Nanos(now.Add(window)))
 			return err
 		}
 		// A slot frees when the take that holds the limit's last place
@@ -139,7 +104,7 @@ func (s *Store) Take(ctx context.Context, bucket string, limit int, window time.
 			bucket, since, taken-limit).Scan(&oldest); err != nil {
 			return err
 		}
-		retry = fromNanos(oldest).Add(window).Sub(now)
+		retry = sqlcommon.FromNanos(oldest).Add(window).Sub(now)
 		return nil
 	})
 	if err != nil {

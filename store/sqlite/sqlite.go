@@ -17,7 +17,8 @@
 //
 // One process opens a database at a time. Its SQL stays close to what
 // PostgreSQL also runs (UPSERT ... RETURNING, partial indexes, savepoints,
-// BIGINT times in Unix nanoseconds) so a second driver can share most of it.
+// BIGINT times in Unix nanoseconds), so store/postgres shares most of it:
+// what both run alike is written once, in store/sqlcommon.
 //
 // It keeps the records spec/ledger-protocol.md, library/contract.json and
 // memory/memory-agent-ingress-v1.schema.json define.
@@ -40,6 +41,7 @@ import (
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/memory/engine"
 	"github.com/agora-node/agora/store"
+	"github.com/agora-node/agora/store/sqlcommon"
 )
 
 // Config says where the database is and how to reach it.
@@ -71,6 +73,8 @@ type Store struct {
 	ckStopped chan struct{} // closed when the checkpointer goroutine returns
 
 	operators *operatorCache // Operator's records between reads
+
+	sqlcommon.Shared // the methods store/postgres runs alike
 }
 
 // A job is one method's write: f runs in the writer's transaction, in a
@@ -170,6 +174,7 @@ func Open(ctx context.Context, cfg Config) (*Store, error) {
 	r.SetMaxOpenConns(cfg.Readers)
 	r.SetMaxIdleConns(cfg.Readers)
 	s.r = r
+	s.Shared = s.shared()
 	return s, nil
 }
 

@@ -1,4 +1,4 @@
-package postgres
+package sqlcommon
 
 import (
 	"context"
@@ -13,10 +13,10 @@ import (
 	"github.com/agora-node/agora/store"
 )
 
-func (s *Store) CreateCheckJobs(ctx context.Context, js []ledger.CheckJob, moves []jobs.Movement) error {
-	return s.write(ctx, func(tx *txn) error {
+func (s *Shared) CreateCheckJobs(ctx context.Context, js []ledger.CheckJob, moves []jobs.Movement) error {
+	return s.Write(ctx, func(tx Querier) error {
 		for _, j := range js {
-			if err := insertJob(ctx, tx, j.Job); err != nil {
+			if err := InsertJob(ctx, tx, j.Job); err != nil {
 				return err
 			}
 			detail := "null"
@@ -24,18 +24,18 @@ func (s *Store) CreateCheckJobs(ctx context.Context, js []ledger.CheckJob, moves
 				detail = string(j.Needs.Detail)
 			}
 			if _, err := tx.ExecContext(ctx, `INSERT INTO job_needs (job, software, detail) VALUES (?, ?, ?)`,
-				j.ID, jsonText(orEmpty(j.Needs.Software)), detail); err != nil {
+				j.ID, JSONText(OrEmpty(j.Needs.Software)), detail); err != nil {
 				return err
 			}
 		}
-		_, err := addMoves(ctx, tx, moves)
+		_, err := AddMoves(ctx, tx, moves)
 		return err
 	})
 }
 
-func (s *Store) JobNeeds(ctx context.Context, id string) (ledger.JobNeeds, error) {
+func (s *Shared) JobNeeds(ctx context.Context, id string) (ledger.JobNeeds, error) {
 	var n ledger.JobNeeds
-	err := s.read(ctx, func(tx *txn) error {
+	err := s.Read(ctx, func(tx Querier) error {
 		var software, detail string
 		err := tx.QueryRowContext(ctx, `SELECT software, detail FROM job_needs WHERE job = ?`, id).Scan(&software, &detail)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -52,10 +52,10 @@ func (s *Store) JobNeeds(ctx context.Context, id string) (ledger.JobNeeds, error
 	return n, err
 }
 
-func (s *Store) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs.Movement) (ledger.Job, error) {
+func (s *Shared) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs.Movement) (ledger.Job, error) {
 	var got ledger.Job
-	err := s.write(ctx, func(tx *txn) error {
-		j, err := jobIn(ctx, tx, r.Job)
+	err := s.Write(ctx, func(tx Querier) error {
+		j, err := JobIn(ctx, tx, r.Job)
 		if err != nil {
 			return err
 		}
@@ -65,44 +65,44 @@ func (s *Store) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs.
 		}
 		if prior > 0 {
 			got = j
-			return fmt.Errorf("postgres: %s rated job %s: %w", r.Operator, r.Job, store.ErrDuplicate)
+			return fmt.Errorf("store: %s rated job %s: %w", r.Operator, r.Job, store.ErrDuplicate)
 		}
 		if j.Done || j.Operator != r.Operator || !j.Deadline.After(r.At) {
-			return fmt.Errorf("postgres: job %s is not held by %s now: %w", r.Job, r.Operator, store.ErrConflict)
+			return fmt.Errorf("store: job %s is not held by %s now: %w", r.Job, r.Operator, store.ErrConflict)
 		}
 		for claim, score := range r.Scores {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO importance_ratings (job, claim, bundle, operator, organization, family, model, score, reason, digest, signed, at)
 				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`, r.Job, claim, r.Bundle, r.Operator, r.Organization, r.Family, r.Model,
-				score, r.Reasons[claim], r.Digest, r.Signed, nanos(r.At)); err != nil {
+				score, r.Reasons[claim], r.Digest, r.Signed, Nanos(r.At)); err != nil {
 				return err
 			}
 		}
 		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = ? WHERE id = ?`, r.Digest, r.Job); err != nil {
 			return err
 		}
-		if _, err := addMoves(ctx, tx, pay); err != nil {
+		if _, err := AddMoves(ctx, tx, pay); err != nil {
 			return err
 		}
-		got, err = jobIn(ctx, tx, r.Job)
+		got, err = JobIn(ctx, tx, r.Job)
 		return err
 	})
 	return got, err
 }
 
-func (s *Store) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.Rating, error) {
+func (s *Shared) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.Rating, error) {
 	return s.ratings(ctx, `bundle = ?`, bundle)
 }
 
 // RatingsSince implements ledger.CheckStore.
-func (s *Store) RatingsSince(ctx context.Context, since time.Time) ([]ledger.Rating, error) {
+func (s *Shared) RatingsSince(ctx context.Context, since time.Time) ([]ledger.Rating, error) {
 	return s.ratings(ctx, `at >= ?`, since.UnixNano())
 }
 
 // ratings reads the ratings whose rows match where, in the order they
 // came, each rating's claims gathered into one.
-func (s *Store) ratings(ctx context.Context, where string, arg any) ([]ledger.Rating, error) {
+func (s *Shared) ratings(ctx context.Context, where string, arg any) ([]ledger.Rating, error) {
 	var out []ledger.Rating
-	err := s.read(ctx, func(tx *txn) error {
+	err := s.Read(ctx, func(tx Querier) error {
 		rows, err := tx.QueryContext(ctx, `SELECT job, bundle, claim, operator, organization, family, model, score, reason, digest, signed, at
 			FROM importance_ratings WHERE `+where+` ORDER BY at, job, claim`, arg)
 		if err != nil {
@@ -120,7 +120,7 @@ func (s *Store) ratings(ctx context.Context, where string, arg any) ([]ledger.Ra
 			}
 			i, seen := at[r.Job]
 			if !seen {
-				r.At = fromNanos(when)
+				r.At = FromNanos(when)
 				r.Scores, r.Reasons = map[string]int{}, map[string]string{}
 				i = len(out)
 				at[r.Job] = i
@@ -137,9 +137,9 @@ func (s *Store) ratings(ctx context.Context, where string, arg any) ([]ledger.Ra
 }
 
 // RetireBundleJobs implements ledger.CheckStore.
-func (s *Store) RetireBundleJobs(ctx context.Context, bundle, kind string, moves []jobs.Movement) (int, error) {
+func (s *Shared) RetireBundleJobs(ctx context.Context, bundle, kind string, moves []jobs.Movement) (int, error) {
 	var n int64
-	err := s.write(ctx, func(tx *txn) error {
+	err := s.Write(ctx, func(tx Querier) error {
 		res, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1 WHERE bundle = ? AND kind = ? AND done = 0`, bundle, kind)
 		if err != nil {
 			return err
@@ -147,8 +147,56 @@ func (s *Store) RetireBundleJobs(ctx context.Context, bundle, kind string, moves
 		if n, err = res.RowsAffected(); err != nil {
 			return err
 		}
-		_, err = addMoves(ctx, tx, moves)
+		_, err = AddMoves(ctx, tx, moves)
 		return err
 	})
 	return int(n), err
+}
+
+// The round's timers and withdrawals (ledger.RoundStore). They need no
+// table of their own: a retired job is a job done with no answer, and a
+// withdrawn bundle's files are its bundle_files rows.
+
+// RetireJobs implements ledger.RoundStore.
+func (s *Shared) RetireJobs(ctx context.Context, ids []string, moves []jobs.Movement) ([]string, error) {
+	var retired []string
+	err := s.Write(ctx, func(tx Querier) error {
+		retired = retired[:0]
+		for _, id := range ids {
+			res, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = NULL WHERE id = ? AND done = 0`, id)
+			if err != nil {
+				return err
+			}
+			if n, err := res.RowsAffected(); err != nil {
+				return err
+			} else if n > 0 {
+				retired = append(retired, id)
+			}
+		}
+		_, err := AddMoves(ctx, tx, moves)
+		return err
+	})
+	return retired, err
+}
+
+// WithdrawnFile implements ledger.RoundStore.
+func (s *Shared) WithdrawnFile(ctx context.Context, digest string) (bool, error) {
+	var one int
+	err := s.R.QueryRowContext(ctx, `SELECT 1 FROM bundle_files f JOIN bundles b ON b.hash = f.bundle
+		JOIN signed we ON we.digest = b.withdrawal AND we.idx IS NOT NULL WHERE f.digest = ? LIMIT 1`, digest).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// HeldElsewhere implements ledger.RoundStore.
+func (s *Shared) HeldElsewhere(ctx context.Context, digest, except string) (bool, error) {
+	var one int
+	err := s.R.QueryRowContext(ctx, `SELECT 1 FROM bundle_files f JOIN bundles b ON b.hash = f.bundle
+		WHERE f.digest = ? AND f.bundle <> ? AND b.withdrawal IS NULL LIMIT 1`, digest, except).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, nil
+	}
+	return err == nil, err
 }
