@@ -280,6 +280,8 @@ func (s *recordFile[T]) append(p T) error {
 	return nil
 }
 
+func (s *recordFile[T]) name() string { return s.path }
+
 // brokenErr returns why the store refuses appends for good, or nil.
 func (s *recordFile[T]) brokenErr() error {
 	s.mu.Lock()

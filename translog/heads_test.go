@@ -131,18 +131,19 @@ func TestPublishFaults(t *testing.T) {
 	cfg := testConfig(t, dir)
 	l := openLog(t, cfg)
 	acked := appendConcurrently(t, l, "before", 50, 10)
+	heads := l.heads.(*headStore)
 
 	// The fsync after each of the next three writes fails; the fsync
 	// that makes each undoing truncation durable succeeds.
 	var calls atomic.Int32
-	l.heads.mu.Lock()
-	l.heads.sync = func(f *os.File) error {
+	heads.mu.Lock()
+	heads.sync = func(f *os.File) error {
 		if n := calls.Add(1); n <= 6 && n%2 == 1 {
 			return errors.New("injected fsync failure")
 		}
 		return f.Sync()
 	}
-	l.heads.mu.Unlock()
+	heads.mu.Unlock()
 	sizeBefore := l.Size()
 	// The first publications fail; Tessera tries again at its next
 	// interval, and the appends are acknowledged once one succeeds.
@@ -165,10 +166,11 @@ func TestPublishFaults(t *testing.T) {
 	// A failure that cannot be undone breaks the store for good: appends
 	// are no longer acknowledged, and nothing is served past the last
 	// durable tree head.
-	l.heads.mu.Lock()
-	l.heads.sync = func(*os.File) error { return errors.New("injected: the disk is gone") }
-	l.heads.f.Close() // so the truncation that would undo the write fails too
-	l.heads.mu.Unlock()
+	heads = l.heads.(*headStore)
+	heads.mu.Lock()
+	heads.sync = func(*os.File) error { return errors.New("injected: the disk is gone") }
+	heads.f.Close() // so the truncation that would undo the write fails too
+	heads.mu.Unlock()
 	size := l.Size()
 	index, err := l.Append(context.Background(), testLeaf(t, "broken", 0))
 	if !errors.Is(err, ErrUnpublished) || !errors.Is(err, ErrCorrupt) || index < size {

@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -18,7 +19,6 @@ import (
 	"github.com/agora-node/agora/tlog"
 	f_log "github.com/transparency-dev/formats/log"
 	"github.com/transparency-dev/tessera"
-	"github.com/transparency-dev/tessera/storage/posix"
 )
 
 // Names inside Config.Dir.
@@ -36,14 +36,14 @@ type Log struct {
 	logID  string // protocol.LogID of pubKey
 	pubKey string // the log key's public key as text
 	signer *tlog.CheckpointSigner
-	lock   *os.File // holds the flock on Dir/LOCK
-	heads  *headStore
+	store  backend // the folder or database, locked while the Log is open
+	heads  records[published]
 	tiles  *tileStore
 
 	// Witnessing (see witness.go), when Config.Witnesses are set: the
 	// cosignature file, the witnesses (owned by cosignLoop), and the
 	// cosigning goroutine's stop and end.
-	cosigs        *recordFile[cosigned]
+	cosigs        records[cosigned]
 	witnesses     []*witnessState
 	cosignStop    context.CancelFunc
 	cosignDone    chan struct{}
@@ -99,10 +99,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("translog: %w", err)
-	}
-	lock, err := lockDir(filepath.Join(cfg.Dir, lockName))
+	store, err := openBackend(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +109,8 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		logID:   protocol.LogID(pubKey),
 		pubKey:  pubKey,
 		signer:  signer,
-		lock:    lock,
-		tiles:   newTileStore(filepath.Join(cfg.Dir, tilesName), cfg.TileCacheSize),
+		store:   store,
+		tiles:   newTileStore(store, cfg.TileCacheSize),
 		changed: make(chan struct{}),
 		closed:  make(chan struct{}),
 		stopped: make(chan struct{}),
@@ -133,10 +130,10 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 			if l.cosigs != nil {
 				l.cosigs.close()
 			}
-			lock.Close()
+			store.close()
 		}
 	}()
-	if l.heads, err = openHeads(filepath.Join(cfg.Dir, treeHeadsName)); err != nil {
+	if l.heads, err = store.openHeads(); err != nil {
 		return nil, err
 	}
 	if err := l.checkStored(ctx); err != nil {
@@ -151,7 +148,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		}
 	}
 
-	driver, err := posix.New(ctx, posix.Config{Path: l.tiles.dir})
+	driver, err := store.driver(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
 	}
@@ -205,8 +202,12 @@ func lockDir(path string) (*os.File, error) {
 func (l *Log) checkStored(ctx context.Context) error {
 	last, ok := l.heads.latest()
 	if !ok {
-		if _, err := os.Stat(filepath.Join(l.tiles.dir, "checkpoint")); err == nil {
-			return corrupt("%s holds a published tree but %s holds no tree head for it", l.tiles.dir, l.heads.path)
+		_, err := l.store.tesseraCheckpoint(ctx)
+		switch {
+		case err == nil:
+			return corrupt("%s holds a tree Tessera published but %s holds no tree head for it", l.store.where(), l.heads.name())
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("translog: reading Tessera's checkpoint: %w", err)
 		}
 		return nil
 	}
@@ -284,7 +285,11 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 	prev, havePrev := l.heads.latest()
 	if havePrev && size <= prev.head.Size {
 		if size == prev.head.Size && root == prev.head.Root {
-			return sig, nil // a republication: the tree head stands
+			// A republication: the tree head stands. It may be one a
+			// failed publication stored after all (a database commit
+			// whose answer was lost), which reads never saw.
+			l.setLatest(prev)
+			return sig, nil
 		}
 		return nil, corrupt("asked to publish a tree of %d entries (root %s) after one of %d (root %s)", size, root, prev.head.Size, prev.head.Root)
 	}
@@ -328,13 +333,21 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 	if err := l.heads.append(p); err != nil {
 		return nil, err
 	}
+	l.setLatest(p)
+	return sig, nil
+}
 
+// setLatest makes p the latest publication, unless it is not newer, and
+// wakes those waiting for one.
+func (l *Log) setLatest(p published) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.latest != nil && l.latest.head.Size >= p.head.Size {
+		return
+	}
 	l.latest = &p
 	close(l.changed)
 	l.changed = make(chan struct{})
-	l.mu.Unlock()
-	return sig, nil
 }
 
 // noteWithSignature returns the signed note Tessera writes: the text, a
@@ -633,7 +646,7 @@ func (l *Log) Leaves(ctx context.Context, start, end uint64) ([][]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return l.tiles.at(size).leaves(start, end)
+	return l.tiles.at(size).leaves(ctx, start, end)
 }
 
 // InclusionProof returns the RFC 9162 inclusion proof of leaf index in the
@@ -745,7 +758,7 @@ func (l *Log) Close(ctx context.Context) error {
 	if l.cosigs != nil {
 		errs = append(errs, l.cosigs.close())
 	}
-	errs = append(errs, l.lock.Close())
+	errs = append(errs, l.store.close())
 	return errors.Join(errs...)
 }
 
