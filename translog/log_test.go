@@ -6,8 +6,6 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"sync"
 	"testing"
@@ -187,9 +185,11 @@ func checkLog(t testing.TB, l *Log, want map[uint64][]byte) []published {
 	return heads
 }
 
-func TestAppendConcurrently(t *testing.T) {
-	dir := t.TempDir()
-	l := openLog(t, testConfig(t, dir))
+func TestAppendConcurrently(t *testing.T) { forEachDriver(t, testAppendConcurrently) }
+
+func testAppendConcurrently(t *testing.T, d testDriver) {
+	cfg := d.config(t)
+	l := openLog(t, cfg)
 	if l.Size() != 0 {
 		t.Fatalf("a new log has %d entries", l.Size())
 	}
@@ -197,8 +197,8 @@ func TestAppendConcurrently(t *testing.T) {
 		t.Fatalf("a new log has no tree head: %v", err)
 	}
 	start := time.Now()
-	got := appendConcurrently(t, l, "concurrent", 2000, 40)
-	t.Logf("2,000 appends from 40 goroutines in %v", time.Since(start))
+	got := appendConcurrently(t, l, "concurrent", 2000, 40*d.spread)
+	t.Logf("2,000 appends from %d goroutines in %v", 40*d.spread, time.Since(start))
 	for i := range uint64(2000) {
 		if got[i] == nil {
 			t.Fatalf("index %d was never given", i)
@@ -213,12 +213,8 @@ func TestAppendConcurrently(t *testing.T) {
 	closeLog(t, l)
 
 	// Tessera's own checkpoint is the one the log published last.
-	onDisk, err := os.ReadFile(filepath.Join(dir, tilesName, "checkpoint"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(onDisk, latest) {
-		t.Errorf("Tessera's checkpoint file\n%s\ndiffers from the last published checkpoint\n%s", onDisk, latest)
+	if stored := tesseraCheckpoint(t, cfg); !bytes.Equal(stored, latest) {
+		t.Errorf("Tessera's checkpoint\n%s\ndiffers from the last published checkpoint\n%s", stored, latest)
 	}
 }
 

@@ -47,8 +47,52 @@ const agoraSchema = "CREATE TABLE IF NOT EXISTS `agora_tree_heads` (" +
 // Tables in the log's database: Tessera's, then this package's.
 var mysqlTables = []string{"Tessera", "Checkpoint", "TreeState", "Subtree", "TiledLeaves", "agora_tree_heads", "agora_cosignatures"}
 
+// mysqlConns bounds the log's connections to the server (whose default
+// max_connections is 151), which reads of tiles would otherwise open one
+// per request in flight. It can be this low because no connection is held
+// while waiting for another: Tessera's publication holds one while the
+// log reads tiles and writes the tree head on others, its sequencing one
+// more, the named lock one.
+const mysqlConns = 24
+
 // mysqlTimeout bounds one write of a record, which has no caller's context.
 const mysqlTimeout = 30 * time.Second
+
+// MySQLScheme begins the URL form of a log in MySQL, as agora serve --log
+// takes it: mysql://user:password@tcp(host:port)/database, which is
+// "mysql://" and the DSN Config.MySQL takes.
+const MySQLScheme = "mysql://"
+
+// ParseMySQLURL returns the Config.MySQL DSN of a mysql:// URL (see
+// MySQLScheme). Its error never repeats the URL, which holds a password.
+func ParseMySQLURL(u string) (string, error) {
+	dsn, ok := strings.CutPrefix(u, MySQLScheme)
+	if !ok {
+		return "", errors.New("translog: not a " + MySQLScheme + " URL: use " + MySQLScheme + "user:password@tcp(host:3306)/database")
+	}
+	if err := checkMySQLDSN(dsn); err != nil {
+		return "", fmt.Errorf("translog: the %s URL %w", MySQLScheme, err)
+	}
+	return dsn, nil
+}
+
+// RedactMySQL returns a mysql:// URL or DSN with its password replaced,
+// for errors and logs.
+func RedactMySQL(u string) string {
+	scheme := ""
+	dsn := u
+	if rest, ok := strings.CutPrefix(u, MySQLScheme); ok {
+		scheme, dsn = MySQLScheme, rest
+	}
+	c, err := gomysql.ParseDSN(dsn)
+	if err != nil {
+		return "(a MySQL connection string)"
+	}
+	if c.Passwd != "" {
+		c.Passwd = "xxxxx"
+	}
+	return scheme + c.FormatDSN()
+}
 
 // checkMySQLDSN reports what is wrong with a Config.MySQL DSN, without
 // repeating it (it holds a password).
@@ -86,7 +130,10 @@ func openMySQL(ctx context.Context, dsn string) (b *mysqlBackend, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("translog: MySQL: %w", err)
 	}
-	b = &mysqlBackend{db: sql.OpenDB(conn), label: fmt.Sprintf("MySQL database %s at %s", c.DBName, c.Addr)}
+	db := sql.OpenDB(conn)
+	db.SetMaxOpenConns(mysqlConns)
+	db.SetMaxIdleConns(mysqlConns)
+	b = &mysqlBackend{db: db, label: fmt.Sprintf("MySQL database %s at %s", c.DBName, c.Addr)}
 	defer func() {
 		if err != nil {
 			b.close()
