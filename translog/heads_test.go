@@ -230,8 +230,10 @@ func TestOpenRefusesInconsistentState(t *testing.T) {
 
 // TestTimestampsNeverGoBack runs the log on a clock that jumps backwards:
 // tree heads keep the time of the one before.
-func TestTimestampsNeverGoBack(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
+func TestTimestampsNeverGoBack(t *testing.T) { forEachDriver(t, testTimestampsNeverGoBack) }
+
+func testTimestampsNeverGoBack(t *testing.T, d testDriver) {
+	cfg := d.config(t)
 	var calls atomic.Int64
 	base := time.Date(2026, 10, 2, 12, 0, 0, 0, time.UTC)
 	cfg.Now = func() time.Time {
@@ -242,7 +244,9 @@ func TestTimestampsNeverGoBack(t *testing.T) {
 		return base.Add(time.Duration(n) * time.Second)
 	}
 	l := openLog(t, cfg)
-	acked := appendConcurrently(t, l, "clock", 100, 10)
+	// Ten goroutines, so that there are several publications whatever
+	// the driver's interval.
+	acked := appendConcurrently(t, l, "clock", 100/d.spread*3, 10)
 	heads := checkLog(t, l, acked) // checks the order of timestamps
 	if len(heads) < 3 {
 		t.Fatalf("only %d tree heads", len(heads))
@@ -253,10 +257,12 @@ func TestTimestampsNeverGoBack(t *testing.T) {
 // sign a second tree of a size already published: it refuses, and stops
 // publishing for good, rather than sign a fork. Reopening finds the log as
 // it was.
-func TestPublishRefusesForks(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
+func TestPublishRefusesForks(t *testing.T) { forEachDriver(t, testPublishRefusesForks) }
+
+func testPublishRefusesForks(t *testing.T, d testDriver) {
+	cfg := d.config(t)
 	l := openLog(t, cfg)
-	acked := appendConcurrently(t, l, "fork", 20, 4)
+	acked := appendConcurrently(t, l, "fork", 20, 4*d.spread)
 	head, _ := l.TreeHead()
 	pub := publisher{l}
 

@@ -218,12 +218,13 @@ func testAppendConcurrently(t *testing.T, d testDriver) {
 	}
 }
 
-func TestReopen(t *testing.T) {
+func TestReopen(t *testing.T) { forEachDriver(t, testReopen) }
+
+func testReopen(t *testing.T, d testDriver) {
 	before := runtime.NumGoroutine()
-	dir := t.TempDir()
-	cfg := testConfig(t, dir)
+	cfg := d.config(t)
 	l := openLog(t, cfg)
-	first := appendConcurrently(t, l, "first", 300, 32)
+	first := appendConcurrently(t, l, "first", 300, 32*d.spread)
 	if _, err := Open(context.Background(), cfg); !errors.Is(err, ErrLocked) {
 		t.Fatalf("a second Open of the same directory: %v, want ErrLocked", err)
 	}
@@ -244,7 +245,7 @@ func TestReopen(t *testing.T) {
 	if head, _ := l.TreeHead(); head != head1 || l.Size() != 300 {
 		t.Fatalf("after reopening: head %+v, size %d; want %+v", head, l.Size(), head1)
 	}
-	second := appendConcurrently(t, l, "second", 300, 32)
+	second := appendConcurrently(t, l, "second", 300, 32*d.spread)
 	for index := range second {
 		if index < 300 {
 			t.Fatalf("index %d given again after reopening", index)
@@ -272,8 +273,10 @@ func TestReopen(t *testing.T) {
 	}
 }
 
-func TestNotFoundAndRanges(t *testing.T) {
-	l := openLog(t, testConfig(t, t.TempDir()))
+func TestNotFoundAndRanges(t *testing.T) { forEachDriver(t, testNotFoundAndRanges) }
+
+func testNotFoundAndRanges(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
 	ctx := context.Background()
 	appendConcurrently(t, l, "ranges", 10, 2)
 	size := l.Size()
@@ -328,8 +331,10 @@ func TestNotFoundAndRanges(t *testing.T) {
 	}
 }
 
-func TestPushback(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
+func TestPushback(t *testing.T) { forEachDriver(t, testPushback) }
+
+func testPushback(t *testing.T, d testDriver) {
+	cfg := d.config(t)
 	cfg.MaxPending = 1
 	cfg.CheckpointInterval = time.Second
 	cfg.BatchMaxAge = 500 * time.Millisecond
@@ -359,8 +364,10 @@ func TestPushback(t *testing.T) {
 	}
 }
 
-func TestWaitForSize(t *testing.T) {
-	l := openLog(t, testConfig(t, t.TempDir()))
+func TestWaitForSize(t *testing.T) { forEachDriver(t, testWaitForSize) }
+
+func testWaitForSize(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
 	ctx := context.Background()
 
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
@@ -409,10 +416,11 @@ func TestWaitForSize(t *testing.T) {
 // TestCloseWaitsForAppends closes the log while appends are in flight: each
 // either was acknowledged (and is then in the log after reopening) or
 // refused with ErrClosed before anything was added.
-func TestCloseWaitsForAppends(t *testing.T) {
-	dir := t.TempDir()
-	cfg := testConfig(t, dir)
-	cfg.CheckpointInterval = 300 * time.Millisecond
+func TestCloseWaitsForAppends(t *testing.T) { forEachDriver(t, testCloseWaitsForAppends) }
+
+func testCloseWaitsForAppends(t *testing.T, d testDriver) {
+	cfg := d.config(t)
+	cfg.CheckpointInterval = max(cfg.CheckpointInterval, 300*time.Millisecond)
 	l := openLog(t, cfg)
 	var mu sync.Mutex
 	acked := map[uint64][]byte{}
@@ -435,7 +443,15 @@ func TestCloseWaitsForAppends(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(400 * time.Millisecond)
+	// Close once some appends are acknowledged, with more in flight.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+	}
 	closeLog(t, l)
 	wg.Wait()
 	if len(acked) == 0 {

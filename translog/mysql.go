@@ -118,7 +118,7 @@ type mysqlBackend struct {
 	storage *tmysql.Storage
 }
 
-func openMySQL(ctx context.Context, dsn string) (b *mysqlBackend, err error) {
+func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 	c, err := gomysql.ParseDSN(dsn)
 	if err != nil {
 		return nil, &ConfigError{Field: "MySQL", Issue: "is not a MySQL DSN"}
@@ -133,7 +133,7 @@ func openMySQL(ctx context.Context, dsn string) (b *mysqlBackend, err error) {
 	db := sql.OpenDB(conn)
 	db.SetMaxOpenConns(mysqlConns)
 	db.SetMaxIdleConns(mysqlConns)
-	b = &mysqlBackend{db: db, label: fmt.Sprintf("MySQL database %s at %s", c.DBName, c.Addr)}
+	b := &mysqlBackend{db: db, label: fmt.Sprintf("MySQL database %s at %s", c.DBName, c.Addr)}
 	defer func() {
 		if err != nil {
 			b.close()

@@ -60,23 +60,28 @@ func DSN(t testing.TB) string {
 	t.Helper()
 	c := dsn(t)
 	name := fmt.Sprintf("%s_%d_%d_%d", c.DBName, os.Getpid(), time.Now().UnixNano()%1e9, databases.Add(1))
-	admin, err := sql.Open("mysql", c.FormatDSN())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx := context.Background()
-	if _, err := admin.ExecContext(ctx, "CREATE DATABASE `"+name+"`"); err != nil {
-		admin.Close()
+	if err := exec(c, "CREATE DATABASE `"+name+"`"); err != nil {
 		t.Fatalf("creating database %s on %s as %s: %v", name, c.Addr, c.User, err)
 	}
 	t.Cleanup(func() {
-		defer admin.Close()
-		if _, err := admin.ExecContext(context.Background(), "DROP DATABASE `"+name+"`"); err != nil {
+		if err := exec(c, "DROP DATABASE `"+name+"`"); err != nil {
 			t.Errorf("dropping database %s: %v", name, err)
 		}
 	})
 	c.DBName = name
 	return c.FormatDSN()
+}
+
+// exec runs one statement on the server c names, on a connection of its
+// own, closed after it: a test that counts its goroutines sees none left.
+func exec(c *gomysql.Config, stmt string) error {
+	db, err := sql.Open("mysql", c.FormatDSN())
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	_, err = db.ExecContext(context.Background(), stmt)
+	return err
 }
 
 // URL is DSN as a mysql:// URL, as agora serve --log takes it.
