@@ -57,6 +57,9 @@ type tileSource interface {
 type records[T any] interface {
 	// latest returns the last record, or false while there is none.
 	latest() (T, bool)
+	// refresh makes latest the last record any writer stored, for
+	// storage others may write (a database); a no-op for a file.
+	refresh() error
 	// append stores rec after the last record, durably once it returns
 	// nil.
 	append(rec T) error

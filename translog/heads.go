@@ -282,6 +282,10 @@ func (s *recordFile[T]) append(p T) error {
 
 func (s *recordFile[T]) name() string { return s.path }
 
+// refresh does nothing: only this process writes the file (it holds the
+// folder's flock).
+func (s *recordFile[T]) refresh() error { return nil }
+
 // brokenErr returns why the store refuses appends for good, or nil.
 func (s *recordFile[T]) brokenErr() error {
 	s.mu.Lock()

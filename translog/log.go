@@ -282,6 +282,12 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 
 	l.pubMu.Lock()
 	defer l.pubMu.Unlock()
+	// In MySQL, the last tree head stored may be newer than this Log
+	// knows (a commit whose answer was lost); Tessera's publication
+	// holds its locks, so no other publication runs meanwhile.
+	if err := l.heads.refresh(); err != nil {
+		return nil, err
+	}
 	prev, havePrev := l.heads.latest()
 	if havePrev && size <= prev.head.Size {
 		if size == prev.head.Size && root == prev.head.Root {

@@ -333,14 +333,22 @@ type queryer interface {
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
 }
 
-func (s *sqlRecords[T]) open() error {
+func (s *sqlRecords[T]) open() error { return s.refresh() }
+
+// refresh reads the last row, which a commit whose answer was lost (or
+// another writer) may have stored without this process knowing.
+func (s *sqlRecords[T]) refresh() error {
 	ctx, cancel := context.WithTimeout(context.Background(), mysqlTimeout)
 	defer cancel()
 	last, _, err := s.lastRow(ctx, s.db, false)
 	if err != nil {
 		return err
 	}
-	s.last = last
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if last != nil && (s.last == nil || s.sizeOf(*s.last) < s.sizeOf(*last)) {
+		s.last = last
+	}
 	return nil
 }
 
