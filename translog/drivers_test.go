@@ -31,6 +31,7 @@ var testDrivers = []testDriver{
 		return testConfig(t, t.TempDir())
 	}},
 	{name: "mysql", spread: 10, config: func(t testing.TB) Config {
+		t.Helper()
 		cfg := testConfig(t, "")
 		cfg.MySQL = mysqltest.DSN(t)
 		cfg.CheckpointInterval = MinMySQLCheckpointInterval

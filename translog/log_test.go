@@ -278,7 +278,7 @@ func TestNotFoundAndRanges(t *testing.T) { forEachDriver(t, testNotFoundAndRange
 func testNotFoundAndRanges(t *testing.T, d testDriver) {
 	l := openLog(t, d.config(t))
 	ctx := context.Background()
-	appendConcurrently(t, l, "ranges", 10, 2)
+	appendConcurrently(t, l, "ranges", 10, 2*d.spread)
 	size := l.Size()
 
 	notFound := map[string]error{}
