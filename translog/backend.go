@@ -36,6 +36,10 @@ type backend interface {
 	openHeads() (records[published], error)
 	openCosignatures() (records[cosigned], error)
 
+	// watchLock calls lost, once, if the lock that keeps other Logs out
+	// is lost to another process, until close.
+	watchLock(lost func(error))
+
 	// close releases the storage and the lock that keeps other Logs out.
 	close() error
 }
@@ -125,6 +129,9 @@ func (b *posixBackend) openCosignatures() (records[cosigned], error) {
 }
 
 func (b *posixBackend) close() error { return b.lock.Close() }
+
+// watchLock does nothing: an flock is held until the file is closed.
+func (b *posixBackend) watchLock(func(error)) {}
 
 // tile and bundle read the partial file of that width, or the full one
 // when Tessera has replaced the partial one by it (its garbage collection

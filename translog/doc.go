@@ -100,7 +100,10 @@
 // innodb_flush_log_at_trx_commit is not 1, and tables that are not InnoDB.
 // A named lock (GET_LOCK on a connection held while the Log is open, which
 // the server drops when the process dies) stands in for the folder's
-// flock: ErrLocked. Tessera's MySQL driver publishes at most once a
+// flock: ErrLocked. The server drops it too when it restarts or the
+// connection is killed, so the Log checks it every few seconds and takes
+// it again; if another process took it first, the Log stops publishing
+// for good, as on ErrCorrupt, with errors wrapping ErrLocked. Tessera's MySQL driver publishes at most once a
 // second (MinMySQLCheckpointInterval), and since it measures the interval
 // from the end of the last publication, under a steady load a checkpoint
 // comes about every one to two seconds. Tessera's driver keeps one row per

@@ -75,7 +75,8 @@ type Log struct {
 	stopped chan struct{} // closed once Tessera stops: nothing more will be published
 
 	// failed is closed, with failure set first, when the tree-head file
-	// broke: nothing more can be published until an operator steps in.
+	// broke, or another process took a MySQL log's lock: nothing more can
+	// be published until an operator steps in.
 	failed   chan struct{}
 	failOnce sync.Once
 	failure  error
@@ -172,6 +173,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	if _, err := l.awaitSize(ctx, integrated, false); err != nil {
 		return nil, fmt.Errorf("translog: publishing the %d entries sequenced before the log last stopped: %w", integrated, err)
 	}
+	store.watchLock(l.lockLost)
 	l.startWitnessing()
 	opened = true
 	return l, nil
@@ -247,6 +249,11 @@ func (p publisher) Sign(msg []byte) ([]byte, error) {
 // new ones fail, with ErrCorrupt. Anything else Tessera retries at its next
 // interval.
 func (l *Log) publishFailed(err error) {
+	select {
+	case <-l.failed:
+		return // said once already
+	default:
+	}
 	fatal := err
 	if broken := l.heads.brokenErr(); broken != nil {
 		fatal = broken
@@ -258,6 +265,16 @@ func (l *Log) publishFailed(err error) {
 	l.cfg.Logger.Error("translog: the log can no longer publish", "err", fatal)
 	l.failOnce.Do(func() {
 		l.failure = fatal
+		close(l.failed)
+	})
+}
+
+// lockLost stops all publication for good when another process took the
+// log's lock: this Log's view of the log is no longer the only one.
+func (l *Log) lockLost(err error) {
+	l.cfg.Logger.Error("translog: another process took the log's lock; this one stops publishing", "err", err)
+	l.failOnce.Do(func() {
+		l.failure = err
 		close(l.failed)
 	})
 }
@@ -275,6 +292,11 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 		return nil, fmt.Errorf("translog: asked to sign %.200q, which is not a checkpoint of this log", msg)
 	}
 	size, root := c.Size, tlog.Hash(c.Hash)
+	select {
+	case <-l.failed:
+		return nil, fmt.Errorf("translog: publication stopped: %w", l.failure)
+	default:
+	}
 	sig, err := l.signer.Sign(msg)
 	if err != nil {
 		return nil, err

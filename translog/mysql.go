@@ -112,11 +112,20 @@ func checkMySQLDSN(dsn string) error {
 // connection of its own for as long as the Log is open, which the server
 // drops if the process dies.
 type mysqlBackend struct {
-	db      *sql.DB
-	label   string // "MySQL database <name> at <address>", for errors
-	lock    *sql.Conn
-	storage *tmysql.Storage
+	db       *sql.DB
+	label    string // "MySQL database <name> at <address>", for errors
+	lockName string
+	lock     *sql.Conn // owned by the watching goroutine once it runs
+	storage  *tmysql.Storage
+
+	// stopWatch and watchDone stop and wait for the goroutine watching
+	// the lock (see watchLock); nil until it starts.
+	stopWatch, watchDone chan struct{}
 }
+
+// lockCheckEvery is how often a MySQL log checks it still holds its named
+// lock. Tests lower it.
+var lockCheckEvery = 5 * time.Second
 
 func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 	c, err := gomysql.ParseDSN(dsn)
@@ -142,12 +151,9 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 	if b.lock, err = b.db.Conn(ctx); err != nil {
 		return nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
 	}
-	var got sql.NullInt64
-	if err := b.lock.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", lockNameFor(c.DBName)).Scan(&got); err != nil {
-		return nil, fmt.Errorf("translog: locking the %s: %w", b.label, err)
-	}
-	if !got.Valid || got.Int64 != 1 {
-		return nil, fmt.Errorf("translog: %s: %w", b.label, ErrLocked)
+	b.lockName = lockNameFor(c.DBName)
+	if err := b.takeLock(ctx, b.lock); err != nil {
+		return nil, err
 	}
 	if err := b.checkDurable(ctx); err != nil {
 		return nil, err
@@ -159,6 +165,67 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 		return nil, fmt.Errorf("translog: starting Tessera on the %s: %w", b.label, err)
 	}
 	return b, nil
+}
+
+// takeLock takes the log's named lock on conn, or fails with ErrLocked if
+// another connection holds it.
+func (b *mysqlBackend) takeLock(ctx context.Context, conn *sql.Conn) error {
+	var got sql.NullInt64
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", b.lockName).Scan(&got); err != nil {
+		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
+	}
+	if !got.Valid || got.Int64 != 1 {
+		return fmt.Errorf("translog: %s: %w", b.label, ErrLocked)
+	}
+	return nil
+}
+
+// watchLock checks every lockCheckEvery that the log still holds its named
+// lock, which the server drops with the connection (a restart, a killed
+// connection). It takes the lock again on a new connection when it can;
+// when another process took it meanwhile, it calls lost once and stops.
+// While the server is unreachable it keeps trying: nothing is published
+// then either.
+func (b *mysqlBackend) watchLock(lost func(error)) {
+	b.stopWatch, b.watchDone = make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(b.watchDone)
+		t := time.NewTicker(lockCheckEvery)
+		defer t.Stop()
+		for {
+			select {
+			case <-b.stopWatch:
+				return
+			case <-t.C:
+			}
+			if err := b.checkLock(); errors.Is(err, ErrLocked) {
+				lost(err)
+				return
+			}
+		}
+	}()
+}
+
+// checkLock checks the lock is held, and takes it again if it is not.
+func (b *mysqlBackend) checkLock() error {
+	ctx, cancel := context.WithTimeout(context.Background(), mysqlTimeout)
+	defer cancel()
+	var held sql.NullInt64
+	err := b.lock.QueryRowContext(ctx, "SELECT IS_USED_LOCK(?) = CONNECTION_ID()", b.lockName).Scan(&held)
+	if err == nil && held.Valid && held.Int64 == 1 {
+		return nil
+	}
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return err // the server is away: try again at the next tick
+	}
+	if err := b.takeLock(ctx, conn); err != nil {
+		conn.Close()
+		return err
+	}
+	b.lock.Close()
+	b.lock = conn
+	return nil
 }
 
 // lockNameFor is the named lock of a database's log; the server allows
@@ -294,6 +361,10 @@ func (b *mysqlBackend) openCosignatures() (records[cosigned], error) {
 
 func (b *mysqlBackend) close() error {
 	var errs []error
+	if b.stopWatch != nil {
+		close(b.stopWatch)
+		<-b.watchDone
+	}
 	if b.lock != nil {
 		// Closing the connection releases the named lock.
 		errs = append(errs, b.lock.Close())
@@ -380,15 +451,7 @@ func (s *sqlRecords[T]) name() string { return s.table }
 
 func (s *sqlRecords[T]) brokenErr() error { return nil } // a failed write leaves nothing to undo
 
-func (s *sqlRecords[T]) latest() (T, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.last == nil {
-		var zero T
-		return zero, false
-	}
-	return *s.last, true
-}
+func (s *sqlRecords[T]) latest() (T, bool) { return lastUnder(&s.mu, &s.last) }
 
 // append stores rec in one transaction that first locks the last row, so
 // the checks below it hold against every writer of the database: rec's

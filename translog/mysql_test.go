@@ -5,6 +5,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -200,4 +201,67 @@ func TestMySQLRefusesInconsistentState(t *testing.T) {
 	run("RENAME TABLE `moved_tree_heads` TO `agora_tree_heads`")
 	l = openLog(t, cfg)
 	closeLog(t, l)
+}
+
+// TestMySQLLockLost kills the connection that holds a MySQL log's named
+// lock, as a server restart would: the log takes the lock again and goes
+// on. Killed again, with another connection taking the lock first (another
+// process starting on the database), the log stops publishing rather than
+// share the database with a second writer.
+func TestMySQLLockLost(t *testing.T) {
+	defer func(old time.Duration) { lockCheckEvery = old }(lockCheckEvery)
+	lockCheckEvery = 50 * time.Millisecond
+	cfg := testDrivers[1].config(t)
+	l := openLog(t, cfg)
+	acked := appendConcurrently(t, l, "before", 10, 10)
+	db, err := sql.Open("mysql", cfg.MySQL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	name := l.store.(*mysqlBackend).lockName
+	killHolder := func() {
+		t.Helper()
+		var id int64
+		if err := db.QueryRowContext(ctx, "SELECT IS_USED_LOCK(?)", name).Scan(&id); err != nil {
+			t.Fatalf("the log's lock is not held: %v", err)
+		}
+		if _, err := db.ExecContext(ctx, fmt.Sprintf("KILL %d", id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	killHolder()
+	time.Sleep(10 * lockCheckEvery)
+	more := appendConcurrently(t, l, "after a restart", 10, 10)
+	for index, leaf := range more {
+		acked[index] = leaf
+	}
+	checkLog(t, l, acked)
+
+	other, err := db.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	killHolder()
+	var got int64
+	if err := other.QueryRowContext(ctx, "SELECT GET_LOCK(?, 5)", name).Scan(&got); err != nil || got != 1 {
+		t.Fatalf("another connection could not take the lock: %d, %v", got, err)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		_, err := l.Append(ctx, testLeaf(t, "lost", 0))
+		if errors.Is(err, ErrLocked) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("Append with the lock taken by another: %v, want ErrLocked", err)
+		}
+		time.Sleep(lockCheckEvery)
+	}
+	if err := l.Close(ctx); !errors.Is(err, ErrLocked) {
+		t.Fatalf("Close after the lock was lost: %v, want ErrLocked", err)
+	}
 }
