@@ -24,6 +24,10 @@ type backend interface {
 	// with its password).
 	where() string
 
+	// maxLeafSize is the largest leaf the storage takes, at most
+	// MaxLeafSize.
+	maxLeafSize() int
+
 	// driver is Tessera's driver for the storage.
 	driver(ctx context.Context) (tessera.Driver, error)
 
@@ -103,6 +107,8 @@ func openPOSIX(dir string) (*posixBackend, error) {
 func (b *posixBackend) tilesDir() string { return filepath.Join(b.dir, tilesName) }
 
 func (b *posixBackend) where() string { return b.dir }
+
+func (b *posixBackend) maxLeafSize() int { return MaxLeafSize }
 
 func (b *posixBackend) driver(ctx context.Context) (tessera.Driver, error) {
 	return posix.New(ctx, posix.Config{Path: b.tilesDir()})

@@ -46,7 +46,8 @@ const (
 	MaxCheckpointInterval = time.Minute
 	// MaxBatchSize bounds a batch (and the memory it holds).
 	MaxBatchSize = 1 << 16
-	// MaxLeafSize is the largest leaf a tlog-tiles entry bundle holds.
+	// MaxLeafSize is the largest leaf a tlog-tiles entry bundle holds. A
+	// log in MySQL may take a few bytes less (see Config.MySQL).
 	MaxLeafSize = 1<<16 - 1
 )
 
@@ -65,7 +66,9 @@ type Config struct {
 	// cosignatures are tables beside them (see the package doc). Open
 	// creates the tables if needed; the user needs CREATE, SELECT, INSERT,
 	// UPDATE and DELETE on the database. CheckpointInterval is then at
-	// least MinMySQLCheckpointInterval.
+	// least MinMySQLCheckpointInterval, and the largest leaf is bounded
+	// by the server's max_allowed_packet (at least 16M): on MariaDB's
+	// default, 17 bytes less than MaxLeafSize.
 	MySQL string
 
 	// Origin names the log in its C2SP checkpoints: their first line, and

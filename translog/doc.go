@@ -109,6 +109,13 @@
 // comes about every one to two seconds. Tessera's driver keeps one row per
 // tile, so the tile endpoint serves a partial tile as that prefix of the
 // row, and MariaDB 10.11 (Debian 12's) runs Tessera's schema unchanged.
+// What MariaDB's defaults do not take is a full entry bundle of leaves of
+// MaxLeafSize: Tessera writes a bundle as one value, and 256 such leaves
+// with their lengths are 256 bytes over MariaDB's max_allowed_packet of
+// 16 MiB, so the server would refuse every batch completing that bundle
+// (Error 1153). Open reads the setting, refuses one under 16 MiB, and
+// bounds leaves to fit (65,518 bytes on MariaDB's default, MaxLeafSize on
+// MySQL 8's 64 MiB); TestLargestLeaves fills a bundle at the bound.
 //
 // The tree-head file is an append-only file rather than a SQLite table
 // because its access pattern is the simplest there is: one writer appending

@@ -441,7 +441,7 @@ func (l *Log) Sequence(ctx context.Context, leaf []byte) (uint64, error) {
 // returns the entry counts as in flight (Close waits for it, MaxPending
 // counts it). Queue's errors are Append's before anything is added.
 func (l *Log) Queue(ctx context.Context, leaf []byte, published bool) (wait func() (uint64, error), err error) {
-	if err := checkLeaf(leaf); err != nil {
+	if err := checkLeaf(leaf, l.store.maxLeafSize()); err != nil {
 		return nil, err
 	}
 	if err := l.enter(); err != nil {
@@ -480,9 +480,9 @@ func (l *Log) confirm(ctx context.Context, index uint64, leaf []byte) error {
 
 // checkLeaf refuses what the log must never hold: anything but the
 // canonical JSON of an object, and leaves an entry bundle cannot hold.
-func checkLeaf(leaf []byte) error {
-	if len(leaf) == 0 || len(leaf) > MaxLeafSize {
-		return fmt.Errorf("%w: %d bytes, not 1 to %d", ErrInvalidLeaf, len(leaf), MaxLeafSize)
+func checkLeaf(leaf []byte, maxSize int) error {
+	if len(leaf) == 0 || len(leaf) > maxSize {
+		return fmt.Errorf("%w: %d bytes, not 1 to %d", ErrInvalidLeaf, len(leaf), maxSize)
 	}
 	if leaf[0] != '{' {
 		return fmt.Errorf("%w: not a JSON object", ErrInvalidLeaf)

@@ -5,14 +5,17 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"io/fs"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/tlog"
+	"github.com/transparency-dev/tessera/api/layout"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -459,4 +462,43 @@ func testCloseWaitsForAppends(t *testing.T, d testDriver) {
 	}
 	l = openLog(t, cfg)
 	checkLog(t, l, acked)
+}
+
+// TestLargestLeaves fills an entry bundle with leaves of the largest size
+// the log takes: on MySQL that is bounded by the server's
+// max_allowed_packet, since Tessera writes a bundle in one packet, and a
+// bundle the server refused would fail every batch that completes it.
+func TestLargestLeaves(t *testing.T) { forEachDriver(t, testLargestLeaves) }
+
+func testLargestLeaves(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
+	largest := l.store.maxLeafSize()
+	t.Logf("the largest leaf is %d bytes (MaxLeafSize %d)", largest, MaxLeafSize)
+	leaf := func(n, size int) []byte {
+		prefix := fmt.Sprintf(`{"n":%d,"x":"`, n)
+		return []byte(prefix + strings.Repeat("x", size-len(prefix)-2) + `"}`)
+	}
+	if _, err := l.Append(context.Background(), leaf(0, largest+1)); !errors.Is(err, ErrInvalidLeaf) {
+		t.Fatalf("Append of a leaf of %d bytes: %v, want ErrInvalidLeaf", largest+1, err)
+	}
+	want := map[uint64][]byte{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for n := range layout.EntryBundleWidth {
+		wg.Go(func() {
+			index, err := l.Append(context.Background(), leaf(n, largest))
+			if err != nil {
+				t.Errorf("Append of a leaf of %d bytes: %v", largest, err)
+				return
+			}
+			mu.Lock()
+			want[index] = leaf(n, largest)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if len(want) != layout.EntryBundleWidth {
+		t.Fatalf("%d of %d leaves were appended", len(want), layout.EntryBundleWidth)
+	}
+	checkLog(t, l, want)
 }

@@ -15,6 +15,7 @@ import (
 
 	gomysql "github.com/go-sql-driver/mysql"
 	"github.com/transparency-dev/tessera"
+	"github.com/transparency-dev/tessera/api/layout"
 	tmysql "github.com/transparency-dev/tessera/storage/mysql"
 )
 
@@ -117,6 +118,7 @@ type mysqlBackend struct {
 	lockName string
 	lock     *sql.Conn // owned by the watching goroutine once it runs
 	storage  *tmysql.Storage
+	maxLeaf  int // see readMaxLeaf
 
 	// stopWatch and watchDone stop and wait for the goroutine watching
 	// the lock (see watchLock); nil until it starts.
@@ -156,6 +158,9 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 		return nil, err
 	}
 	if err := b.checkDurable(ctx); err != nil {
+		return nil, err
+	}
+	if err := b.readMaxLeaf(ctx); err != nil {
 		return nil, err
 	}
 	if err := b.createTables(ctx); err != nil {
@@ -252,6 +257,35 @@ func (b *mysqlBackend) checkDurable(ctx context.Context) error {
 	}
 	return nil
 }
+
+// minPacket is the least max_allowed_packet Open accepts: MariaDB's
+// default, which bounds a leaf a few bytes below MaxLeafSize.
+const minPacket = 16 << 20
+
+// packetSlack is what a packet holds besides an entry bundle: the
+// statement and its other arguments.
+const packetSlack = 4096
+
+// readMaxLeaf bounds leaves by the server's max_allowed_packet: Tessera
+// writes an entry bundle, up to 256 leaves with two bytes of length each,
+// as one value in one packet, and a server that refuses the packet
+// refuses every batch that completes that bundle. MariaDB 10.11's default
+// of 16 MiB is 256 bytes short of 256 leaves of MaxLeafSize, so there the
+// bound is MaxLeafSize less 17 bytes; MySQL 8's default of 64 MiB leaves
+// MaxLeafSize as it is.
+func (b *mysqlBackend) readMaxLeaf(ctx context.Context) error {
+	var packet int64
+	if err := b.db.QueryRowContext(ctx, "SELECT @@max_allowed_packet").Scan(&packet); err != nil {
+		return fmt.Errorf("translog: reading the %s's settings: %w", b.label, err)
+	}
+	if packet < minPacket {
+		return fmt.Errorf("translog: the %s has max_allowed_packet=%d, too small for a bundle of 256 entries: set it to at least 16M", b.label, packet)
+	}
+	b.maxLeaf = int(min(MaxLeafSize, (packet-packetSlack)/layout.EntryBundleWidth-2))
+	return nil
+}
+
+func (b *mysqlBackend) maxLeafSize() int { return b.maxLeaf }
 
 // createTables creates Tessera's tables and this package's if they are
 // missing, and checks they are all InnoDB: Tessera's driver and the
