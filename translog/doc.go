@@ -103,10 +103,12 @@
 // flock: ErrLocked. The server drops it too when it restarts or the
 // connection is killed, so the Log checks it every few seconds and takes
 // it again; if another process took it first, the Log stops publishing
-// for good, as on ErrCorrupt, with errors wrapping ErrLocked. Tessera's MySQL driver publishes at most once a
-// second (MinMySQLCheckpointInterval), and since it measures the interval
-// from the end of the last publication, under a steady load a checkpoint
-// comes about every one to two seconds. Tessera's driver keeps one row per
+// for good, as on ErrCorrupt, with errors wrapping ErrLocked.
+//
+// Tessera's MySQL driver publishes at most once a second
+// (MinMySQLCheckpointInterval), and since it measures the interval from
+// the end of the last publication, under a steady load a checkpoint comes
+// about every one to two seconds. Tessera's driver keeps one row per
 // tile, so the tile endpoint serves a partial tile as that prefix of the
 // row, and MariaDB 10.11 (Debian 12's) runs Tessera's schema unchanged.
 // What MariaDB's defaults do not take is a full entry bundle of leaves of
@@ -189,8 +191,9 @@
 //     confirmation would not see another process's publication. Each Log
 //     must follow agora_tree_heads (read its last row about every quarter
 //     interval into Log.latest), and bestCosigned likewise
-//     agora_cosignatures; the cosigning loop must
-//     run in one process only (a second named lock, taken by whoever can).
+//     agora_cosignatures; the cosigning loop must run in one process only
+//     (a second named lock, taken by whoever can). The tile cache needs
+//     nothing: a tile at a width never changes.
 //   - Left, in package journal: a leaf is never stamped before the leaf
 //     ahead of it, and the journal keeps that by stamping and queueing in
 //     one order in its own memory. Across processes a leaf stamped earlier
