@@ -99,7 +99,7 @@ func serveCommand() *command {
 	maxBundleBody := c.flags.Int64("max-bundle-body", ledgerhttp.MaxBundleBody, "the largest bundle check or submission body accepted, in bytes (at most the default: 10 MB of files in base64)")
 	openAfter := c.flags.Duration("open-after", node.DefaultOpenAfter, "a development switch: open every sealed bundle this long after it sealed, whatever its round (default off: a bundle opens when its round completes)")
 	freeBundles := c.flags.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
-	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
+	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+"; with --log mysql://, "+translog.MinMySQLCheckpointInterval.String()+" at least and by default)")
 	allowShared := c.flags.Bool("allow-shared-data", false, "start even when other local users can read --data (it holds the node's keys, state and sealed files)")
 	tokenFile := c.flags.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	profiles := c.flags.String("pprof", "", "serve Go's runtime profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060 (default off)")
