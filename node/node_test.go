@@ -21,8 +21,8 @@ import (
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store/postgres/pgtest"
-	"github.com/agora-node/agora/translog/mysqltest"
 	"github.com/agora-node/agora/tlog"
+	"github.com/agora-node/agora/translog/mysqltest"
 )
 
 // testNode starts a node on loopback with its data in a temporary folder.
