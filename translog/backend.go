@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"syscall"
 
 	"github.com/transparency-dev/tessera"
 	"github.com/transparency-dev/tessera/api/layout"
@@ -102,6 +103,24 @@ func openPOSIX(dir string) (*posixBackend, error) {
 		return nil, err
 	}
 	return &posixBackend{dir: dir, lock: lock}, nil
+}
+
+// lockDir takes an exclusive flock on the file at path, held for as long
+// as the returned file stays open (the kernel drops it if the process
+// dies).
+func lockDir(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("translog: %w", err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		if errors.Is(err, syscall.EWOULDBLOCK) {
+			return nil, fmt.Errorf("translog: %s: %w", filepath.Dir(path), ErrLocked)
+		}
+		return nil, fmt.Errorf("translog: locking %s: %w", path, err)
+	}
+	return f, nil
 }
 
 func (b *posixBackend) tilesDir() string { return filepath.Join(b.dir, tilesName) }

@@ -9,10 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync"
-	"syscall"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/protocol"
@@ -177,24 +174,6 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	l.startWitnessing()
 	opened = true
 	return l, nil
-}
-
-// lockDir takes an exclusive flock on the file at path, held for as long
-// as the returned file stays open (the kernel drops it if the process
-// dies).
-func lockDir(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("translog: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("translog: %s: %w", filepath.Dir(path), ErrLocked)
-		}
-		return nil, fmt.Errorf("translog: locking %s: %w", path, err)
-	}
-	return f, nil
 }
 
 // checkStored checks what is on disk before Tessera starts: the latest
