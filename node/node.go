@@ -166,6 +166,14 @@ type Config struct {
 	// still one process's.
 	State string
 
+	// Log is where the node keeps its log: "" (the default) for Tessera's
+	// POSIX driver in DataDir/log; a mysql:// URL,
+	// mysql://user:password@tcp(host:port)/database, for Tessera's MySQL
+	// driver on that MySQL or MariaDB database (translog.Config.MySQL),
+	// whose checkpoint interval is then at least a second. One node
+	// process per log for now: the log's publication is one process's.
+	Log string
+
 	// GitHubSignIn is the GitHub OAuth app people sign in with to vouch
 	// for their agents on the agent's page (ledger/vouchpage). An empty
 	// ClientID means none; empty endpoints mean github.com's.
@@ -388,8 +396,17 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 			st.Close()
 		}
 	}()
+	logCfg := translog.Config{Dir: filepath.Join(cfg.DataDir, "log")}
+	if cfg.Log != "" {
+		dsn, err := translog.ParseMySQLURL(cfg.Log)
+		if err != nil {
+			return nil, fmt.Errorf("node: log %s is neither empty (the log in the data folder) nor a mysql:// URL: %w", translog.RedactMySQL(cfg.Log), err)
+		}
+		logCfg = translog.Config{MySQL: dsn}
+	}
 	n.log, err = translog.Open(ctx, translog.Config{
-		Dir:           filepath.Join(cfg.DataDir, "log"),
+		Dir:           logCfg.Dir,
+		MySQL:         logCfg.MySQL,
 		Origin:        origin,
 		LogKey:        keys.log,
 		CheckpointKey: keys.checkpoint,

@@ -22,6 +22,7 @@ import (
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store/postgres/pgtest"
 	"github.com/agora-node/agora/tlog"
+	"github.com/agora-node/agora/translog/mysqltest"
 )
 
 // testNode starts a node on loopback with its data in a temporary folder.
@@ -36,11 +37,21 @@ func testNode(t *testing.T) (*Node, *httptest.Server) {
 //	AGORA_TEST_NODE_STATE=postgres AGORA_TEST_POSTGRES=postgres://... go test ./node
 const stateEnv = "AGORA_TEST_NODE_STATE"
 
+// logEnv, set to "mysql", has testNodeWith keep every node's log in MySQL,
+// in a database of its own (mysqltest), so the package's tests run on
+// Tessera's MySQL driver:
+//
+//	AGORA_TEST_NODE_LOG=mysql AGORA_TEST_MYSQL=mysql://... go test ./node
+const logEnv = "AGORA_TEST_NODE_LOG"
+
 // testNodeWith is testNode with more of the Config set.
 func testNodeWith(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 	t.Helper()
 	if cfg.State == "" && os.Getenv(stateEnv) == "postgres" {
 		cfg.State = pgtest.SchemaDSN(t)
+	}
+	if cfg.Log == "" && os.Getenv(logEnv) == "mysql" {
+		cfg.Log = mysqltest.URL(t)
 	}
 	return testNodeOn(t, cfg)
 }
@@ -50,7 +61,7 @@ func testNodeWith(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 func testNodeOn(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 	t.Helper()
 	cfg.DataDir = dataDir(t)
-	if cfg.CheckpointInterval == 0 {
+	if cfg.CheckpointInterval == 0 && cfg.Log == "" {
 		// Tests wait for checkpoints far more than for anything else.
 		cfg.CheckpointInterval = translog.MinCheckpointInterval
 	}

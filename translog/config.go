@@ -39,11 +39,15 @@ const (
 const (
 	// MinCheckpointInterval is Tessera's POSIX driver's lower bound.
 	MinCheckpointInterval = 100 * time.Millisecond
+	// MinMySQLCheckpointInterval is Tessera's MySQL driver's lower bound,
+	// and the default interval of a log in MySQL.
+	MinMySQLCheckpointInterval = time.Second
 	// MaxCheckpointInterval keeps an append's wait bounded.
 	MaxCheckpointInterval = time.Minute
 	// MaxBatchSize bounds a batch (and the memory it holds).
 	MaxBatchSize = 1 << 16
-	// MaxLeafSize is the largest leaf a tlog-tiles entry bundle holds.
+	// MaxLeafSize is the largest leaf a tlog-tiles entry bundle holds. A
+	// log in MySQL may take a few bytes less (see Config.MySQL).
 	MaxLeafSize = 1<<16 - 1
 )
 
@@ -52,8 +56,20 @@ const (
 // whole Config before it touches the disk.
 type Config struct {
 	// Dir is the log's folder, inside the node's data directory. Open
-	// creates it (0700) if needed. Required.
+	// creates it (0700) if needed. Required unless MySQL is set.
 	Dir string
+
+	// MySQL, instead of Dir, keeps the log in a MySQL or MariaDB
+	// database: a github.com/go-sql-driver/mysql DSN,
+	// user:password@tcp(host:port)/database. Tessera's MySQL driver holds
+	// the entries, tiles and its checkpoint there, and the tree heads and
+	// cosignatures are tables beside them (see the package doc). Open
+	// creates the tables if needed; the user needs CREATE, SELECT, INSERT,
+	// UPDATE and DELETE on the database. CheckpointInterval is then at
+	// least MinMySQLCheckpointInterval, and the largest leaf is bounded
+	// by the server's max_allowed_packet (at least 16M): on MariaDB's
+	// default, 17 bytes less than MaxLeafSize.
+	MySQL string
 
 	// Origin names the log in its C2SP checkpoints: their first line, and
 	// the name of the checkpoint key. The caller chooses it; the protocol's
@@ -139,6 +155,9 @@ func (e *ConfigError) Error() string {
 func (c Config) withDefaults() Config {
 	if c.CheckpointInterval == 0 {
 		c.CheckpointInterval = DefaultCheckpointInterval
+		if c.MySQL != "" {
+			c.CheckpointInterval = MinMySQLCheckpointInterval
+		}
 	}
 	if c.BatchMaxSize == 0 {
 		c.BatchMaxSize = DefaultBatchMaxSize
@@ -175,8 +194,15 @@ func (c Config) Validate() error {
 	bad := func(field, value, issue string) {
 		errs = append(errs, &ConfigError{Field: field, Value: value, Issue: issue})
 	}
-	if c.Dir == "" {
-		bad("Dir", "", "is required")
+	switch {
+	case c.Dir == "" && c.MySQL == "":
+		bad("Dir", "", "is required (or MySQL)")
+	case c.Dir != "" && c.MySQL != "":
+		bad("MySQL", "", "and Dir are both set: the log is in one or the other")
+	case c.MySQL != "":
+		if err := checkMySQLDSN(c.MySQL); err != nil {
+			bad("MySQL", "", err.Error())
+		}
 	}
 	if c.Origin == "" {
 		bad("Origin", "", "is required")
@@ -193,8 +219,12 @@ func (c Config) Validate() error {
 	} else if len(c.CheckpointKey) != ed25519.PrivateKeySize {
 		bad("CheckpointKey", "", fmt.Sprintf("must be an Ed25519 private key of %d bytes, not %d", ed25519.PrivateKeySize, len(c.CheckpointKey)))
 	}
-	if c.CheckpointInterval < MinCheckpointInterval || c.CheckpointInterval > MaxCheckpointInterval {
-		bad("CheckpointInterval", c.CheckpointInterval.String(), fmt.Sprintf("must be between %v and %v", MinCheckpointInterval, MaxCheckpointInterval))
+	minInterval := MinCheckpointInterval
+	if c.MySQL != "" {
+		minInterval = MinMySQLCheckpointInterval
+	}
+	if c.CheckpointInterval < minInterval || c.CheckpointInterval > MaxCheckpointInterval {
+		bad("CheckpointInterval", c.CheckpointInterval.String(), fmt.Sprintf("must be between %v and %v", minInterval, MaxCheckpointInterval))
 	}
 	if c.BatchMaxSize > MaxBatchSize {
 		bad("BatchMaxSize", fmt.Sprint(c.BatchMaxSize), fmt.Sprintf("must be at most %d", MaxBatchSize))

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
@@ -21,24 +22,34 @@ import (
 	"github.com/agora-node/agora/tlog"
 )
 
-// crashDirEnv names the log directory a child process appends to until it
-// is killed (see TestCrashChild).
-const crashDirEnv = "TRANSLOG_CRASH_CHILD_DIR"
+// crashDirEnv names the log directory, or crashMySQLEnv the MySQL DSN,
+// of the log a child process appends to until it is killed (see
+// TestCrashChild), from crashWorkersEnv goroutines.
+const (
+	crashDirEnv     = "TRANSLOG_CRASH_CHILD_DIR"
+	crashMySQLEnv   = "TRANSLOG_CRASH_CHILD_MYSQL"
+	crashWorkersEnv = "TRANSLOG_CRASH_CHILD_WORKERS"
+)
 
 // TestCrashChild is the child process of TestCrash: it opens the log in
-// $TRANSLOG_CRASH_CHILD_DIR and appends from many goroutines until it is
-// killed, printing on stdout, one line each,
+// $TRANSLOG_CRASH_CHILD_DIR (or the database $TRANSLOG_CRASH_CHILD_MYSQL)
+// and appends from many goroutines until it is killed, printing on stdout,
+// one line each,
 //
 //	ack <index> <leaf in hex>   as each Append returns
 //	head <tree head JSON>       as each tree head is published
 //
 // It is skipped when the variable is not set.
 func TestCrashChild(t *testing.T) {
-	dir := os.Getenv(crashDirEnv)
-	if dir == "" {
+	cfg := testConfig(t, os.Getenv(crashDirEnv))
+	if dsn := os.Getenv(crashMySQLEnv); dsn != "" {
+		cfg.MySQL, cfg.CheckpointInterval = dsn, MinMySQLCheckpointInterval
+	}
+	if cfg.Dir == "" && cfg.MySQL == "" {
 		t.Skip("only run as TestCrash's child process")
 	}
-	l, err := Open(context.Background(), testConfig(t, dir))
+	workers, _ := strconv.Atoi(os.Getenv(crashWorkersEnv))
+	l, err := Open(context.Background(), cfg)
 	if err != nil {
 		fmt.Printf("error %v\n", err)
 		os.Exit(1)
@@ -64,7 +75,7 @@ func TestCrashChild(t *testing.T) {
 		}
 	}()
 	tag := strconv.Itoa(os.Getpid())
-	for w := range 64 {
+	for w := range workers {
 		go func() {
 			for i := 0; ; i++ {
 				leaf := testLeaf(t, tag, w*1000000+i)
@@ -86,13 +97,13 @@ type childRun struct {
 	heads []tlog.TreeHead
 }
 
-// runAndKill starts a child appending to dir, waits until it acknowledged
-// at least acks entries, kills it with SIGKILL mid-burst, and returns what
-// it acknowledged.
-func runAndKill(t *testing.T, dir string, acks int) childRun {
+// runAndKill starts a child appending to the log cfg names from workers
+// goroutines, waits until it acknowledged at least acks entries, kills it
+// with SIGKILL mid-burst, and returns what it acknowledged.
+func runAndKill(t *testing.T, cfg Config, workers, acks int) childRun {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], "-test.run=^TestCrashChild$", "-test.count=1")
-	cmd.Env = append(os.Environ(), crashDirEnv+"="+dir)
+	cmd.Env = append(os.Environ(), crashDirEnv+"="+cfg.Dir, crashMySQLEnv+"="+cfg.MySQL, crashWorkersEnv+"="+strconv.Itoa(workers))
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	stdout, err := cmd.StdoutPipe()
@@ -129,8 +140,8 @@ func runAndKill(t *testing.T, dir string, acks int) childRun {
 			t.Errorf("child: %s", rest)
 		}
 		if !killed && len(run.acked) >= acks {
-			// Mid-burst, at a random moment of Tessera's cycle: 64
-			// appends are in flight, some batched, some being
+			// Mid-burst, at a random moment of Tessera's cycle:
+			// workers appends are in flight, some batched, some being
 			// sequenced or integrated, some being published.
 			delay := time.Duration(rand.Int64N(int64(250 * time.Millisecond)))
 			kill := time.AfterFunc(delay, func() { cmd.Process.Signal(syscall.SIGKILL) })
@@ -157,23 +168,19 @@ func TestCrash(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts child processes")
 	}
-	dir := t.TempDir()
-	runs := []childRun{runAndKill(t, dir, 600), runAndKill(t, dir, 600)}
+	forEachDriver(t, testCrash)
+}
 
-	l := openLog(t, testConfig(t, dir))
+func testCrash(t *testing.T, d testDriver) {
+	cfg := d.config(t)
+	runs := []childRun{runAndKill(t, cfg, 64*d.spread, 600), runAndKill(t, cfg, 64*d.spread, 600)}
+
+	l := openLog(t, cfg)
 	ctx := context.Background()
 	// Open published everything Tessera sequenced before the kills,
 	// acknowledged or not.
-	raw, err := os.ReadFile(filepath.Join(dir, tilesName, ".state", "treeState"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var state struct{ Size uint64 }
-	if err := json.Unmarshal(raw, &state); err != nil {
-		t.Fatal(err)
-	}
-	if l.Size() != state.Size {
-		t.Fatalf("after Open the log publishes %d entries; Tessera integrated %d", l.Size(), state.Size)
+	if integrated := tesseraSize(t, cfg); l.Size() != integrated {
+		t.Fatalf("after Open the log publishes %d entries; Tessera integrated %d", l.Size(), integrated)
 	}
 	acked := map[uint64][]byte{}
 	for _, run := range runs {
@@ -207,10 +214,36 @@ func TestCrash(t *testing.T) {
 
 	// Entries sequenced but not published before a kill are published
 	// by the reopened log; and the log goes on.
-	more := appendConcurrently(t, l, "after", 200, 50)
+	more := appendConcurrently(t, l, "after", 200, 50*d.spread)
 	for index, leaf := range more {
 		acked[index] = leaf
 	}
 	checkLog(t, l, acked)
 	closeLog(t, l)
+}
+
+// tesseraSize reads the size of the tree Tessera integrated, from its own
+// state rather than through the Log.
+func tesseraSize(t *testing.T, cfg Config) uint64 {
+	t.Helper()
+	var state struct{ Size uint64 }
+	if cfg.MySQL != "" {
+		db, err := sql.Open("mysql", cfg.MySQL)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer db.Close()
+		if err := db.QueryRow("SELECT `size` FROM `TreeState` WHERE `id` = 0").Scan(&state.Size); err != nil {
+			t.Fatal(err)
+		}
+		return state.Size
+	}
+	raw, err := os.ReadFile(filepath.Join(cfg.Dir, tilesName, ".state", "treeState"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &state); err != nil {
+		t.Fatal(err)
+	}
+	return state.Size
 }

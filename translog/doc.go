@@ -1,12 +1,13 @@
 // Package translog is the node's append-only log: the sciencejournal
-// protocol's RFC 9162 Merkle log (see package tlog), kept on disk by Tessera
-// (github.com/transparency-dev/tessera) with its POSIX driver, and served as
-// the spec's log endpoints need it and as C2SP tlog-tiles
-// (https://c2sp.org/tlog-tiles).
+// protocol's RFC 9162 Merkle log (see package tlog), kept by Tessera
+// (github.com/transparency-dev/tessera) with its POSIX driver on disk
+// (Config.Dir) or its MySQL driver in a MySQL or MariaDB database
+// (Config.MySQL), and served the same from either as the spec's log
+// endpoints need it and as C2SP tlog-tiles (https://c2sp.org/tlog-tiles).
 //
 // # What a caller gets
 //
-// [Open] starts the log in a folder; [Log.Append] adds one leaf, the
+// [Open] starts the log in a folder or a database; [Log.Append] adds one leaf, the
 // canonical JSON of a log leaf the caller built, and returns its index only
 // once the entry is
 //
@@ -14,7 +15,8 @@
 //     bundle, tiles and tree state written and fsynced),
 //   - covered by a published checkpoint: a C2SP checkpoint signed with the
 //     Ed25519 checkpoint key and a protocol tree head signed with the
-//     hybrid log key, both written and fsynced to the tree-head file, and
+//     hybrid log key, both written and fsynced to the tree-head file (or
+//     committed to the tree-head table), and
 //   - provable: the log has rebuilt the inclusion proof of the new index
 //     from its stored tiles and checked it against that tree head's root
 //     with tlog.VerifyInclusion.
@@ -33,8 +35,10 @@
 // checks that the root Tessera computed is the root of the stored tiles, that
 // the new tree extends the last published one (a consistency proof it
 // verifies), signs the tree head with the log key, verifies both signatures,
-// and appends the pair to the tree-head file with an fsync. Only then does
-// Tessera write its own checkpoint file. So every checkpoint Tessera ever
+// and appends the pair to the tree-head file with an fsync (in MySQL,
+// commits it to the tree-head table, in a transaction of its own inside
+// Tessera's publishing one). Only then does Tessera write its own
+// checkpoint file (or row). So every checkpoint Tessera ever
 // published has its tree head stored first, and the stored tree heads are
 // exactly the published tree sizes, each with its checkpoint text, in order.
 // A checkpoint Tessera republishes for an unchanged tree signs nothing new.
@@ -74,6 +78,46 @@
 //	              checkpoint and the witnesses' cosignature lines,
 //	              "size": its size}; a later line of a size replaces an
 //	              earlier one
+//
+// # In MySQL
+//
+// With Config.MySQL the database holds it all, and nothing is on disk:
+//
+//	Tessera, Checkpoint,    Tessera's own tables (its storage/mysql/schema.sql,
+//	TreeState, Subtree,     kept here as tessera_mysql_schema.sql, unchanged):
+//	TiledLeaves             one row per tile and entry bundle, rewritten as
+//	                        it grows, its checkpoint and its tree state
+//	agora_tree_heads        (size, stamp, record): the tree-head file's lines,
+//	                        size the primary key, stamp the head's time in
+//	                        Unix milliseconds
+//	agora_cosignatures      the same for the cosignature file (a later round
+//	                        of a size replaces the row)
+//
+// A tree head is written in one transaction that locks the table's last
+// row and checks, against whatever wrote it, that the new size follows it
+// and the stamp is not before its stamp; the primary key refuses a size
+// twice. Durability is the server's: Open refuses one whose
+// innodb_flush_log_at_trx_commit is not 1, and tables that are not InnoDB.
+// A named lock (GET_LOCK on a connection held while the Log is open, which
+// the server drops when the process dies) stands in for the folder's
+// flock: ErrLocked. The server drops it too when it restarts or the
+// connection is killed, so the Log checks it every few seconds and takes
+// it again; if another process took it first, the Log stops publishing
+// for good, as on ErrCorrupt, with errors wrapping ErrLocked.
+//
+// Tessera's MySQL driver publishes at most once a second
+// (MinMySQLCheckpointInterval), and since it measures the interval from
+// the end of the last publication, under a steady load a checkpoint comes
+// about every one to two seconds. Tessera's driver keeps one row per
+// tile, so the tile endpoint serves a partial tile as that prefix of the
+// row, and MariaDB 10.11 (Debian 12's) runs Tessera's schema unchanged.
+// What MariaDB's defaults do not take is a full entry bundle of leaves of
+// MaxLeafSize: Tessera writes a bundle as one value, and 256 such leaves
+// with their lengths are 256 bytes over MariaDB's max_allowed_packet of
+// 16 MiB, so the server would refuse every batch completing that bundle
+// (Error 1153). Open reads the setting, refuses one under 16 MiB, and
+// bounds leaves to fit (65,518 bytes on MariaDB's default, MaxLeafSize on
+// MySQL 8's 64 MiB); TestLargestLeaves fills a bundle at the bound.
 //
 // The tree-head file is an append-only file rather than a SQLite table
 // because its access pattern is the simplest there is: one writer appending
@@ -121,6 +165,47 @@
 //     goroutines and this package's. An acknowledged index is never lost.
 //     Tessera's goroutines are stopped by cancelling their context; they
 //     return within moments, though Tessera gives no way to wait for them.
+//
+// # Several processes on one MySQL log: the design, and what is left
+//
+// Several node processes appending to one MySQL log need sequencing,
+// integration, publication and tree-head timestamps coordinated through
+// the database, never one process's memory. Where that stands:
+//
+//   - Done by Tessera's MySQL driver: sequencing and integration are one
+//     transaction holding the TreeState row FOR UPDATE, so every index is
+//     given once whichever process adds; publication holds the Checkpoint
+//     and TreeState rows FOR UPDATE while it calls this package's signer,
+//     and checks the interval against the row's time, so one process at a
+//     time publishes, at most once an interval.
+//   - Done here: the tree head is committed, under those locks, before
+//     Tessera's checkpoint; each publication reads the table's last row
+//     as the head it must extend and not stamp before, whoever wrote it;
+//     agora_tree_heads refuses a repeated size and a stamp before the
+//     last from any writer, and a writer whose view is behind catches up
+//     from the table (TestMySQLRecords). A lost commit answer heals the
+//     same way: the next publication finds the head and serves it.
+//   - Left, and why the named lock still keeps one process per log: a
+//     Log learns of a tree head only when it signed it (Log.latest), so
+//     Size, WaitForSize, the entries endpoint's wait and Append's
+//     confirmation would not see another process's publication. Each Log
+//     must follow agora_tree_heads (read its last row about every quarter
+//     interval into Log.latest), and bestCosigned likewise
+//     agora_cosignatures; the cosigning loop must run in one process only
+//     (a second named lock, taken by whoever can). The tile cache needs
+//     nothing: a tile at a width never changes.
+//   - Left, in package journal: a leaf is never stamped before the leaf
+//     ahead of it, and the journal keeps that by stamping and queueing in
+//     one order in its own memory. Across processes a leaf stamped earlier
+//     can be sequenced later, in another process's batch, and Tessera
+//     fixes a leaf's bytes, stamp included, before it gives the index, so
+//     no database stamp can be taken in the sequencing transaction. The
+//     way that keeps Tessera's batching is one appender at a time: the
+//     process holding a lease (a named lock, renewed) stamps and queues
+//     every append, and the others forward theirs to it (or hold the lease
+//     from stamping until Sequence returns, which serializes the
+//     processes' batches). Reads, state writes and the faces run in every
+//     process.
 //
 // The spec: spec/ledger-protocol.md, "The log".
 package translog

@@ -42,8 +42,8 @@ var (
 	ErrClosed = errors.New("translog: log is closed")
 
 	// ErrLocked is wrapped by Open's error when another Log, in this
-	// process or another, has the directory open.
-	ErrLocked = errors.New("translog: log directory is in use")
+	// process or another, has the directory or database open.
+	ErrLocked = errors.New("translog: the log is open in another process (one process at a time keeps a log)")
 
 	// ErrCorrupt is wrapped by errors for stored state that contradicts
 	// itself: a tree head the tiles do not reproduce, a tree-head record

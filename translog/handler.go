@@ -2,14 +2,15 @@ package translog
 
 import (
 	"bytes"
+	"context"
+	"encoding/binary"
 	"errors"
 	"io/fs"
 	"net/http"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/agora-node/agora/tlog"
 	"github.com/transparency-dev/tessera/api/layout"
 )
 
@@ -29,8 +30,9 @@ const (
 //	tile/entries/<N>[.p/<W>]    entry bundles, application/octet-stream
 //
 // It serves nothing beyond the latest published tree: a tile or bundle the
-// published size does not imply yet is 404, as is a partial one Tessera has
-// since replaced by the full one (tile clients then read the full one).
+// published size does not imply yet is 404. A partial one is served as that
+// prefix of what is stored, which may since have grown or become the full
+// one (Tessera's MySQL driver keeps one row per tile and rewrites it).
 // Full tiles and bundles never change and are served as immutable; partial
 // ones are cacheable briefly; the checkpoint must be revalidated. Only GET
 // and HEAD are allowed.
@@ -42,7 +44,7 @@ func (l *Log) serveTile(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 		return
 	}
-	body, contentType, cacheControl, err := l.tileResource(strings.TrimPrefix(r.URL.Path, "/"))
+	body, contentType, cacheControl, err := l.tileResource(r.Context(), strings.TrimPrefix(r.URL.Path, "/"))
 	if err != nil {
 		status := http.StatusInternalServerError
 		switch {
@@ -62,7 +64,7 @@ func (l *Log) serveTile(w http.ResponseWriter, r *http.Request) {
 
 // tileResource returns the resource at path p, its content type and its
 // Cache-Control; an error wrapping ErrNotFound for anything else.
-func (l *Log) tileResource(p string) ([]byte, string, string, error) {
+func (l *Log) tileResource(ctx context.Context, p string) ([]byte, string, string, error) {
 	if p == layout.CheckpointPath {
 		// The newest, not LatestCheckpoint's witnessed one: the
 		// partial tiles of an older tree may be gone.
@@ -78,9 +80,11 @@ func (l *Log) tileResource(p string) ([]byte, string, string, error) {
 	var level, index uint64
 	var width uint8
 	var canonical string
+	entries := false
 	if rest, ok := strings.CutPrefix(p, "tile/entries/"); ok {
 		index, width, err = layout.ParseTileIndexPartial(rest)
 		canonical = layout.EntriesPath(index, width)
+		entries = true
 	} else if rest, ok := strings.CutPrefix(p, "tile/"); ok {
 		l, n, _ := strings.Cut(rest, "/")
 		level, index, width, err = layout.ParseTileLevelIndexPartial(l, n)
@@ -94,7 +98,18 @@ func (l *Log) tileResource(p string) ([]byte, string, string, error) {
 	if !impliedBy(level, index, width, size) {
 		return nil, "", "", notFound("%s is not part of the published tree of %d", p, size)
 	}
-	data, err := os.ReadFile(filepath.Join(l.tiles.dir, canonical))
+	var data []byte
+	if entries {
+		data, err = l.store.bundle(ctx, index, width)
+		if err == nil {
+			data, err = bundlePrefix(data, width)
+		}
+	} else {
+		data, err = l.store.tile(ctx, level, index, width)
+		if err == nil {
+			data, err = tilePrefix(data, width)
+		}
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, "", "", notFound("%s is no longer stored", p)
 	}
@@ -106,6 +121,40 @@ func (l *Log) tileResource(p string) ([]byte, string, string, error) {
 		cache = cachePartial
 	}
 	return data, "application/octet-stream", cache, nil
+}
+
+// tilePrefix returns the first width hashes of a stored hash tile (all of
+// a full one, width 0).
+func tilePrefix(data []byte, width uint8) ([]byte, error) {
+	n := int(width)
+	if n == 0 {
+		n = layout.TileWidth
+	}
+	if len(data)%tlog.HashSize != 0 || len(data) < n*tlog.HashSize {
+		return nil, corrupt("a stored tile of %d bytes does not hold %d hashes", len(data), n)
+	}
+	return data[:n*tlog.HashSize], nil
+}
+
+// bundlePrefix returns the first width entries of a stored entry bundle
+// (all of a full one, width 0): each entry is a two-byte big-endian length
+// and that many bytes (c2sp.org/tlog-tiles).
+func bundlePrefix(data []byte, width uint8) ([]byte, error) {
+	n := int(width)
+	if n == 0 {
+		n = layout.EntryBundleWidth
+	}
+	off := 0
+	for range n {
+		if len(data)-off < 2 {
+			return nil, corrupt("a stored entry bundle of %d bytes does not hold %d entries", len(data), n)
+		}
+		off += 2 + int(binary.BigEndian.Uint16(data[off:]))
+		if off > len(data) {
+			return nil, corrupt("a stored entry bundle of %d bytes does not hold %d entries", len(data), n)
+		}
+	}
+	return data[:off], nil
 }
 
 // impliedBy reports whether the tile (or bundle, at level 0) at level and

@@ -18,10 +18,12 @@ import (
 // TestTileHandler reads the log over HTTP on loopback with Tessera's tile
 // client, as any c2sp.org/tlog-tiles client would, and checks what it reads
 // with the protocol core's verifiers.
-func TestTileHandler(t *testing.T) {
-	l := openLog(t, testConfig(t, t.TempDir()))
+func TestTileHandler(t *testing.T) { forEachDriver(t, testTileHandler) }
+
+func testTileHandler(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
 	ctx := context.Background()
-	want := appendConcurrently(t, l, "tiles", 300, 60) // one full bundle, one partial
+	want := appendConcurrently(t, l, "tiles", 300, 60*d.spread) // one full bundle, one partial
 
 	mux := http.NewServeMux()
 	mux.Handle("/log/", http.StripPrefix("/log", l.TileHandler()))

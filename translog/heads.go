@@ -234,14 +234,17 @@ func parseRecord(line []byte) (published, error) {
 }
 
 // latest returns the last record, or false while the store is empty.
-func (s *recordFile[T]) latest() (T, bool) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.last == nil {
+func (s *recordFile[T]) latest() (T, bool) { return lastUnder(&s.mu, &s.last) }
+
+// lastUnder returns *last read under mu, or false if it is nil.
+func lastUnder[T any](mu *sync.Mutex, last **T) (T, bool) {
+	mu.Lock()
+	defer mu.Unlock()
+	if *last == nil {
 		var zero T
 		return zero, false
 	}
-	return *s.last, true
+	return **last, true
 }
 
 // append writes p after the last record and fsyncs it. p's size must be
@@ -279,6 +282,12 @@ func (s *recordFile[T]) append(p T) error {
 	s.last = &p
 	return nil
 }
+
+func (s *recordFile[T]) name() string { return s.path }
+
+// refresh does nothing: only this process writes the file (it holds the
+// folder's flock).
+func (s *recordFile[T]) refresh() error { return nil }
 
 // brokenErr returns why the store refuses appends for good, or nil.
 func (s *recordFile[T]) brokenErr() error {

@@ -131,18 +131,19 @@ func TestPublishFaults(t *testing.T) {
 	cfg := testConfig(t, dir)
 	l := openLog(t, cfg)
 	acked := appendConcurrently(t, l, "before", 50, 10)
+	heads := l.heads.(*headStore)
 
 	// The fsync after each of the next three writes fails; the fsync
 	// that makes each undoing truncation durable succeeds.
 	var calls atomic.Int32
-	l.heads.mu.Lock()
-	l.heads.sync = func(f *os.File) error {
+	heads.mu.Lock()
+	heads.sync = func(f *os.File) error {
 		if n := calls.Add(1); n <= 6 && n%2 == 1 {
 			return errors.New("injected fsync failure")
 		}
 		return f.Sync()
 	}
-	l.heads.mu.Unlock()
+	heads.mu.Unlock()
 	sizeBefore := l.Size()
 	// The first publications fail; Tessera tries again at its next
 	// interval, and the appends are acknowledged once one succeeds.
@@ -165,10 +166,11 @@ func TestPublishFaults(t *testing.T) {
 	// A failure that cannot be undone breaks the store for good: appends
 	// are no longer acknowledged, and nothing is served past the last
 	// durable tree head.
-	l.heads.mu.Lock()
-	l.heads.sync = func(*os.File) error { return errors.New("injected: the disk is gone") }
-	l.heads.f.Close() // so the truncation that would undo the write fails too
-	l.heads.mu.Unlock()
+	heads = l.heads.(*headStore)
+	heads.mu.Lock()
+	heads.sync = func(*os.File) error { return errors.New("injected: the disk is gone") }
+	heads.f.Close() // so the truncation that would undo the write fails too
+	heads.mu.Unlock()
 	size := l.Size()
 	index, err := l.Append(context.Background(), testLeaf(t, "broken", 0))
 	if !errors.Is(err, ErrUnpublished) || !errors.Is(err, ErrCorrupt) || index < size {
@@ -228,8 +230,10 @@ func TestOpenRefusesInconsistentState(t *testing.T) {
 
 // TestTimestampsNeverGoBack runs the log on a clock that jumps backwards:
 // tree heads keep the time of the one before.
-func TestTimestampsNeverGoBack(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
+func TestTimestampsNeverGoBack(t *testing.T) { forEachDriver(t, testTimestampsNeverGoBack) }
+
+func testTimestampsNeverGoBack(t *testing.T, d testDriver) {
+	cfg := d.config(t)
 	var calls atomic.Int64
 	base := time.Date(2026, 10, 2, 12, 0, 0, 0, time.UTC)
 	cfg.Now = func() time.Time {
@@ -240,7 +244,9 @@ func TestTimestampsNeverGoBack(t *testing.T) {
 		return base.Add(time.Duration(n) * time.Second)
 	}
 	l := openLog(t, cfg)
-	acked := appendConcurrently(t, l, "clock", 100, 10)
+	// Ten goroutines, so that there are several publications whatever
+	// the driver's interval.
+	acked := appendConcurrently(t, l, "clock", 100/d.spread*3, 10)
 	heads := checkLog(t, l, acked) // checks the order of timestamps
 	if len(heads) < 3 {
 		t.Fatalf("only %d tree heads", len(heads))
@@ -251,10 +257,12 @@ func TestTimestampsNeverGoBack(t *testing.T) {
 // sign a second tree of a size already published: it refuses, and stops
 // publishing for good, rather than sign a fork. Reopening finds the log as
 // it was.
-func TestPublishRefusesForks(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
+func TestPublishRefusesForks(t *testing.T) { forEachDriver(t, testPublishRefusesForks) }
+
+func testPublishRefusesForks(t *testing.T, d testDriver) {
+	cfg := d.config(t)
 	l := openLog(t, cfg)
-	acked := appendConcurrently(t, l, "fork", 20, 4)
+	acked := appendConcurrently(t, l, "fork", 20, 4*d.spread)
 	head, _ := l.TreeHead()
 	pub := publisher{l}
 

@@ -7,18 +7,15 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io/fs"
 	"net/http"
-	"os"
-	"path/filepath"
 	"sync"
-	"syscall"
 
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/tlog"
 	f_log "github.com/transparency-dev/formats/log"
 	"github.com/transparency-dev/tessera"
-	"github.com/transparency-dev/tessera/storage/posix"
 )
 
 // Names inside Config.Dir.
@@ -36,14 +33,14 @@ type Log struct {
 	logID  string // protocol.LogID of pubKey
 	pubKey string // the log key's public key as text
 	signer *tlog.CheckpointSigner
-	lock   *os.File // holds the flock on Dir/LOCK
-	heads  *headStore
+	store  backend // the folder or database, locked while the Log is open
+	heads  records[published]
 	tiles  *tileStore
 
 	// Witnessing (see witness.go), when Config.Witnesses are set: the
 	// cosignature file, the witnesses (owned by cosignLoop), and the
 	// cosigning goroutine's stop and end.
-	cosigs        *recordFile[cosigned]
+	cosigs        records[cosigned]
 	witnesses     []*witnessState
 	cosignStop    context.CancelFunc
 	cosignDone    chan struct{}
@@ -75,7 +72,8 @@ type Log struct {
 	stopped chan struct{} // closed once Tessera stops: nothing more will be published
 
 	// failed is closed, with failure set first, when the tree-head file
-	// broke: nothing more can be published until an operator steps in.
+	// broke, or another process took a MySQL log's lock: nothing more can
+	// be published until an operator steps in.
 	failed   chan struct{}
 	failOnce sync.Once
 	failure  error
@@ -99,10 +97,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := os.MkdirAll(cfg.Dir, 0o700); err != nil {
-		return nil, fmt.Errorf("translog: %w", err)
-	}
-	lock, err := lockDir(filepath.Join(cfg.Dir, lockName))
+	store, err := openBackend(ctx, cfg)
 	if err != nil {
 		return nil, err
 	}
@@ -112,8 +107,8 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		logID:   protocol.LogID(pubKey),
 		pubKey:  pubKey,
 		signer:  signer,
-		lock:    lock,
-		tiles:   newTileStore(filepath.Join(cfg.Dir, tilesName), cfg.TileCacheSize),
+		store:   store,
+		tiles:   newTileStore(store, cfg.TileCacheSize),
 		changed: make(chan struct{}),
 		closed:  make(chan struct{}),
 		stopped: make(chan struct{}),
@@ -133,10 +128,10 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 			if l.cosigs != nil {
 				l.cosigs.close()
 			}
-			lock.Close()
+			store.close()
 		}
 	}()
-	if l.heads, err = openHeads(filepath.Join(cfg.Dir, treeHeadsName)); err != nil {
+	if l.heads, err = store.openHeads(); err != nil {
 		return nil, err
 	}
 	if err := l.checkStored(ctx); err != nil {
@@ -151,7 +146,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		}
 	}
 
-	driver, err := posix.New(ctx, posix.Config{Path: l.tiles.dir})
+	driver, err := store.driver(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
 	}
@@ -175,27 +170,10 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	if _, err := l.awaitSize(ctx, integrated, false); err != nil {
 		return nil, fmt.Errorf("translog: publishing the %d entries sequenced before the log last stopped: %w", integrated, err)
 	}
+	store.watchLock(l.lockLost)
 	l.startWitnessing()
 	opened = true
 	return l, nil
-}
-
-// lockDir takes an exclusive flock on the file at path, held for as long
-// as the returned file stays open (the kernel drops it if the process
-// dies).
-func lockDir(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("translog: %w", err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
-		f.Close()
-		if errors.Is(err, syscall.EWOULDBLOCK) {
-			return nil, fmt.Errorf("translog: %s: %w", filepath.Dir(path), ErrLocked)
-		}
-		return nil, fmt.Errorf("translog: locking %s: %w", path, err)
-	}
-	return f, nil
 }
 
 // checkStored checks what is on disk before Tessera starts: the latest
@@ -205,8 +183,12 @@ func lockDir(path string) (*os.File, error) {
 func (l *Log) checkStored(ctx context.Context) error {
 	last, ok := l.heads.latest()
 	if !ok {
-		if _, err := os.Stat(filepath.Join(l.tiles.dir, "checkpoint")); err == nil {
-			return corrupt("%s holds a published tree but %s holds no tree head for it", l.tiles.dir, l.heads.path)
+		_, err := l.store.tesseraCheckpoint(ctx)
+		switch {
+		case err == nil:
+			return corrupt("%s holds a tree Tessera published but %s holds no tree head for it", l.store.where(), l.heads.name())
+		case !errors.Is(err, fs.ErrNotExist):
+			return fmt.Errorf("translog: reading Tessera's checkpoint: %w", err)
 		}
 		return nil
 	}
@@ -246,6 +228,11 @@ func (p publisher) Sign(msg []byte) ([]byte, error) {
 // new ones fail, with ErrCorrupt. Anything else Tessera retries at its next
 // interval.
 func (l *Log) publishFailed(err error) {
+	select {
+	case <-l.failed:
+		return // said once already
+	default:
+	}
 	fatal := err
 	if broken := l.heads.brokenErr(); broken != nil {
 		fatal = broken
@@ -257,6 +244,16 @@ func (l *Log) publishFailed(err error) {
 	l.cfg.Logger.Error("translog: the log can no longer publish", "err", fatal)
 	l.failOnce.Do(func() {
 		l.failure = fatal
+		close(l.failed)
+	})
+}
+
+// lockLost stops all publication for good when another process took the
+// log's lock: this Log's view of the log is no longer the only one.
+func (l *Log) lockLost(err error) {
+	l.cfg.Logger.Error("translog: another process took the log's lock; this one stops publishing", "err", err)
+	l.failOnce.Do(func() {
+		l.failure = err
 		close(l.failed)
 	})
 }
@@ -274,6 +271,11 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 		return nil, fmt.Errorf("translog: asked to sign %.200q, which is not a checkpoint of this log", msg)
 	}
 	size, root := c.Size, tlog.Hash(c.Hash)
+	select {
+	case <-l.failed:
+		return nil, fmt.Errorf("translog: publication stopped: %w", l.failure)
+	default:
+	}
 	sig, err := l.signer.Sign(msg)
 	if err != nil {
 		return nil, err
@@ -281,10 +283,20 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 
 	l.pubMu.Lock()
 	defer l.pubMu.Unlock()
+	// In MySQL, the last tree head stored may be newer than this Log
+	// knows (a commit whose answer was lost); Tessera's publication
+	// holds its locks, so no other publication runs meanwhile.
+	if err := l.heads.refresh(); err != nil {
+		return nil, err
+	}
 	prev, havePrev := l.heads.latest()
 	if havePrev && size <= prev.head.Size {
 		if size == prev.head.Size && root == prev.head.Root {
-			return sig, nil // a republication: the tree head stands
+			// A republication: the tree head stands. It may be one a
+			// failed publication stored after all (a database commit
+			// whose answer was lost), which reads never saw.
+			l.setLatest(prev)
+			return sig, nil
 		}
 		return nil, corrupt("asked to publish a tree of %d entries (root %s) after one of %d (root %s)", size, root, prev.head.Size, prev.head.Root)
 	}
@@ -328,13 +340,21 @@ func (l *Log) publish(msg []byte) ([]byte, error) {
 	if err := l.heads.append(p); err != nil {
 		return nil, err
 	}
+	l.setLatest(p)
+	return sig, nil
+}
 
+// setLatest makes p the latest publication, unless it is not newer, and
+// wakes those waiting for one.
+func (l *Log) setLatest(p published) {
 	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.latest != nil && l.latest.head.Size >= p.head.Size {
+		return
+	}
 	l.latest = &p
 	close(l.changed)
 	l.changed = make(chan struct{})
-	l.mu.Unlock()
-	return sig, nil
 }
 
 // noteWithSignature returns the signed note Tessera writes: the text, a
@@ -400,7 +420,7 @@ func (l *Log) Sequence(ctx context.Context, leaf []byte) (uint64, error) {
 // returns the entry counts as in flight (Close waits for it, MaxPending
 // counts it). Queue's errors are Append's before anything is added.
 func (l *Log) Queue(ctx context.Context, leaf []byte, published bool) (wait func() (uint64, error), err error) {
-	if err := checkLeaf(leaf); err != nil {
+	if err := checkLeaf(leaf, l.store.maxLeafSize()); err != nil {
 		return nil, err
 	}
 	if err := l.enter(); err != nil {
@@ -439,9 +459,9 @@ func (l *Log) confirm(ctx context.Context, index uint64, leaf []byte) error {
 
 // checkLeaf refuses what the log must never hold: anything but the
 // canonical JSON of an object, and leaves an entry bundle cannot hold.
-func checkLeaf(leaf []byte) error {
-	if len(leaf) == 0 || len(leaf) > MaxLeafSize {
-		return fmt.Errorf("%w: %d bytes, not 1 to %d", ErrInvalidLeaf, len(leaf), MaxLeafSize)
+func checkLeaf(leaf []byte, maxSize int) error {
+	if len(leaf) == 0 || len(leaf) > maxSize {
+		return fmt.Errorf("%w: %d bytes, not 1 to %d", ErrInvalidLeaf, len(leaf), maxSize)
 	}
 	if leaf[0] != '{' {
 		return fmt.Errorf("%w: not a JSON object", ErrInvalidLeaf)
@@ -633,7 +653,7 @@ func (l *Log) Leaves(ctx context.Context, start, end uint64) ([][]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return l.tiles.at(size).leaves(start, end)
+	return l.tiles.at(size).leaves(ctx, start, end)
 }
 
 // InclusionProof returns the RFC 9162 inclusion proof of leaf index in the
@@ -745,7 +765,7 @@ func (l *Log) Close(ctx context.Context) error {
 	if l.cosigs != nil {
 		errs = append(errs, l.cosigs.close())
 	}
-	errs = append(errs, l.lock.Close())
+	errs = append(errs, l.store.close())
 	return errors.Join(errs...)
 }
 

@@ -5,16 +5,17 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/tlog"
+	"github.com/transparency-dev/tessera/api/layout"
 )
 
 func TestConfigValidate(t *testing.T) {
@@ -187,9 +188,11 @@ func checkLog(t testing.TB, l *Log, want map[uint64][]byte) []published {
 	return heads
 }
 
-func TestAppendConcurrently(t *testing.T) {
-	dir := t.TempDir()
-	l := openLog(t, testConfig(t, dir))
+func TestAppendConcurrently(t *testing.T) { forEachDriver(t, testAppendConcurrently) }
+
+func testAppendConcurrently(t *testing.T, d testDriver) {
+	cfg := d.config(t)
+	l := openLog(t, cfg)
 	if l.Size() != 0 {
 		t.Fatalf("a new log has %d entries", l.Size())
 	}
@@ -197,8 +200,8 @@ func TestAppendConcurrently(t *testing.T) {
 		t.Fatalf("a new log has no tree head: %v", err)
 	}
 	start := time.Now()
-	got := appendConcurrently(t, l, "concurrent", 2000, 40)
-	t.Logf("2,000 appends from 40 goroutines in %v", time.Since(start))
+	got := appendConcurrently(t, l, "concurrent", 2000, 40*d.spread)
+	t.Logf("2,000 appends from %d goroutines in %v", 40*d.spread, time.Since(start))
 	for i := range uint64(2000) {
 		if got[i] == nil {
 			t.Fatalf("index %d was never given", i)
@@ -213,21 +216,18 @@ func TestAppendConcurrently(t *testing.T) {
 	closeLog(t, l)
 
 	// Tessera's own checkpoint is the one the log published last.
-	onDisk, err := os.ReadFile(filepath.Join(dir, tilesName, "checkpoint"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !bytes.Equal(onDisk, latest) {
-		t.Errorf("Tessera's checkpoint file\n%s\ndiffers from the last published checkpoint\n%s", onDisk, latest)
+	if stored := tesseraCheckpoint(t, cfg); !bytes.Equal(stored, latest) {
+		t.Errorf("Tessera's checkpoint\n%s\ndiffers from the last published checkpoint\n%s", stored, latest)
 	}
 }
 
-func TestReopen(t *testing.T) {
+func TestReopen(t *testing.T) { forEachDriver(t, testReopen) }
+
+func testReopen(t *testing.T, d testDriver) {
 	before := runtime.NumGoroutine()
-	dir := t.TempDir()
-	cfg := testConfig(t, dir)
+	cfg := d.config(t)
 	l := openLog(t, cfg)
-	first := appendConcurrently(t, l, "first", 300, 32)
+	first := appendConcurrently(t, l, "first", 300, 32*d.spread)
 	if _, err := Open(context.Background(), cfg); !errors.Is(err, ErrLocked) {
 		t.Fatalf("a second Open of the same directory: %v, want ErrLocked", err)
 	}
@@ -248,7 +248,7 @@ func TestReopen(t *testing.T) {
 	if head, _ := l.TreeHead(); head != head1 || l.Size() != 300 {
 		t.Fatalf("after reopening: head %+v, size %d; want %+v", head, l.Size(), head1)
 	}
-	second := appendConcurrently(t, l, "second", 300, 32)
+	second := appendConcurrently(t, l, "second", 300, 32*d.spread)
 	for index := range second {
 		if index < 300 {
 			t.Fatalf("index %d given again after reopening", index)
@@ -276,10 +276,12 @@ func TestReopen(t *testing.T) {
 	}
 }
 
-func TestNotFoundAndRanges(t *testing.T) {
-	l := openLog(t, testConfig(t, t.TempDir()))
+func TestNotFoundAndRanges(t *testing.T) { forEachDriver(t, testNotFoundAndRanges) }
+
+func testNotFoundAndRanges(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
 	ctx := context.Background()
-	appendConcurrently(t, l, "ranges", 10, 2)
+	appendConcurrently(t, l, "ranges", 10, 2*d.spread)
 	size := l.Size()
 
 	notFound := map[string]error{}
@@ -332,8 +334,10 @@ func TestNotFoundAndRanges(t *testing.T) {
 	}
 }
 
-func TestPushback(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
+func TestPushback(t *testing.T) { forEachDriver(t, testPushback) }
+
+func testPushback(t *testing.T, d testDriver) {
+	cfg := d.config(t)
 	cfg.MaxPending = 1
 	cfg.CheckpointInterval = time.Second
 	cfg.BatchMaxAge = 500 * time.Millisecond
@@ -363,8 +367,10 @@ func TestPushback(t *testing.T) {
 	}
 }
 
-func TestWaitForSize(t *testing.T) {
-	l := openLog(t, testConfig(t, t.TempDir()))
+func TestWaitForSize(t *testing.T) { forEachDriver(t, testWaitForSize) }
+
+func testWaitForSize(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
 	ctx := context.Background()
 
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
@@ -413,10 +419,11 @@ func TestWaitForSize(t *testing.T) {
 // TestCloseWaitsForAppends closes the log while appends are in flight: each
 // either was acknowledged (and is then in the log after reopening) or
 // refused with ErrClosed before anything was added.
-func TestCloseWaitsForAppends(t *testing.T) {
-	dir := t.TempDir()
-	cfg := testConfig(t, dir)
-	cfg.CheckpointInterval = 300 * time.Millisecond
+func TestCloseWaitsForAppends(t *testing.T) { forEachDriver(t, testCloseWaitsForAppends) }
+
+func testCloseWaitsForAppends(t *testing.T, d testDriver) {
+	cfg := d.config(t)
+	cfg.CheckpointInterval = max(cfg.CheckpointInterval, 300*time.Millisecond)
 	l := openLog(t, cfg)
 	var mu sync.Mutex
 	acked := map[uint64][]byte{}
@@ -439,7 +446,15 @@ func TestCloseWaitsForAppends(t *testing.T) {
 			}
 		})
 	}
-	time.Sleep(400 * time.Millisecond)
+	// Close once some appends are acknowledged, with more in flight.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
+		mu.Lock()
+		n := len(acked)
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+	}
 	closeLog(t, l)
 	wg.Wait()
 	if len(acked) == 0 {
@@ -447,4 +462,43 @@ func TestCloseWaitsForAppends(t *testing.T) {
 	}
 	l = openLog(t, cfg)
 	checkLog(t, l, acked)
+}
+
+// TestLargestLeaves fills an entry bundle with leaves of the largest size
+// the log takes: on MySQL that is bounded by the server's
+// max_allowed_packet, since Tessera writes a bundle in one packet, and a
+// bundle the server refused would fail every batch that completes it.
+func TestLargestLeaves(t *testing.T) { forEachDriver(t, testLargestLeaves) }
+
+func testLargestLeaves(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
+	largest := l.store.maxLeafSize()
+	t.Logf("the largest leaf is %d bytes (MaxLeafSize %d)", largest, MaxLeafSize)
+	leaf := func(n, size int) []byte {
+		prefix := fmt.Sprintf(`{"n":%d,"x":"`, n)
+		return []byte(prefix + strings.Repeat("x", size-len(prefix)-2) + `"}`)
+	}
+	if _, err := l.Append(context.Background(), leaf(0, largest+1)); !errors.Is(err, ErrInvalidLeaf) {
+		t.Fatalf("Append of a leaf of %d bytes: %v, want ErrInvalidLeaf", largest+1, err)
+	}
+	want := map[uint64][]byte{}
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for n := range layout.EntryBundleWidth {
+		wg.Go(func() {
+			index, err := l.Append(context.Background(), leaf(n, largest))
+			if err != nil {
+				t.Errorf("Append of a leaf of %d bytes: %v", largest, err)
+				return
+			}
+			mu.Lock()
+			want[index] = leaf(n, largest)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	if len(want) != layout.EntryBundleWidth {
+		t.Fatalf("%d of %d leaves were appended", len(want), layout.EntryBundleWidth)
+	}
+	checkLog(t, l, want)
 }

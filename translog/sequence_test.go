@@ -9,8 +9,10 @@ import (
 // TestSequenceThenAppend checks what Sequence promises: an entry sequenced
 // first gets a smaller index than one appended after it returns, and once
 // that Append returns both are in the published tree and provable.
-func TestSequenceThenAppend(t *testing.T) {
-	l := openLog(t, testConfig(t, t.TempDir()))
+func TestSequenceThenAppend(t *testing.T) { forEachDriver(t, testSequenceThenAppend) }
+
+func testSequenceThenAppend(t *testing.T, d testDriver) {
+	l := openLog(t, d.config(t))
 	defer closeLog(t, l)
 	ctx := context.Background()
 	for i := range 5 {
@@ -42,8 +44,10 @@ func TestSequenceThenAppend(t *testing.T) {
 // another, waited for together, get indices in the order they were
 // queued, across Tessera's batches; published waits return once the
 // entry is provable.
-func TestQueueOrder(t *testing.T) {
-	cfg := testConfig(t, t.TempDir())
+func TestQueueOrder(t *testing.T) { forEachDriver(t, testQueueOrder) }
+
+func testQueueOrder(t *testing.T, d testDriver) {
+	cfg := d.config(t)
 	cfg.BatchMaxSize = 7 // many batches
 	l := openLog(t, cfg)
 	defer closeLog(t, l)

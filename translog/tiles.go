@@ -4,10 +4,7 @@ import (
 	"container/list"
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"sync"
 
 	"github.com/agora-node/agora/tlog"
@@ -15,14 +12,13 @@ import (
 	"github.com/transparency-dev/tessera/api/layout"
 )
 
-// tileStore reads the tiles and entry bundles Tessera wrote under dir, the
-// POSIX layout of c2sp.org/tlog-tiles, and caches them parsed. A tile's
-// content at a given width never changes, so the caches need no
-// invalidation; a partial tile or bundle may be removed by Tessera's
-// garbage collection once the full one exists, so every read falls back
-// from the partial resource to the full one, whose prefix is the same.
+// tileStore reads the tiles and entry bundles Tessera stored, the layout
+// of c2sp.org/tlog-tiles, and caches them parsed. A tile's content at a
+// given width never changes, so the caches need no invalidation; a stored
+// tile may hold more than the width asked for (a partial one since grown,
+// or the full one), whose prefix is the same, so only the prefix is kept.
 type tileStore struct {
-	dir     string
+	src     tileSource
 	tiles   *lru[tileKey, *tileNodes]
 	bundles *lru[tileKey, [][]byte]
 }
@@ -40,38 +36,32 @@ type tileNodes struct {
 	levels [][]tlog.Hash
 }
 
-func newTileStore(dir string, cacheSize int) *tileStore {
+func newTileStore(src tileSource, cacheSize int) *tileStore {
 	return &tileStore{
-		dir:     dir,
+		src:     src,
 		tiles:   newLRU[tileKey, *tileNodes](cacheSize),
 		bundles: newLRU[tileKey, [][]byte](max(cacheSize/64, 8)),
 	}
 }
 
-// readPartialOrFull reads the resource at path(width), falling back to
-// the full resource when a partial one is gone.
-func (t *tileStore) readPartialOrFull(width uint8, path func(uint8) string) ([]byte, error) {
-	data, err := os.ReadFile(filepath.Join(t.dir, path(width)))
-	if errors.Is(err, fs.ErrNotExist) && width > 0 {
-		data, err = os.ReadFile(filepath.Join(t.dir, path(0)))
-	}
+// mustBeStored reports a tile or bundle the published tree implies but the
+// storage does not hold as corruption.
+func mustBeStored(name string, data []byte, err error) ([]byte, error) {
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, corrupt("%s is missing from the published tree: %w", path(width), err)
+		return nil, corrupt("%s is missing from the published tree: %w", name, err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("translog: reading %s: %w", path(width), err)
-	}
-	return data, nil
+	return data, err
 }
 
 // tile returns the tile at (level, index) as it stands in a tree of size
 // leaves, which must include at least one node of it.
-func (t *tileStore) tile(level, index, size uint64) (*tileNodes, error) {
+func (t *tileStore) tile(ctx context.Context, level, index, size uint64) (*tileNodes, error) {
 	k := tileKey{level, index, layout.PartialTileSize(level, index, size)}
 	if n, ok := t.tiles.get(k); ok {
 		return n, nil
 	}
-	raw, err := t.readPartialOrFull(k.width, func(w uint8) string { return layout.TilePath(level, index, w) })
+	raw, err := t.src.tile(ctx, level, index, k.width)
+	raw, err = mustBeStored(layout.TilePath(level, index, k.width), raw, err)
 	if err != nil {
 		return nil, err
 	}
@@ -105,12 +95,13 @@ func (t *tileStore) tile(level, index, size uint64) (*tileNodes, error) {
 
 // bundle returns the entries of entry bundle index as it stands in a tree
 // of size leaves.
-func (t *tileStore) bundle(index, size uint64) ([][]byte, error) {
+func (t *tileStore) bundle(ctx context.Context, index, size uint64) ([][]byte, error) {
 	k := tileKey{0, index, layout.PartialTileSize(0, index, size)}
 	if b, ok := t.bundles.get(k); ok {
 		return b, nil
 	}
-	raw, err := t.readPartialOrFull(k.width, func(w uint8) string { return layout.EntriesPath(index, w) })
+	raw, err := t.src.bundle(ctx, index, k.width)
+	raw, err = mustBeStored(layout.EntriesPath(index, k.width), raw, err)
 	if err != nil {
 		return nil, err
 	}
@@ -152,7 +143,7 @@ func (tr tree) ReadSubtrees(ctx context.Context, ids []tlog.Subtree) ([]tlog.Has
 			return nil, notFound("subtree %d at level %d is not complete in the tree of %d", id.Index, id.Level, tr.size)
 		}
 		tileLevel, tileIndex, nodeLevel, nodeIndex := layout.NodeCoordsToTileAddress(uint64(id.Level), id.Index)
-		tn, err := tr.t.tile(tileLevel, tileIndex, tr.size)
+		tn, err := tr.t.tile(ctx, tileLevel, tileIndex, tr.size)
 		if err != nil {
 			return nil, err
 		}
@@ -166,14 +157,14 @@ func (tr tree) ReadSubtrees(ctx context.Context, ids []tlog.Subtree) ([]tlog.Has
 
 // leaves returns the leaves [start, end) of the tree, each checked against
 // the leaf hash its tile holds.
-func (tr tree) leaves(start, end uint64) ([][]byte, error) {
+func (tr tree) leaves(ctx context.Context, start, end uint64) ([][]byte, error) {
 	out := make([][]byte, 0, end-start)
 	for ri := range layout.Range(start, end-start, tr.size) {
-		entries, err := tr.t.bundle(ri.Index, tr.size)
+		entries, err := tr.t.bundle(ctx, ri.Index, tr.size)
 		if err != nil {
 			return nil, err
 		}
-		tn, err := tr.t.tile(0, ri.Index, tr.size)
+		tn, err := tr.t.tile(ctx, 0, ri.Index, tr.size)
 		if err != nil {
 			return nil, err
 		}

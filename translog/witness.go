@@ -10,7 +10,6 @@ import (
 	"io"
 	"net/http"
 	"net/url"
-	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -242,7 +241,7 @@ type witnessState struct {
 // configured, after the tree-head file is checked.
 func (l *Log) openWitnessing() error {
 	var err error
-	if l.cosigs, err = openCosignatures(l.cosigsPath()); err != nil {
+	if l.cosigs, err = l.store.openCosignatures(); err != nil {
 		return err
 	}
 	for _, w := range l.cfg.Witnesses {
@@ -254,7 +253,7 @@ func (l *Log) openWitnessing() error {
 		return nil
 	}
 	if head, ok := l.heads.latest(); !ok || last.size > head.head.Size {
-		return corrupt("%s holds cosignatures of a tree of %d entries, which was never published", l.cosigs.path, last.size)
+		return corrupt("%s holds cosignatures of a tree of %d entries, which was never published", l.cosigs.name(), last.size)
 	}
 	lastHead, err := l.heads.find(last.size)
 	if err != nil {
@@ -294,8 +293,6 @@ func (l *Log) openWitnessing() error {
 	l.bestCosigned = best
 	return nil
 }
-
-func (l *Log) cosigsPath() string { return filepath.Join(l.cfg.Dir, cosignaturesName) }
 
 // startWitnessing starts the goroutine that asks the witnesses to cosign;
 // stopWitnessing (in Close) stops it.

@@ -223,9 +223,11 @@ func checkCosigned(t testing.TB, l *Log, cp []byte, size uint64, witnessVKey str
 	}
 }
 
-func TestWitnessCosigns(t *testing.T) {
+func TestWitnessCosigns(t *testing.T) { forEachDriver(t, testWitnessCosigns) }
+
+func testWitnessCosigns(t *testing.T, d testDriver) {
 	fastBackoff(t)
-	cfg := testConfig(t, t.TempDir())
+	cfg := d.config(t)
 	wit, w := newFakeWitness(t, "witness.example/w1", logVKey(t, cfg))
 	cfg.Witnesses = []Witness{w}
 	l := openLog(t, cfg)
@@ -326,10 +328,11 @@ func waitLatest(t testing.TB, l *Log, size uint64) {
 // TestWitnessConflict: a witness that cosigned the log before (the
 // cosignature file lost, say) answers the log's "old 0" with 409 and its
 // size; the log asks again from that size, with a consistency proof.
-func TestWitnessConflict(t *testing.T) {
+func TestWitnessConflict(t *testing.T) { forEachDriver(t, testWitnessConflict) }
+
+func testWitnessConflict(t *testing.T, d testDriver) {
 	fastBackoff(t)
-	dir := t.TempDir()
-	cfg := testConfig(t, dir)
+	cfg := d.config(t)
 	l := openLog(t, cfg)
 	appendN(t, l, "a", 3)
 	known := l.Size()
@@ -351,9 +354,11 @@ func TestWitnessConflict(t *testing.T) {
 
 // TestWitnessQuorum: with a quorum of 2, a checkpoint one witness cosigned
 // carries its cosignature, but LatestCheckpoint waits for both.
-func TestWitnessQuorum(t *testing.T) {
+func TestWitnessQuorum(t *testing.T) { forEachDriver(t, testWitnessQuorum) }
+
+func testWitnessQuorum(t *testing.T, d testDriver) {
 	fastBackoff(t)
-	cfg := testConfig(t, t.TempDir())
+	cfg := d.config(t)
 	w1f, w1 := newFakeWitness(t, "witness.example/w1", logVKey(t, cfg))
 	w2f, w2 := newFakeWitness(t, "witness.example/w2", logVKey(t, cfg))
 	cfg.Witnesses, cfg.WitnessQuorum = []Witness{w1, w2}, 2

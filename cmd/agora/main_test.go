@@ -21,6 +21,7 @@ import (
 	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/memory/adapter"
 	"github.com/agora-node/agora/store/postgres/pgtest"
+	"github.com/agora-node/agora/translog/mysqltest"
 )
 
 // TestMain lets the scripts in testdata/script run the real agora binary:
@@ -52,6 +53,24 @@ func TestScriptsPostgres(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("AGORA_STATE", pgtest.SchemaDSN(t)) // dropped when the test ends
+			return scriptSetup(env)
+		},
+		Cmds: scriptCommands,
+	})
+}
+
+// TestScriptsMySQLLog runs the README's first steps (serve.txtar: writes,
+// then agora log verify, twice) with the node's log in MySQL (agora
+// serve's AGORA_LOG) and its state in PostgreSQL, each in a database or
+// schema of its own; see mysqltest and pgtest for when it skips.
+func TestScriptsMySQLLog(t *testing.T) {
+	logURL, state := mysqltest.URL(t), pgtest.SchemaDSN(t) // dropped when the test ends
+	testscript.Run(t, testscript.Params{
+		Files:               []string{"testdata/script/serve.txtar"},
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("AGORA_LOG", logURL)
+			env.Setenv("AGORA_STATE", state)
 			return scriptSetup(env)
 		},
 		Cmds: scriptCommands,

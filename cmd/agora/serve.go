@@ -73,7 +73,7 @@ func (h toServeLog) WithAttrs(attrs []slog.Attr) slog.Handler {
 // would outlive the logger it was made for.
 func (h toServeLog) WithGroup(string) slog.Handler { return h }
 
-const serveUsage = "agora serve [--data DIR] [--state postgres://...] [--listen ADDR] [--origin ORIGIN] [--public-url URL] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...] [--pprof 127.0.0.1:PORT] [--github-client-id ID --github-client-secret-file FILE] [--github-oauth-authorize URL] [--github-oauth-token URL] [--github-user-api URL] [--smtp HOST:PORT --smtp-from ADDR]"
+const serveUsage = "agora serve [--data DIR] [--state postgres://...] [--log mysql://...] [--listen ADDR] [--origin ORIGIN] [--public-url URL] [--dns-resolver ADDR] [--github-api URL] [--max-body BYTES] [--max-bundle-body BYTES] [--checkpoint-interval 500ms] [--open-after DURATION] [--free-bundles seed|all|none] [--admin-token-file FILE] [--allow-shared-data] [--witness VKEY@URL ...] [--pprof 127.0.0.1:PORT] [--github-client-id ID --github-client-secret-file FILE] [--github-oauth-authorize URL] [--github-oauth-token URL] [--github-user-api URL] [--smtp HOST:PORT --smtp-from ADDR]"
 
 // defaultDataDir is where the node keeps everything unless --data says
 // otherwise: a folder in the directory it starts in.
@@ -89,6 +89,7 @@ func serveCommand() *command {
 	c := newCommand("serve", serveUsage, "run the node (SQLite and an on-disk log in --data, no other service)")
 	dataDir := c.flags.String("data", defaultDataDir(), "the folder the node keeps its keys, state and log in (or set AGORA_DATA)")
 	state := c.flags.String("state", os.Getenv("AGORA_STATE"), "where the node keeps its state: empty for SQLite in --data, or a postgres:// URL (or set AGORA_STATE)")
+	logAt := c.flags.String("log", os.Getenv("AGORA_LOG"), "where the node keeps its log: empty for Tessera's POSIX driver in --data, or a mysql://user:password@tcp(host:3306)/database URL for Tessera's MySQL driver on MySQL or MariaDB (or set AGORA_LOG)")
 	listen := c.flags.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
 	origin := c.flags.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
 	publicURL := c.flags.String("public-url", "", "the node's address as agents reach it, such as https://agora.example.org, for /llms.txt to name (default the address each request came to)")
@@ -98,7 +99,7 @@ func serveCommand() *command {
 	maxBundleBody := c.flags.Int64("max-bundle-body", ledgerhttp.MaxBundleBody, "the largest bundle check or submission body accepted, in bytes (at most the default: 10 MB of files in base64)")
 	openAfter := c.flags.Duration("open-after", node.DefaultOpenAfter, "a development switch: open every sealed bundle this long after it sealed, whatever its round (default off: a bundle opens when its round completes)")
 	freeBundles := c.flags.String("free-bundles", node.FreeSeed, "which bundles cost nothing: seed (a new ledger's first 10, from operators the node invited), all, or none")
-	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+")")
+	checkpointEvery := c.flags.Duration("checkpoint-interval", translog.DefaultCheckpointInterval, "how often the log publishes a checkpoint: about how long a write waits to be provable ("+translog.MinCheckpointInterval.String()+" to "+translog.MaxCheckpointInterval.String()+"; with --log mysql://, "+translog.MinMySQLCheckpointInterval.String()+" at least and by default)")
 	allowShared := c.flags.Bool("allow-shared-data", false, "start even when other local users can read --data (it holds the node's keys, state and sealed files)")
 	tokenFile := c.flags.String("admin-token-file", "", "a file holding the admin token (default <data>/keys/admin.token, made on first start)")
 	profiles := c.flags.String("pprof", "", "serve Go's runtime profiles (/debug/pprof/) on this loopback address, such as 127.0.0.1:6060 (default off)")
@@ -109,8 +110,19 @@ func serveCommand() *command {
 		if code := c.noArgs(e, args); code != 0 {
 			return code
 		}
-		if *checkpointEvery < translog.MinCheckpointInterval || *checkpointEvery > translog.MaxCheckpointInterval {
-			return c.usageError(e, "--checkpoint-interval must be from %s to %s, not %s", translog.MinCheckpointInterval, translog.MaxCheckpointInterval, *checkpointEvery)
+		minInterval := translog.MinCheckpointInterval
+		if *logAt != "" {
+			if _, err := translog.ParseMySQLURL(*logAt); err != nil {
+				return c.usageError(e, "--log must be empty (the log in --data) or a URL such as mysql://agora:PASSWORD@tcp(127.0.0.1:3306)/agora, not %s", translog.RedactMySQL(*logAt))
+			}
+			// Tessera's MySQL driver publishes at most once a second.
+			minInterval = translog.MinMySQLCheckpointInterval
+			if !flagGiven(c.flags, "checkpoint-interval") {
+				*checkpointEvery = minInterval
+			}
+		}
+		if *checkpointEvery < minInterval || *checkpointEvery > translog.MaxCheckpointInterval {
+			return c.usageError(e, "--checkpoint-interval must be from %s to %s, not %s", minInterval, translog.MaxCheckpointInterval, *checkpointEvery)
 		}
 		if *maxBody <= 0 {
 			return c.usageError(e, "--max-body must be a positive number of bytes")
@@ -134,7 +146,7 @@ func serveCommand() *command {
 			defer stop()
 			fmt.Fprintf(e.stderr, "profiles: go tool pprof http://%s/debug/pprof/profile?seconds=30\n", addr)
 		}
-		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, State: *state, Origin: *origin, PublicURL: *publicURL, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
+		return serve(ctx, e, *listen, node.Config{DataDir: *dataDir, State: *state, Log: *logAt, Origin: *origin, PublicURL: *publicURL, DNSResolver: *dnsResolver, GitHubAPI: *githubAPI,
 			MaxBodyBytes: *maxBody, MaxBundleBodyBytes: *maxBundleBody, AdminToken: token, AllowSharedData: *allowShared, Witnesses: witnesses,
 			OpenAfter: *openAfter, FreeBundles: *freeBundles, CheckpointInterval: *checkpointEvery,
 			GitHubSignIn: gh, SMTP: mail}, serveTimeouts)
@@ -232,9 +244,21 @@ func printNextSteps(e *env, url string, cfg node.Config) {
 	if cfg.AdminToken != "" {
 		token = "the file --admin-token-file named"
 	}
+	// The data folder holds what no outside service does.
+	held, elsewhere := "", ""
+	if cfg.State == "" {
+		held += "state.db, "
+	} else {
+		elsewhere += "\n  state       PostgreSQL (--state)"
+	}
+	if cfg.Log == "" {
+		held += "log/, "
+	} else {
+		elsewhere += "\n  log         " + translog.RedactMySQL(cfg.Log) + "   (--log)"
+	}
 	fmt.Fprintf(e.stderr, `
   node        %[1]s   (GET %[1]s/healthz and /readyz for monitoring)
-  data        %[2]s   (state.db, log/, files/, keys/; 0700)
+  data        %[2]s   (%[4]sfiles/, keys/; 0700)%[5]s
   admin token %[3]s
   log key     GET %[1]s/api/v1/log   (public_key, checkpoint_keys)
   pages       %[1]s/claims   (the record in a browser: claims, the log, the library)
@@ -243,7 +267,7 @@ func printNextSteps(e *env, url string, cfg node.Config) {
         agora admin invite <op-id> --data %[2]s   (an identity for an operator you run)
         agora help                                 (every command)
 
-`, url, cfg.DataDir, token)
+`, url, cfg.DataDir, token, held, elsewhere)
 }
 
 // witnessFlag gathers the --witness flags: each a witness's cosignature/v1

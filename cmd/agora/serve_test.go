@@ -82,6 +82,17 @@ func TestServe(t *testing.T) {
 		t.Errorf("a checkpoint interval too short: %s", errOut)
 	}
 	agora(t, 2, "serve", "extra")
+	// A --log that is not a mysql:// URL with a database is refused
+	// before anything starts, without its password; so is an interval
+	// Tessera's MySQL driver cannot keep.
+	for _, bad := range []string{"postgres://agora:hunter2@db/agora", "mysql://agora:hunter2@tcp(db:3306)/"} {
+		if _, errOut := agora(t, 2, "serve", "--data", dir, "--log", bad); !strings.Contains(errOut, "mysql://agora:PASSWORD@tcp(127.0.0.1:3306)/agora") || strings.Contains(errOut, "hunter2") {
+			t.Errorf("--log %s: %s", bad, errOut)
+		}
+	}
+	if _, errOut := agora(t, 2, "serve", "--data", dir, "--log", "mysql://agora:hunter2@tcp(db:3306)/agora", "--checkpoint-interval", "500ms"); !strings.Contains(errOut, "from 1s to 1m0s") {
+		t.Errorf("a checkpoint interval too short for MySQL: %s", errOut)
+	}
 	t.Setenv("AGORA_GITHUB_CLIENT_SECRET", "")
 	if _, errOut := agora(t, 2, "serve", "--data", dir, "--github-client-id", "Iv1.x"); !strings.Contains(errOut, "needs its secret") {
 		t.Errorf("a GitHub client ID without its secret: %s", errOut)
