@@ -466,6 +466,9 @@ CREATE TABLE library_votes (
 	// The claims' words keyed in page order, for opened claims
 	// (claimsearch.go).
 	openedWordsMigration,
+	// A stored head's catalogue terms written by AddContribution, not by
+	// a trigger through JSON (library_catalogue.go).
+	catalogueTermsMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
