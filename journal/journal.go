@@ -209,7 +209,8 @@ func leafTime(leaf []byte) (time.Time, error) {
 // (checked, not parsed into values): a contribution's is kilobytes of
 // record, and every kept leaf is read for its stamp before it is queued.
 func leafStamp(leaf []byte) (stamp string, start, end int, err error) {
-	dec := jsontext.NewDecoder(bytes.NewReader(leaf))
+	// From a bytes.Buffer the decoder reads leaf in place, not a copy.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(leaf))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
 		return "", 0, 0, fmt.Errorf("journal: a leaf is not a JSON object: %w", store.ErrInvalid)
 	}
