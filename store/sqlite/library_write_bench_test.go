@@ -9,11 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/hybrid"
 	"github.com/agora-node/agora/internal/hostile"
 	"github.com/agora-node/agora/library"
-	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store/sqlite"
 )
 
@@ -30,19 +27,7 @@ func BenchmarkAddContribution(b *testing.B) {
 		b.Fatal(err)
 	}
 	defer s.Close()
-	key, err := hybrid.GenerateKey()
-	if err != nil {
-		b.Fatal(err)
-	}
-	author := strings.TrimPrefix(protocol.OperatorID(key.Public().String()), "op:")
-	proto, err := library.NewRecord(library.Content{Kind: "thread", Title: "x", Body: "x", Links: []library.Link{}}, author, time.Now())
-	if err != nil {
-		b.Fatal(err)
-	}
-	env, err := library.Sign(proto, key)
-	if err != nil {
-		b.Fatal(err)
-	}
+	author, signature := benchAuthor(b)
 	words := strings.Fields("reproducible build locale sorting clock timestamp input output claim evidence version compiler flag container kernel cache")
 	const n, writers = 4000, 256
 	start := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -59,15 +44,7 @@ func BenchmarkAddContribution(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			wire, err := (&library.Envelope{Record: rec, Signature: env.Signature}).Marshal()
-			if err != nil {
-				b.Fatal(err)
-			}
-			id, _ := rec.RevisionID()
-			canon, _ := rec.Canonical()
-			signed := []byte(fmt.Sprintf(`{"record":%s,"revision":%q,"sig":%q,"type":"contribution"}`, canon, id, env.Signature))
-			cs[i] = library.NewContribution{ID: id, Record: rec, Envelope: wire, Facets: library.FacetsOf(rec), Admitted: start,
-				Entry: canonical.Digest(signed), Signed: signed, Leaf: []byte(`{"entry":"` + id + `"}`)}
+			cs[i] = storedAs(b, rec, signature, start)
 		}
 		return cs
 	}
