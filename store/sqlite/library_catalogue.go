@@ -179,18 +179,18 @@ CREATE TRIGGER catalogue_head_stored AFTER INSERT ON contributions WHEN NEW.is_h
 END;
 `
 
-// termsChunks are the row counts of catalogueTerms' multi-row inserts,
-// largest first: a head's words go in as few statements as these sizes
-// add up to, and the statement cache keeps only this many texts.
-var termsChunks = []int{64, 16, 4, 1}
+// termsPerInsert bounds the rows of catalogueTerms' multi-row inserts: a
+// head's words go in termsPerInsert at a time, the rest in one statement
+// of their count, so most heads take one statement and the statement
+// cache keeps at most termsPerInsert texts of it.
+const termsPerInsert = 16
 
-// termsInsert is the multi-row insert of n terms, by n.
-var termsInsert = func() map[int]string {
-	m := map[int]string{}
-	for _, n := range termsChunks {
-		m[n] = "INSERT INTO catalogue_terms (term, seq, weight) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", n), ", ")
+// termsInsert is the multi-row insert of n terms, by n up to termsPerInsert.
+var termsInsert = func() (q [termsPerInsert + 1]string) {
+	for n := 1; n <= termsPerInsert; n++ {
+		q[n] = "INSERT INTO catalogue_terms (term, seq, weight) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", n), ", ")
 	}
-	return m
+	return q
 }()
 
 // catalogueTerms inserts the terms of the head just stored at seq, a
@@ -206,15 +206,9 @@ func catalogueTerms(ctx context.Context, tx *sql.Tx, seq int64, kind, title, tex
 		return err
 	}
 	words := slices.Sorted(maps.Keys(weights))
-	args := make([]any, 0, 3*min(len(words), termsChunks[0]))
+	args := make([]any, 0, 3*min(len(words), termsPerInsert))
 	for len(words) > 0 {
-		n := termsChunks[len(termsChunks)-1]
-		for _, size := range termsChunks {
-			if size <= len(words) {
-				n = size
-				break
-			}
-		}
+		n := min(len(words), termsPerInsert)
 		args = args[:0]
 		for _, w := range words[:n] {
 			args = append(args, w, seq, weights[w])
