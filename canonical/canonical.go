@@ -216,7 +216,15 @@ func Digest(data []byte) string {
 
 // CanonicalDigest returns the digest of v's canonical JSON.
 func CanonicalDigest(v any) (string, error) {
-	b, err := Marshal(v)
+	var b []byte
+	var err error
+	if s, ok := v.(string); ok {
+		// A signature's digest is of a string of about 5 KB: a buffer of
+		// its size is not grown from Marshal's kilobyte three times.
+		b, err = AppendMarshal(make([]byte, 0, len(s)+16), s)
+	} else {
+		b, err = Marshal(v)
+	}
 	if err != nil {
 		return "", err
 	}

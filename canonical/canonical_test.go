@@ -1,6 +1,7 @@
 package canonical
 
 import (
+	"encoding/json"
 	"errors"
 	"math"
 	"strings"
@@ -77,5 +78,33 @@ func TestValidAgreesWithParse(t *testing.T) {
 		if (perr == nil) != (verr == nil) {
 			t.Errorf("%.60q: Parse %v, Valid %v", text, perr, verr)
 		}
+	}
+}
+
+// TestRaw checks that a Raw inside a value is written as the value it
+// holds would be, by Marshal, and by encoding/json as the same JSON.
+func TestRaw(t *testing.T) {
+	inner := map[string]any{"é": "x\u2028", "b": []any{1.5, nil, true}, "a": map[string]any{}}
+	raw, err := Marshal(inner)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, err := Marshal(map[string]any{"z": "last", "record": inner, "id": 7.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Marshal(map[string]any{"z": "last", "record": Raw(raw), "id": 7.0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(got) != string(want) {
+		t.Errorf("Marshal with Raw = %s, want %s", got, want)
+	}
+	viaJSON, err := json.Marshal(map[string]any{"record": Raw(raw)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c, err := Canonicalize(viaJSON); err != nil || string(c) != `{"record":`+string(raw)+`}` {
+		t.Errorf("encoding/json wrote %s (%v)", viaJSON, err)
 	}
 }

@@ -16,13 +16,22 @@ import (
 // Number.prototype.toString writes them.
 //
 // v may be built from nil, bool, string, float64, float32, int, int64,
-// uint64, []any, []string, map[string]any and map[string]string, nested
-// freely. Strings must be valid UTF-8; NaN and infinities are refused.
+// uint64, []any, []string, map[string]any, map[string]string and Raw,
+// nested freely. Strings must be valid UTF-8; NaN and infinities are refused.
 func Marshal(v any) ([]byte, error) {
 	// Most entries a node writes are under a kilobyte: starting there,
 	// their buffer never grows (growing it was a fifth of the time).
 	return AppendMarshal(make([]byte, 0, 1024), v)
 }
+
+// Raw is JSON text already in canonical form (what Marshal wrote, such as
+// a record's canonical JSON), which Marshal writes as it is inside a
+// larger value instead of parsing it back into values to write them again.
+// The one who makes a Raw vouches for its form: Marshal does not check it.
+type Raw []byte
+
+// MarshalJSON writes r as it is, so encoding/json writes the same JSON.
+func (r Raw) MarshalJSON() ([]byte, error) { return r, nil }
 
 // AppendMarshal appends the canonical JSON of v to dst.
 func AppendMarshal(dst []byte, v any) ([]byte, error) {
@@ -43,6 +52,8 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		return append(dst, "false"...), nil
 	case string:
 		return appendString(dst, v)
+	case Raw:
+		return append(dst, v...), nil
 	case float64:
 		return AppendNumber(dst, v)
 	case float32:

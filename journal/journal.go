@@ -29,6 +29,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/go-json-experiment/json/jsontext"
+
 	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
@@ -195,31 +197,67 @@ func (j *Journal) resume(ctx context.Context) error {
 
 // leafTime reads a leaf's timestamp.
 func leafTime(leaf []byte) (time.Time, error) {
-	v, err := canonical.Parse(leaf)
+	stamp, _, _, err := leafStamp(leaf)
 	if err != nil {
 		return time.Time{}, err
 	}
-	stamp, _ := v.(map[string]any)["timestamp"].(string)
 	return tlog.ParseTimestamp(stamp)
 }
 
+// leafStamp finds the leaf's "timestamp" member: its string and where its
+// JSON text starts and ends in leaf. It skips the entry the leaf holds
+// (checked, not parsed into values): a contribution's is kilobytes of
+// record, and every kept leaf is read for its stamp before it is queued.
+func leafStamp(leaf []byte) (stamp string, start, end int, err error) {
+	// From a bytes.Buffer the decoder reads leaf in place, not a copy.
+	dec := jsontext.NewDecoder(bytes.NewBuffer(leaf))
+	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
+		return "", 0, 0, fmt.Errorf("journal: a leaf is not a JSON object: %w", store.ErrInvalid)
+	}
+	for dec.PeekKind() == '"' {
+		name, err := dec.ReadToken()
+		if err != nil {
+			return "", 0, 0, fmt.Errorf("journal: leaf: %w", err)
+		}
+		if name.String() != "timestamp" {
+			if err := dec.SkipValue(); err != nil {
+				return "", 0, 0, fmt.Errorf("journal: leaf: %w", err)
+			}
+			continue
+		}
+		v, err := dec.ReadValue()
+		if err != nil || v.Kind() != '"' {
+			return "", 0, 0, fmt.Errorf("journal: a leaf's timestamp is not a string: %w", store.ErrInvalid)
+		}
+		text, err := jsontext.AppendUnquote(nil, v)
+		if err != nil {
+			return "", 0, 0, fmt.Errorf("journal: leaf timestamp: %w", err)
+		}
+		end = int(dec.InputOffset())
+		return string(text), end - len(v), end, nil
+	}
+	return "", 0, 0, fmt.Errorf("journal: a leaf has no timestamp: %w", store.ErrInvalid)
+}
+
 // restamp returns leaf stamped at instead: leaf itself if its stamp reads
-// the same.
+// the same. The stamp's text is replaced where it stands, so a canonical
+// leaf stays canonical (its members keep their order, the new stamp is
+// plain ASCII) and its entry is not written again.
 func restamp(leaf []byte, at time.Time) ([]byte, error) {
-	v, err := canonical.Parse(leaf)
+	old, start, end, err := leafStamp(leaf)
 	if err != nil {
 		return nil, err
 	}
-	obj, _ := v.(map[string]any)
-	if obj == nil {
-		return nil, fmt.Errorf("journal: a kept leaf is not an object: %w", store.ErrInvalid)
-	}
 	stamp := tlog.FormatTimestamp(at)
-	if obj["timestamp"] == stamp {
+	if old == stamp {
 		return leaf, nil
 	}
-	obj["timestamp"] = stamp
-	return tlog.LeafBytes(obj)
+	out := make([]byte, 0, len(leaf)-(end-start)+len(stamp)+2)
+	out = append(out, leaf[:start]...)
+	if out, err = canonical.AppendMarshal(out, stamp); err != nil {
+		return nil, err
+	}
+	return append(out, leaf[end:]...), nil
 }
 
 // AppendKept logs an entry the store keeps with its leaf (put by a face's

@@ -6,6 +6,7 @@ import (
 	"io"
 	"log/slog"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -264,5 +265,47 @@ func TestClaim(t *testing.T) {
 			t.Errorf("entry %d: the claim gave index %d, the waiting call %d (seen before: %v)", i, got[0], got[1], seen[got[0]])
 		}
 		seen[got[0]] = true
+	}
+}
+
+// TestRestamp checks that a kept leaf stamped again in place is the leaf
+// made afresh with the new stamp, byte for byte, whatever its entry holds
+// (a nested "timestamp", escapes, members after the stamp), and that its
+// stamp reads back.
+func TestRestamp(t *testing.T) {
+	entry := map[string]any{"type": "contribution", "record": map[string]any{"timestamp": "not this one", "body": "a \"quoted\" \u2028 é"},
+		"sig": "ed25519-ml-dsa-44:" + strings.Repeat("ab", 16)}
+	first := time.Date(2026, 3, 1, 12, 0, 0, 1e6, time.UTC)
+	for _, fields := range []map[string]any{nil, {"operator": "op:x"}, {"zz": []any{"after", map[string]any{"timestamp": 1.0}}}} {
+		leaf, err := leafAt(entry, fields, first)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := leafTime(leaf); err != nil || !got.Equal(first) {
+			t.Fatalf("leafTime = %v, %v; want %v", got, err, first)
+		}
+		if same, err := restamp(leaf, first); err != nil || &same[0] != &leaf[0] {
+			t.Errorf("restamp at the same time made a new leaf (%v)", err)
+		}
+		later := first.Add(1234 * time.Millisecond)
+		got, err := restamp(leaf, later)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := leafAt(entry, fields, later)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != string(want) {
+			t.Errorf("restamp = %s\nwant %s", got, want)
+		}
+		if at, err := leafTime(got); err != nil || !at.Equal(later) {
+			t.Errorf("restamped leaf reads %v, %v", at, err)
+		}
+	}
+	for _, bad := range []string{`[]`, `{"entry":{}}`, `{"timestamp":3}`, `{"entry":`, ``} {
+		if _, err := leafTime([]byte(bad)); err == nil {
+			t.Errorf("leafTime(%s) read a time", bad)
+		}
 	}
 }

@@ -78,8 +78,18 @@ func (r *reader) record(v any) *Record {
 // node stores and serves. ParseEnvelope of these bytes gives back the same
 // envelope.
 func (e *Envelope) Marshal() ([]byte, error) {
-	b, err := canonical.AppendMarshal(make([]byte, 0, e.Record.sizeHint()+len(e.Signature)+32),
-		map[string]any{"record": e.Record.value(), "signature": e.Signature})
+	return e.marshal(e.Record.value(), e.Record.sizeHint())
+}
+
+// MarshalCanonical is Marshal for a caller that holds canon, the record's
+// canonical JSON (Record.Canonical), which it writes as it is.
+func (e *Envelope) MarshalCanonical(canon []byte) ([]byte, error) {
+	return e.marshal(canonical.Raw(canon), len(canon))
+}
+
+func (e *Envelope) marshal(record any, size int) ([]byte, error) {
+	b, err := canonical.AppendMarshal(make([]byte, 0, size+len(e.Signature)+32),
+		map[string]any{"record": record, "signature": e.Signature})
 	if err != nil {
 		return nil, fmt.Errorf("library: envelope: %w", err)
 	}
@@ -119,7 +129,13 @@ func VerifySignature(e *Envelope, publicKey string) error {
 	if err != nil {
 		return fmt.Errorf("library: verify: %w: %w", ErrBadSignature, err)
 	}
-	if !hybrid.Verify(e.Signature, msg, publicKey) {
+	return VerifyCanonical(e, msg, publicKey)
+}
+
+// VerifyCanonical is VerifySignature for a caller that holds canon, e's
+// record's canonical JSON (Record.Canonical), so that it is not made again.
+func VerifyCanonical(e *Envelope, canon []byte, publicKey string) error {
+	if !hybrid.Verify(e.Signature, canon, publicKey) {
 		return fmt.Errorf("library: the signature is not %s's over the record: %w", e.Record.OperatorID(), ErrBadSignature)
 	}
 	return nil

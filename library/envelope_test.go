@@ -78,6 +78,21 @@ func TestEnvelopeRoundTrip(t *testing.T) {
 	if !strings.HasPrefix(string(c), `{"author":"`+actors()["owner"].author+`","authored_at":"2026-03-01T12:00:00Z","body":"Hello, library","format":"alexandria.contribution/3","kind":"thread","links":[],"previous":"","title":"T"}`) {
 		t.Fatalf("canonical record: %s", c)
 	}
+
+	// A caller holding the canonical record gets the same envelope, ID and
+	// verdicts from it as from the record.
+	if m, err := e.MarshalCanonical(c); err != nil || !bytes.Equal(m, b) {
+		t.Fatalf("MarshalCanonical = %s, %v; want %s", m, err, b)
+	}
+	if library.RevisionIDOf(c) != id1 {
+		t.Fatal("RevisionIDOf differs from RevisionID")
+	}
+	if err := library.VerifyCanonical(e, c, actors()["owner"].public); err != nil {
+		t.Fatal(err)
+	}
+	if err := library.VerifyCanonical(e, c, actors()["peer"].public); !errors.Is(err, library.ErrBadSignature) {
+		t.Fatalf("VerifyCanonical with another key: %v", err)
+	}
 	if e.Record.OperatorID() != "op:"+actors()["owner"].author {
 		t.Fatal(e.Record.OperatorID())
 	}

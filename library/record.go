@@ -195,8 +195,14 @@ func (r *Record) RevisionID() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	sum := sha256.Sum256(b)
-	return hex.EncodeToString(sum[:]), nil
+	return RevisionIDOf(b), nil
+}
+
+// RevisionIDOf returns the revision ID of the record whose canonical JSON
+// is canon, for a caller that holds it.
+func RevisionIDOf(canon []byte) string {
+	sum := sha256.Sum256(canon)
+	return hex.EncodeToString(sum[:])
 }
 
 // OperatorID returns the author's Agora operator ID, "op:" and the author.

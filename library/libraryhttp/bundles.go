@@ -274,7 +274,11 @@ func (s *Server) importBundle(r *http.Request) (any, int, error) {
 			"signed_by": br.SignedBy,
 			"author":    authorValue(b.Authors[br.Envelope.Record.Author]),
 		}
-		nc, err := s.newContribution(br.Envelope, br.ID, imported)
+		canon, err := br.Envelope.Record.Canonical()
+		if err != nil {
+			return nil, 0, err
+		}
+		nc, err := s.newContribution(br.Envelope, canon, br.ID, imported)
 		if err != nil {
 			return nil, 0, err
 		}

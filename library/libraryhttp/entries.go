@@ -127,11 +127,14 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	rec := env.Record
-	id, err := rec.RevisionID()
+	// The record's canonical JSON, made once: its revision ID digests it,
+	// the signature covers it, and the entry and the answer hold it.
+	canon, err := rec.Canonical()
 	if err != nil {
 		return nil, 0, libraryError(err)
 	}
-	nc, err := s.admissible(r.Context(), env, id)
+	id := library.RevisionIDOf(canon)
+	nc, err := s.admissible(r.Context(), env, canon, id)
 	if err != nil {
 		// An envelope admitted before is answered where it stands, whatever
 		// refuses it now (its author's key rotated, its authored_at grew
@@ -182,17 +185,18 @@ func (s *Server) publishContribution(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	c.Index = int64(index)
-	return signedRecordWith(c, env.Signature), http.StatusCreated, nil
+	return signedRecordWith(c, canonical.Raw(canon), env.Signature), http.StatusCreated, nil
 }
 
-// admissible checks env, whose revision ID is id, as POST /api/entries
+// admissible checks env, whose record's canonical JSON is canon and
+// revision ID id, as POST /api/entries
 // admits it (its signer's current key, authored_at, the signer's scope,
 // the content), publishes the signer's key if it is not logged yet, and
 // returns the contribution to store. The state rules are left to the
 // store's write.
-func (s *Server) admissible(ctx context.Context, env *library.Envelope, id string) (library.NewContribution, error) {
+func (s *Server) admissible(ctx context.Context, env *library.Envelope, canon []byte, id string) (library.NewContribution, error) {
 	rec := env.Record
-	op, err := s.signer(ctx, env)
+	op, err := s.signer(ctx, env, canon)
 	if err != nil {
 		return library.NewContribution{}, err
 	}
@@ -212,7 +216,7 @@ func (s *Server) admissible(ctx context.Context, env *library.Envelope, id strin
 	if err := s.journal.PublishKey(ctx, op); err != nil {
 		return library.NewContribution{}, err
 	}
-	return s.newContribution(env, id, nil)
+	return s.newContribution(env, canon, id, nil)
 }
 
 // logged returns c once its entry is logged: at once if it is bound, else
@@ -257,8 +261,9 @@ func readEnvelope(r *http.Request) (*library.Envelope, error) {
 }
 
 // signer returns the operator whose current key signed env: the record's
-// author, registered here.
-func (s *Server) signer(ctx context.Context, env *library.Envelope) (store.Operator, error) {
+// author, registered here. canon is the record's canonical JSON, or nil
+// for signer to make it.
+func (s *Server) signer(ctx context.Context, env *library.Envelope, canon []byte) (store.Operator, error) {
 	op, err := s.store.Operator(ctx, env.Record.OperatorID())
 	if errors.Is(err, store.ErrNotFound) {
 		return store.Operator{}, &httpapi.Error{Status: http.StatusForbidden, Code: "unknown_operator",
@@ -266,7 +271,12 @@ func (s *Server) signer(ctx context.Context, env *library.Envelope) (store.Opera
 	} else if err != nil {
 		return store.Operator{}, err
 	}
-	if err := library.VerifySignature(env, op.Key().Key); err != nil {
+	if canon == nil {
+		err = library.VerifySignature(env, op.Key().Key)
+	} else {
+		err = library.VerifyCanonical(env, canon, op.Key().Key)
+	}
+	if err != nil {
 		return store.Operator{}, libraryError(err)
 	}
 	return op, nil
@@ -309,14 +319,15 @@ func (s *Server) libraryScopes(ctx context.Context, op store.Operator) (map[stri
 
 // newContribution makes the contribution an admission stores: the
 // envelope as kept, its facets, and the log entry that holds it (with
-// imported as the entry's "imported" member, when not nil).
-// POST /api/entries and an import both admit through it.
-func (s *Server) newContribution(env *library.Envelope, id string, imported map[string]any) (library.NewContribution, error) {
-	envelope, err := env.Marshal()
+// imported as the entry's "imported" member, when not nil). canon is the
+// record's canonical JSON (library.Record.Canonical) and id its revision
+// ID. POST /api/entries and an import both admit through it.
+func (s *Server) newContribution(env *library.Envelope, canon []byte, id string, imported map[string]any) (library.NewContribution, error) {
+	envelope, err := env.MarshalCanonical(canon)
 	if err != nil {
 		return library.NewContribution{}, err
 	}
-	signed, digest, leaf, err := s.libraryEntry(env, id, imported)
+	signed, digest, leaf, err := s.libraryEntry(env, canon, id, imported)
 	if err != nil {
 		return library.NewContribution{}, err
 	}
@@ -327,23 +338,17 @@ func (s *Server) newContribution(env *library.Envelope, id string, imported map[
 }
 
 // libraryEntry makes the log entry of an admitted contribution, as signed
-// and as its leaf holds it; imported, when not nil, is its "imported"
-// member.
-func (s *Server) libraryEntry(env *library.Envelope, id string, imported map[string]any) (signed []byte, digest string, leaf []byte, err error) {
-	canon, err := env.Record.Canonical()
-	if err != nil {
-		return nil, "", nil, err
-	}
-	record, err := canonical.Parse(canon)
-	if err != nil {
-		return nil, "", nil, err
-	}
+// and as its leaf holds it, from canon, the record's canonical JSON;
+// imported, when not nil, is its "imported" member.
+func (s *Server) libraryEntry(env *library.Envelope, canon []byte, id string, imported map[string]any) (signed []byte, digest string, leaf []byte, err error) {
 	entry := map[string]any{
 		"type":     library.ContributionType,
 		"operator": env.Record.OperatorID(),
 		"revision": id,
-		"record":   record,
-		"sig":      env.Signature,
+		// Written as it is into the entry and its leaf, not parsed back
+		// into values to be written again.
+		"record": canonical.Raw(canon),
+		"sig":    env.Signature,
 	}
 	if imported != nil {
 		entry["imported"] = imported
@@ -389,13 +394,15 @@ func signedRecord(c library.Contribution) map[string]any {
 	if env, _ := library.ParseEnvelope(c.Envelope); env != nil {
 		signature = env.Signature
 	}
-	return signedRecordWith(c, signature)
+	record, _ := canonical.Parse(mustCanonical(c.Record))
+	return signedRecordWith(c, record, signature)
 }
 
 // signedRecordWith is signedRecord for a caller that holds the envelope's
-// signature, so the envelope is not parsed again for it.
-func signedRecordWith(c library.Contribution, signature string) map[string]any {
-	record, _ := canonical.Parse(mustCanonical(c.Record))
+// signature and the record as the answer holds it: parsed, or, for an
+// answer only written out (POST /api/entries), its canonical JSON as a
+// canonical.Raw, not parsed back into values to be written again.
+func signedRecordWith(c library.Contribution, record any, signature string) map[string]any {
 	var index any
 	if c.Index != store.Unlogged {
 		index = c.Index

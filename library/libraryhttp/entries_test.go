@@ -42,7 +42,11 @@ func TestLibraryEntryDigest(t *testing.T) {
 	}
 	s := &Server{journal: journal.New(nil, nil, time.Now), now: time.Now}
 	for _, imported := range []map[string]any{nil, {"from": "https://elsewhere.example"}} {
-		signed, digest, _, err := s.libraryEntry(env, id, imported)
+		canon, err := rec.Canonical()
+		if err != nil {
+			t.Fatal(err)
+		}
+		signed, digest, _, err := s.libraryEntry(env, canon, id, imported)
 		if err != nil {
 			t.Fatal(err)
 		}

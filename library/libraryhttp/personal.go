@@ -38,7 +38,7 @@ func (s *Server) personal(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	rec := env.Record
-	op, err := s.signer(r.Context(), env)
+	op, err := s.signer(r.Context(), env, nil)
 	if err != nil {
 		return nil, 0, err
 	}

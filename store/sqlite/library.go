@@ -68,6 +68,9 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 		if err != nil {
 			return err
 		}
+		if err := catalogueTerms(ctx, tx, seq, c.Record.Kind, c.Record.Title, f.Text); err != nil {
+			return err
+		}
 		for i, l := range c.Record.Links {
 			var targetRoot string
 			if err := tx.QueryRowContext(ctx, `SELECT root FROM contributions WHERE id = ?`, l.Target).Scan(&targetRoot); err != nil {

@@ -20,18 +20,18 @@ import (
 
 // The catalogue and the changes feed.
 //
-// The catalogue reads three tables that triggers keep as contributions are
-// stored, so the write path (AddContribution) knows nothing of them:
-// catalogue_heads, one narrow row per lineage head, to filter and sort
+// The catalogue reads three tables kept as contributions are stored, by
+// triggers but for a new head's terms, which AddContribution inserts
+// itself (catalogueTerms): catalogue_heads, one narrow row per lineage head, to filter and sort
 // without reading envelopes; catalogue_votes, each voted root's vote sum;
 // and catalogue_terms, an inverted index of every head's words with their
 // relevance weight (3 × title count + body count), so a search reads the
 // postings of its rarest word and probes the others', and a one-word
 // search ordered by weight reads only its page.
 //
-// The words are made by catalogue_words, a Go function (library.SearchWords)
-// registered with the driver, so the SQL triggers and the queries split
-// text the same way. A database with this migration can only be written
+// The words are made by catalogueWeights (library.SearchWords), which
+// catalogue_words, a Go function registered with the driver, gives the
+// SQL triggers, so every writer and the queries split text the same way. A database with this migration can only be written
 // by a program that registers it.
 
 // catalogueMigration is migration 4's SQL: the catalogue's tables, their
@@ -163,6 +163,63 @@ func catalogueWeights(args []driver.Value) (map[string]int, error) {
 		}
 	}
 	return weights, nil
+}
+
+// catalogueTermsMigration moves the insert of a stored head's terms out
+// of catalogue_head_stored into AddContribution (catalogueTerms): the
+// trigger wrote each head's words as JSON in Go for SQLite to parse back
+// with json_each, a third of a contribution's write. The terms are the
+// same rows, in the same transaction, so a search right after the write
+// finds the head as before.
+const catalogueTermsMigration = `
+DROP TRIGGER catalogue_head_stored;
+CREATE TRIGGER catalogue_head_stored AFTER INSERT ON contributions WHEN NEW.is_head = 1 BEGIN
+	INSERT INTO catalogue_heads (seq, root, kind, author, node_type, method, verdict, votes)
+	VALUES (NEW.seq, NEW.root, NEW.kind, NEW.author, NEW.node_type, NEW.method, NEW.verdict,
+		coalesce((SELECT votes FROM catalogue_votes WHERE root = NEW.root), 0));
+END;
+`
+
+// termsPerInsert bounds the rows of catalogueTerms' multi-row inserts: a
+// head's words go in termsPerInsert at a time, the rest in one statement
+// of their count, so most heads take one statement and the statement
+// cache keeps at most termsPerInsert texts of it.
+const termsPerInsert = 16
+
+// termsInsert is the multi-row insert of n terms, by n up to termsPerInsert.
+var termsInsert = func() (q [termsPerInsert + 1]string) {
+	for n := 1; n <= termsPerInsert; n++ {
+		q[n] = "INSERT INTO catalogue_terms (term, seq, weight) VALUES " + strings.TrimSuffix(strings.Repeat("(?, ?, ?), ", n), ", ")
+	}
+	return q
+}()
+
+// catalogueTerms inserts the terms of the head just stored at seq, a
+// contribution of kind with title and text: catalogue_words' rows, in
+// word order, as the trigger made them before catalogueTermsMigration.
+// A vote has none.
+func catalogueTerms(ctx context.Context, tx *sql.Tx, seq int64, kind, title, text string) error {
+	if kind == "vote" {
+		return nil
+	}
+	weights, err := catalogueWeights([]driver.Value{title, text})
+	if err != nil {
+		return err
+	}
+	words := slices.Sorted(maps.Keys(weights))
+	args := make([]any, 0, 3*min(len(words), termsPerInsert))
+	for len(words) > 0 {
+		n := min(len(words), termsPerInsert)
+		args = args[:0]
+		for _, w := range words[:n] {
+			args = append(args, w, seq, weights[w])
+		}
+		if _, err := tx.ExecContext(ctx, termsInsert[n], args...); err != nil {
+			return err
+		}
+		words = words[n:]
+	}
+	return nil
 }
 
 // dfProbe bounds how many postings of each word a search counts to find
