@@ -93,6 +93,16 @@ type entry struct {
 	// auth.acme.test, com.acme.Wallet), lower-case: one name each,
 	// however common its parts (see objectMiss).
 	names []string
+	// prose is the lex ids of the record's words in order (see runs.go).
+	prose prose
+}
+
+// prose is a record's words in order, by segment (see proseIDs).
+type prose struct {
+	ids   []int32
+	marks []int16 // per word: markOwn, markQuote or a quoted name's number
+	ends  []int   // where each segment ends
+	lines []int   // where each line ends
 }
 
 // object is a code symbol a record is about, with the lex ids of the
@@ -277,6 +287,7 @@ func (ix *Index) insert(d Doc) {
 		}
 	}
 	e.lexLen = length
+	e.prose = ix.proseIDs(d.Content)
 	e.lex = make([]termTF, 0, len(counts))
 	for id, tf := range counts {
 		e.lex = append(e.lex, termTF{id, tf})
