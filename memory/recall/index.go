@@ -268,8 +268,10 @@ func (ix *Index) insert(d Doc) {
 		// names in code (npx jest accountService): a title in the
 		// writer's words (won't start locally, package.json script)
 		// repeats the prose of its what and why, and plain words and
-		// file names name no object.
-		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.Title+"\n"+d.About+"\n"+d.Content)...), Tokenize(norm)...) {
+		// file names name no object. The title's own code names count
+		// (a host it names), but not its hyphenated words: in a title
+		// those are the writer's (self-hosted, long-running).
+		for _, t := range append(append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), titleCodeTerms(d.Title)...), Tokenize(norm)...) {
 			about[t] = true
 		}
 		for _, id := range e.title {

@@ -324,6 +324,18 @@ func codeTerms(prose string) []string {
 	return out
 }
 
+// titleCodeTerms is codeTerms of a title without the words whose only
+// mark of code is a hyphen.
+func titleCodeTerms(title string) []string {
+	var words []string
+	for _, f := range strings.Fields(title) {
+		if codeLike(strings.ReplaceAll(f, "-", "")) {
+			words = append(words, f)
+		}
+	}
+	return codeTerms(strings.Join(words, " "))
+}
+
 // codeWords counts the words of prose written as code, file names and
 // versions among them.
 func codeWords(prose string) int {

@@ -104,9 +104,9 @@ const (
 )
 
 // reProseQuote finds what a writer quotes: a code span, a quoted
-// message, or a name in single quotes (one word: an apostrophe is not a
-// quote).
-var reProseQuote = regexp.MustCompile("`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”|‘([^’\n]+)’|'([^'\\s]+)'")
+// message, a name in single quotes, or a message in single quotes
+// between spaces (an apostrophe inside a word is not a quote).
+var reProseQuote = regexp.MustCompile("`([^`\n]+)`|\"([^\"\n]+)\"|“([^”\n]+)”|‘([^’\n]+)’|'([^'\\s]+)'|(?:^|[\\s(])'([^'\n]+)'(?:[\\s,.;:)]|$)")
 
 // reSentenceEnd ends a sentence: a full stop, colon, semicolon or mark
 // before a space or the end (not the dot of a file name or a version).
