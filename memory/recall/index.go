@@ -103,6 +103,9 @@ type prose struct {
 	marks []int16 // per word: markOwn, markQuote or a quoted name's number
 	ends  []int   // where each segment ends
 	lines []int   // where each line ends
+	// errSeg says, per segment, whether it reads like an error line
+	// rather than the writer's narration.
+	errSeg []bool
 }
 
 // object is a code symbol a record is about, with the lex ids of the

@@ -43,12 +43,18 @@ func bigram(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)
 func (ix *Index) proseIDs(text string) prose {
 	var p prose
 	name := int16(0)
+	var seg strings.Builder
 	closeSeg := func() {
 		if n := len(p.ids); n > 0 && (len(p.ends) == 0 || p.ends[len(p.ends)-1] != n) {
 			p.ends = append(p.ends, n)
+			l := strings.ToLower(seg.String())
+			p.errSeg = append(p.errSeg, keyLine.MatchString(l) && !reNarration.MatchString(l))
 		}
+		seg.Reset()
 	}
 	addWords := func(s string, mark int16) {
+		seg.WriteString(s)
+		seg.WriteByte(' ')
 		for _, t := range Tokenize(NormalizeError(s)) {
 			p.ids = append(p.ids, ix.lex.id(t))
 			p.marks = append(p.marks, mark)
@@ -167,7 +173,8 @@ func (ix *Index) runSignal(qb map[uint64]bool, qw map[int32]bool, e *entry) (flo
 	var runs []string
 	counted := map[int32]bool{}
 	from := 0
-	for _, end := range p.ends {
+	var unquoted []int
+	for n, end := range p.ends {
 		lo, hi := from, end
 		from = end
 		var words []string
@@ -185,7 +192,13 @@ func (ix *Index) runSignal(qb map[uint64]bool, qw map[int32]bool, e *entry) (flo
 			}
 			i = j + 1
 		}
-		if len(words) == 0 || p.missingName(p.lineOf(lo, hi), qw) {
+		if len(words) == 0 {
+			if p.errSeg[n] {
+				unquoted = append(unquoted, n)
+			}
+			continue
+		}
+		if p.missingName(p.lineOf(lo, hi), qw) {
 			continue
 		}
 		runs = append(runs, strings.Join(words, " "))
@@ -205,6 +218,24 @@ func (ix *Index) runSignal(qb map[uint64]bool, qw map[int32]bool, e *entry) (flo
 	}
 	if have == 0 {
 		return 0, ""
+	}
+	for _, n := range unquoted {
+		// A line of the note shaped like an error that the output does
+		// not quote: the note's failure printed more than this output.
+		lo := 0
+		if n > 0 {
+			lo = p.ends[n-1]
+		}
+		for _, id := range p.ids[lo:p.ends[n]] {
+			if !counted[id] {
+				counted[id] = true
+				idf := bm25IDF(ix.live, int(ix.lex.df[id]))
+				total += idf
+				if qw[id] {
+					have += idf
+				}
+			}
+		}
 	}
 	return runShare * (have / total) * min(1, mass/(runMass*idfMax*idfMax)), strings.Join(runs, " / ")
 }
