@@ -274,7 +274,7 @@ func (ix *Index) insert(d Doc) {
 		// file names name no object. The title's own code names count
 		// (a host it names), but not its hyphenated words: in a title
 		// those are the writer's (self-hosted, long-running).
-		for _, t := range append(append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), titleCodeTerms(d.Title)...), Tokenize(norm)...) {
+		for _, t := range append(append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), titleCodeTerms(d.Title)...), codeTerms(d.ErrorText)...) {
 			about[t] = true
 		}
 		for _, id := range e.title {

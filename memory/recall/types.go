@@ -247,7 +247,7 @@ func DefaultWeights() Weights {
 		Negative:        0.6,
 		MinScore:        0.22,
 		Lead:            2,
-		LeadFloor:       0.11,
+		LeadFloor:       0.15,
 		RecencyHalfLife: 90 * 24 * time.Hour,
 	}
 }
