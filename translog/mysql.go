@@ -129,6 +129,13 @@ type mysqlBackend struct {
 // lock. Tests lower it.
 var lockCheckEvery = 5 * time.Second
 
+// lockWaitOnOpen is how long Open waits for the named lock. A process
+// killed a moment ago may still hold it: the server drops a dead
+// connection's locks only once it has read the connection's end, which
+// under load takes a while, and a node restarted after a crash must not
+// fail for that.
+const lockWaitOnOpen = 10 * time.Second
+
 func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 	c, err := gomysql.ParseDSN(dsn)
 	if err != nil {
@@ -154,7 +161,7 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 		return nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
 	}
 	b.lockName = lockNameFor(c.DBName)
-	if err := b.takeLock(ctx, b.lock); err != nil {
+	if err := b.takeLock(ctx, b.lock, lockWaitOnOpen); err != nil {
 		return nil, err
 	}
 	if err := b.checkDurable(ctx); err != nil {
@@ -173,10 +180,10 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 }
 
 // takeLock takes the log's named lock on conn, or fails with ErrLocked if
-// another connection holds it.
-func (b *mysqlBackend) takeLock(ctx context.Context, conn *sql.Conn) error {
+// another connection still holds it after wait.
+func (b *mysqlBackend) takeLock(ctx context.Context, conn *sql.Conn, wait time.Duration) error {
 	var got sql.NullInt64
-	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", b.lockName).Scan(&got); err != nil {
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, ?)", b.lockName, wait.Seconds()).Scan(&got); err != nil {
 		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
 	}
 	if !got.Valid || got.Int64 != 1 {
@@ -224,7 +231,7 @@ func (b *mysqlBackend) checkLock() error {
 	if err != nil {
 		return err // the server is away: try again at the next tick
 	}
-	if err := b.takeLock(ctx, conn); err != nil {
+	if err := b.takeLock(ctx, conn, 0); err != nil {
 		conn.Close()
 		return err
 	}
@@ -400,7 +407,14 @@ func (b *mysqlBackend) close() error {
 		<-b.watchDone
 	}
 	if b.lock != nil {
-		// Closing the connection releases the named lock.
+		// Released here, not left to the connection's end: Close of a
+		// sql.Conn only returns it to the pool, and the server drops a
+		// closed connection's locks a moment after, which a reopen
+		// right away would meet.
+		var released sql.NullInt64
+		if err := b.lock.QueryRowContext(context.Background(), "SELECT RELEASE_LOCK(?)", b.lockName).Scan(&released); err != nil {
+			errs = append(errs, fmt.Errorf("translog: releasing the %s's lock: %w", b.label, err))
+		}
 		errs = append(errs, b.lock.Close())
 	}
 	errs = append(errs, b.db.Close())

@@ -19,6 +19,11 @@
 // "sha256:<hex>" digest; CodeSymbols and Tokenize extract the other search
 // inputs.
 //
+// NoteErrorText finds the failure a note's words quote (fenced blocks,
+// code spans, quoted messages, lines shaped like output); a note that
+// quotes nothing that reads like a failure, and shares no run of words
+// with an output, is never pushed after a failure.
+//
 // # Signals
 //
 // Every signal is normalized to 0..1 and multiplied by its weight (see
@@ -31,6 +36,26 @@
 //     the signature is shared by many records (then it names a kind of
 //     failure, not a cause), or the idf-weighted cosine overlap of the
 //     normalized output tokens, capped at 0.8, when that is more.
+//   - the note's words (reported as error_signature): a note quotes the
+//     output it was written about however its writer likes (a code span
+//     without an error word, a line pasted after a colon, a fragment run
+//     into a sentence), and rules that find quoted output miss the ways
+//     no rule foresaw. Whatever the way, a quote is words in the order
+//     the tool printed them: a sentence or line of the note that shares
+//     a run of three words or more with the output quotes it (runs.go).
+//     The quote is what the sentence marks as quoted, when a run goes
+//     through a code span or quoted message, or the whole sentence; it
+//     counts by the share of its words (idf-weighted) that the output
+//     prints anywhere, and the note's other error-shaped sentences that
+//     the output does not quote count against it (the note's failure
+//     printed more than this output). A quoted name on the quote's line
+//     that the output does not print ('Save', "@/lib/api") says the
+//     output is the same message about another thing: that sentence
+//     counts for nothing. The shared words must weigh enough of the
+//     rarest words (in idf²) to count in full, so a short quote of a
+//     kind's wording does not match every failure of the kind. Up to
+//     0.9 of an exact signature; the best of this and the output
+//     signal above is the record's error_signature.
 //   - lexical: BM25 over title (boosted), content and the recorded output,
 //     divided by its bound for the query so scores compare across queries.
 //   - code_symbol: idf-weighted cosine of symbols (pkg.Func, 'module',
@@ -59,6 +84,16 @@
 //   - masked numbers: a number the record's title names and its output
 //     prints but normalization masked (a key id of digits only) is part of
 //     its key: a query that does not print it lacks that part.
+//   - the object (reported as code_symbol): the rare title words (held
+//     by three titles or fewer) that the note writes as code (its code
+//     symbols, its code-like words, those of its quoted error lines,
+//     the title's own code names; not a title's hyphenated words, which
+//     are the writer's: self-hosted, long-running) are what the record
+//     is about, and so is a dotted name the title writes and the note
+//     says (auth.acme.test). A query that names less than half of them
+//     (idf-weighted), or none of the dotted names, takes back 0.8 of
+//     the record's content score: the same message about another
+//     module, port or host is another failure.
 //   - kind agreement (reported as code_symbol): when the query's output
 //     has a shape whose records all name their kind the same way in
 //     their titles (TS2307, node, EADDRINUSE), a record of another shape
@@ -136,6 +171,8 @@
 // tool output (normalization, signatures, symbols, tokens); index.go
 // builds the index; shape.go groups outputs into shapes; search.go finds
 // and pools the candidates and applies the floor and the lead rule;
-// score.go scores one record, content and context; silence.go holds the
-// key and kind checks; eval.go is Evaluate.
+// score.go scores one record, content and context; runs.go is the
+// signal of the note's own words; silence.go holds the key and kind
+// checks; quoted.go reads quoted names; notes.go reads what a note's
+// words quote; eval.go is Evaluate.
 package recall

@@ -93,6 +93,19 @@ type entry struct {
 	// auth.acme.test, com.acme.Wallet), lower-case: one name each,
 	// however common its parts (see objectMiss).
 	names []string
+	// prose is the lex ids of the record's words in order (see runs.go).
+	prose prose
+}
+
+// prose is a record's words in order, by segment (see proseIDs).
+type prose struct {
+	ids   []int32
+	marks []int16 // per word: markOwn, markQuote or a quoted name's number
+	ends  []int   // where each segment ends
+	lines []int   // where each line ends
+	// errSeg says, per segment, whether it reads like an error line
+	// rather than the writer's narration.
+	errSeg []bool
 }
 
 // object is a code symbol a record is about, with the lex ids of the
@@ -258,8 +271,10 @@ func (ix *Index) insert(d Doc) {
 		// names in code (npx jest accountService): a title in the
 		// writer's words (won't start locally, package.json script)
 		// repeats the prose of its what and why, and plain words and
-		// file names name no object.
-		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.Title+"\n"+d.About+"\n"+d.Content)...), Tokenize(norm)...) {
+		// file names name no object. The title's own code names count
+		// (a host it names), but not its hyphenated words: in a title
+		// those are the writer's (self-hosted, long-running).
+		for _, t := range append(append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), titleCodeTerms(d.Title)...), codeTerms(d.ErrorText)...) {
 			about[t] = true
 		}
 		for _, id := range e.title {
@@ -277,6 +292,7 @@ func (ix *Index) insert(d Doc) {
 		}
 	}
 	e.lexLen = length
+	e.prose = ix.proseIDs(d.Content)
 	e.lex = make([]termTF, 0, len(counts))
 	for id, tf := range counts {
 		e.lex = append(e.lex, termTF{id, tf})

@@ -35,10 +35,6 @@ var (
 	// Where a tool's failure starts inside a line of prose: "mypy in
 	// pre-commit: error: ...", "the job ended in Error: ...".
 	reMidMarker = regexp.MustCompile(`(?:\b(?:error|Error|ERROR|fatal|FATAL|panic|E)(?:\[\w+\])?:\s|\b[A-Za-z_][\w.]*(?:Error|Exception|Failure):\s|\bERR!\s|\[!\]\s)`)
-	// A phrase tools shout and writers quote as such (REMOTE HOST
-	// IDENTIFICATION HAS CHANGED, BUILD FAILED): three capitalised
-	// words or more inside prose.
-	reShouted = regexp.MustCompile(`\b[A-Z][A-Z0-9_'-]+(?: [A-Z][A-Z0-9_'-]*){2,}\b`)
 	// A what that starts with the tool's own prefix, the way tools print
 	// their failures ("go build: go: go.mod requires go >= 1.22.0"):
 	// what follows the prefix is the output.
@@ -119,11 +115,6 @@ func NoteErrorText(texts ...string) string {
 		}
 		for _, m := range reRunInMsg.FindAllStringSubmatch(rest, -1) {
 			add(m[1], false)
-		}
-		for _, m := range reShouted.FindAllString(rest, -1) {
-			if len(strings.Fields(m)) >= 3 && !reNarration.MatchString(m) {
-				add(m, true)
-			}
 		}
 		if m := reToolPrefix.FindStringSubmatch(firstLine(rest)); i == 0 && m != nil && !reFirstPerson.MatchString(m[1]) && codeWords(m[1]) >= 2 {
 			add(m[1], true)
@@ -322,6 +313,18 @@ func codeTerms(prose string) []string {
 		out = append(out, Tokenize(f)...)
 	}
 	return out
+}
+
+// titleCodeTerms is codeTerms of a title without the words whose only
+// mark of code is a hyphen.
+func titleCodeTerms(title string) []string {
+	var words []string
+	for _, f := range strings.Fields(title) {
+		if codeLike(strings.ReplaceAll(f, "-", "")) {
+			words = append(words, f)
+		}
+	}
+	return codeTerms(strings.Join(words, " "))
 }
 
 // codeWords counts the words of prose written as code, file names and

@@ -46,14 +46,16 @@ type scoreInputs struct {
 	symQNorm  float64
 	offered   contentOffer
 	scale     float64
-	qIDs      []int32     // the query's lex ids, sorted
-	qSyms     []int32     // the query's symbol ids (-1 for unknown symbols)
-	cmdIDs    []int32     // the lex ids of the failed command's terms, sorted (see objectMiss)
-	qText     string      // the query's text, command and output, lower-case (see objectMiss)
-	qShape    int32       // the shape of the query's output, or -1
-	qKind     []string    // see kindTerms
-	qKey      [][]string  // see queryKey
-	named     []namedKind // see namedKinds
+	qIDs      []int32         // the query's lex ids, sorted
+	qSyms     []int32         // the query's symbol ids (-1 for unknown symbols)
+	cmdIDs    []int32         // the lex ids of the failed command's terms, sorted (see objectMiss)
+	qText     string          // the query's text, command and output, lower-case (see objectMiss)
+	qShape    int32           // the shape of the query's output, or -1
+	qBigrams  map[uint64]bool // adjacent words of the query's output (see runs.go)
+	qWords    map[int32]bool  // the words of the query's output
+	qKind     []string        // see kindTerms
+	qKey      [][]string      // see queryKey
+	named     []namedKind     // see namedKinds
 	// unknownTerm is set when the query holds a term no record holds:
 	// often the name of something the memory has never seen.
 	unknownTerm bool
@@ -79,6 +81,9 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	}
 	sLex := ix.lexicalSignal(a, in, e)
 	sErr, errValue := ix.outputSignal(p, a, in, e)
+	if s, v := ix.runSignal(in.qBigrams, in.qWords, e); s > sErr {
+		sErr, errValue = s, "the note's words: "+v
+	}
 	sSym, symValue := ix.symbolSignal(p, a, in, e)
 	c := contentScore{
 		err: w.ErrorSignature * sErr * in.scale,

@@ -130,6 +130,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	in.cmdIDs, _ = ix.lexIDs(Tokenize(q.Command))
 	in.qText = strings.ToLower(q.Text + "\n" + q.Command + "\n" + q.ErrorText)
 	in.qSyms = ix.symbolIDs(p.syms)
+	in.qBigrams, in.qWords = ix.queryBigrams(p.norm)
 	in.offered = contentOffer{
 		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
 		lex: len(p.lexTerms) > 0,

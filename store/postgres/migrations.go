@@ -736,4 +736,10 @@ CREATE TABLE recovery_requests (
 	// order already (claimsearch.go). The number is kept so the two
 	// schemas stay numbered alike.
 	`SELECT 1`,
+	// 20: nothing here. store/sqlite's catalogueTermsMigration drops the
+	// trigger that wrote a stored head's catalogue terms, which its
+	// AddContribution now writes itself; this store has always written
+	// them in library_catalogue.go. The number is kept so the two schemas
+	// stay numbered alike.
+	`SELECT 1`,
 }

@@ -67,6 +67,13 @@ func measure(b *testing.B, c *replay.Client) {
 		}
 		r := replay.Evaluate(outs)
 		b.Logf("%s: %s", s, r)
+		if s == replay.Fresh {
+			// Per file: the fresh part was written in rounds, and a
+			// round not yet looked at says whether tuning generalises.
+			for _, part := range replay.ByFile(outs) {
+				b.Logf("  %s %s", part.Name, replay.Evaluate(part.Outcomes))
+			}
+		}
 		if path := os.Getenv("REPLAY_MISSES"); path != "" {
 			// The benchmark log keeps only its first lines.
 			os.WriteFile(path+"."+string(s), []byte(strings.Join(r.Misses, "\n")+"\n"), 0o600)

@@ -7,8 +7,8 @@ import "strings"
 // other parts hardly cover (cargo, Maven and Gradle, .NET, Bundler,
 // Composer, mix, Xcode, Terraform, kubectl and helm, docker build,
 // CMake and the linker, Python packaging, Playwright, git itself). Its
-// notes are stored with the rest of the memory; its figures are only
-// ever reported.
+// notes are stored with the rest of the memory; its misses were first
+// read in the round after it was reported.
 func handFresh() ([]Note, []Query) {
 	h := &hand{split: Fresh, prefix: "fresh/"}
 	freshRustJava(h)

@@ -228,6 +228,29 @@ func (c *Client) Ask(q Query, byRef map[string]string, now time.Time) (Outcome, 
 	return out, c.end(ref, h, now)
 }
 
+// FileOutcomes are the outcomes of the queries of one corpus file.
+type FileOutcomes struct {
+	Name     string // the query IDs' prefix: fresh/, fresh2/
+	Outcomes []Outcome
+}
+
+// ByFile groups outcomes by the prefix of their query IDs (a hand
+// file's, up to its first slash), in order of first appearance.
+func ByFile(outs []Outcome) []FileOutcomes {
+	var parts []FileOutcomes
+	for _, o := range outs {
+		name, _, _ := strings.Cut(o.Query.ID, "/")
+		name += "/"
+		i := slices.IndexFunc(parts, func(p FileOutcomes) bool { return p.Name == name })
+		if i < 0 {
+			parts = append(parts, FileOutcomes{Name: name})
+			i = len(parts) - 1
+		}
+		parts[i].Outcomes = append(parts[i].Outcomes, o)
+	}
+	return parts
+}
+
 // Report is the replay's figures.
 type Report struct {
 	Queries, NoMatch, WithStale int
