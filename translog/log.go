@@ -53,6 +53,11 @@ type Log struct {
 	bg       context.Context
 	cancel   context.CancelFunc
 
+	// Following a shared log's other processes (see follow.go): the
+	// wake-up a waiting caller sends, and the goroutine's end.
+	poke       chan struct{}
+	followDone chan struct{}
+
 	// pubMu serializes publications (see publish) and Close's closing of
 	// the tree-head file.
 	pubMu sync.Mutex
@@ -119,6 +124,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		if !opened {
 			if l.cancel != nil {
 				l.cancel() // stops Tessera's goroutines
+				l.stopFollowing()
 			}
 			if l.heads != nil {
 				l.pubMu.Lock() // let a publication under way finish
@@ -160,6 +166,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	if err != nil {
 		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
 	}
+	l.startFollowing()
 	// Entries sequenced before a crash but not yet published are
 	// published at Tessera's first interval; wait for it, so the log a
 	// caller gets holds everything that was ever sequenced.
@@ -521,6 +528,7 @@ func (l *Log) awaitSize(ctx context.Context, n uint64, orClosing bool) (tlog.Tre
 		if latest != nil && latest.head.Size >= n {
 			return latest.head, nil
 		}
+		l.pokeFollower()
 		select {
 		case <-changed:
 		case <-ctx.Done():
@@ -757,6 +765,7 @@ func (l *Log) Close(ctx context.Context) error {
 	}
 	l.stopWitnessing()
 	l.cancel()
+	l.stopFollowing()
 	close(l.stopped)
 
 	l.pubMu.Lock() // let a publication under way finish

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	_ "embed"
 	"encoding/hex"
 	"errors"
@@ -115,7 +116,9 @@ func checkMySQLDSN(dsn string) error {
 type mysqlBackend struct {
 	db       *sql.DB
 	label    string // "MySQL database <name> at <address>", for errors
-	lockName string
+	dbName   string
+	isShared bool      // Config.Shared: lockName is one of sharedSlots
+	lockName string    // the named lock lock holds
 	lock     *sql.Conn // owned by the watching goroutine once it runs
 	storage  *tmysql.Storage
 	maxLeaf  int // see readMaxLeaf
@@ -129,7 +132,7 @@ type mysqlBackend struct {
 // lock. Tests lower it.
 var lockCheckEvery = 5 * time.Second
 
-func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
+func openMySQL(ctx context.Context, dsn string, shared bool) (_ *mysqlBackend, err error) {
 	c, err := gomysql.ParseDSN(dsn)
 	if err != nil {
 		return nil, &ConfigError{Field: "MySQL", Issue: "is not a MySQL DSN"}
@@ -153,8 +156,13 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 	if b.lock, err = b.db.Conn(ctx); err != nil {
 		return nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
 	}
-	b.lockName = lockNameFor(c.DBName)
-	if err := b.takeLock(ctx, b.lock); err != nil {
+	b.dbName, b.isShared = c.DBName, shared
+	if shared {
+		err = b.lockShared(ctx)
+	} else {
+		err = b.lockExclusive(ctx)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := b.checkDurable(ctx); err != nil {
@@ -231,6 +239,106 @@ func (b *mysqlBackend) checkLock() error {
 	b.lock.Close()
 	b.lock = conn
 	return nil
+}
+
+// sharedSlots is how many shared Logs (Config.Shared) may run on one
+// database at once: each holds one slot's named lock, which a Log that
+// does not share the database checks are all free. MySQL has no shared
+// named lock, and no way to list the names held.
+const sharedSlots = 16
+
+func slotName(db string, i int) string { return lockNameFor(fmt.Sprintf("%s#%d", db, i)) }
+
+// lockExclusive takes the database's named lock, then checks no shared
+// Log holds a slot. A shared Log takes its slot first and checks the
+// named lock after, so of two starting at once at least one sees the
+// other.
+func (b *mysqlBackend) lockExclusive(ctx context.Context) error {
+	b.lockName = lockNameFor(b.dbName)
+	if err := b.takeLock(ctx, b.lock); err != nil {
+		return err
+	}
+	query := "SELECT "
+	var names []any
+	for i := range sharedSlots {
+		if i > 0 {
+			query += " OR "
+		}
+		query += "IS_USED_LOCK(?) IS NOT NULL"
+		names = append(names, slotName(b.dbName, i))
+	}
+	var used bool
+	if err := b.lock.QueryRowContext(ctx, query, names...).Scan(&used); err != nil {
+		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
+	}
+	if used {
+		return fmt.Errorf("translog: %s: shared Logs (Config.Shared) have it open: %w", b.label, ErrLocked)
+	}
+	return nil
+}
+
+// lockShared takes the first free slot, then checks no Log that does not
+// share the database holds its named lock.
+func (b *mysqlBackend) lockShared(ctx context.Context) error {
+	for i := range sharedSlots {
+		b.lockName = slotName(b.dbName, i)
+		err := b.takeLock(ctx, b.lock)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrLocked) {
+			return err
+		}
+		if i == sharedSlots-1 {
+			return fmt.Errorf("translog: %s: %d shared Logs have it open already: %w", b.label, sharedSlots, ErrLocked)
+		}
+	}
+	var free sql.NullInt64
+	if err := b.lock.QueryRowContext(ctx, "SELECT IS_FREE_LOCK(?)", lockNameFor(b.dbName)).Scan(&free); err != nil {
+		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
+	}
+	if free.Int64 != 1 {
+		return fmt.Errorf("translog: %s: a Log that does not share it has it open: %w", b.label, ErrLocked)
+	}
+	return nil
+}
+
+func (b *mysqlBackend) shared() bool { return b.isShared }
+
+// takeCosigning takes the named lock that lets one shared Log at a time
+// ask the witnesses, on a connection of its own; held reports whether the
+// connection still holds it. A Log that does not share the database holds
+// it with the database.
+func (b *mysqlBackend) takeCosigning(ctx context.Context) (held func(context.Context) bool, release func(), err error) {
+	if !b.isShared {
+		return func(context.Context) bool { return true }, func() {}, nil
+	}
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
+	}
+	name := lockNameFor(b.dbName + "#cosign")
+	var got sql.NullInt64
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", name).Scan(&got); err != nil || got.Int64 != 1 {
+		conn.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("translog: locking cosigning in the %s: %w", b.label, err)
+		}
+		return nil, nil, nil // another Log cosigns
+	}
+	held = func(ctx context.Context) bool {
+		var mine sql.NullInt64
+		err := conn.QueryRowContext(ctx, "SELECT IS_USED_LOCK(?) = CONNECTION_ID()", name).Scan(&mine)
+		return err == nil && mine.Int64 == 1
+	}
+	release = func() {
+		// Conn.Close alone hands the connection back to the pool, lock
+		// and all; ErrBadConn from Raw closes it, which drops the lock
+		// even when a RELEASE_LOCK could not reach the server.
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+		conn.Close()
+	}
+	return held, release, nil
 }
 
 // lockNameFor is the named lock of a database's log; the server allows

@@ -248,27 +248,11 @@ func (l *Log) openWitnessing() error {
 		name, _ := witnessName(w.VerifierKey) // validated
 		l.witnesses = append(l.witnesses, &witnessState{Witness: w, name: name})
 	}
-	last, ok := l.cosigs.latest()
-	if !ok {
+	if _, ok := l.cosigs.latest(); !ok {
 		return nil
 	}
-	if head, ok := l.heads.latest(); !ok || last.size > head.head.Size {
-		return corrupt("%s holds cosignatures of a tree of %d entries, which was never published", l.cosigs.name(), last.size)
-	}
-	lastHead, err := l.heads.find(last.size)
-	if err != nil {
+	if err := l.readWitnessSizes(); err != nil {
 		return err
-	}
-	lines, err := last.lines(lastHead.checkpoint)
-	if err != nil {
-		return err
-	}
-	for _, w := range l.witnesses {
-		for _, line := range lines {
-			if cosignedBy(lastHead.checkpoint, line, w.VerifierKey) {
-				w.size = last.size
-			}
-		}
 	}
 	var best []byte
 	_, _, err = l.cosigs.lastWhere(maxCosignScan, func(c cosigned) bool {
@@ -294,6 +278,34 @@ func (l *Log) openWitnessing() error {
 	return nil
 }
 
+// readWitnessSizes sets which size each witness last cosigned from the
+// last cosignature record.
+func (l *Log) readWitnessSizes() error {
+	last, ok := l.cosigs.latest()
+	if !ok {
+		return nil
+	}
+	if head, ok := l.heads.latest(); !ok || last.size > head.head.Size {
+		return corrupt("%s holds cosignatures of a tree of %d entries, which was never published", l.cosigs.name(), last.size)
+	}
+	lastHead, err := l.heads.find(last.size)
+	if err != nil {
+		return err
+	}
+	lines, err := last.lines(lastHead.checkpoint)
+	if err != nil {
+		return err
+	}
+	for _, w := range l.witnesses {
+		for _, line := range lines {
+			if cosignedBy(lastHead.checkpoint, line, w.VerifierKey) {
+				w.size = max(w.size, last.size)
+			}
+		}
+	}
+	return nil
+}
+
 // startWitnessing starts the goroutine that asks the witnesses to cosign;
 // stopWitnessing (in Close) stops it.
 func (l *Log) startWitnessing() {
@@ -305,7 +317,41 @@ func (l *Log) startWitnessing() {
 	// A client of its own, so Close can drop its idle connections.
 	l.witnessClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	l.cosignDone = make(chan struct{})
-	go l.cosignLoop(ctx)
+	go l.cosignLead(ctx)
+}
+
+// cosignLeadRetry is how often a Log whose storage another Log shares
+// tries to take the cosigning over (see takeCosigning). Tests lower it.
+var cosignLeadRetry = 5 * time.Second
+
+// cosignLead runs cosignLoop while this Log holds the right to cosign,
+// which one Log of a shared database holds at a time (so each witness is
+// asked once per checkpoint, and one writer merges cosignatures), and
+// tries to take it again every cosignLeadRetry while another Log does.
+func (l *Log) cosignLead(ctx context.Context) {
+	defer close(l.cosignDone)
+	for ctx.Err() == nil {
+		held, release, err := l.store.takeCosigning(ctx)
+		if err != nil && ctx.Err() == nil {
+			l.cfg.Logger.Warn("translog: taking the right to cosign failed; trying again", "err", err)
+		}
+		if held != nil {
+			if l.store.shared() {
+				// What the Log that cosigned before stored.
+				err = errors.Join(l.heads.refresh(), l.cosigs.refresh(), l.readWitnessSizes())
+			}
+			if err != nil {
+				l.cfg.Logger.Warn("translog: reading the cosignatures stored failed; trying again", "err", err)
+			} else {
+				l.cosignLoop(ctx, held)
+			}
+			release()
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(cosignLeadRetry):
+		}
+	}
 }
 
 func (l *Log) stopWitnessing() {
@@ -322,8 +368,7 @@ func (l *Log) stopWitnessing() {
 // not backing off after a failure. A round waits for each witness it asked
 // (at most Config.WitnessTimeout per request) before the next begins, so
 // rounds skip checkpoints published meanwhile.
-func (l *Log) cosignLoop(ctx context.Context) {
-	defer close(l.cosignDone)
+func (l *Log) cosignLoop(ctx context.Context, held func(context.Context) bool) {
 	for ctx.Err() == nil {
 		l.mu.Lock()
 		latest, changed := l.latest, l.changed
@@ -343,6 +388,9 @@ func (l *Log) cosignLoop(ctx context.Context) {
 			}
 		}
 		if len(due) > 0 {
+			if !held(ctx) {
+				return // another Log took the cosigning over
+			}
 			l.cosignRound(ctx, *latest, due)
 			continue
 		}
