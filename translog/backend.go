@@ -55,6 +55,10 @@ type backend interface {
 	// does; release gives it up.
 	takeCosigning(ctx context.Context) (held func(context.Context) bool, release func(), err error)
 
+	// takeTurn waits for the append turn of a shared storage (see
+	// Log.Turn); a no-op for one this Log alone appends to.
+	takeTurn(ctx context.Context) (release func(), err error)
+
 	// close releases the storage and the lock that keeps other Logs out.
 	close() error
 }
@@ -171,6 +175,8 @@ func (b *posixBackend) shared() bool { return false }
 func (b *posixBackend) takeCosigning(context.Context) (func(context.Context) bool, func(), error) {
 	return func(context.Context) bool { return true }, func() {}, nil
 }
+
+func (b *posixBackend) takeTurn(context.Context) (func(), error) { return func() {}, nil }
 
 // watchLock does nothing: an flock is held until the file is closed.
 func (b *posixBackend) watchLock(func(error)) {}

@@ -49,6 +49,7 @@ type Log struct {
 	// Tessera: its appender, its shutdown, and the context its
 	// goroutines run under, cancelled last in Close.
 	appender *tessera.Appender
+	reader   tessera.LogReader
 	shutdown func(context.Context) error
 	bg       context.Context
 	cancel   context.CancelFunc
@@ -161,8 +162,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		WithCheckpointSigner(publisher{l}).
 		WithBatching(cfg.BatchMaxSize, cfg.BatchMaxAge).
 		WithCheckpointInterval(cfg.CheckpointInterval)
-	var reader tessera.LogReader
-	l.appender, l.shutdown, reader, err = tessera.NewAppender(l.bg, driver, opts)
+	l.appender, l.shutdown, l.reader, err = tessera.NewAppender(l.bg, driver, opts)
 	if err != nil {
 		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
 	}
@@ -170,7 +170,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 	// Entries sequenced before a crash but not yet published are
 	// published at Tessera's first interval; wait for it, so the log a
 	// caller gets holds everything that was ever sequenced.
-	integrated, err := reader.IntegratedSize(ctx)
+	integrated, err := l.reader.IntegratedSize(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("translog: reading Tessera's tree size: %w", err)
 	}
@@ -427,6 +427,13 @@ func (l *Log) Sequence(ctx context.Context, leaf []byte) (uint64, error) {
 // returns the entry counts as in flight (Close waits for it, MaxPending
 // counts it). Queue's errors are Append's before anything is added.
 func (l *Log) Queue(ctx context.Context, leaf []byte, published bool) (wait func() (uint64, error), err error) {
+	return l.QueueNotify(ctx, leaf, published, nil)
+}
+
+// QueueNotify is Queue calling sequenced, if not nil, from within wait as
+// soon as Tessera has sequenced the entry (or failed to), before the
+// publication wait returns for: a caller holding a Turn lets it go there.
+func (l *Log) QueueNotify(ctx context.Context, leaf []byte, published bool, sequenced func()) (wait func() (uint64, error), err error) {
 	if err := checkLeaf(leaf, l.store.maxLeafSize()); err != nil {
 		return nil, err
 	}
@@ -437,6 +444,9 @@ func (l *Log) Queue(ctx context.Context, leaf []byte, published bool) (wait func
 	return func() (uint64, error) {
 		defer l.leave() // counted in until published, so Close waits for it
 		idx, err := future()
+		if sequenced != nil {
+			sequenced()
+		}
 		if err != nil {
 			return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
 		}

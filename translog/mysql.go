@@ -331,14 +331,44 @@ func (b *mysqlBackend) takeCosigning(ctx context.Context) (held func(context.Con
 		err := conn.QueryRowContext(ctx, "SELECT IS_USED_LOCK(?) = CONNECTION_ID()", name).Scan(&mine)
 		return err == nil && mine.Int64 == 1
 	}
-	release = func() {
-		// Conn.Close alone hands the connection back to the pool, lock
-		// and all; ErrBadConn from Raw closes it, which drops the lock
-		// even when a RELEASE_LOCK could not reach the server.
-		conn.Raw(func(any) error { return driver.ErrBadConn })
-		conn.Close()
+	return held, func() { releaseOn(conn, name) }, nil
+}
+
+// takeTurn waits for the named lock of the append turn (see Log.Turn) on
+// a connection of its own.
+func (b *mysqlBackend) takeTurn(ctx context.Context) (func(), error) {
+	if !b.isShared {
+		return func() {}, nil
 	}
-	return held, release, nil
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
+	}
+	name := lockNameFor(b.dbName + "#turn")
+	for {
+		var got sql.NullInt64
+		if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 10)", name).Scan(&got); err != nil {
+			releaseOn(conn, name)
+			return nil, fmt.Errorf("translog: waiting for the append turn in the %s: %w", b.label, err)
+		}
+		if got.Int64 == 1 {
+			return func() { releaseOn(conn, name) }, nil
+		}
+		// Ten seconds passed with another Log holding the turn: ask again.
+	}
+}
+
+// releaseOn releases the named lock name held on conn and gives conn
+// back. Conn.Close alone hands the connection back to the pool, lock and
+// all; when RELEASE_LOCK fails, ErrBadConn from Raw closes the connection,
+// which drops the lock.
+func releaseOn(conn *sql.Conn, name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), mysqlTimeout)
+	defer cancel()
+	if _, err := conn.ExecContext(ctx, "DO RELEASE_LOCK(?)", name); err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	conn.Close()
 }
 
 // lockNameFor is the named lock of a database's log; the server allows

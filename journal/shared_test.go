@@ -1,0 +1,112 @@
+package journal
+
+import (
+	"context"
+	"log/slog"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/protocol"
+	"github.com/agora-node/agora/store/sqlite"
+	"github.com/agora-node/agora/tlog"
+	"github.com/agora-node/agora/translog"
+	"github.com/agora-node/agora/translog/mysqltest"
+)
+
+// TestLeafTimesAcrossProcesses appends through two journals on two shared
+// Logs of one MySQL log, as two node processes would, whose clocks are an
+// hour apart, from many goroutines each at once: no leaf may be stamped
+// before the leaf ahead of it, whichever process appended either, and
+// every append gets an index of its own.
+func TestLeafTimesAcrossProcesses(t *testing.T) {
+	dsn := mysqltest.DSN(t)
+	logKey, cpKey := testKeys(t)
+	origin, err := tlog.CheckpointOrigin(protocol.LogID(logKey.Public().String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	open := func(name string, clock func() time.Time) (*Journal, *translog.Log) {
+		st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(t.TempDir(), name+".db")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		log, err := translog.Open(ctx, translog.Config{MySQL: dsn, Shared: true, Origin: origin, LogKey: logKey, CheckpointKey: cpKey,
+			CheckpointInterval: translog.MinMySQLCheckpointInterval, BatchMaxAge: 5 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { log.Close(ctx) })
+		return New(st, log, clock), log
+	}
+	ahead, _ := open("ahead", func() time.Time { return time.Now().Add(time.Hour) })
+	behind, log := open("behind", time.Now)
+
+	var mu sync.Mutex
+	indices := map[uint64]bool{}
+	var wg sync.WaitGroup
+	for g := range 32 {
+		j := ahead
+		if g%2 == 1 {
+			j = behind
+		}
+		wg.Go(func() {
+			for i := range 4 {
+				entry := map[string]any{"type": "test", "goroutine": g, "n": i}
+				signed, err := canonical.Marshal(entry)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				index, err := j.Append(ctx, canonical.Digest(signed), signed, entry, nil)
+				if err != nil {
+					t.Errorf("Append: %v", err)
+					return
+				}
+				mu.Lock()
+				if indices[index] {
+					t.Errorf("index %d given twice", index)
+				}
+				indices[index] = true
+				mu.Unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if _, err := log.WaitForSize(ctx, 128); err != nil {
+		t.Fatal(err)
+	}
+	leaves, err := log.Leaves(ctx, 0, 128)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last time.Time
+	raised := 0
+	for i, leaf := range leaves {
+		v, err := canonical.Parse(leaf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		at, err := tlog.ParseTimestamp(v.(map[string]any)["timestamp"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at.Before(last) {
+			t.Errorf("leaf %d is stamped %s, before leaf %d (%s)", i, tlog.FormatTimestamp(at), i-1, tlog.FormatTimestamp(last))
+		}
+		if int(v.(map[string]any)["entry"].(map[string]any)["goroutine"].(float64))%2 == 1 && at.After(time.Now().Add(30*time.Minute)) {
+			raised++ // the process behind stamped after the one ahead
+		}
+		last = at
+	}
+	if raised == 0 {
+		t.Error("no leaf of the process behind came after one of the process ahead: the test did not interleave them")
+	}
+}
