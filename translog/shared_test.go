@@ -3,10 +3,12 @@ package translog
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog/mysqltest"
 )
 
@@ -111,4 +113,65 @@ func TestMySQLCosignLock(t *testing.T) {
 		t.Fatalf("the second Log could not take the cosigning once free: %v", err)
 	}
 	rel()
+}
+
+// TestMySQLSharedCosigning runs two shared Logs with a witness: one at a
+// time asks it, so no checkpoint is sent twice and no request is sent
+// with a stale old size, both serve the cosigned checkpoint, and when the
+// one asking closes, the other takes over.
+func TestMySQLSharedCosigning(t *testing.T) {
+	fastBackoff(t)
+	defer func(old time.Duration) { cosignLeadRetry = old }(cosignLeadRetry)
+	cosignLeadRetry = 50 * time.Millisecond
+	cfg := testDrivers[1].config(t)
+	cfg.Shared = true
+	wit, w := newFakeWitness(t, "witness.example/shared", logVKey(t, cfg))
+	cfg.Witnesses = []Witness{w}
+	a := openLog(t, cfg)
+	b := openLog(t, cfg)
+
+	cosignedBoth := func(writer *Log, readers ...*Log) {
+		t.Helper()
+		appendConcurrently(t, writer, fmt.Sprint(writer.Size()), 5, 5)
+		size := writer.Size()
+		for _, l := range readers {
+			if _, err := l.WaitForSize(context.Background(), size); err != nil {
+				t.Fatal(err)
+			}
+			checkCosigned(t, l, waitCosigned(t, l, size, w.VerifierKey), size, w.VerifierKey)
+			deadline := time.Now().Add(10 * time.Second)
+			for {
+				latest, err := l.LatestCheckpoint()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if c, _ := tlog.ParseCheckpoint(latest); c.Size >= size {
+					checkCosigned(t, l, latest, c.Size, w.VerifierKey)
+					break
+				}
+				if time.Now().After(deadline) {
+					t.Fatalf("LatestCheckpoint is not the cosigned one of %d entries:\n%s", size, latest)
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
+	}
+	cosignedBoth(a, a, b)
+	cosignedBoth(b, a, b)
+	closeLog(t, a) // b asks from now on, whichever did before
+	cosignedBoth(b, b)
+	a = openLog(t, cfg)
+	closeLog(t, b) // a takes over
+	cosignedBoth(a, a)
+
+	wit.mu.Lock()
+	defer wit.mu.Unlock()
+	for size, n := range wit.asked {
+		if n > 1 {
+			t.Errorf("the witness was asked %d times to cosign the checkpoint of %d", n, size)
+		}
+	}
+	if wit.conflicts > 0 {
+		t.Errorf("the witness answered %d requests with a stale old size", wit.conflicts)
+	}
 }
