@@ -19,6 +19,14 @@
 // meanwhile; then it is stamped again, and kept again, before it is queued,
 // so the leaf the store keeps is always the one the log holds, which crash
 // recovery matches.
+//
+// On a log other processes append to as well (translog.Log.Shared), the
+// order in memory is not enough: a leaf stamped here could be sequenced
+// after a later-stamped one of another process. There every leaf joins
+// this process's hold of the log's append turn (translog.Log.Turn, see
+// turn.go): taking it raises the stamps to the last leaf any process
+// sequenced, and it is let go once every leaf that joined it is
+// sequenced, so the leaves of the next turn, whoever takes it, come after.
 package journal
 
 import (

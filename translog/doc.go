@@ -202,33 +202,41 @@
 //     cosignLeadRetry (TestMySQLCosignLock); the taker first reads which
 //     size each witness last cosigned from the table. The tile cache needs
 //     nothing: a tile at a width never changes.
-//   - Left, in package journal, and why agora serve does not set Shared
-//     yet: a leaf is never stamped before the leaf ahead of it, and the
-//     journal keeps that by stamping and queueing in one order in its own
-//     memory. Across processes a leaf stamped earlier can be sequenced
-//     later, in another process's batch, and Tessera's MySQL driver fixes
-//     a leaf's bytes, stamp included, before its sequencing transaction
-//     gives the index (appendEntries marshals the bundle from the entries
-//     as queued; there is no hook inside the transaction), so no stamp can
-//     be taken from the database there. The design to build: a turn, a
-//     third named lock, held from stamping a group of leaves until
-//     Tessera's sequencing of them commits (its future resolves after the
-//     commit). Under the turn a process reads the last sequenced leaf
-//     (TreeState's size and the leaf before it in TiledLeaves, both
-//     written by that same committed transaction, so no publication is
-//     needed), stamps its group, all the leaves waiting in the process,
-//     no earlier, keeps each in the store (restamping a kept leaf that is
-//     now too early, as the journal already does), queues them in order,
-//     waits for their indices and lets go. Any leaf sequenced after one of
-//     the group was stamped under a later turn, which read a last leaf at
-//     least as late, so the order holds whichever process appends. It
-//     costs a lock and two reads per group and serializes the processes'
-//     batches, not their store writes or reads; forwarding appends to one
-//     process was rejected as needing peer addresses, an authenticated
-//     internal endpoint and a failover, for the same ordering. The log
-//     needs for it: Log.Turn (take the lock, return the last sequenced
-//     leaf) and Append's wait split at sequencing (Sequence's wait, then
-//     a confirmation). Until then one agora serve keeps a log, holding the
+//   - Done, with package journal: a leaf is never stamped before the leaf
+//     ahead of it, whichever process appended either. Tessera's MySQL
+//     driver fixes a leaf's bytes, stamp included, before its sequencing
+//     transaction gives the index (appendEntries marshals the bundle from
+//     the entries as queued; there is no hook inside the transaction), so
+//     no stamp can be taken from the database there. Instead a shared log
+//     has an append turn (Log.Turn), a third named lock, held from
+//     stamping a group of leaves until Tessera's sequencing of them
+//     commits (QueueNotify says when: Tessera's future resolves after the
+//     commit). Taking it reads the last sequenced leaf (TreeState's size
+//     and the leaf before it in TiledLeaves, both written by that same
+//     committed transaction, so no publication is needed); the journal
+//     stamps every leaf of its turn no earlier, keeps it, queues it in its
+//     own order and lets go once all are sequenced, keeping a turn at most
+//     200ms while more leaves come so the other processes get theirs. Any
+//     leaf sequenced after one of a turn was stamped under a later turn,
+//     which read a last leaf at least as late, so the order holds across
+//     processes and clocks (TestLeafTimesAcrossProcesses, in package
+//     journal, with clocks an hour apart; it fails without the turn). It
+//     costs a lock and two reads per turn and serializes the processes'
+//     sequencing, not their store writes or reads. Forwarding appends to
+//     one process was rejected as needing peer addresses, an
+//     authenticated internal endpoint and a failover, for the same order.
+//   - Left, and why agora serve does not set Shared yet: package node
+//     assumes it is the only writer of its state in three places. Crash
+//     recovery (node/recover.go), run at start, would take another live
+//     process's appends in flight for a crash's leftovers and drop them,
+//     or append a kept entry the other is appending; a kept entry (a
+//     library contribution) is logged once per digest only within a
+//     process (journal.Journal's appending map), so two requests for one
+//     contribution reaching two processes could log it twice; and an
+//     operator's key entry (Journal.PublishKey) likewise. Each needs a
+//     claim in the state database (a row, or an advisory lock, per digest)
+//     in place of the map, and recovery limited to entries no live process
+//     claims. Until then one agora serve keeps a log, holding the
 //     database's own lock.
 //   - Caches that would go stale when several node processes share one
 //     PostgreSQL state and one log (package ledgerhttp, whose values are
@@ -245,7 +253,8 @@
 //     LRU, a key's parse never changes), bundles' integrity flags (by
 //     digest), store/postgres's rebound statements (program constants),
 //     and the tile cache. The operator cache (store/sqlite/opcache.go) is
-//     SQLite's, one process's by construction; store/postgres keeps none.
+//     SQLite's, one process's by construction; store/postgres has no
+//     operator cache.
 //
 // The spec: spec/ledger-protocol.md, "The log".
 package translog
