@@ -538,8 +538,10 @@ func (b *mysqlBackend) close() error {
 		<-b.watchDone
 	}
 	if b.lock != nil {
-		// Closing the connection releases the named lock.
-		errs = append(errs, b.lock.Close())
+		// Released at once, so a Log opened right after finds it free:
+		// the server drops a closed connection's locks only once it has
+		// noticed the close.
+		releaseOn(b.lock, b.lockName)
 	}
 	errs = append(errs, b.db.Close())
 	return errors.Join(errs...)
