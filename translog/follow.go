@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
-	"strings"
 	"time"
 
 	"github.com/agora-node/agora/tlog"
@@ -167,19 +165,10 @@ func (l *Log) followCosignatures() error {
 			return nil
 		}
 	}
-	p, err := l.heads.find(c.size)
-	if err != nil {
-		return fmt.Errorf("translog: the tree head cosigned at %d entries: %w", c.size, err)
-	}
-	lines, err := c.lines(p.checkpoint)
-	if err != nil {
+	note, ok, err := l.quorumNote(c)
+	if err != nil || !ok {
 		return err
 	}
-	kept := l.verifiedCosignatures(p.checkpoint, lines)
-	if len(kept) < l.cfg.WitnessQuorum {
-		return nil
-	}
-	note := append(bytes.Clone(p.checkpoint), strings.Join(kept, "")...)
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	if l.bestCosigned != nil {

@@ -256,26 +256,33 @@ func (l *Log) openWitnessing() error {
 	}
 	var best []byte
 	_, _, err = l.cosigs.lastWhere(maxCosignScan, func(c cosigned) bool {
-		p, err := l.heads.find(c.size)
-		if err != nil {
-			return false
-		}
-		lines, err := c.lines(p.checkpoint)
-		if err != nil {
-			return false
-		}
-		kept := l.verifiedCosignatures(p.checkpoint, lines)
-		if len(kept) < l.cfg.WitnessQuorum {
-			return false
-		}
-		best = append(bytes.Clone(p.checkpoint), strings.Join(kept, "")...)
-		return true
+		note, ok, err := l.quorumNote(c)
+		best = note
+		return err == nil && ok
 	})
 	if err != nil {
 		return err
 	}
 	l.bestCosigned = best
 	return nil
+}
+
+// quorumNote returns c's checkpoint followed by the cosignatures of it
+// that verify, if they are Config.WitnessQuorum at least; false if not.
+func (l *Log) quorumNote(c cosigned) ([]byte, bool, error) {
+	p, err := l.heads.find(c.size)
+	if err != nil {
+		return nil, false, err
+	}
+	lines, err := c.lines(p.checkpoint)
+	if err != nil {
+		return nil, false, err
+	}
+	kept := l.verifiedCosignatures(p.checkpoint, lines)
+	if len(kept) < l.cfg.WitnessQuorum {
+		return nil, false, nil
+	}
+	return append(bytes.Clone(p.checkpoint), strings.Join(kept, "")...), true, nil
 }
 
 // readWitnessSizes sets which size each witness last cosigned from the
