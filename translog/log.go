@@ -3,8 +3,6 @@ package translog
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -362,21 +360,6 @@ func (l *Log) setLatest(p published) {
 	l.latest = &p
 	close(l.changed)
 	l.changed = make(chan struct{})
-}
-
-// noteWithSignature returns the signed note Tessera writes: the text, a
-// blank line, and the signer's line (c2sp.org/signed-note).
-func noteWithSignature(text []byte, s *tlog.CheckpointSigner, sig []byte) []byte {
-	keySig := binary.BigEndian.AppendUint32(nil, s.KeyHash())
-	keySig = append(keySig, sig...)
-	var b bytes.Buffer
-	b.Write(text)
-	b.WriteString("\n— ")
-	b.WriteString(s.Name())
-	b.WriteString(" ")
-	b.WriteString(base64.StdEncoding.EncodeToString(keySig))
-	b.WriteString("\n")
-	return b.Bytes()
 }
 
 // Append adds leaf to the log and returns its index once it is durably
