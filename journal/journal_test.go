@@ -39,7 +39,7 @@ func (c *backwards) now() time.Time {
 }
 
 // testKeys makes a log key and a checkpoint key.
-func testKeys(t *testing.T) (*hybrid.PrivateKey, ed25519.PrivateKey) {
+func testKeys(t testing.TB) (*hybrid.PrivateKey, ed25519.PrivateKey) {
 	t.Helper()
 	logKey, err := hybrid.GenerateKey()
 	if err != nil {
