@@ -180,11 +180,16 @@ func openMySQL(ctx context.Context, dsn string, shared bool) (_ *mysqlBackend, e
 	return b, nil
 }
 
-// takeLock takes the log's named lock on conn, or fails with ErrLocked if
-// another connection holds it.
-func (b *mysqlBackend) takeLock(ctx context.Context, conn *sql.Conn) error {
+// openLockWait is how long Open waits for the database's named lock
+// (seconds, as GET_LOCK takes it): a process killed a moment ago holds it
+// until the server notices its connection is gone.
+const openLockWait = 2
+
+// takeLock takes the log's named lock on conn, waiting up to wait
+// seconds, or fails with ErrLocked if another connection holds it.
+func (b *mysqlBackend) takeLock(ctx context.Context, conn *sql.Conn, wait int) error {
 	var got sql.NullInt64
-	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", b.lockName).Scan(&got); err != nil {
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, ?)", b.lockName, wait).Scan(&got); err != nil {
 		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
 	}
 	if !got.Valid || got.Int64 != 1 {
@@ -232,7 +237,7 @@ func (b *mysqlBackend) checkLock() error {
 	if err != nil {
 		return err // the server is away: try again at the next tick
 	}
-	if err := b.takeLock(ctx, conn); err != nil {
+	if err := b.takeLock(ctx, conn, 0); err != nil {
 		conn.Close()
 		return err
 	}
@@ -255,7 +260,7 @@ func slotName(db string, i int) string { return lockNameFor(fmt.Sprintf("%s#%d",
 // other.
 func (b *mysqlBackend) lockExclusive(ctx context.Context) error {
 	b.lockName = lockNameFor(b.dbName)
-	if err := b.takeLock(ctx, b.lock); err != nil {
+	if err := b.takeLock(ctx, b.lock, openLockWait); err != nil {
 		return err
 	}
 	query := "SELECT "
@@ -282,7 +287,7 @@ func (b *mysqlBackend) lockExclusive(ctx context.Context) error {
 func (b *mysqlBackend) lockShared(ctx context.Context) error {
 	for i := range sharedSlots {
 		b.lockName = slotName(b.dbName, i)
-		err := b.takeLock(ctx, b.lock)
+		err := b.takeLock(ctx, b.lock, 0)
 		if err == nil {
 			break
 		}
