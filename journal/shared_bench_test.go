@@ -2,18 +2,11 @@ package journal
 
 import (
 	"context"
-	"fmt"
-	"log/slog"
-	"path/filepath"
 	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agora-node/agora/canonical"
-	"github.com/agora-node/agora/protocol"
-	"github.com/agora-node/agora/store/sqlite"
-	"github.com/agora-node/agora/tlog"
-	"github.com/agora-node/agora/translog"
 	"github.com/agora-node/agora/translog/mysqltest"
 )
 
@@ -30,27 +23,12 @@ func BenchmarkAppendMySQL(b *testing.B) {
 		logs   int
 	}{{"alone", false, 1}, {"shared", true, 1}, {"two", true, 2}} {
 		b.Run(c.name, func(b *testing.B) {
-			dsn := mysqltest.DSN(b)
-			logKey, cpKey := testKeys(b)
-			origin, err := tlog.CheckpointOrigin(protocol.LogID(logKey.Public().String()))
-			if err != nil {
-				b.Fatal(err)
-			}
+			open := mysqlJournals(b, mysqltest.DSN(b), c.shared, 8192)
 			ctx := context.Background()
 			var journals []*Journal
-			for i := range c.logs {
-				st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(b.TempDir(), fmt.Sprint(i, ".db"))})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.Cleanup(func() { st.Close() })
-				log, err := translog.Open(ctx, translog.Config{MySQL: dsn, Shared: c.shared, Origin: origin, LogKey: logKey, CheckpointKey: cpKey,
-					CheckpointInterval: translog.MinMySQLCheckpointInterval, MaxPending: 8192, Logger: slog.New(slog.DiscardHandler)})
-				if err != nil {
-					b.Fatal(err)
-				}
-				b.Cleanup(func() { log.Close(ctx) })
-				journals = append(journals, New(st, log, time.Now))
+			for range c.logs {
+				j, _ := open(time.Now)
+				journals = append(journals, j)
 			}
 			var n atomic.Int64
 			b.SetParallelism(256)

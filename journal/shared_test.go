@@ -22,29 +22,10 @@ import (
 // before the leaf ahead of it, whichever process appended either, and
 // every append gets an index of its own.
 func TestLeafTimesAcrossProcesses(t *testing.T) {
-	dsn := mysqltest.DSN(t)
-	logKey, cpKey := testKeys(t)
-	origin, err := tlog.CheckpointOrigin(protocol.LogID(logKey.Public().String()))
-	if err != nil {
-		t.Fatal(err)
-	}
+	open := mysqlJournals(t, mysqltest.DSN(t), true, 0)
 	ctx := context.Background()
-	open := func(name string, clock func() time.Time) (*Journal, *translog.Log) {
-		st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(t.TempDir(), name+".db")})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { st.Close() })
-		log, err := translog.Open(ctx, translog.Config{MySQL: dsn, Shared: true, Origin: origin, LogKey: logKey, CheckpointKey: cpKey,
-			CheckpointInterval: translog.MinMySQLCheckpointInterval, BatchMaxAge: 5 * time.Millisecond, Logger: slog.New(slog.DiscardHandler)})
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { log.Close(ctx) })
-		return New(st, log, clock), log
-	}
-	ahead, _ := open("ahead", func() time.Time { return time.Now().Add(time.Hour) })
-	behind, log := open("behind", time.Now)
+	ahead, _ := open(func() time.Time { return time.Now().Add(time.Hour) })
+	behind, log := open(time.Now)
 
 	var mu sync.Mutex
 	indices := map[uint64]bool{}
@@ -97,5 +78,33 @@ func TestLeafTimesAcrossProcesses(t *testing.T) {
 	}
 	if raised == 0 {
 		t.Error("no leaf of the process behind came after one of the process ahead: the test did not interleave them")
+	}
+}
+
+// mysqlJournals returns a function that opens a journal, with a SQLite
+// store of its own, on a new Log of the MySQL log dsn, Shared as shared,
+// as one node process would; maxPending 0 is translog's default. Every
+// Log has the same keys.
+func mysqlJournals(t testing.TB, dsn string, shared bool, maxPending int) func(clock func() time.Time) (*Journal, *translog.Log) {
+	logKey, cpKey := testKeys(t)
+	origin, err := tlog.CheckpointOrigin(protocol.LogID(logKey.Public().String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	return func(clock func() time.Time) (*Journal, *translog.Log) {
+		st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(t.TempDir(), "state.db")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close() })
+		log, err := translog.Open(ctx, translog.Config{MySQL: dsn, Shared: shared, Origin: origin, LogKey: logKey, CheckpointKey: cpKey,
+			CheckpointInterval: translog.MinMySQLCheckpointInterval, BatchMaxAge: 5 * time.Millisecond, MaxPending: maxPending,
+			Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { log.Close(ctx) })
+		return New(st, log, clock), log
 	}
 }
