@@ -19,6 +19,14 @@
 // meanwhile; then it is stamped again, and kept again, before it is queued,
 // so the leaf the store keeps is always the one the log holds, which crash
 // recovery matches.
+//
+// On a log other processes append to as well (translog.Log.Shared), the
+// order in memory is not enough: a leaf stamped here could be sequenced
+// after a later-stamped one of another process. There every leaf joins
+// this process's hold of the log's append turn (translog.Log.Turn, see
+// turn.go): taking it raises the stamps to the last leaf any process
+// sequenced, and it is let go once every leaf that joined it is
+// sequenced, so the leaves of the next turn, whoever takes it, come after.
 package journal
 
 import (
@@ -52,6 +60,10 @@ type Journal struct {
 	last    time.Time
 	turn    chan struct{}
 
+	// shared is this process's hold of the append turn of a log other
+	// processes append to as well (translog.Log.Shared).
+	shared sharedTurn
+
 	// publishing holds, for each operator whose key entry PublishKey is
 	// logging, a channel closed when it is done; publishMu guards it.
 	publishMu  sync.Mutex
@@ -79,8 +91,10 @@ type keptCall struct {
 func New(st store.Store, log *translog.Log, now func() time.Time) *Journal {
 	turn := make(chan struct{})
 	close(turn)
-	return &Journal{store: st, log: log, now: now, turn: turn, publishing: map[string]chan struct{}{},
+	j := &Journal{store: st, log: log, now: now, turn: turn, publishing: map[string]chan struct{}{},
 		appending: map[string]*keptCall{}, onLog: map[string]uint64{}}
+	j.shared.changed = sync.NewCond(&j.shared.mu)
+	return j
 }
 
 // Leaf returns the leaf that holds entry: leafFields, the time, and the
@@ -151,6 +165,20 @@ func (j *Journal) append(ctx context.Context, digest string, signed []byte, entr
 // queued, is it queued (translog.Log.Queue, published or only sequenced).
 // The caller calls the wait it returns.
 func (j *Journal) queue(ctx context.Context, want time.Time, published bool, stamp func(time.Time) ([]byte, error), keep func([]byte) error) (wait func() (uint64, error), err error) {
+	var sequenced func()
+	if j.log.Shared() {
+		// Other processes queue on the log too: stamp and queue during
+		// this process's turn, which ends once the leaf is sequenced.
+		if err := j.joinTurn(ctx); err != nil {
+			return nil, err
+		}
+		sequenced = sync.OnceFunc(j.leaveTurn)
+		defer func() {
+			if err != nil {
+				sequenced() // not queued
+			}
+		}()
+	}
 	j.orderMu.Lock()
 	if !j.resumed {
 		if err := j.resume(ctx); err != nil {
@@ -176,7 +204,7 @@ func (j *Journal) queue(ctx context.Context, want time.Time, published bool, sta
 	if err != nil {
 		return nil, err
 	}
-	return j.log.Queue(ctx, leaf, published)
+	return j.log.QueueNotify(ctx, leaf, published, sequenced)
 }
 
 // resume makes the stamps start no earlier than the log's last leaf: the

@@ -40,7 +40,7 @@ func (c *backwards) now() time.Time {
 }
 
 // testKeys makes a log key and a checkpoint key.
-func testKeys(t *testing.T) (*hybrid.PrivateKey, ed25519.PrivateKey) {
+func testKeys(t testing.TB) (*hybrid.PrivateKey, ed25519.PrivateKey) {
 	t.Helper()
 	logKey, err := hybrid.GenerateKey()
 	if err != nil {
@@ -152,21 +152,7 @@ func TestLeafTimesNeverGoBack(t *testing.T) {
 	if len(leaves) != 2*32*4 {
 		t.Fatalf("the log holds %d leaves, want %d", len(leaves), 2*32*4)
 	}
-	var last time.Time
-	for i, leaf := range leaves {
-		v, err := canonical.Parse(leaf)
-		if err != nil {
-			t.Fatal(err)
-		}
-		at, err := tlog.ParseTimestamp(v.(map[string]any)["timestamp"].(string))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if at.Before(last) {
-			t.Errorf("leaf %d is stamped %s, before leaf %d (%s)", i, tlog.FormatTimestamp(at), i-1, tlog.FormatTimestamp(last))
-		}
-		last = at
-	}
+	checkLeafTimes(t, leaves)
 	kept.Range(func(k, _ any) bool {
 		s, err := j.store.SignedByDigest(ctx, k.(string))
 		if err != nil || s.Index == store.Unlogged || string(s.Leaf) != string(leaves[s.Index]) {
@@ -175,6 +161,31 @@ func TestLeafTimesNeverGoBack(t *testing.T) {
 		return true
 	})
 	checkHeads(t, log)
+}
+
+// checkLeafTimes checks that no leaf is stamped before the one ahead of
+// it, and returns each leaf's object and stamp.
+func checkLeafTimes(t *testing.T, leaves [][]byte) ([]map[string]any, []time.Time) {
+	t.Helper()
+	objs := make([]map[string]any, len(leaves))
+	times := make([]time.Time, len(leaves))
+	var last time.Time
+	for i, leaf := range leaves {
+		v, err := canonical.Parse(leaf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		objs[i], _ = v.(map[string]any)
+		at, err := tlog.ParseTimestamp(objs[i]["timestamp"].(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if at.Before(last) {
+			t.Errorf("leaf %d is stamped %s, before leaf %d (%s)", i, tlog.FormatTimestamp(at), i-1, tlog.FormatTimestamp(last))
+		}
+		last, times[i] = at, at
+	}
+	return objs, times
 }
 
 // checkHeads checks that no tree head of log is stamped before a smaller

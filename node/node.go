@@ -162,8 +162,9 @@ type Config struct {
 	// default) for SQLite, state.db in DataDir; a postgres:// (or
 	// postgresql://) URL for that PostgreSQL database (store/postgres),
 	// whose search_path parameter, if given, names the schema. One node
-	// process per database for now: the log and the node's caches are
-	// still one process's.
+	// process per database for now: crash recovery, the once-only
+	// logging of kept entries and some caches are still one process's
+	// (translog/doc.go lists them).
 	State string
 
 	// Log is where the node keeps its log: "" (the default) for Tessera's
@@ -171,7 +172,9 @@ type Config struct {
 	// mysql://user:password@tcp(host:port)/database, for Tessera's MySQL
 	// driver on that MySQL or MariaDB database (translog.Config.MySQL),
 	// whose checkpoint interval is then at least a second. One node
-	// process per log for now: the log's publication is one process's.
+	// process per log for now: translog.Config.Shared lets several follow
+	// and append to one log, but crash recovery (recover.go) and the
+	// once-only logging of kept entries are still one process's.
 	Log string
 
 	// GitHubSignIn is the GitHub OAuth app people sign in with to vouch

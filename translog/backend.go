@@ -45,6 +45,20 @@ type backend interface {
 	// is lost to another process, until close.
 	watchLock(lost func(error))
 
+	// shared reports whether other Logs may run on the storage at once
+	// (Config.Shared), whose publications this one must follow.
+	shared() bool
+
+	// takeCosigning takes the right to ask the witnesses, which one Log
+	// of a shared storage holds at a time: held is nil (with no error)
+	// while another Log has it, else reports whether this one still
+	// does; release gives it up.
+	takeCosigning(ctx context.Context) (held func(context.Context) bool, release func(), err error)
+
+	// takeTurn waits for the append turn of a shared storage (see
+	// Log.Turn); a no-op for one this Log alone appends to.
+	takeTurn(ctx context.Context) (release func(), err error)
+
 	// close releases the storage and the lock that keeps other Logs out.
 	close() error
 }
@@ -155,6 +169,15 @@ func (b *posixBackend) openCosignatures() (records[cosigned], error) {
 
 func (b *posixBackend) close() error { return b.lock.Close() }
 
+func (b *posixBackend) shared() bool { return false }
+
+// takeCosigning always succeeds: the flock keeps other Logs out.
+func (b *posixBackend) takeCosigning(context.Context) (func(context.Context) bool, func(), error) {
+	return func(context.Context) bool { return true }, func() {}, nil
+}
+
+func (b *posixBackend) takeTurn(context.Context) (func(), error) { return func() {}, nil }
+
 // watchLock does nothing: an flock is held until the file is closed.
 func (b *posixBackend) watchLock(func(error)) {}
 
@@ -184,7 +207,7 @@ func (b *posixBackend) readPartialOrFull(width uint8, path func(uint8) string) (
 // openBackend opens and locks the storage cfg names.
 func openBackend(ctx context.Context, cfg Config) (backend, error) {
 	if cfg.MySQL != "" {
-		b, err := openMySQL(ctx, cfg.MySQL)
+		b, err := openMySQL(ctx, cfg.MySQL, cfg.Shared)
 		if err != nil {
 			return nil, err
 		}

@@ -71,6 +71,15 @@ type Config struct {
 	// default, 17 bytes less than MaxLeafSize.
 	MySQL string
 
+	// Shared, with MySQL, lets several Logs, in this process or others,
+	// run on the database at once instead of the first refusing the rest
+	// (ErrLocked): each follows the tree heads and cosignatures the others
+	// publish (see the package doc), and witness cosigning runs in one of
+	// them at a time. The log itself keeps every index given once; a
+	// caller that needs an order of its own among the leaves (package
+	// journal's timestamps) keeps it across the processes itself.
+	Shared bool
+
 	// Origin names the log in its C2SP checkpoints: their first line, and
 	// the name of the checkpoint key. The caller chooses it; the protocol's
 	// reference monitor accepts only tlog.CheckpointOrigin of the log ID.
@@ -199,6 +208,8 @@ func (c Config) Validate() error {
 		bad("Dir", "", "is required (or MySQL)")
 	case c.Dir != "" && c.MySQL != "":
 		bad("MySQL", "", "and Dir are both set: the log is in one or the other")
+	case c.Shared && c.MySQL == "":
+		bad("Shared", "", "needs MySQL: a log in a folder has one process")
 	case c.MySQL != "":
 		if err := checkMySQLDSN(c.MySQL); err != nil {
 			bad("MySQL", "", err.Error())

@@ -185,27 +185,76 @@
 //     last from any writer, and a writer whose view is behind catches up
 //     from the table (TestMySQLRecords). A lost commit answer heals the
 //     same way: the next publication finds the head and serves it.
-//   - Left, and why the named lock still keeps one process per log: a
-//     Log learns of a tree head only when it signed it (Log.latest), so
-//     Size, WaitForSize, the entries endpoint's wait and Append's
-//     confirmation would not see another process's publication. Each Log
-//     must follow agora_tree_heads (read its last row about every quarter
-//     interval into Log.latest), and bestCosigned likewise
-//     agora_cosignatures; the cosigning loop must run in one process only
-//     (a second named lock, taken by whoever can). The tile cache needs
+//   - Done here, with Config.Shared: several Logs, in one process or
+//     many, open one database, each holding one of sixteen slot locks
+//     (named locks; a Log that does not share the database takes the
+//     database's own lock and checks no slot is held, so the two kinds
+//     never mix). Each shared Log follows agora_tree_heads (follow.go):
+//     every quarter interval, and soon after a caller starts waiting for a
+//     size, it reads the last row, checks it as publish checks the head it
+//     signs (both signatures, the tiles give its root, it extends the head
+//     this Log had, stamped no earlier) and makes it Log.latest, so Size,
+//     WaitForSize, the entries endpoint's wait, the proofs and Append's
+//     confirmation see another Log's publication; the newest cosignatures
+//     with a quorum likewise become LatestCheckpoint
+//     (TestMySQLShared). The witnesses are asked by one Log at a time, the
+//     one holding a second named lock, which the others try to take every
+//     cosignLeadRetry (TestMySQLCosignLock); the taker first reads which
+//     size each witness last cosigned from the table. The tile cache needs
 //     nothing: a tile at a width never changes.
-//   - Left, in package journal: a leaf is never stamped before the leaf
-//     ahead of it, and the journal keeps that by stamping and queueing in
-//     one order in its own memory. Across processes a leaf stamped earlier
-//     can be sequenced later, in another process's batch, and Tessera
-//     fixes a leaf's bytes, stamp included, before it gives the index, so
-//     no database stamp can be taken in the sequencing transaction. The
-//     way that keeps Tessera's batching is one appender at a time: the
-//     process holding a lease (a named lock, renewed) stamps and queues
-//     every append, and the others forward theirs to it (or hold the lease
-//     from stamping until Sequence returns, which serializes the
-//     processes' batches). Reads, state writes and the faces run in every
-//     process.
+//   - Done, with package journal: a leaf is never stamped before the leaf
+//     ahead of it, whichever process appended either. Tessera's MySQL
+//     driver fixes a leaf's bytes, stamp included, before its sequencing
+//     transaction gives the index (appendEntries marshals the bundle from
+//     the entries as queued; there is no hook inside the transaction), so
+//     no stamp can be taken from the database there. Instead a shared log
+//     has an append turn (Log.Turn), a third named lock, held from
+//     stamping a group of leaves until Tessera's sequencing of them
+//     commits (QueueNotify says when: Tessera's future resolves after the
+//     commit). Taking it reads the last sequenced leaf (TreeState's size
+//     and the leaf before it in TiledLeaves, both written by that same
+//     committed transaction, so no publication is needed); the journal
+//     stamps every leaf of its turn no earlier, keeps it, queues it in its
+//     own order and lets go once all are sequenced, keeping a turn at most
+//     200ms while more leaves come so the other processes get theirs. Any
+//     leaf sequenced after one of a turn was stamped under a later turn,
+//     which read a last leaf at least as late, so the order holds across
+//     processes and clocks (TestLeafTimesAcrossProcesses, in package
+//     journal, with clocks an hour apart; it fails without the turn). It
+//     costs a lock and two reads per turn and serializes the processes'
+//     sequencing, not their store writes or reads. Forwarding appends to
+//     one process was rejected as needing peer addresses, an
+//     authenticated internal endpoint and a failover, for the same order.
+//   - Left, and why agora serve does not set Shared yet: package node
+//     assumes it is the only writer of its state in three places. Crash
+//     recovery (node/recover.go), run at start, would take another live
+//     process's appends in flight for a crash's leftovers and drop them,
+//     or append a kept entry the other is appending; a kept entry (a
+//     library contribution) is logged once per digest only within a
+//     process (journal.Journal's appending map), so two requests for one
+//     contribution reaching two processes could log it twice; and an
+//     operator's key entry (Journal.PublishKey) likewise. Each needs a
+//     claim in the state database (a row, or an advisory lock, per digest)
+//     in place of the map, and recovery limited to entries no live process
+//     claims. Until then one agora serve keeps a log, holding the
+//     database's own lock.
+//   - Caches that would go stale when several node processes share one
+//     PostgreSQL state and one log (package ledgerhttp, whose values are
+//     one process's): the standing sheet (standingBook) is reused as fresh
+//     at one log size while no rating was taken in this process, so
+//     another process's rating is missed until the log grows or
+//     RefreshStanding passes; rating habits (habitBook) are measured once
+//     an hour in each process, so two processes may measure an hour from
+//     different ratings (one stamped before the hour committed between
+//     their measurements) and score a claim differently; the
+//     transparency report's counts (reportBook) advance over bound
+//     indices, and another process may bind a lower index after the count
+//     passed it. These need nothing: parsed public keys (package hybrid's
+//     LRU, a key's parse never changes), bundles' integrity flags (by
+//     digest), store/postgres's rebound statements (program constants),
+//     and the tile cache. The operator cache (store/sqlite/opcache.go) is
+//     SQLite's, one process's by construction; store/postgres has no
+//     operator cache.
 //
 // The spec: spec/ledger-protocol.md, "The log".
 package translog

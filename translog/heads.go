@@ -2,6 +2,8 @@ package translog
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -410,4 +412,19 @@ func syncDir(dir string) error {
 		return fmt.Errorf("translog: flushing %s: %w", dir, err)
 	}
 	return nil
+}
+
+// noteWithSignature returns the signed note Tessera writes: the text, a
+// blank line, and the signer's line (c2sp.org/signed-note).
+func noteWithSignature(text []byte, s *tlog.CheckpointSigner, sig []byte) []byte {
+	keySig := binary.BigEndian.AppendUint32(nil, s.KeyHash())
+	keySig = append(keySig, sig...)
+	var b bytes.Buffer
+	b.Write(text)
+	b.WriteString("\n— ")
+	b.WriteString(s.Name())
+	b.WriteString(" ")
+	b.WriteString(base64.StdEncoding.EncodeToString(keySig))
+	b.WriteString("\n")
+	return b.Bytes()
 }

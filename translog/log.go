@@ -3,8 +3,6 @@ package translog
 import (
 	"bytes"
 	"context"
-	"encoding/base64"
-	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -49,9 +47,15 @@ type Log struct {
 	// Tessera: its appender, its shutdown, and the context its
 	// goroutines run under, cancelled last in Close.
 	appender *tessera.Appender
+	reader   tessera.LogReader
 	shutdown func(context.Context) error
 	bg       context.Context
 	cancel   context.CancelFunc
+
+	// Following a shared log's other processes (see follow.go): the
+	// wake-up a waiting caller sends, and the goroutine's end.
+	poke       chan struct{}
+	followDone chan struct{}
 
 	// pubMu serializes publications (see publish) and Close's closing of
 	// the tree-head file.
@@ -119,6 +123,7 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		if !opened {
 			if l.cancel != nil {
 				l.cancel() // stops Tessera's goroutines
+				l.stopFollowing()
 			}
 			if l.heads != nil {
 				l.pubMu.Lock() // let a publication under way finish
@@ -155,15 +160,15 @@ func Open(ctx context.Context, cfg Config) (*Log, error) {
 		WithCheckpointSigner(publisher{l}).
 		WithBatching(cfg.BatchMaxSize, cfg.BatchMaxAge).
 		WithCheckpointInterval(cfg.CheckpointInterval)
-	var reader tessera.LogReader
-	l.appender, l.shutdown, reader, err = tessera.NewAppender(l.bg, driver, opts)
+	l.appender, l.shutdown, l.reader, err = tessera.NewAppender(l.bg, driver, opts)
 	if err != nil {
 		return nil, fmt.Errorf("translog: starting Tessera: %w", err)
 	}
+	l.startFollowing()
 	// Entries sequenced before a crash but not yet published are
 	// published at Tessera's first interval; wait for it, so the log a
 	// caller gets holds everything that was ever sequenced.
-	integrated, err := reader.IntegratedSize(ctx)
+	integrated, err := l.reader.IntegratedSize(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("translog: reading Tessera's tree size: %w", err)
 	}
@@ -357,21 +362,6 @@ func (l *Log) setLatest(p published) {
 	l.changed = make(chan struct{})
 }
 
-// noteWithSignature returns the signed note Tessera writes: the text, a
-// blank line, and the signer's line (c2sp.org/signed-note).
-func noteWithSignature(text []byte, s *tlog.CheckpointSigner, sig []byte) []byte {
-	keySig := binary.BigEndian.AppendUint32(nil, s.KeyHash())
-	keySig = append(keySig, sig...)
-	var b bytes.Buffer
-	b.Write(text)
-	b.WriteString("\n— ")
-	b.WriteString(s.Name())
-	b.WriteString(" ")
-	b.WriteString(base64.StdEncoding.EncodeToString(keySig))
-	b.WriteString("\n")
-	return b.Bytes()
-}
-
 // Append adds leaf to the log and returns its index once it is durably
 // sequenced, integrated, covered by a published checkpoint and tree head,
 // and its inclusion proof, rebuilt from the stored tiles, verifies against
@@ -420,6 +410,13 @@ func (l *Log) Sequence(ctx context.Context, leaf []byte) (uint64, error) {
 // returns the entry counts as in flight (Close waits for it, MaxPending
 // counts it). Queue's errors are Append's before anything is added.
 func (l *Log) Queue(ctx context.Context, leaf []byte, published bool) (wait func() (uint64, error), err error) {
+	return l.QueueNotify(ctx, leaf, published, nil)
+}
+
+// QueueNotify is Queue calling sequenced, if not nil, from within wait as
+// soon as Tessera has sequenced the entry (or failed to), before the
+// publication wait returns for: a caller holding a Turn lets it go there.
+func (l *Log) QueueNotify(ctx context.Context, leaf []byte, published bool, sequenced func()) (wait func() (uint64, error), err error) {
 	if err := checkLeaf(leaf, l.store.maxLeafSize()); err != nil {
 		return nil, err
 	}
@@ -430,6 +427,9 @@ func (l *Log) Queue(ctx context.Context, leaf []byte, published bool) (wait func
 	return func() (uint64, error) {
 		defer l.leave() // counted in until published, so Close waits for it
 		idx, err := future()
+		if sequenced != nil {
+			sequenced()
+		}
 		if err != nil {
 			return 0, fmt.Errorf("translog: sequencing the entry: %w", err)
 		}
@@ -521,6 +521,7 @@ func (l *Log) awaitSize(ctx context.Context, n uint64, orClosing bool) (tlog.Tre
 		if latest != nil && latest.head.Size >= n {
 			return latest.head, nil
 		}
+		l.pokeFollower()
 		select {
 		case <-changed:
 		case <-ctx.Done():
@@ -757,6 +758,7 @@ func (l *Log) Close(ctx context.Context) error {
 	}
 	l.stopWitnessing()
 	l.cancel()
+	l.stopFollowing()
 	close(l.stopped)
 
 	l.pubMu.Lock() // let a publication under way finish

@@ -5,6 +5,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"database/sql"
+	"database/sql/driver"
 	_ "embed"
 	"encoding/hex"
 	"errors"
@@ -115,7 +116,9 @@ func checkMySQLDSN(dsn string) error {
 type mysqlBackend struct {
 	db       *sql.DB
 	label    string // "MySQL database <name> at <address>", for errors
-	lockName string
+	dbName   string
+	isShared bool      // Config.Shared: lockName is one of sharedSlots
+	lockName string    // the named lock lock holds
 	lock     *sql.Conn // owned by the watching goroutine once it runs
 	storage  *tmysql.Storage
 	maxLeaf  int // see readMaxLeaf
@@ -129,14 +132,7 @@ type mysqlBackend struct {
 // lock. Tests lower it.
 var lockCheckEvery = 5 * time.Second
 
-// lockWaitOnOpen is how long Open waits for the named lock. A process
-// killed a moment ago may still hold it: the server drops a dead
-// connection's locks only once it has read the connection's end, which
-// under load takes a while, and a node restarted after a crash must not
-// fail for that.
-const lockWaitOnOpen = 10 * time.Second
-
-func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
+func openMySQL(ctx context.Context, dsn string, shared bool) (_ *mysqlBackend, err error) {
 	c, err := gomysql.ParseDSN(dsn)
 	if err != nil {
 		return nil, &ConfigError{Field: "MySQL", Issue: "is not a MySQL DSN"}
@@ -160,8 +156,13 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 	if b.lock, err = b.db.Conn(ctx); err != nil {
 		return nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
 	}
-	b.lockName = lockNameFor(c.DBName)
-	if err := b.takeLock(ctx, b.lock, lockWaitOnOpen); err != nil {
+	b.dbName, b.isShared = c.DBName, shared
+	if shared {
+		err = b.lockShared(ctx)
+	} else {
+		err = b.lockExclusive(ctx)
+	}
+	if err != nil {
 		return nil, err
 	}
 	if err := b.checkDurable(ctx); err != nil {
@@ -179,11 +180,18 @@ func openMySQL(ctx context.Context, dsn string) (_ *mysqlBackend, err error) {
 	return b, nil
 }
 
-// takeLock takes the log's named lock on conn, or fails with ErrLocked if
-// another connection still holds it after wait.
-func (b *mysqlBackend) takeLock(ctx context.Context, conn *sql.Conn, wait time.Duration) error {
+// openLockWait is how long Open waits for the database's named lock
+// (seconds, as GET_LOCK takes it): a process killed a moment ago holds it
+// until the server notices its connection is gone, which on a loaded
+// machine takes seconds, and a node restarted after a crash must not fail
+// for that.
+const openLockWait = 10
+
+// takeLock takes the log's named lock on conn, waiting up to wait
+// seconds, or fails with ErrLocked if another connection holds it.
+func (b *mysqlBackend) takeLock(ctx context.Context, conn *sql.Conn, wait int) error {
 	var got sql.NullInt64
-	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, ?)", b.lockName, wait.Seconds()).Scan(&got); err != nil {
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, ?)", b.lockName, wait).Scan(&got); err != nil {
 		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
 	}
 	if !got.Valid || got.Int64 != 1 {
@@ -238,6 +246,136 @@ func (b *mysqlBackend) checkLock() error {
 	b.lock.Close()
 	b.lock = conn
 	return nil
+}
+
+// sharedSlots is how many shared Logs (Config.Shared) may run on one
+// database at once: each holds one slot's named lock, which a Log that
+// does not share the database checks are all free. MySQL has no shared
+// named lock, and no way to list the names held.
+const sharedSlots = 16
+
+func slotName(db string, i int) string { return lockNameFor(fmt.Sprintf("%s#%d", db, i)) }
+
+// lockExclusive takes the database's named lock, then checks no shared
+// Log holds a slot. A shared Log takes its slot first and checks the
+// named lock after, so of two starting at once at least one sees the
+// other.
+func (b *mysqlBackend) lockExclusive(ctx context.Context) error {
+	b.lockName = lockNameFor(b.dbName)
+	if err := b.takeLock(ctx, b.lock, openLockWait); err != nil {
+		return err
+	}
+	query := "SELECT "
+	var names []any
+	for i := range sharedSlots {
+		if i > 0 {
+			query += " OR "
+		}
+		query += "IS_USED_LOCK(?) IS NOT NULL"
+		names = append(names, slotName(b.dbName, i))
+	}
+	var used bool
+	if err := b.lock.QueryRowContext(ctx, query, names...).Scan(&used); err != nil {
+		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
+	}
+	if used {
+		return fmt.Errorf("translog: %s: shared Logs (Config.Shared) have it open: %w", b.label, ErrLocked)
+	}
+	return nil
+}
+
+// lockShared takes the first free slot, then checks no Log that does not
+// share the database holds its named lock.
+func (b *mysqlBackend) lockShared(ctx context.Context) error {
+	for i := range sharedSlots {
+		b.lockName = slotName(b.dbName, i)
+		err := b.takeLock(ctx, b.lock, 0)
+		if err == nil {
+			break
+		}
+		if !errors.Is(err, ErrLocked) {
+			return err
+		}
+		if i == sharedSlots-1 {
+			return fmt.Errorf("translog: %s: %d shared Logs have it open already: %w", b.label, sharedSlots, ErrLocked)
+		}
+	}
+	var free sql.NullInt64
+	if err := b.lock.QueryRowContext(ctx, "SELECT IS_FREE_LOCK(?)", lockNameFor(b.dbName)).Scan(&free); err != nil {
+		return fmt.Errorf("translog: locking the %s: %w", b.label, err)
+	}
+	if free.Int64 != 1 {
+		return fmt.Errorf("translog: %s: a Log that does not share it has it open: %w", b.label, ErrLocked)
+	}
+	return nil
+}
+
+func (b *mysqlBackend) shared() bool { return b.isShared }
+
+// takeCosigning takes the named lock that lets one shared Log at a time
+// ask the witnesses, on a connection of its own; held reports whether the
+// connection still holds it. A Log that does not share the database holds
+// it with the database.
+func (b *mysqlBackend) takeCosigning(ctx context.Context) (held func(context.Context) bool, release func(), err error) {
+	if !b.isShared {
+		return func(context.Context) bool { return true }, func() {}, nil
+	}
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return nil, nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
+	}
+	name := lockNameFor(b.dbName + "#cosign")
+	var got sql.NullInt64
+	if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 0)", name).Scan(&got); err != nil || got.Int64 != 1 {
+		conn.Close()
+		if err != nil {
+			return nil, nil, fmt.Errorf("translog: locking cosigning in the %s: %w", b.label, err)
+		}
+		return nil, nil, nil // another Log cosigns
+	}
+	held = func(ctx context.Context) bool {
+		var mine sql.NullInt64
+		err := conn.QueryRowContext(ctx, "SELECT IS_USED_LOCK(?) = CONNECTION_ID()", name).Scan(&mine)
+		return err == nil && mine.Int64 == 1
+	}
+	return held, func() { releaseOn(conn, name) }, nil
+}
+
+// takeTurn waits for the named lock of the append turn (see Log.Turn) on
+// a connection of its own.
+func (b *mysqlBackend) takeTurn(ctx context.Context) (func(), error) {
+	if !b.isShared {
+		return func() {}, nil
+	}
+	conn, err := b.db.Conn(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("translog: connecting to the %s: %w", b.label, err)
+	}
+	name := lockNameFor(b.dbName + "#turn")
+	for {
+		var got sql.NullInt64
+		if err := conn.QueryRowContext(ctx, "SELECT GET_LOCK(?, 10)", name).Scan(&got); err != nil {
+			releaseOn(conn, name)
+			return nil, fmt.Errorf("translog: waiting for the append turn in the %s: %w", b.label, err)
+		}
+		if got.Int64 == 1 {
+			return func() { releaseOn(conn, name) }, nil
+		}
+		// Ten seconds passed with another Log holding the turn: ask again.
+	}
+}
+
+// releaseOn releases the named lock name held on conn and gives conn
+// back. Conn.Close alone hands the connection back to the pool, lock and
+// all; when RELEASE_LOCK fails, ErrBadConn from Raw closes the connection,
+// which drops the lock.
+func releaseOn(conn *sql.Conn, name string) {
+	ctx, cancel := context.WithTimeout(context.Background(), mysqlTimeout)
+	defer cancel()
+	if _, err := conn.ExecContext(ctx, "DO RELEASE_LOCK(?)", name); err != nil {
+		conn.Raw(func(any) error { return driver.ErrBadConn })
+	}
+	conn.Close()
 }
 
 // lockNameFor is the named lock of a database's log; the server allows
@@ -407,15 +545,10 @@ func (b *mysqlBackend) close() error {
 		<-b.watchDone
 	}
 	if b.lock != nil {
-		// Released here, not left to the connection's end: Close of a
-		// sql.Conn only returns it to the pool, and the server drops a
-		// closed connection's locks a moment after, which a reopen
-		// right away would meet.
-		var released sql.NullInt64
-		if err := b.lock.QueryRowContext(context.Background(), "SELECT RELEASE_LOCK(?)", b.lockName).Scan(&released); err != nil {
-			errs = append(errs, fmt.Errorf("translog: releasing the %s's lock: %w", b.label, err))
-		}
-		errs = append(errs, b.lock.Close())
+		// Released at once, so a Log opened right after finds it free:
+		// the server drops a closed connection's locks only once it has
+		// noticed the close.
+		releaseOn(b.lock, b.lockName)
 	}
 	errs = append(errs, b.db.Close())
 	return errors.Join(errs...)

@@ -51,6 +51,7 @@ func TestMySQLConfig(t *testing.T) {
 		"not a DSN":             func(c *Config) { c.MySQL = "mysql://secret@" },
 		"no database":           func(c *Config) { c.MySQL = "u:secret@tcp(127.0.0.1:3306)/" },
 		"too short an interval": func(c *Config) { c.CheckpointInterval = 500 * time.Millisecond },
+		"Shared in a folder":    func(c *Config) { c.MySQL, c.Dir, c.Shared = "", t.TempDir(), true },
 	} {
 		c := good
 		edit(&c)
@@ -85,15 +86,15 @@ func TestMySQLConfig(t *testing.T) {
 // back, and a writer that is behind catches up from the table.
 func TestMySQLRecords(t *testing.T) {
 	dsn := mysqltest.DSN(t)
-	b, err := openMySQL(context.Background(), dsn)
+	b, err := openMySQL(context.Background(), dsn, false)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer b.close()
-	if _, err := openMySQL(context.Background(), dsn); !errors.Is(err, ErrLocked) {
+	if _, err := openMySQL(context.Background(), dsn, false); !errors.Is(err, ErrLocked) {
 		t.Fatalf("a second backend on the same database: %v, want ErrLocked", err)
 	}
-	other, err := openMySQL(context.Background(), mysqltest.DSN(t))
+	other, err := openMySQL(context.Background(), mysqltest.DSN(t), false)
 	if err != nil {
 		t.Fatalf("another database is locked by this one: %v", err)
 	}

@@ -248,6 +248,46 @@ func (l *Log) openWitnessing() error {
 		name, _ := witnessName(w.VerifierKey) // validated
 		l.witnesses = append(l.witnesses, &witnessState{Witness: w, name: name})
 	}
+	if _, ok := l.cosigs.latest(); !ok {
+		return nil
+	}
+	if err := l.readWitnessSizes(); err != nil {
+		return err
+	}
+	var best []byte
+	_, _, err = l.cosigs.lastWhere(maxCosignScan, func(c cosigned) bool {
+		note, ok, err := l.quorumNote(c)
+		best = note
+		return err == nil && ok
+	})
+	if err != nil {
+		return err
+	}
+	l.bestCosigned = best
+	return nil
+}
+
+// quorumNote returns c's checkpoint followed by the cosignatures of it
+// that verify, if they are Config.WitnessQuorum at least; false if not.
+func (l *Log) quorumNote(c cosigned) ([]byte, bool, error) {
+	p, err := l.heads.find(c.size)
+	if err != nil {
+		return nil, false, err
+	}
+	lines, err := c.lines(p.checkpoint)
+	if err != nil {
+		return nil, false, err
+	}
+	kept := l.verifiedCosignatures(p.checkpoint, lines)
+	if len(kept) < l.cfg.WitnessQuorum {
+		return nil, false, nil
+	}
+	return append(bytes.Clone(p.checkpoint), strings.Join(kept, "")...), true, nil
+}
+
+// readWitnessSizes sets which size each witness last cosigned from the
+// last cosignature record.
+func (l *Log) readWitnessSizes() error {
 	last, ok := l.cosigs.latest()
 	if !ok {
 		return nil
@@ -266,31 +306,10 @@ func (l *Log) openWitnessing() error {
 	for _, w := range l.witnesses {
 		for _, line := range lines {
 			if cosignedBy(lastHead.checkpoint, line, w.VerifierKey) {
-				w.size = last.size
+				w.size = max(w.size, last.size)
 			}
 		}
 	}
-	var best []byte
-	_, _, err = l.cosigs.lastWhere(maxCosignScan, func(c cosigned) bool {
-		p, err := l.heads.find(c.size)
-		if err != nil {
-			return false
-		}
-		lines, err := c.lines(p.checkpoint)
-		if err != nil {
-			return false
-		}
-		kept := l.verifiedCosignatures(p.checkpoint, lines)
-		if len(kept) < l.cfg.WitnessQuorum {
-			return false
-		}
-		best = append(bytes.Clone(p.checkpoint), strings.Join(kept, "")...)
-		return true
-	})
-	if err != nil {
-		return err
-	}
-	l.bestCosigned = best
 	return nil
 }
 
@@ -305,7 +324,41 @@ func (l *Log) startWitnessing() {
 	// A client of its own, so Close can drop its idle connections.
 	l.witnessClient = &http.Client{Transport: http.DefaultTransport.(*http.Transport).Clone()}
 	l.cosignDone = make(chan struct{})
-	go l.cosignLoop(ctx)
+	go l.cosignLead(ctx)
+}
+
+// cosignLeadRetry is how often a Log whose storage another Log shares
+// tries to take the cosigning over (see takeCosigning). Tests lower it.
+var cosignLeadRetry = 5 * time.Second
+
+// cosignLead runs cosignLoop while this Log holds the right to cosign,
+// which one Log of a shared database holds at a time (so each witness is
+// asked once per checkpoint, and one writer merges cosignatures), and
+// tries to take it again every cosignLeadRetry while another Log does.
+func (l *Log) cosignLead(ctx context.Context) {
+	defer close(l.cosignDone)
+	for ctx.Err() == nil {
+		held, release, err := l.store.takeCosigning(ctx)
+		if err != nil && ctx.Err() == nil {
+			l.cfg.Logger.Warn("translog: taking the right to cosign failed; trying again", "err", err)
+		}
+		if held != nil {
+			if l.store.shared() {
+				// What the Log that cosigned before stored.
+				err = errors.Join(l.heads.refresh(), l.cosigs.refresh(), l.readWitnessSizes())
+			}
+			if err != nil {
+				l.cfg.Logger.Warn("translog: reading the cosignatures stored failed; trying again", "err", err)
+			} else {
+				l.cosignLoop(ctx, held)
+			}
+			release()
+		}
+		select {
+		case <-ctx.Done():
+		case <-time.After(cosignLeadRetry):
+		}
+	}
 }
 
 func (l *Log) stopWitnessing() {
@@ -322,8 +375,7 @@ func (l *Log) stopWitnessing() {
 // not backing off after a failure. A round waits for each witness it asked
 // (at most Config.WitnessTimeout per request) before the next begins, so
 // rounds skip checkpoints published meanwhile.
-func (l *Log) cosignLoop(ctx context.Context) {
-	defer close(l.cosignDone)
+func (l *Log) cosignLoop(ctx context.Context, held func(context.Context) bool) {
 	for ctx.Err() == nil {
 		l.mu.Lock()
 		latest, changed := l.latest, l.changed
@@ -343,6 +395,9 @@ func (l *Log) cosignLoop(ctx context.Context) {
 			}
 		}
 		if len(due) > 0 {
+			if !held(ctx) {
+				return // another Log took the cosigning over
+			}
 			l.cosignRound(ctx, *latest, due)
 			continue
 		}

@@ -36,9 +36,10 @@ type fakeWitness struct {
 	mu        sync.Mutex
 	size      uint64
 	root      tlog.Hash
-	down      bool // answer 503
-	conflicts int  // 409s answered
-	proofs    int  // non-empty consistency proofs checked
+	down      bool           // answer 503
+	conflicts int            // 409s answered
+	proofs    int            // non-empty consistency proofs checked
+	asked     map[uint64]int // requests by checkpoint size
 }
 
 func newFakeWitness(t testing.TB, name string, logVKey string) (*fakeWitness, Witness) {
@@ -93,6 +94,10 @@ func (f *fakeWitness) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	f.mu.Lock()
 	defer f.mu.Unlock()
+	if f.asked == nil {
+		f.asked = map[uint64]int{}
+	}
+	f.asked[cp.Size]++
 	switch {
 	case f.down:
 		http.Error(w, "down", http.StatusServiceUnavailable)
