@@ -13,8 +13,10 @@ package replay
 // Python runtime (hand_unseen2_ops.go); Next.js hydration, wrangler's
 // Node compatibility, Metro, Electron's native modules, Sentry source
 // maps, LaTeX packages, pandoc, ffmpeg encoders, ImageMagick's policy,
-// Godot export templates, OpenAPI Generator, and the failures no note is
-// about (hand_unseen2_web.go).
+// Godot export templates, OpenAPI Generator (hand_unseen2_web.go); the
+// notes of the last years, some replacing older ones, and the failures
+// met again (hand_unseen2_more.go); the failures no note is about
+// (hand_unseen2_never.go).
 func handUnseen2() ([]Note, []Query) {
 	h := &hand{split: Unseen2, prefix: "unseen2/"}
 	unseen2ML(h)
@@ -23,6 +25,7 @@ func handUnseen2() ([]Note, []Query) {
 	unseen2Services(h)
 	unseen2Web(h)
 	unseen2Docs(h)
+	unseen2Later(h)
 	unseen2NeverStored(h)
 	return h.notes, h.qs
 }

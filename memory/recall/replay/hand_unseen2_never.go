@@ -45,19 +45,10 @@ func unseen2NeverStored(h *hand) {
 	h.ask("spark-executor-lost", "tidewater", "linux", "spark-submit --master yarn jobs/sessionize.py",
 		"24/02/19 03:41:27 ERROR YarnScheduler: Lost executor 4 on ip-10-0-3-21.eu-west-1.compute.internal: Container killed by YARN for exceeding physical memory limits. 10.6 GB of 10 GB physical memory used. Consider boosting spark.executor.memoryOverhead.\n24/02/19 03:41:27 WARN TaskSetManager: Lost task 17.0 in stage 3.0 (TID 211) (ip-10-0-3-21.eu-west-1.compute.internal executor 4): ExecutorLostFailure (executor 4 exited caused by one of the running tasks) Reason: Container killed by YARN for exceeding physical memory limits.\n",
 		"", "unseen2: never stored")
-	h.ask("airflow-scheduler-heartbeat", "tidewater", "linux", "airflow jobs check --job-type SchedulerJob --local",
-		"No alive jobs found.\n",
-		"", "unseen2: never stored")
 	h.ask("grpc-unavailable-tls", "switchyard", "darwin", "grpcurl inventory.switchyard.internal:443 list",
 		"Failed to dial target host \"inventory.switchyard.internal:443\": tls: failed to verify certificate: x509: certificate is valid for *.svc.cluster.local, not inventory.switchyard.internal\n",
 		"", "unseen2: never stored")
-	h.ask("ffprobe-moov", "quillmark", "darwin", "ffprobe build/raw/demo.mp4",
-		"ffprobe version 7.0.1 Copyright (c) 2007-2024 the FFmpeg developers\n  built with Apple clang version 15.0.0 (clang-1500.3.9.4)\n[mov,mp4,m4a,3gp,3g2,mj2 @ 0x7f8b1c004a00] moov atom not found\nbuild/raw/demo.mp4: Invalid data found when processing input\n",
-		"", "unseen2: never stored")
 	h.ask("selinux-httpd-connect", "quillmark", "linux", "curl -sS -o /dev/null -w '%{http_code}\\n' https://docs.quillmark.dev/api/search && sudo tail -n 2 /var/log/nginx/error.log",
 		"502\n2024/06/11 08:31:10 [crit] 1123#1123: *41 connect() to 127.0.0.1:8000 failed (13: Permission denied) while connecting to upstream, client: 10.0.0.4, server: docs.quillmark.dev, request: \"GET /api/search HTTP/1.1\", upstream: \"http://127.0.0.1:8000/api/search\", host: \"docs.quillmark.dev\"\n",
-		"", "unseen2: never stored")
-	h.ask("metro-hermes-bytecode", "mosswood", "darwin", "npx react-native run-android --mode release",
-		"> Task :app:createBundleReleaseJsAndAssets\nwarning: the transform cache was reset.\n                Welcome to Metro v0.80.4\n              Fast - Scalable - Integrated\n\nerror SyntaxError: /Users/kim/code/mosswood/apps/mobile/src/utils/money.ts: Unexpected token, expected \",\" (31:18)\n\n> Task :app:createBundleReleaseJsAndAssets FAILED\n",
 		"", "unseen2: never stored")
 }
