@@ -105,4 +105,28 @@ func unseen2Later(h *hand) {
 	h.ask("pandoc-pdf-engine/quarto", "quillmark", "darwin", "quarto render report.qmd --to pdf",
 		"processing file: report.qmd\noutput file: report.knit.md\n\npandoc \n  to: latex\n  output-file: report.tex\n  standalone: true\n  pdf-engine: pdflatex\n\nrendering PDF\nERROR: pdflatex not found. Please select a different --pdf-engine or install pdflatex\n",
 		"pandoc-pdf-engine", "unseen2: stored, another tool")
+	h.ask("nvml-mismatch/gpustat", "lumen", "linux", "gpustat -cp",
+		"Error on querying NVIDIA devices. Use --debug flag to see more details.\nError: pynvml.NVMLError_LibRmVersionMismatch: RM has detected an NVML/RM version mismatch.\n$ dmesg | tail -n 1\n[412203.118027] NVRM: API mismatch: the client has the version 535.216.01, but\nNVRM: this kernel module has the version 535.183.01.  Please\n",
+		"nvml-mismatch", "unseen2: stored, another tool")
+	h.ask("wrangler-nodejs-compat/dev", "paperkite", "darwin", "npx wrangler dev",
+		"\n ⛅️ wrangler 3.80.4\n-------------------\n\n✘ [ERROR] Could not resolve \"buffer\"\n\n    node_modules/safe-buffer/index.js:3:21:\n      3 │ var buffer = require('buffer')\n        ╵                      ~~~~~~~~\n\n  The package \"buffer\" wasn't found on the file system but is built into node.\n  - Add the \"nodejs_compat\" compatibility flag to your project.\n\n",
+		"wrangler-nodejs-compat", "unseen2: stored, another command")
+	h.ask("brew-arm-prefix/upgrade", "mosswood", "darwin", "brew upgrade",
+		"==> Upgrading 3 outdated packages:\ncocoapods 1.14.3 -> 1.15.2\nwatchman 2024.01.22.00 -> 2024.03.11.00\nnode 21.6.1 -> 21.7.1\nError: Cannot install in Homebrew on ARM processor in Intel default prefix (/usr/local)!\nPlease create a new installation in /opt/homebrew using one of the\n\"Alternative Installs\" from:\n  https://docs.brew.sh/Installation\n",
+		"brew-arm-prefix", "unseen2: stored, another command")
+	h.ask("mongo-authsource/mongosh", "switchyard", "darwin", "mongosh 'mongodb://root:secret@localhost:27017/audit'",
+		"Current Mongosh Log ID:\t65704c1e8f1a2b3c4d5e6f70\nConnecting to:\t\tmongodb://<credentials>@localhost:27017/audit?directConnection=true&serverSelectionTimeoutMS=2000&appName=mongosh+2.1.1\nMongoServerError: Authentication failed.\n",
+		"mongo-authsource", "unseen2: stored, another tool")
+	h.ask("jupyter-kernel-venv/lab", "lumen", "darwin", "jupyter lab --no-browser",
+		"[I 2023-03-02 10:14:07.511 ServerApp] Jupyter Server 2.3.0 is running at:\n[I 2023-03-02 10:14:07.511 ServerApp] http://localhost:8888/lab?token=...\n[E 2023-03-02 10:15:22.903 ServerApp] Failed to start kernel\n    Traceback (most recent call last):\n      File \"/Users/kim/code/lumen/.venv/lib/python3.11/site-packages/jupyter_server/services/kernels/kernelmanager.py\", line 217, in _async_start_kernel\n        kernel_id = await self.pinned_superclass._async_start_kernel(self, **kwargs)\n... 12 lines omitted ...\n    FileNotFoundError: [Errno 2] No such file or directory: '/Users/kim/code/lumen/.venv-old/bin/python'\n[W 2023-03-02 10:15:22.905 ServerApp] 500 POST /api/sessions (::1): Failed to start kernel\n",
+		"jupyter-kernel-venv", "unseen2: stored, another command")
+	h.ask("pyspark-worker-python/35", "tidewater", "linux", "spark-submit --master yarn jobs/refund_rollup.py",
+		"24/06/11 02:10:44 WARN TaskSetManager: Lost task 3.0 in stage 0.0 (TID 3) (ip-10-0-3-40.eu-west-1.compute.internal executor 1): org.apache.spark.api.python.PythonException: Traceback (most recent call last):\n  File \"/mnt/yarn/usercache/hadoop/appcache/application_1718069981234_0007/container_1718069981234_0007_01_000002/pyspark.zip/pyspark/worker.py\", line 1100, in main\n    raise PySparkRuntimeError(\npyspark.errors.exceptions.base.PySparkRuntimeError: [PYTHON_VERSION_MISMATCH] Python in worker has different version (3, 9) than that in driver 3.11, PySpark cannot run with different minor versions.\nPlease check environment variables PYSPARK_PYTHON and PYSPARK_DRIVER_PYTHON are correctly set.\n",
+		"pyspark-worker-python", "unseen2: stored, newer wording")
+	h.ask("rabbit-guest/amqplib", "switchyard", "linux", "docker compose logs notifier --tail 5",
+		"notifier-1  | connecting to amqp://guest:***@broker:5672/\nnotifier-1  | Error: Handshake terminated by server: 403 (ACCESS-REFUSED) with message \"ACCESS_REFUSED - Login was refused using authentication mechanism PLAIN. For details see the broker logfile.\"\nnotifier-1  |     at afterStartOk (/app/node_modules/amqplib/lib/connection.js:232:12)\nnotifier-1  |     at /app/node_modules/amqplib/lib/connection.js:162:12\nnotifier-1 exited with code 1\n",
+		"rabbit-guest-localhost", "unseen2: stored, another tool")
+	h.ask("choco-elevated/git", "mosswood", "windows", "choco install -y git",
+		crlf("Chocolatey v2.2.2\nInstalling the following packages:\ngit\nBy installing, you accept licenses for the packages.\nAccess to the path 'C:\\ProgramData\\chocolatey\\lib-bad' is denied.\n\nChocolatey installed 0/1 packages. 1 packages failed.\n See the log for details (C:\\ProgramData\\chocolatey\\logs\\chocolatey.log).\n"),
+		"choco-elevated", "unseen2: stored, short tail, CRLF")
 }
