@@ -22,7 +22,7 @@ import (
 
 // BenchmarkIngressReplay is the memory's measurement: the corpus's notes
 // sent through a real node's ingress, then every failing tool result of
-// the held-out, fresh and unseen parts (and, apart, the tune part) replayed in a
+// the held-out, fresh and both unseen parts (and, apart, the tune part) replayed in a
 // fresh session each, the inject read as the agent reads it.
 //
 //	go test -run '^$' -bench BenchmarkIngressReplay -benchtime=1x ./memory/recall/replay/
@@ -56,7 +56,7 @@ func measure(b *testing.B, c *replay.Client) {
 	for id, ref := range refs {
 		byRef[ref] = id
 	}
-	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen} {
+	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2} {
 		var outs []replay.Outcome
 		for _, q := range corpus.Of(s) {
 			o, err := c.Ask(q, byRef, time.Now())
@@ -78,8 +78,8 @@ func measure(b *testing.B, c *replay.Client) {
 			// The benchmark log keeps only its first lines.
 			os.WriteFile(path+"."+string(s), []byte(strings.Join(r.Misses, "\n")+"\n"), 0o600)
 		}
-		// Held-out keeps its bare metric names; fresh's and unseen's are
-		// prefixed.
+		// Held-out keeps its bare metric names; fresh's and the unseen
+		// parts' are prefixed.
 		prefix := ""
 		switch s {
 		case replay.Tune:
@@ -88,6 +88,8 @@ func measure(b *testing.B, c *replay.Client) {
 			prefix = "fresh-"
 		case replay.Unseen:
 			prefix = "unseen-"
+		case replay.Unseen2:
+			prefix = "unseen2-"
 		}
 		b.ReportMetric(r.RecallAt1, prefix+"recall@1")
 		b.ReportMetric(r.RecallAt3, prefix+"recall@3")

@@ -27,7 +27,11 @@
 // fresh. The unseen part (hand_fresh3*.go) was written after all the
 // tuning, by someone who had read neither the engine nor its misses,
 // about ecosystems and failures no other part has; it is only ever
-// reported. All parts' notes are stored together, as one memory.
+// reported. The second unseen part (hand_unseen2*.go) was written the
+// same way, later, by someone else who had read neither the engine nor
+// its misses, about failures neither unseen part nor any other has; it
+// too is only ever reported. All parts' notes are stored together, as one
+// memory.
 package replay
 
 import (
@@ -43,12 +47,15 @@ type Split string
 // engine; its figures are reported per file (see ByFile). Unseen was
 // written after all the tuning, by someone who had read neither the
 // engine nor its misses; its figures are only ever reported, never tuned
-// on.
+// on. Unseen2 was written after all the tuning too, by someone who had
+// read neither the engine nor its misses, about failures no other part
+// has; it is only ever reported.
 const (
 	Tune    Split = "tune"
 	HeldOut Split = "held-out"
 	Fresh   Split = "fresh"
 	Unseen  Split = "unseen"
+	Unseen2 Split = "unseen2"
 )
 
 // Note is one note as an agent sends it, with the session that writes it.
@@ -195,7 +202,7 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
-	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3} {
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3, handUnseen2} {
 		notes, qs := part()
 		c.Notes = append(c.Notes, notes...)
 		c.Queries = append(c.Queries, qs...)

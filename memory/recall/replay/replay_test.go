@@ -99,7 +99,7 @@ func TestCorpusShape(t *testing.T) {
 			t.Errorf("no query of kind %q", k)
 		}
 	}
-	for _, s := range []replay.Split{replay.Tune, replay.HeldOut, replay.Fresh, replay.Unseen} {
+	for _, s := range []replay.Split{replay.Tune, replay.HeldOut, replay.Fresh, replay.Unseen, replay.Unseen2} {
 		if len(c.Of(s)) == 0 {
 			t.Errorf("part %s has no queries", s)
 		}
