@@ -139,7 +139,9 @@
 //
 // negative subtracts up to its full weight for superseded records and in
 // part for contradicted, failed or conflicting ones, so they sink below
-// their successors.
+// their successors. Which records are superseded, declared or said in a
+// note's words, and which note restates another's failure on another
+// system, the caller decides (memory/engine) and says in Doc.
 //
 // # The floor
 //
