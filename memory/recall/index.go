@@ -3,6 +3,7 @@ package recall
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -367,7 +368,7 @@ func maskedNumbers(title, raw, norm string, skip map[string]bool) []string {
 			nums = append(nums, t)
 		}
 	}
-	if len(nums) == 0 {
+	if len(nums) == 0 && !reTitleVersion.MatchString(title) {
 		return nil
 	}
 	rawTerms, normTerms := Tokenize(raw), Tokenize(norm)
@@ -377,8 +378,19 @@ func maskedNumbers(title, raw, norm string, skip map[string]bool) []string {
 			out = append(out, n)
 		}
 	}
+	// A version the title names and the output quotes ("The version
+	// '3.7' ... was not found") is what the message is about, as a
+	// quoted name is; normalization masks it as a tool's release.
+	for _, v := range uniq(reTitleVersion.FindAllString(title, -1)) {
+		if strings.Contains(raw, "'"+v+"'") || strings.Contains(raw, `"`+v+`"`) || strings.Contains(raw, "`"+v+"`") {
+			out = append(out, v)
+		}
+	}
 	return out
 }
+
+// reTitleVersion finds a dotted version (3.7, 1.24.2).
+var reTitleVersion = regexp.MustCompile(`\b\d+(?:\.\d+)+\b`)
 
 // titleObjects finds the objects of a record: the symbols its title
 // names. See entry.objects. The name of the tool that failed is not

@@ -233,3 +233,24 @@ func TestBareIdentifierIsTheObject(t *testing.T) {
 		t.Errorf("window is not defined is another failure: hits %v", ids(hits))
 	}
 }
+
+// TestQuotedVersionIsTheObject: a version the title names and the output
+// quotes is what the message is about; the same message about another
+// version is another failure, though normalization masks both.
+func TestQuotedVersionIsTheObject(t *testing.T) {
+	ix := recall.NewIndex()
+	msg := func(v string) string {
+		return "Run actions/setup-python@v5\nVersion " + v + " was not found in the local cache\n##[error]The version '" + v + "' with architecture 'x64' was not found for Ubuntu 24.04."
+	}
+	if err := ix.Add(recall.Doc{ID: "py37", Title: "setup-python can't find 3.7 on ubuntu-latest", ErrorText: msg("3.7"),
+		Content: "The legacy job broke: " + msg("3.7") + "\nactions/python-versions has no 3.7 builds for 24.04; pin ubuntu-22.04."}); err != nil {
+		t.Fatal(err)
+	}
+	w := recall.DefaultWeights()
+	if hits := ix.Search(recall.Query{ErrorText: msg("3.7"), Now: now}, w, 3); len(hits) == 0 || hits[0].ID != "py37" {
+		t.Errorf("the same failure: hits %v, want py37", ids(hits))
+	}
+	if hits := ix.Search(recall.Query{ErrorText: msg("3.14"), Now: now}, w, 3); len(hits) > 0 {
+		t.Errorf("3.14 not found is another failure: hits %v", ids(hits))
+	}
+}
