@@ -254,3 +254,24 @@ func TestQuotedVersionIsTheObject(t *testing.T) {
 		t.Errorf("3.14 not found is another failure: hits %v", ids(hits))
 	}
 }
+
+// TestShortPortIsTheObject: a port the title names is which service is
+// in the way, however few its digits; the same bind failure on another
+// port is another failure.
+func TestShortPortIsTheObject(t *testing.T) {
+	ix := recall.NewIndex()
+	bind := func(addr string) string {
+		return "nginx: [emerg] bind() to " + addr + " failed (98: Address already in use)\nnginx: [emerg] still could not bind()"
+	}
+	if err := ix.Add(recall.Doc{ID: "port80", Title: "nginx won't start: port 80 in use", ErrorText: bind("0.0.0.0:80"),
+		Content: "systemctl start nginx fails: " + bind("0.0.0.0:80") + "\napache2 came with php and took port 80; purge it."}); err != nil {
+		t.Fatal(err)
+	}
+	w := recall.DefaultWeights()
+	if hits := ix.Search(recall.Query{ErrorText: bind("[::]:80"), Now: now}, w, 3); len(hits) == 0 || hits[0].ID != "port80" {
+		t.Errorf("the same failure: hits %v, want port80", ids(hits))
+	}
+	if hits := ix.Search(recall.Query{ErrorText: bind("127.0.0.1:5173"), Now: now}, w, 3); len(hits) > 0 {
+		t.Errorf("port 5173 in use is another failure: hits %v", ids(hits))
+	}
+}
