@@ -37,6 +37,14 @@
 // provenance label, and a pushed fix's own line, name the writing adapter
 // and the revision.
 //
+// Notes on notes: a note supersedes the record most like it on the same
+// failure when it says so in relates_to or in words (the old fix no
+// longer gets through, is not an option any more, the 2022 note:
+// supersede.go), and the successor is pushed above the record it
+// replaces. A note that says it met an earlier note's failure again
+// ("Same ... failure on my Mac") is matched on that note's quoted
+// failure too, so the environment decides between the two (twins.go).
+//
 // Refused events are not recorded: sent again, they are judged again.
 //
 // Beside the events, the node's admin reads the records as a person would

@@ -422,6 +422,7 @@ func (t *turn) note(p *memory.NotePayload) (any, error) {
 		t.cite(rel.RecordRef)
 	}
 	t.supersedeInProse(r)
+	t.sameFailure(r)
 	for _, ev := range p.EvidenceRefs {
 		if t.s.Exposed[ev] != nil {
 			t.cite(ev)

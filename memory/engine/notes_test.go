@@ -170,3 +170,27 @@ func TestProseSupersessionStaysInItsProject(t *testing.T) {
 		t.Errorf("another project was pushed %v, want the global note", got)
 	}
 }
+
+// TestTwinNoteTakesTheEarlierNotesFailure: a note that says it met an
+// earlier note's failure again, on another system, and quotes little of
+// it is pushed first on its own system, the earlier one on its own.
+func TestTwinNoteTakesTheEarlierNotesFailure(t *testing.T) {
+	send := notesEngine(t)
+	h := start(t, send, "gems", "linux")
+	send("note", time.Now().AddDate(-1, 0, 0), note(h, "bundle install: psych fails, yaml.h not found", "project",
+		"bundle install stops: `An error occurred while installing psych (5.1.0), and Bundler cannot continue.` mkmf says yaml.h not found.",
+		"psych 5 needs the libyaml headers, which the slim image lacks", "apt-get install -y libyaml-dev"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	h = start(t, send, "gems", "darwin")
+	send("note", time.Now().AddDate(0, -6, 0), note(h, "psych native extension on the Mac", "project",
+		"Same psych 5 install failure (yaml.h not found) on my Mac with rbenv's Ruby 3.2.",
+		"Homebrew's libyaml lives under /opt/homebrew, which the build does not search", "bundle config build.psych --with-libyaml-dir=$(brew --prefix libyaml)"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	tail := "Installing psych 5.1.2 with native extensions\nyaml.h not found\nAn error occurred while installing psych (5.1.2), and Bundler cannot continue.\n"
+	if got := pushed(t, send, "gems", "darwin", tail); len(got) == 0 || got[0] != "psych native extension on the Mac" {
+		t.Errorf("on the Mac pushed %v, want the Mac's note first", got)
+	}
+	if got := pushed(t, send, "gems", "linux", tail); len(got) == 0 || got[0] != "bundle install: psych fails, yaml.h not found" {
+		t.Errorf("on Linux pushed %v, want the Linux note first", got)
+	}
+}

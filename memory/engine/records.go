@@ -61,6 +61,10 @@ type recordBody struct {
 	// SupersedesInProse says the note's words declare an older fix
 	// obsolete (see proseSupersedes).
 	SupersedesInProse bool `json:"supersedes_in_prose,omitempty"`
+	// Twin is the failure an earlier note quotes that this one says it
+	// met again ("Same psych 5 install failure on my Mac"): see
+	// sameFailure.
+	Twin string `json:"twin,omitempty"`
 }
 
 // occurred is when the record's note was written, as best known.
@@ -128,6 +132,9 @@ func (r *record) doc() recall.Doc {
 		Environment: environment(r.Environment),
 		ErrorText:   recall.NoteErrorText(c.What, c.Why, c.Where, c.Learned),
 		CodeSymbols: recall.NoteSymbols(c.What, c.Why, c.Where, c.Learned),
+	}
+	if r.Twin != "" {
+		d.ErrorText = strings.TrimSpace(d.ErrorText + "\n" + r.Twin)
 	}
 	if os := recall.NotePlatform(r.Title, c.What, c.Why, c.Where, c.Learned); os != "" {
 		// The note names the system its fix is for, which may not be the

@@ -47,7 +47,12 @@ func occurredAt(at, now time.Time) (time.Time, error) {
 // it on the same failure, written earlier (supersedeInProse).
 var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	// it stopped working
-	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported|an option|possible|viable)`,
+	// "no longer" with what a fix does: not "JDK 17 no longer exports
+	// it", which is a first note's account of an upgrade
+	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported|an option|possible|viable|holds|gets?|cuts? it|(?:the|a|an) (?:answer|fix|solution|way|option|workaround))`,
+	// a negation that runs into "any more" within the clause: "is not
+	// an option any more", "doesn't get us through any more"
+	`(?:not|n't|never)\b[^.;:!?\n]{0,40}\bany ?more\b`,
 	`(?:stopped|stops|ceased) (?:working|helping)`,
 	`(?:does ?n[o']t|did ?n[o']t|do ?n[o']t|won'?t|will not) (?:work|help|fix (?:it|this|anything)|solve (?:it|this)|cut it) any ?more`,
 	`not (?:needed|required|working|enough) any ?more`,
@@ -60,11 +65,15 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`the (?:real|proper|actual|correct|right|true) (?:fix|solution) (?:is|was)\b`,
 	// the older note, named
 	`replaces? (?:the|my|our|an?) (?:earlier|older|previous|old)`,
+	// a note that names an older note or fix of its own ("the old
+	// workaround", "(the old note)", "the 2022 note") writes after it
+	// and about it
+	`(?:the|my|our|that) (?:earlier|older|previous|old|prior|(?:19|20)\d\d) (?:note|fix|workaround|advice|recipe|solution|answer|hack|pin)s?\b`,
 	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|breaks|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
 	`instead of the (?:old|earlier|previous|prior)`,
 	`ignore (?:my|the|our|that) (?:earlier|older|previous|old|prior|last) (?:note|fix|advice|workaround|entry|answer)`,
 	// the failure came back, or moved with an upgrade
-	`(?:is|came|comes) back (?:after|since|with) `,
+	`(?:is|came|comes) back (?:after|since|with|on|when|in) `,
 	// a title that says the failure is back: the fix that made it go
 	// away no longer holds
 	`\b(?:error|failure|crash|bug|\w+(?:Error|Exception)) is back\b`,

@@ -83,7 +83,11 @@
 //     silenced (see below).
 //   - masked numbers: a number the record's title names and its output
 //     prints but normalization masked (a key id of digits only) is part of
-//     its key: a query that does not print it lacks that part.
+//     its key: a query that does not print it lacks that part. So is a
+//     version the title names and the output quotes ("The version '3.7'
+//     ... was not found"), which the message is about, as a quoted name,
+//     and a port of two digits the title names and the output prints
+//     ("port 80 in use"), which says which service is in the way.
 //   - the object (reported as code_symbol): the rare title words (held
 //     by three titles or fewer) that the note writes as code (its code
 //     symbols, its code-like words, those of its quoted error lines,
@@ -139,7 +143,9 @@
 //
 // negative subtracts up to its full weight for superseded records and in
 // part for contradicted, failed or conflicting ones, so they sink below
-// their successors.
+// their successors. Which records are superseded, declared or said in a
+// note's words, and which note restates another's failure on another
+// system, the caller decides (memory/engine) and says in Doc.
 //
 // # The floor
 //

@@ -3,6 +3,7 @@ package recall
 import (
 	"errors"
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -367,15 +368,45 @@ func maskedNumbers(title, raw, norm string, skip map[string]bool) []string {
 			nums = append(nums, t)
 		}
 	}
-	if len(nums) == 0 {
-		return nil
-	}
 	rawTerms, normTerms := Tokenize(raw), Tokenize(norm)
 	var out []string
 	for _, n := range nums {
 		if slices.Contains(rawTerms, n) && !slices.Contains(normTerms, n) {
 			out = append(out, n)
 		}
+	}
+	// A version the title names and the output quotes ("The version
+	// '3.7' ... was not found") is what the message is about, as a
+	// quoted name is; normalization masks it as a tool's release.
+	for _, v := range uniq(reTitleVersion.FindAllString(title, -1)) {
+		if strings.Contains(raw, "'"+v+"'") || strings.Contains(raw, `"`+v+`"`) || strings.Contains(raw, "`"+v+"`") {
+			out = append(out, v)
+		}
+	}
+	// A port the title names ("port 80 in use") that the output prints
+	// is which service is in the way; too short for Tokenize to keep.
+	ports := normPorts(norm)
+	for _, n := range uniq(reTitleNumber.FindAllString(title, -1)) {
+		if len(n) < minNumberLen && slices.Contains(ports, n) {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// reTitleVersion finds a dotted version (3.7, 1.24.2); reTitleNumber a
+// number that could be a port.
+var (
+	reTitleVersion = regexp.MustCompile(`\b\d+(?:\.\d+)+\b`)
+	reTitleNumber  = regexp.MustCompile(`\b\d{2,5}\b`)
+	reNormPort     = regexp.MustCompile(`(?i)\bport (\d{2,5})\b`)
+)
+
+// normPorts returns the ports normalized output prints ("port 80").
+func normPorts(norm string) []string {
+	var out []string
+	for _, m := range reNormPort.FindAllStringSubmatch(norm, -1) {
+		out = append(out, m[1])
 	}
 	return out
 }

@@ -80,6 +80,8 @@ func prepare(q Query) preparedQuery {
 			p.nums = append(p.nums, t)
 		}
 	}
+	p.nums = append(p.nums, reTitleVersion.FindAllString(q.Text+"\n"+q.ErrorText, -1)...)
+	p.nums = append(p.nums, normPorts(norm)...)
 	p.lexTerms = without(uniq(append(Tokenize(q.Text), p.errTerms...)), skip)
 	syms := lowerAll(q.Symbols)
 	syms = append(syms, symbolsOfNormalized(norm)...)

@@ -233,3 +233,36 @@ func TestBareIdentifierIsTheObject(t *testing.T) {
 		t.Errorf("window is not defined is another failure: hits %v", ids(hits))
 	}
 }
+
+// TestMaskedKeyIsTheObject: what normalization masks or Tokenize drops
+// can still be what a message is about. A version the title names and
+// the output quotes, and a port the title names however few its digits:
+// the same message about another version or port is another failure.
+func TestMaskedKeyIsTheObject(t *testing.T) {
+	for _, c := range []struct {
+		title, fix    string
+		msg           func(string) string
+		stored, other string
+	}{
+		{"setup-python can't find 3.7 on ubuntu-latest", "actions/python-versions has no 3.7 builds for 24.04; pin ubuntu-22.04.",
+			func(v string) string {
+				return "Run actions/setup-python@v5\nVersion " + v + " was not found in the local cache\n##[error]The version '" + v + "' with architecture 'x64' was not found for Ubuntu 24.04."
+			}, "3.7", "3.14"},
+		{"nginx won't start: port 80 in use", "apache2 came with php and took port 80; purge it.",
+			func(addr string) string {
+				return "nginx: [emerg] bind() to " + addr + " failed (98: Address already in use)\nnginx: [emerg] still could not bind()"
+			}, "0.0.0.0:80", "127.0.0.1:5173"},
+	} {
+		ix := recall.NewIndex()
+		if err := ix.Add(recall.Doc{ID: "rec", Title: c.title, ErrorText: c.msg(c.stored), Content: "It failed: " + c.msg(c.stored) + "\n" + c.fix}); err != nil {
+			t.Fatal(err)
+		}
+		w := recall.DefaultWeights()
+		if hits := ix.Search(recall.Query{ErrorText: c.msg(c.stored), Now: now}, w, 3); len(hits) == 0 {
+			t.Errorf("%s: the same failure found nothing", c.title)
+		}
+		if hits := ix.Search(recall.Query{ErrorText: c.msg(c.other), Now: now}, w, 3); len(hits) > 0 {
+			t.Errorf("%s: the message about %s is another failure, hits %v", c.title, c.other, ids(hits))
+		}
+	}
+}

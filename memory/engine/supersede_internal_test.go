@@ -1,0 +1,32 @@
+package engine
+
+import (
+	"testing"
+
+	"github.com/agora-node/agora/memory"
+)
+
+// TestProseSupersedes holds the ways a note says an older fix no longer
+// holds, and a first note's account of an upgrade, which says nothing
+// of an older fix.
+func TestProseSupersedes(t *testing.T) {
+	for _, c := range []struct {
+		why  string
+		want bool
+	}{
+		{"The old workaround (unlimited memory) only hides it and no longer gets through.", true},
+		{"Pinning kubectl 1.23 (the old note) is not an option any more.", true},
+		{"The http.postBuffer setting from the 2022 note is already set and changes nothing now.", true},
+		{"Pulling master.key from 1Password is no longer the answer.", true},
+		{"It came back on my new laptop.", true},
+		{"JDK 17 no longer exports com.sun.tools.javac.main to unnamed modules.", false},
+		{"psych 4 no longer bundles the libyaml source and needs the system headers.", false},
+		{"The build fails because the lockfile names a registry we do not use.", false},
+	} {
+		p := &memory.NotePayload{Title: "a note"}
+		p.Content.Why = c.why
+		if got := proseSupersedes(p); got != c.want {
+			t.Errorf("proseSupersedes(%q) = %v, want %v", c.why, got, c.want)
+		}
+	}
+}
