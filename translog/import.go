@@ -2,9 +2,11 @@ package translog
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/agora-node/agora/tlog"
@@ -32,6 +34,15 @@ type Imported struct {
 	Heads []uint64
 	// Cosignatures counts the rounds of witness cosigning kept.
 	Cosignatures int
+	// Receipts counts the entries VerifyImport proved included.
+	Receipts int
+}
+
+// An Entry is a leaf a node's state says the log holds at Index: what a
+// receipt it gave proves.
+type Entry struct {
+	Index uint64
+	Leaf  []byte
 }
 
 // importWorkers is how many entry bundles Tessera's migration copies at
@@ -203,8 +214,12 @@ func copyCosignatures(src *posixBackend, dst *mysqlBackend) (int, error) {
 // same bytes at the same index, every tree-head and cosignature record the
 // same, each tree head's root the one the database's tiles give, and
 // Tessera's checkpoint the latest tree head's. A difference is an error
-// wrapping ErrDiffers. Like Import it takes both locks.
-func VerifyImport(ctx context.Context, dir, dsn string) (Imported, error) {
+// wrapping ErrDiffers. Each of entries (a node's state's record of what it
+// logged) must be the database's leaf at its index, with an inclusion
+// proof from the database's tiles that verifies against the first tree
+// head covering it: the receipt the node gave for it. Like Import it takes
+// both locks.
+func VerifyImport(ctx context.Context, dir, dsn string, entries []Entry) (Imported, error) {
 	var done Imported
 	src, dst, err := openPair(ctx, dir, dsn)
 	if err != nil {
@@ -222,8 +237,13 @@ func VerifyImport(ctx context.Context, dir, dsn string) (Imported, error) {
 		return done, err
 	}
 	defer dstHeads.close()
-	if done.Heads, err = sameHeads(ctx, srcHeads, dstHeads, newTileStore(dst, DefaultTileCacheSize)); err != nil {
+	tiles := newTileStore(dst, DefaultTileCacheSize)
+	heads, err := sameHeads(ctx, srcHeads, dstHeads, tiles)
+	if err != nil {
 		return done, err
+	}
+	for _, h := range heads {
+		done.Heads = append(done.Heads, h.Size)
 	}
 	last, ok := srcHeads.latest()
 	if !ok {
@@ -231,6 +251,9 @@ func VerifyImport(ctx context.Context, dir, dsn string) (Imported, error) {
 	}
 	done.Entries = last.head.Size
 	if err := sameLeaves(ctx, src, dst, done.Entries); err != nil {
+		return done, err
+	}
+	if done.Receipts, err = proveEntries(ctx, tiles, heads, entries); err != nil {
 		return done, err
 	}
 	if done.Cosignatures, err = sameCosignatures(src, dst); err != nil {
@@ -246,13 +269,42 @@ func VerifyImport(ctx context.Context, dir, dsn string) (Imported, error) {
 	return done, nil
 }
 
+// proveEntries checks each entry's leaf and its inclusion in the first of
+// heads (in order of size) that covers it.
+func proveEntries(ctx context.Context, tiles *tileStore, heads []tlog.TreeHead, entries []Entry) (int, error) {
+	entries = slices.Clone(entries)
+	slices.SortFunc(entries, func(a, b Entry) int { return cmp.Compare(a.Index, b.Index) })
+	for _, e := range entries {
+		i, _ := slices.BinarySearchFunc(heads, e.Index+1, func(h tlog.TreeHead, size uint64) int { return cmp.Compare(h.Size, size) })
+		if i == len(heads) {
+			return 0, fmt.Errorf("%w: the state records entry %d, past the log's %d entries", ErrDiffers, e.Index, heads[len(heads)-1].Size)
+		}
+		h := heads[i]
+		leaves, err := tiles.at(h.Size).leaves(ctx, e.Index, e.Index+1)
+		if err != nil {
+			return 0, fmt.Errorf("translog: reading the copied leaf %d: %w", e.Index, err)
+		}
+		if !bytes.Equal(leaves[0], e.Leaf) {
+			return 0, fmt.Errorf("%w: the copied log's leaf %d is not the one the state records", ErrDiffers, e.Index)
+		}
+		proof, err := tlog.InclusionProof(ctx, tiles.at(h.Size), e.Index, h.Size)
+		if err != nil {
+			return 0, fmt.Errorf("translog: proving entry %d in the copied tree of %d: %w", e.Index, h.Size, err)
+		}
+		if err := tlog.VerifyInclusion(e.Index, h.Size, tlog.LeafHash(e.Leaf), proof, h.Root); err != nil {
+			return 0, fmt.Errorf("%w: entry %d's receipt against the tree head of %d entries: %w", ErrDiffers, e.Index, h.Size, err)
+		}
+	}
+	return len(entries), nil
+}
+
 // sameHeads compares the two logs' tree-head records, one by one.
-func sameHeads(ctx context.Context, src, dst records[published], tiles *tileStore) ([]uint64, error) {
+func sameHeads(ctx context.Context, src, dst records[published], tiles *tileStore) ([]tlog.TreeHead, error) {
 	var want [][]byte
-	var sizes []uint64
+	var heads []tlog.TreeHead
 	if err := src.each(func(p published) error {
 		line, err := formatRecord(p)
-		want, sizes = append(want, line), append(sizes, p.head.Size)
+		want, heads = append(want, line), append(heads, p.head)
 		return err
 	}); err != nil {
 		return nil, err
@@ -274,7 +326,7 @@ func sameHeads(ctx context.Context, src, dst records[published], tiles *tileStor
 	if i != len(want) {
 		return nil, fmt.Errorf("%w: it holds %d tree heads, the folder %d", ErrDiffers, i, len(want))
 	}
-	return sizes, nil
+	return heads, nil
 }
 
 // sameLeaves compares every entry bundle of the tree of size leaves.

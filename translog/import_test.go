@@ -43,8 +43,16 @@ func TestImport(t *testing.T) {
 	if _, err := Import(ctx, src.Dir, dsn); !errors.Is(err, ErrNotEmpty) {
 		t.Fatalf("Import into a database holding a log: %v, want ErrNotEmpty", err)
 	}
-	if v, err := VerifyImport(ctx, src.Dir, dsn); err != nil || v.Entries != size || len(v.Heads) != len(got.Heads) {
+	var entries []Entry
+	for i, leaf := range leaves {
+		entries = append(entries, Entry{Index: i, Leaf: leaf})
+	}
+	if v, err := VerifyImport(ctx, src.Dir, dsn, entries); err != nil || v.Entries != size || len(v.Heads) != len(got.Heads) || v.Receipts != len(leaves) {
 		t.Fatalf("VerifyImport: %+v, %v", v, err)
+	}
+	wrong := []Entry{{Index: 3, Leaf: leaves[4]}}
+	if _, err := VerifyImport(ctx, src.Dir, dsn, wrong); !errors.Is(err, ErrDiffers) {
+		t.Fatalf("VerifyImport of an entry the log does not hold there: %v, want ErrDiffers", err)
 	}
 
 	from := openLog(t, src)
@@ -96,7 +104,7 @@ func TestImport(t *testing.T) {
 	if _, err := db.Exec("UPDATE `TiledLeaves` SET `data` = CONCAT(SUBSTRING(`data`, 1, 10), 'X', SUBSTRING(`data`, 12)) WHERE `tile_index` = 0"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := VerifyImport(ctx, src.Dir, dsn); !errors.Is(err, ErrDiffers) {
+	if _, err := VerifyImport(ctx, src.Dir, dsn, entries); !errors.Is(err, ErrDiffers) {
 		t.Fatalf("VerifyImport after the copy changed: %v, want ErrDiffers", err)
 	}
 }
