@@ -49,13 +49,13 @@ type Entry struct {
 // once.
 const importWorkers = 4
 
-// Import copies the log in the folder dir (a stopped node's log/) into the
+// Import copies the log in the folder (a stopped node's log/) into the
 // MySQL database dsn (Config.MySQL), which must hold no log (ErrNotEmpty),
 // so that Open on the database serves the same log: the same leaves at the
 // same indices, and the same tree heads, checkpoints and cosignatures, the
 // very records the folder holds, so every receipt and proof a client was
-// given still verifies. It takes the folder's lock and the database's, so
-// it fails with ErrLocked while a node has either open.
+// given still verifies. It takes the database's lock, so it fails with
+// ErrLocked while a node has it open.
 //
 // The leaves go through Tessera's own migration (tessera.MigrationTarget
 // on its MySQL driver), which rebuilds the tree from the entry bundles and
@@ -63,13 +63,13 @@ const importWorkers = 4
 // stored only once the copied tiles give its size the root it signed, and
 // Tessera's checkpoint row is the latest tree head's checkpoint, as if
 // Tessera had published it there.
-func Import(ctx context.Context, dir, dsn string) (Imported, error) {
+func Import(ctx context.Context, from *Folder, dsn string) (Imported, error) {
 	var done Imported
-	src, dst, err := openPair(ctx, dir, dsn)
+	src := from.b
+	dst, err := openMySQL(ctx, dsn)
 	if err != nil {
 		return done, err
 	}
-	defer src.close()
 	defer dst.close()
 	if err := dst.checkEmpty(ctx); err != nil {
 		return done, err
@@ -123,20 +123,6 @@ func Import(ctx context.Context, dir, dsn string) (Imported, error) {
 		return done, fmt.Errorf("translog: writing the checkpoint into the %s: %w", dst.label, err)
 	}
 	return done, nil
-}
-
-// openPair opens the folder's log and the database's, each with its lock.
-func openPair(ctx context.Context, dir, dsn string) (*posixBackend, *mysqlBackend, error) {
-	src, err := openPOSIX(dir)
-	if err != nil {
-		return nil, nil, err
-	}
-	dst, err := openMySQL(ctx, dsn)
-	if err != nil {
-		src.close()
-		return nil, nil, err
-	}
-	return src, dst, nil
 }
 
 // checkEmpty refuses a database that holds any of a log.
@@ -210,7 +196,7 @@ func copyCosignatures(src *posixBackend, dst *mysqlBackend) (int, error) {
 }
 
 // VerifyImport checks that the MySQL database dsn holds the log in the
-// folder dir, as Import left it: every leaf below the latest tree head the
+// folder, as Import left it: every leaf below the latest tree head the
 // same bytes at the same index, every tree-head and cosignature record the
 // same, each tree head's root the one the database's tiles give, and
 // Tessera's checkpoint the latest tree head's. A difference is an error
@@ -218,14 +204,14 @@ func copyCosignatures(src *posixBackend, dst *mysqlBackend) (int, error) {
 // logged) must be the database's leaf at its index, with an inclusion
 // proof from the database's tiles that verifies against the first tree
 // head covering it: the receipt the node gave for it. Like Import it takes
-// both locks.
-func VerifyImport(ctx context.Context, dir, dsn string, entries []Entry) (Imported, error) {
+// the database's lock.
+func VerifyImport(ctx context.Context, from *Folder, dsn string, entries []Entry) (Imported, error) {
 	var done Imported
-	src, dst, err := openPair(ctx, dir, dsn)
+	src := from.b
+	dst, err := openMySQL(ctx, dsn)
 	if err != nil {
 		return done, err
 	}
-	defer src.close()
 	defer dst.close()
 	srcHeads, err := src.openHeads()
 	if err != nil {
@@ -385,12 +371,20 @@ func sameCosignatures(src *posixBackend, dst *mysqlBackend) (int, error) {
 	return i, nil
 }
 
+// A Folder is the log in a folder, locked as Open locks it, for Import and
+// VerifyImport to read while no node runs on it.
+type Folder struct{ b *posixBackend }
+
 // LockFolder takes the lock Open takes on the log in the folder dir, and
-// holds it until release is called: ErrLocked while a Log has it open.
-func LockFolder(dir string) (release func() error, err error) {
+// holds it until Close: ErrLocked while a Log has it open, as a running
+// node does.
+func LockFolder(dir string) (*Folder, error) {
 	b, err := openPOSIX(dir)
 	if err != nil {
 		return nil, err
 	}
-	return b.close, nil
+	return &Folder{b}, nil
 }
+
+// Close releases the folder's lock.
+func (f *Folder) Close() error { return f.b.close() }

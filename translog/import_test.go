@@ -29,32 +29,37 @@ func TestImport(t *testing.T) {
 	size := l.Size()
 
 	dsn := mysqltest.DSN(t)
-	if _, err := Import(ctx, src.Dir, dsn); !errors.Is(err, ErrLocked) {
-		t.Fatalf("Import from a folder a Log has open: %v, want ErrLocked", err)
+	if _, err := LockFolder(src.Dir); !errors.Is(err, ErrLocked) {
+		t.Fatalf("LockFolder on a folder a Log has open: %v, want ErrLocked", err)
 	}
 	closeLog(t, l)
-	got, err := Import(ctx, src.Dir, dsn)
+	folder, err := LockFolder(src.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := Import(ctx, folder, dsn)
 	if err != nil {
 		t.Fatalf("Import: %v", err)
 	}
 	if got.Entries != size || len(got.Heads) < 2 || got.Heads[len(got.Heads)-1] != size {
 		t.Fatalf("Import copied %+v, want %d entries in several tree heads", got, size)
 	}
-	if _, err := Import(ctx, src.Dir, dsn); !errors.Is(err, ErrNotEmpty) {
+	if _, err := Import(ctx, folder, dsn); !errors.Is(err, ErrNotEmpty) {
 		t.Fatalf("Import into a database holding a log: %v, want ErrNotEmpty", err)
 	}
 	var entries []Entry
 	for i, leaf := range leaves {
 		entries = append(entries, Entry{Index: i, Leaf: leaf})
 	}
-	if v, err := VerifyImport(ctx, src.Dir, dsn, entries); err != nil || v.Entries != size || len(v.Heads) != len(got.Heads) || v.Receipts != len(leaves) {
+	if v, err := VerifyImport(ctx, folder, dsn, entries); err != nil || v.Entries != size || len(v.Heads) != len(got.Heads) || v.Receipts != len(leaves) {
 		t.Fatalf("VerifyImport: %+v, %v", v, err)
 	}
 	wrong := []Entry{{Index: 3, Leaf: leaves[4]}}
-	if _, err := VerifyImport(ctx, src.Dir, dsn, wrong); !errors.Is(err, ErrDiffers) {
+	if _, err := VerifyImport(ctx, folder, dsn, wrong); !errors.Is(err, ErrDiffers) {
 		t.Fatalf("VerifyImport of an entry the log does not hold there: %v, want ErrDiffers", err)
 	}
 
+	folder.Close()
 	from := openLog(t, src)
 	heads := map[uint64][]byte{}
 	for _, s := range got.Heads {
@@ -96,6 +101,10 @@ func TestImport(t *testing.T) {
 	appendConcurrently(t, to, "after", 30, 4)
 	closeLog(t, to)
 
+	if folder, err = LockFolder(src.Dir); err != nil {
+		t.Fatal(err)
+	}
+	defer folder.Close()
 	db, err := sql.Open("mysql", dsn)
 	if err != nil {
 		t.Fatal(err)
@@ -104,7 +113,7 @@ func TestImport(t *testing.T) {
 	if _, err := db.Exec("UPDATE `TiledLeaves` SET `data` = CONCAT(SUBSTRING(`data`, 1, 10), 'X', SUBSTRING(`data`, 12)) WHERE `tile_index` = 0"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := VerifyImport(ctx, src.Dir, dsn, entries); !errors.Is(err, ErrDiffers) {
+	if _, err := VerifyImport(ctx, folder, dsn, entries); !errors.Is(err, ErrDiffers) {
 		t.Fatalf("VerifyImport after the copy changed: %v, want ErrDiffers", err)
 	}
 }
