@@ -18,11 +18,12 @@ import (
 // POSIX log copied into PostgreSQL and MySQL, and the copy verified, so
 // agora serve --state … --log … goes on from where the folder stopped.
 func migrateCommand() *command {
-	c := newCommand("migrate", "agora migrate [--data DIR] [--state postgres://…] [--log mysql://…] [--verify-only]",
-		"copy a stopped node's state.db into PostgreSQL (--state) and its log/ into",
-		"MySQL or MariaDB (--log), either or both, then verify the copy: every table's",
-		"rows (count and digest), every entry's leaf and index, every receipt (its",
-		"inclusion proof against the copied tree heads) and every tree head,",
+	c := newCommand("migrate", "agora migrate [--data DIR] [--state URL] [--log URL] [--verify-only]",
+		"copy a stopped node's state and log into PostgreSQL and MySQL, and verify the copy",
+		"state.db goes into PostgreSQL (--state postgres://…), log/ into MySQL or",
+		"MariaDB (--log mysql://…), either or both; then the copy is verified: every",
+		"table's rows (count and digest), every entry's leaf and index, every receipt",
+		"(its inclusion proof against the copied tree heads) and every tree head,",
 		"checkpoint and cosignature, the same signed records. The targets must be",
 		"empty; the node must be stopped. --verify-only checks a copy made before.",
 		"Exit 0 the same, 1 different, 2 could not finish.")
@@ -92,11 +93,16 @@ func (m *migration) run(ctx context.Context) int {
 		return fail(m.e, exitCouldNotRun, "", "locking %s: %v", m.dir, err)
 	}
 	defer folder.Close()
-	src, version, err := openSourceState(ctx, filepath.Join(m.dir, "state.db"))
-	if err != nil {
-		return fail(m.e, exitCouldNotRun, "", "%v", err)
+	// The log's receipts are checked against the entries state.db
+	// records; a node whose state is elsewhere already has none.
+	var src *sql.DB
+	var version int
+	if _, err := os.Stat(filepath.Join(m.dir, "state.db")); err == nil || m.stateURL != "" {
+		if src, version, err = openSourceState(ctx, filepath.Join(m.dir, "state.db")); err != nil {
+			return fail(m.e, exitCouldNotRun, "", "%v", err)
+		}
+		defer src.Close()
 	}
-	defer src.Close()
 	if m.stateURL != "" {
 		if code := m.state(ctx, src, version); code != 0 {
 			return code
@@ -117,7 +123,8 @@ func (m *migration) run(ctx context.Context) int {
 
 // openSourceState opens state.db to read, with its migration number.
 func openSourceState(ctx context.Context, path string) (*sql.DB, int, error) {
-	db, err := sql.Open("sqlite", "file:"+path+"?_pragma=query_only(1)&_pragma=busy_timeout(5000)")
+	// mode=rw: a missing file is an error, not a new database.
+	db, err := sql.Open("sqlite", "file:"+path+"?mode=rw&_pragma=query_only(1)&_pragma=busy_timeout(5000)")
 	if err != nil {
 		return nil, 0, fmt.Errorf("opening %s: %w", path, err)
 	}
@@ -177,9 +184,12 @@ func (m *migration) log(ctx context.Context, folder *translog.Folder, src *sql.D
 			return code
 		}
 	}
-	entries, err := loggedEntries(ctx, src)
-	if err != nil {
-		return fail(m.e, exitCouldNotRun, "", "reading the entries state.db records: %v", err)
+	var entries []translog.Entry
+	if src != nil {
+		var err error
+		if entries, err = loggedEntries(ctx, src); err != nil {
+			return fail(m.e, exitCouldNotRun, "", "reading the entries state.db records: %v", err)
+		}
 	}
 	got, err := translog.VerifyImport(ctx, folder, m.logDSN, entries)
 	if errors.Is(err, translog.ErrDiffers) {
@@ -190,6 +200,9 @@ func (m *migration) log(ctx context.Context, folder *translog.Folder, src *sql.D
 	}
 	fmt.Fprintf(m.e.stdout, "log: %d entries, %d tree heads, %d cosignature rounds, %d receipts proved, the same in %s\n",
 		got.Entries, len(got.Heads), got.Cosignatures, got.Receipts, m.logURL)
+	if src == nil {
+		fmt.Fprintf(m.e.stdout, "  (%s holds no state.db, so no receipts were proved)\n", m.dir)
+	}
 	return 0
 }
 
