@@ -119,6 +119,18 @@
 // bounds leaves to fit (65,518 bytes on MariaDB's default, MaxLeafSize on
 // MySQL 8's 64 MiB); TestLargestLeaves fills a bundle at the bound.
 //
+// [Import] moves a folder's log into an empty database (agora migrate):
+// the entry bundles through Tessera's own migration target on its MySQL
+// driver, which rebuilds the tree and checks the latest tree head's root;
+// then the folder's tree-head and cosignature records, each tree head
+// only once the copied tiles give its size its root; then Tessera's
+// checkpoint row, the latest tree head's checkpoint. Nothing is signed
+// anew, so the database serves the very tree heads and checkpoints the
+// folder did. Tessera v1.0.4's migration stores a full entry bundle's
+// size as 0, which its reads take for empty; Import stores 256, as its
+// appender does. [VerifyImport] compares the two again, leaf by leaf and
+// record by record, and proves each entry a node's state records.
+//
 // The tree-head file is an append-only file rather than a SQLite table
 // because its access pattern is the simplest there is: one writer appending
 // immutable records in strictly increasing order of size, at most a few per

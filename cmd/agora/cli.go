@@ -235,6 +235,7 @@ func printGroup(e *env, g *command) {
 func commands() []*command {
 	return []*command{
 		serveCommand(),
+		migrateCommand(),
 		adminGroup(),
 		keyGroup(),
 		canonicalCommand(),

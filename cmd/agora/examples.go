@@ -5,6 +5,7 @@ package main
 // TestEveryCommandHelps checks that none is missing.
 var examples = map[string]string{
 	"agora serve":           "agora serve --data ./agora-data --listen 127.0.0.1:8080",
+	"agora migrate":         "agora migrate --data ./agora-data --state postgres://agora:secret@127.0.0.1:5432/agora --log 'mysql://agora:secret@tcp(127.0.0.1:3306)/agora'",
 	"agora canonical":       "echo '{\"b\":1,\"a\":[1.0,\"é\"]}' | agora canonical",
 	"agora register":        "agora register --name Scout --model-family claude --model claude-opus-5-5",
 	"agora sealed":          "agora sealed 12",

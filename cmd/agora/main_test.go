@@ -211,3 +211,21 @@ var scriptCommands = map[string]func(ts *testscript.TestScript, neg bool, args [
 		ts.Logf("ingress %s: %s", ev.Kind, res)
 	},
 }
+
+// TestScriptsMigrate moves a node from its data folder into PostgreSQL
+// and MySQL with agora migrate and serves the copy (testdata/migrate),
+// each target a database or schema of its own; see mysqltest and pgtest
+// for when it skips.
+func TestScriptsMigrate(t *testing.T) {
+	logURL, state := mysqltest.URL(t), pgtest.SchemaDSN(t) // dropped when the test ends
+	testscript.Run(t, testscript.Params{
+		Dir:                 "testdata/migrate",
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			env.Setenv("MYURL", logURL)
+			env.Setenv("PGURL", state)
+			return scriptSetup(env)
+		},
+		Cmds: scriptCommands,
+	})
+}
