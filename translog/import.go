@@ -66,7 +66,7 @@ const importWorkers = 4
 func Import(ctx context.Context, from *Folder, dsn string) (Imported, error) {
 	var done Imported
 	src := from.b
-	dst, err := openMySQL(ctx, dsn)
+	dst, err := openMySQL(ctx, dsn, false)
 	if err != nil {
 		return done, err
 	}
@@ -208,7 +208,7 @@ func copyCosignatures(src *posixBackend, dst *mysqlBackend) (int, error) {
 func VerifyImport(ctx context.Context, from *Folder, dsn string, entries []Entry) (Imported, error) {
 	var done Imported
 	src := from.b
-	dst, err := openMySQL(ctx, dsn)
+	dst, err := openMySQL(ctx, dsn, false)
 	if err != nil {
 		return done, err
 	}
