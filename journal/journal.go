@@ -237,6 +237,9 @@ func leafTime(leaf []byte) (time.Time, error) {
 // (checked, not parsed into values): a contribution's is kilobytes of
 // record, and every kept leaf is read for its stamp before it is queued.
 func leafStamp(leaf []byte) (stamp string, start, end int, err error) {
+	if stamp, start, end, ok := lastStamp(leaf); ok {
+		return stamp, start, end, nil
+	}
 	// From a bytes.Buffer the decoder reads leaf in place, not a copy.
 	dec := jsontext.NewDecoder(bytes.NewBuffer(leaf))
 	if tok, err := dec.ReadToken(); err != nil || tok.Kind() != '{' {
@@ -265,6 +268,34 @@ func leafStamp(leaf []byte) (stamp string, start, end int, err error) {
 		return string(text), end - len(v), end, nil
 	}
 	return "", 0, 0, fmt.Errorf("journal: a leaf has no timestamp: %w", store.ErrInvalid)
+}
+
+// lastStamp finds the leaf's "timestamp" when it is the top-level
+// object's last member with a plain stamp, as the leaf of a contribution
+// (entry, operator, timestamp) always is: read from the end, without
+// scanning the kilobytes of entry before it. The object's closing brace
+// is the last byte, so the string before it is the last member's value
+// (its text has no quote or backslash, so it starts at the quote found),
+// and the name before that is "timestamp", opened by a quote after a
+// comma or the object's brace, which no string's escaped text ends in.
+// It trusts leaf to be JSON, as every leaf the node made or logged is;
+// any other leaf is left to leafStamp's decoder, which checks it.
+func lastStamp(leaf []byte) (stamp string, start, end int, ok bool) {
+	const name = `"timestamp":"`
+	n := len(tlog.TimestampLayout)
+	end = len(leaf) - 1
+	start = end - n - 2
+	if start-len(name)+1 < 1 || leaf[end] != '}' || leaf[end-1] != '"' || !bytes.HasSuffix(leaf[:start+1], []byte(name)) {
+		return "", 0, 0, false
+	}
+	if c := leaf[start+1-len(name)-1]; c != ',' && c != '{' {
+		return "", 0, 0, false
+	}
+	text := leaf[start+1 : end-1]
+	if bytes.IndexAny(text, "\\\"") >= 0 {
+		return "", 0, 0, false
+	}
+	return string(text), start, end, true
 }
 
 // restamp returns leaf stamped at instead: leaf itself if its stamp reads

@@ -287,13 +287,19 @@ func TestRestamp(t *testing.T) {
 	entry := map[string]any{"type": "contribution", "record": map[string]any{"timestamp": "not this one", "body": "a \"quoted\" \u2028 é"},
 		"sig": "ed25519-ml-dsa-44:" + strings.Repeat("ab", 16)}
 	first := time.Date(2026, 3, 1, 12, 0, 0, 1e6, time.UTC)
-	for _, fields := range []map[string]any{nil, {"operator": "op:x"}, {"zz": []any{"after", map[string]any{"timestamp": 1.0}}}} {
+	for _, fields := range []map[string]any{nil, {"operator": "op:x"}, {"zz": []any{"after", map[string]any{"timestamp": 1.0}}},
+		{"zz": map[string]any{"timestamp": "2026-03-01T12:00:09.001Z"}}} {
 		leaf, err := leafAt(entry, fields, first)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got, err := leafTime(leaf); err != nil || !got.Equal(first) {
 			t.Fatalf("leafTime = %v, %v; want %v", got, err, first)
+		}
+		// Read from the end only where the stamp is the leaf's last member.
+		_, _, _, fast := lastStamp(leaf)
+		if wantFast := fields["zz"] == nil; fast != wantFast {
+			t.Errorf("lastStamp of %s: read from the end %v, want %v", leaf, fast, wantFast)
 		}
 		if same, err := restamp(leaf, first); err != nil || &same[0] != &leaf[0] {
 			t.Errorf("restamp at the same time made a new leaf (%v)", err)
@@ -314,9 +320,29 @@ func TestRestamp(t *testing.T) {
 			t.Errorf("restamped leaf reads %v, %v", at, err)
 		}
 	}
-	for _, bad := range []string{`[]`, `{"entry":{}}`, `{"timestamp":3}`, `{"entry":`, ``} {
+	for _, bad := range []string{`[]`, `{"entry":{}}`, `{"timestamp":3}`, `{"entry":`, ``,
+		`"timestamp":"2026-03-01T12:00:00.001Z"}`, `{"x":"\",\"timestamp\":\"2026-03-01T12:00:00.001Z\"}"}`,
+		`{"timestamp":"2026-03-01T12:00:00\u0030001Z"}`, `{"timestamp":"2026-03-01 12:00:00.001Z"}`} {
 		if _, err := leafTime([]byte(bad)); err == nil {
 			t.Errorf("leafTime(%s) read a time", bad)
+		}
+	}
+}
+
+// BenchmarkLeafTime reads the stamp of a leaf the size of a library
+// contribution's (a 4 KB record), as every kept leaf is read before it is
+// queued.
+func BenchmarkLeafTime(b *testing.B) {
+	entry := map[string]any{"type": "contribution", "record": map[string]any{"body": strings.Repeat("words and more words ", 200)},
+		"sig": "ed25519-ml-dsa-44:" + strings.Repeat("ab", 2484)}
+	leaf, err := leafAt(entry, map[string]any{"operator": "op:x"}, time.Now())
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := leafTime(leaf); err != nil {
+			b.Fatal(err)
 		}
 	}
 }

@@ -84,9 +84,7 @@ func Serve(logger *slog.Logger, fn Func) http.Handler {
 			return
 		}
 		if t, ok := v.(Text); ok {
-			w.Header().Set("Content-Type", t.ContentType)
-			w.WriteHeader(status)
-			w.Write(t.Body)
+			writeBody(w, status, t.ContentType, t.Body)
 			return
 		}
 		body, err := canonical.Marshal(v)
@@ -94,10 +92,19 @@ func Serve(logger *slog.Logger, fn Func) http.Handler {
 			WriteError(logger, w, r, fmt.Errorf("encoding the answer: %w", err))
 			return
 		}
-		w.Header().Set("Content-Type", "application/json")
-		w.WriteHeader(status)
-		w.Write(body)
+		writeBody(w, status, "application/json", body)
 	})
+}
+
+// writeBody sends a whole answer with its length, so that one of more
+// than net/http's 2 KB buffer (a library contribution's, a receipt) goes
+// out in one piece, not chunked.
+func writeBody(w http.ResponseWriter, status int, contentType string, body []byte) {
+	h := w.Header()
+	h["Content-Type"] = []string{contentType}
+	h["Content-Length"] = []string{strconv.Itoa(len(body))}
+	w.WriteHeader(status)
+	w.Write(body)
 }
 
 // WriteError answers err as the spec's error body. Errors that are not

@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"testing"
 
 	"github.com/agora-node/agora/canonical"
@@ -67,5 +68,39 @@ func TestReadBodyDeclaredSize(t *testing.T) {
 	r.ContentLength = 100
 	if _, err := ReadBody(r, "The body", 1<<20); err == nil {
 		t.Error("a body shorter than its Content-Length was read")
+	}
+}
+
+// TestServeSendsLength checks that an answer larger than net/http's
+// buffer goes out whole with its Content-Length, not chunked, over a real
+// connection, and that a Text answer does too.
+func TestServeSendsLength(t *testing.T) {
+	big := strings.Repeat("x", 10_000)
+	mux := http.NewServeMux()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	mux.Handle("/json", Serve(logger, func(*http.Request) (any, int, error) {
+		return map[string]any{"body": big}, http.StatusCreated, nil
+	}))
+	mux.Handle("/text", Serve(logger, func(*http.Request) (any, int, error) {
+		return Text{ContentType: "text/plain", Body: []byte(big)}, http.StatusOK, nil
+	}))
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	for path, want := range map[string]string{"/json": `{"body":"` + big + `"}`, "/text": big} {
+		resp, err := http.Get(srv.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, err := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(body) != want {
+			t.Errorf("%s: body of %d bytes, want %d", path, len(body), len(want))
+		}
+		if resp.ContentLength != int64(len(want)) || len(resp.TransferEncoding) > 0 {
+			t.Errorf("%s: Content-Length %d, Transfer-Encoding %v; want %d, none", path, resp.ContentLength, resp.TransferEncoding, len(want))
+		}
 	}
 }

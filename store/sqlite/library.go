@@ -102,6 +102,26 @@ func (s *Store) AddContribution(ctx context.Context, c library.NewContribution, 
 	return out, nil
 }
 
+// SetLibraryScopes implements library.Store; see operatorCache.
+func (s *Store) SetLibraryScopes(ctx context.Context, operator string, scopes map[string]*bool) error {
+	defer s.operators.changed() // after the write committed: see operatorCache
+	return s.Shared.SetLibraryScopes(ctx, operator, scopes)
+}
+
+// LibraryScopes implements library.Store, from operatorCache when it
+// keeps operator's.
+func (s *Store) LibraryScopes(ctx context.Context, operator string) (map[string]bool, error) {
+	if scopes, ok := s.operators.getScopes(operator); ok {
+		return scopes, nil
+	}
+	gen := s.operators.gen.Load()
+	scopes, err := s.Shared.LibraryScopes(ctx, operator)
+	if err == nil {
+		s.operators.putScopes(gen, operator, scopes)
+	}
+	return scopes, err
+}
+
 // scopesMigration keeps the library scopes an admin granted or denied an
 // operator, beside the default every operator with an identity has.
 const scopesMigration = `

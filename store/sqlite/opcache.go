@@ -1,6 +1,7 @@
 package sqlite
 
 import (
+	"maps"
 	"slices"
 	"sync/atomic"
 
@@ -25,9 +26,19 @@ const operatorCacheSize = 4096
 // such writes are rare beside the reads. A read takes the generation
 // before its transaction begins and caches under it, so a record read
 // from a snapshot older than a write is never served after that write.
+//
+// It keeps each operator's library scopes (LibraryScopes) the same way,
+// read on every library contribution: SetLibraryScopes, the only write of
+// them, moves the generation on too.
 type operatorCache struct {
 	gen     atomic.Uint64
 	records *lru.Cache[string, cachedOperator]
+	scopes  *lru.Cache[string, cachedScopes]
+}
+
+type cachedScopes struct {
+	gen    uint64
+	scopes map[string]bool
 }
 
 type cachedOperator struct {
@@ -40,7 +51,26 @@ func newOperatorCache() *operatorCache {
 	if err != nil {
 		panic("sqlite: " + err.Error()) // only for a size below 1
 	}
-	return &operatorCache{records: c}
+	sc, err := lru.New[string, cachedScopes](operatorCacheSize)
+	if err != nil {
+		panic("sqlite: " + err.Error())
+	}
+	return &operatorCache{records: c, scopes: sc}
+}
+
+// getScopes returns operator's cached library scopes, if kept in this
+// generation.
+func (c *operatorCache) getScopes(operator string) (map[string]bool, bool) {
+	e, ok := c.scopes.Get(operator)
+	if !ok || e.gen != c.gen.Load() {
+		return nil, false
+	}
+	return maps.Clone(e.scopes), true
+}
+
+// putScopes keeps operator's library scopes, read in generation gen.
+func (c *operatorCache) putScopes(gen uint64, operator string, scopes map[string]bool) {
+	c.scopes.Add(operator, cachedScopes{gen, maps.Clone(scopes)})
 }
 
 // get returns id's cached record, if one of this generation is kept.
@@ -67,7 +97,7 @@ func (c *operatorCache) put(gen uint64, op store.Operator) {
 	c.records.Add(op.ID, cachedOperator{gen, cloneOperator(op)})
 }
 
-// changed drops every cached record; a write that changed one calls it
+// changed drops every cached record and scope; a write that changed one calls it
 // after committing.
 func (c *operatorCache) changed() { c.gen.Add(1) }
 
