@@ -77,13 +77,7 @@ func (s *Shared) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs
 				return err
 			}
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = ? WHERE id = ?`, r.Digest, r.Job); err != nil {
-			return err
-		}
-		if _, err := AddMoves(ctx, tx, pay); err != nil {
-			return err
-		}
-		got, err = JobIn(ctx, tx, r.Job)
+		got, err = finishJob(ctx, tx, r.Job, r.Digest, pay)
 		return err
 	})
 	return got, err

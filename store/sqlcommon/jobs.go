@@ -295,13 +295,7 @@ func (s *Shared) AnswerJob(ctx context.Context, a ledger.Answer, pay []jobs.Move
 			got, err = JobIn(ctx, tx, a.Job)
 			return err
 		}
-		if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = ? WHERE id = ?`, a.Entry, a.Job); err != nil {
-			return err
-		}
-		if _, err := AddMoves(ctx, tx, pay); err != nil {
-			return err
-		}
-		got, err = JobIn(ctx, tx, a.Job)
+		got, err = finishJob(ctx, tx, a.Job, a.Entry, pay)
 		return err
 	})
 	return got, err
@@ -573,4 +567,16 @@ func (s *Shared) CreateCanary(ctx context.Context, c ledger.Canary, js []ledger.
 		return err
 	}
 	return s.CreateJobs(ctx, js, nil)
+}
+
+// finishJob marks job done with the entry that answered it, pays its
+// movements, and returns the job as it now stands.
+func finishJob(ctx context.Context, tx Querier, job, answer string, pay []jobs.Movement) (ledger.Job, error) {
+	if _, err := tx.ExecContext(ctx, `UPDATE jobs SET done = 1, answer = ? WHERE id = ?`, answer, job); err != nil {
+		return ledger.Job{}, err
+	}
+	if _, err := AddMoves(ctx, tx, pay); err != nil {
+		return ledger.Job{}, err
+	}
+	return JobIn(ctx, tx, job)
 }
