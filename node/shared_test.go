@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -107,4 +108,98 @@ func TestSharedCrash(t *testing.T) {
 		t.Fatal("hardly an invitation was acknowledged: the burst did nothing")
 	}
 	checkAcked(t, here, c, pub, ack, leaves, head)
+}
+
+// sharedPair starts two nodes, A and B, as two processes of one node
+// would run: one data folder (keys), one PostgreSQL state, one MySQL log,
+// each served on loopback.
+func sharedPair(t *testing.T) (a, b *Node, urlA, urlB string) {
+	t.Helper()
+	dir := dataDir(t)
+	state, logURL := pgtest.SchemaDSN(t), mysqltest.URL(t)
+	var nodes [2]*Node
+	var urls [2]string
+	for i := range nodes {
+		n, err := New(context.Background(), Config{DataDir: dir, State: state, Log: logURL, RecoverGrace: sharedTestGrace,
+			Logger: slog.New(slog.DiscardHandler)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		srv := httptest.NewServer(n.Handler())
+		t.Cleanup(func() {
+			srv.Close()
+			n.Close(context.Background())
+		})
+		nodes[i], urls[i] = n, srv.URL
+	}
+	return nodes[0], nodes[1], urls[0], urls[1]
+}
+
+// TestSharedLibraryRacing races library writers across two processes of
+// one node: revisions of one head sent to both at once, of which exactly
+// one may win (a head's single successor holds across processes), and
+// one contribution sent to both at once, many times, which is stored and
+// logged once, every answer naming its one index.
+func TestSharedLibraryRacing(t *testing.T) {
+	t.Parallel()
+	a, _, urlA, urlB := sharedPair(t)
+	urls := []string{urlA, urlB}
+	owner := newAuthor(t, a, urlA)
+	now := time.Now().Add(-time.Minute)
+	root, rootID := envelope(t, owner, map[string]any{"kind": "thread", "title": "Raced", "body": "Two processes", "links": []any{}, "previous": ""}, now)
+	if status, v := call(t, "POST", urlA+"/api/entries", root); status != http.StatusCreated {
+		t.Fatalf("the thread: %d %v", status, v)
+	}
+
+	const racers = 8
+	statuses := make([]int, racers)
+	codes := make([]any, racers)
+	var wg sync.WaitGroup
+	for i := range racers {
+		rev, _ := envelope(t, owner, map[string]any{"kind": "thread", "title": fmt.Sprintf("Raced, revision %d", i), "body": "One wins",
+			"links": []any{}, "previous": rootID}, now.Add(time.Duration(i+1)*time.Millisecond))
+		wg.Go(func() {
+			status, v := call(t, "POST", urls[i%2]+"/api/entries", rev)
+			statuses[i] = status
+			if m, ok := v.(map[string]any); ok {
+				codes[i] = m["code"]
+			}
+		})
+	}
+	wg.Wait()
+	won := 0
+	for i, status := range statuses {
+		switch {
+		case status == http.StatusCreated:
+			won++
+		case status != http.StatusConflict || codes[i] != "stale_head":
+			t.Errorf("racer %d: %d %v, want 201 or 409 stale_head", i, status, codes[i])
+		}
+	}
+	if won != 1 {
+		t.Fatalf("%d of %d revisions of one head were stored, want exactly 1 (statuses %v)", won, racers, statuses)
+	}
+
+	same, sameID := envelope(t, owner, map[string]any{"kind": "thread", "title": "Sent twice", "body": "To both", "links": []any{}, "previous": ""}, now.Add(time.Second))
+	indices := make([]any, 2*racers)
+	for i := range 2 * racers {
+		wg.Go(func() {
+			status, v := call(t, "POST", urls[i%2]+"/api/entries", same)
+			if status != http.StatusCreated && status != http.StatusOK {
+				t.Errorf("the same contribution, sent again: %d %v", status, v)
+				return
+			}
+			admission, _ := v.(map[string]any)["admission"].(map[string]any)
+			indices[i] = admission["log_index"]
+		})
+	}
+	wg.Wait()
+	for i, index := range indices {
+		if index == nil || index != indices[0] {
+			t.Fatalf("the same contribution got log indices %v, want one (answer %d)", indices, i)
+		}
+	}
+	if leaves := leavesOf(t, a, sameID); len(leaves) != 1 {
+		t.Fatalf("the contribution sent %d times to two processes is on the log at %v, want once", 2*racers, leaves)
+	}
 }
