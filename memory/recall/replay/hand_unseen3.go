@@ -171,10 +171,11 @@ func unseen3Langs(h *hand) {
 		"rebar3-otp-mise", "unseen3: superseded, declared, the old fix's own error", "rebar3-otp-asdf")
 
 	h.note(Note{ID: "crystal-shards", Project: "bivalve", OS: "linux", Lang: "crystal", At: day(2023, 1, 30),
-		Title: "crystal build: can't find file 'kemal'",
-		What:  "crystal build src/relay.cr → Error: can't find file 'kemal'. shard.yml lists it.",
-		Why:   "lib/ is gitignored and the Dockerfile ran crystal build before shards install (layer order).",
-		Fix:   "shards install --production"})
+		Title:   "crystal build: can't find file 'kemal'",
+		What:    "crystal build src/relay.cr → Error: can't find file 'kemal'. shard.yml lists it.",
+		Why:     "lib/ is gitignored and the Dockerfile ran crystal build before shards install (layer order).",
+		Learned: "COPY shard.yml shard.lock, shards install, then COPY src.",
+		Fix:     "shards install --production"})
 	h.ask("crystal-shards/docker", "bivalve", "linux", "docker build -f relay/Dockerfile relay",
 		"#10 [builder 5/6] RUN crystal build src/relay.cr --release --static -o bin/relay\n#10 0.912 Showing last frame. Use --error-trace for full trace.\n#10 0.912 \n#10 0.912 In src/relay.cr:1:1\n#10 0.912 \n#10 0.912  1 | require \"kemal\"\n#10 0.912      ^\n#10 0.912 Error: can't find file 'kemal'\n#10 0.912 \n#10 0.912 If you're trying to require a shard:\n#10 0.912 - Did you remember to run `shards install`?\n#10 0.912 - Did you make sure you're running the compiler in the same directory as your shard.yml?\n#10 ERROR: process \"/bin/sh -c crystal build src/relay.cr --release --static -o bin/relay\" did not complete successfully: exit code: 1\n",
 		"crystal-shards", "unseen3: stored, docker build log")

@@ -147,10 +147,11 @@ func unseen3CI(h *hand) {
 		"jenkins-script-approval", "unseen3: stored, fix only in prose")
 
 	h.note(Note{ID: "circleci-resource-class", Project: "trellis", OS: "darwin", Lang: "yaml", At: day(2023, 7, 19),
-		Title: "circleci config validate: extraneous key [resource-class]",
-		What:  "circleci config validate → [#/jobs/test] extraneous key [resource-class] is not permitted",
-		Why:   "it's resource_class with an underscore. The schema error is awful (\"only 1 subschema matches out of 2\") but that's all it was.",
-		Fix:   "sed -i '' 's/resource-class:/resource_class:/' .circleci/config.yml"})
+		Title:   "circleci config validate: extraneous key [resource-class]",
+		What:    "circleci config validate → [#/jobs/test] extraneous key [resource-class] is not permitted",
+		Why:     "it's resource_class with an underscore. The schema error is awful (\"only 1 subschema matches out of 2\") but that's all it was.",
+		Learned: "read the 'Passed keys' list against 'Permitted keys'.",
+		Fix:     "sed -i '' 's/resource-class:/resource_class:/' .circleci/config.yml"})
 	h.ask("circleci-resource-class/validate", "trellis", "darwin", "circleci config validate",
 		"Error: ERROR IN CONFIG FILE:\n[#/jobs/test] only 1 subschema matches out of 2\n1. [#/jobs/test] 0 subschemas matched instead of one\n|   1. [#/jobs/test] extraneous key [resource-class] is not permitted\n|   |   Permitted keys:\n|   |     - description\n|   |     - parallelism\n|   |     - macos\n|   |     - resource_class\n|   |     - docker\n|   |     - steps\n|   |     - working_directory\n|   |     - circleci_ip_ranges\n|   |     - machine\n|   |     - environment\n|   |     - executor\n|   |     - shell\n|   |     - parameters\n|   |   Passed keys:\n|   |     - docker\n|   |     - resource-class\n|   |     - steps\n|   2. [#/jobs/test] expected type: String, found: Mapping\n|   |   Job may be a string reference to another job\n",
 		"circleci-resource-class", "unseen3: stored")

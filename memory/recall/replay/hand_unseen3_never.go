@@ -16,7 +16,7 @@ func unseen3Plain(h *hand) {
 			"managed by the pulumi stack `network`. Never add records by hand in either console.",
 		Why:     "records added by hand were overwritten by the next apply and took status.palisade.dev down for an hour.",
 		Learned: "ask in #infra before touching the network stack."})
-	h.note(Note{ID: "trellis-runner-tags", Project: "trellis", OS: "linux", Lang: "yaml", At: day(2026, 6, 1), Type: "convention", NoFailure: true,
+	h.note(Note{ID: "trellis-runner-tags", Project: "trellis", OS: "linux", Lang: "yaml", At: day(2026, 6, 1), Type: "pattern", NoFailure: true,
 		Title:   "runner tags we use",
 		What:    "linux-docker (privileged, dind allowed), linux-shell (deploy only), windows-shell, macos-arm. Every job in .gitlab-ci.yml must name exactly one of them; untagged jobs are rejected by the runner config.",
 		Why:     "shared untagged runners picked up deploy jobs from forks once.",
