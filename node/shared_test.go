@@ -6,9 +6,12 @@ import (
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
+	"net/http/httputil"
+	"net/url"
 	"os"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -113,15 +116,14 @@ func TestSharedCrash(t *testing.T) {
 // sharedPair starts two nodes, A and B, as two processes of one node
 // would run: one data folder (keys), one PostgreSQL state, one MySQL log,
 // each served on loopback.
-func sharedPair(t *testing.T) (a, b *Node, urlA, urlB string) {
+func sharedPair(t *testing.T, cfg Config) (a, b *Node, urlA, urlB string) {
 	t.Helper()
-	dir := dataDir(t)
-	state, logURL := pgtest.SchemaDSN(t), mysqltest.URL(t)
+	cfg.DataDir, cfg.State, cfg.Log = dataDir(t), pgtest.SchemaDSN(t), mysqltest.URL(t)
+	cfg.RecoverGrace, cfg.Logger = sharedTestGrace, slog.New(slog.DiscardHandler)
 	var nodes [2]*Node
 	var urls [2]string
 	for i := range nodes {
-		n, err := New(context.Background(), Config{DataDir: dir, State: state, Log: logURL, RecoverGrace: sharedTestGrace,
-			Logger: slog.New(slog.DiscardHandler)})
+		n, err := New(context.Background(), cfg)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,7 +144,7 @@ func sharedPair(t *testing.T) (a, b *Node, urlA, urlB string) {
 // logged once, every answer naming its one index.
 func TestSharedLibraryRacing(t *testing.T) {
 	t.Parallel()
-	a, _, urlA, urlB := sharedPair(t)
+	a, _, urlA, urlB := sharedPair(t, Config{})
 	urls := []string{urlA, urlB}
 	owner := newAuthor(t, a, urlA)
 	now := time.Now().Add(-time.Minute)
@@ -202,4 +204,36 @@ func TestSharedLibraryRacing(t *testing.T) {
 	if leaves := leavesOf(t, a, sameID); len(leaves) != 1 {
 		t.Fatalf("the contribution sent %d times to two processes is on the log at %v, want once", 2*racers, leaves)
 	}
+}
+
+// balancer serves a round-robin load balancer over urls on loopback, as
+// one sends requests to the processes of a node: each request to the next.
+func balancer(t *testing.T, urls ...string) string {
+	t.Helper()
+	var backends []*url.URL
+	for _, u := range urls {
+		parsed, err := url.Parse(u)
+		if err != nil {
+			t.Fatal(err)
+		}
+		backends = append(backends, parsed)
+	}
+	var next atomic.Uint64
+	srv := httptest.NewServer(&httputil.ReverseProxy{Rewrite: func(r *httputil.ProxyRequest) {
+		r.SetURL(backends[next.Add(1)%uint64(len(backends))])
+		r.Out.Host = r.In.Host
+	}})
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestSharedVerificationLoop runs TestVerificationLoop's whole economy
+// (qualification, bundles, jobs, attestations, credit, rounds, opening,
+// and the log audited with the protocol core) through a balancer over two
+// processes of one node, each request going to the next.
+func TestSharedVerificationLoop(t *testing.T) {
+	t.Parallel()
+	d, g := startDNS(t), startGitHub(t)
+	a, _, urlA, urlB := sharedPair(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
+	verificationLoop(t, a, balancer(t, urlA, urlB), d)
 }
