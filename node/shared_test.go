@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agora-node/agora/store/postgres/pgtest"
+	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog/mysqltest"
 )
 
@@ -236,4 +237,81 @@ func TestSharedVerificationLoop(t *testing.T) {
 	d, g := startDNS(t), startGitHub(t)
 	a, _, urlA, urlB := sharedPair(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
 	verificationLoop(t, a, balancer(t, urlA, urlB), d)
+}
+
+// TestSharedLongPollAndHeads: a long-poll for the next entry held by one
+// process (GET /api/v1/log/entries?start=N&wait=) ends with the entry
+// another process logged, and the tree heads the two serve are one tree:
+// each is consistent with the other, proved by either process.
+func TestSharedLongPollAndHeads(t *testing.T) {
+	t.Parallel()
+	a, _, urlA, urlB := sharedPair(t, Config{})
+	owner := newAuthor(t, a, urlA)
+	head := func(base string) tlog.TreeHead {
+		t.Helper()
+		status, v := call(t, "GET", base+"/api/v1/log", nil)
+		if status != http.StatusOK {
+			t.Fatalf("GET %s/api/v1/log: %d %v", base, status, v)
+		}
+		h, err := tlog.ParseTreeHead(mustJSON(t, v.(map[string]any)["tree_head"]))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return h
+	}
+	size := head(urlB).Size
+	polled := make(chan any, 1)
+	go func() {
+		status, v := call(t, "GET", urlB+"/api/v1/log/entries?start="+itoa(size)+"&wait=20", nil)
+		if status != http.StatusOK {
+			t.Errorf("the long-poll on B: %d %v", status, v)
+		}
+		polled <- v
+	}()
+	time.Sleep(300 * time.Millisecond) // the poll is waiting
+	wire, id := envelope(t, owner, map[string]any{"kind": "thread", "title": "Through A", "body": "Seen by B's poll", "links": []any{}, "previous": ""}, time.Now())
+	began := time.Now()
+	if status, v := call(t, "POST", urlA+"/api/entries", wire); status != http.StatusCreated {
+		t.Fatalf("the contribution through A: %d %v", status, v)
+	}
+	select {
+	case v := <-polled:
+		entries, _ := v.(map[string]any)["entries"].([]any)
+		if len(entries) == 0 {
+			t.Fatalf("B's long-poll ended with no entry: %v", v)
+		}
+		leaf, _ := entries[0].(map[string]any)["leaf"].(map[string]any)
+		entry, _ := leaf["entry"].(map[string]any)
+		if entry["revision"] != id {
+			t.Fatalf("B's long-poll gave %v, want the contribution %s logged through A", entries[0], id)
+		}
+		t.Logf("B's long-poll answered %s after A acknowledged", time.Since(began).Round(time.Millisecond))
+	case <-time.After(25 * time.Second):
+		t.Fatal("B's long-poll never answered")
+	}
+
+	// Each process's head is consistent with the other's, proved by each.
+	ha, hb := head(urlA), head(urlB)
+	pub := a.keys.log.Public().String()
+	for _, prover := range []string{urlA, urlB} {
+		first, second := ha, hb
+		if first.Size > second.Size {
+			first, second = second, first
+		}
+		status, v := call(t, "GET", prover+"/api/v1/log/proofs/consistency?first="+itoa(first.Size)+"&second="+itoa(second.Size), nil)
+		if status != http.StatusOK {
+			t.Fatalf("consistency %d to %d from %s: %d %v", first.Size, second.Size, prover, status, v)
+		}
+		var proof []tlog.Hash
+		for _, h := range v.(map[string]any)["proof"].([]any) {
+			hash, err := tlog.ParseHash(h.(string))
+			if err != nil {
+				t.Fatal(err)
+			}
+			proof = append(proof, hash)
+		}
+		if err := tlog.VerifyTreeGrowth(first, second, proof, pub); err != nil {
+			t.Fatalf("the heads of A (%d) and B (%d) are not one tree: %v", ha.Size, hb.Size, err)
+		}
+	}
 }
