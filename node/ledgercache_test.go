@@ -4,6 +4,8 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -17,14 +19,15 @@ import (
 // a ledgerhttp.Server of its own, with its own caches, over its own
 // connections to n's PostgreSQL state (dsn), reading n's log and files,
 // on the clock now. It only reads; it runs no background loops.
-func ledgerTwin(t *testing.T, n *Node, dsn string, now func() time.Time) string {
+func ledgerTwin(t *testing.T, n *Node, dsn string, cfg ledgerhttp.Config, now func() time.Time) string {
 	t.Helper()
 	st, err := postgres.Open(context.Background(), postgres.Config{DSN: dsn})
 	if err != nil {
 		t.Fatal(err)
 	}
 	mux := http.NewServeMux()
-	ledgerhttp.New(mux, ledgerhttp.Config{HabitsEvery: n.cfg.HabitsEvery, OpenAfter: -1}, ledgerhttp.Deps{
+	cfg.HabitsEvery, cfg.OpenAfter = n.cfg.HabitsEvery, -1
+	ledgerhttp.New(mux, cfg, ledgerhttp.Deps{
 		Store: st, Journal: n.journal, Log: n.log, Blobs: n.files, LogID: n.logID, Logger: n.logger, Now: now,
 	})
 	srv := httptest.NewServer(mux)
@@ -93,12 +96,12 @@ func TestLedgerCachesAcrossProcesses(t *testing.T) {
 	for i := range round {
 		round[i].importance = map[string]int{"gpt": 60, "gemini": 50}[round[i].family]
 	}
-	twin := ledgerTwin(t, n, state, time.Now)
+	twin := ledgerTwin(t, n, state, ledgerhttp.Config{}, time.Now)
 	// The twins ahead stand a minute into the next hour for the whole
 	// test, so that both ask for that hour's habits whenever the test runs.
 	next := time.Now().UTC().Truncate(time.Hour).Add(time.Hour + time.Minute)
 	ahead := func() time.Time { return next }
-	early, late := ledgerTwin(t, n, state, ahead), ledgerTwin(t, n, state, ahead)
+	early, late := ledgerTwin(t, n, state, ledgerhttp.Config{}, ahead), ledgerTwin(t, n, state, ledgerhttp.Config{}, ahead)
 
 	var hashes []string
 	for _, title := range []string{"rated one", "rated two", "rated three", "rated four"} {
@@ -193,5 +196,45 @@ func TestLedgerCachesAcrossProcesses(t *testing.T) {
 	}
 	if want := servedReport(t, base); after != want {
 		t.Errorf("the twin's transparency report:\n%s\nthe node's:\n%s", after, want)
+	}
+}
+
+// TestSnapshotsWithdrawnAcrossProcesses: a second ledger server over the
+// node's PostgreSQL state, keeping its own copy of today's snapshot,
+// stops serving it (410 snapshot_reissuing, its loop reissuing it) once
+// the node logged the withdrawal of a bundle the snapshot holds: the
+// twin learns of the withdrawal from the entries the store binds, not
+// from the request that withdrew it.
+func TestSnapshotsWithdrawnAcrossProcesses(t *testing.T) {
+	t.Parallel()
+	state := pgtest.SchemaDSN(t)
+	n, srv := testNodeWith(t, Config{State: state, OpenAfter: -1, Qualification: "off", CanaryRate: -1})
+	kept := t.TempDir()
+	var twin string
+	w := withdrawPublished(t, n, srv.URL, func(today string) {
+		taken := filepath.Join(n.cfg.DataDir, "snapshots")
+		files, err := os.ReadDir(taken)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			data, err := os.ReadFile(filepath.Join(taken, f.Name()))
+			if err == nil {
+				err = os.WriteFile(filepath.Join(kept, f.Name()), data, 0o644)
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		twin = ledgerTwin(t, n, state, ledgerhttp.Config{SnapshotDir: kept}, time.Now)
+		if code, v := call(t, "GET", twin+"/api/v1/snapshots/"+today+"/card", nil); code != http.StatusOK || v.(map[string]any)["claims"] != 1.0 {
+			t.Fatalf("the twin's card before the withdrawal: %d %v", code, v)
+		}
+	})
+	for _, path := range []string{"/api/v1/snapshots/" + w.today + "/card", "/api/v1/snapshots/" + w.today} {
+		code, v := call(t, "GET", twin+path, nil)
+		if m, _ := v.(map[string]any); code != http.StatusGone || m["code"] != "snapshot_reissuing" {
+			t.Errorf("GET %s on the twin after the node withdrew %s: %d %v, want 410 snapshot_reissuing", path, w.hash, code, m)
+		}
 	}
 }
