@@ -42,6 +42,25 @@ type CheckStore interface {
 	// order they came: what rating habits are measured from.
 	RatingsSince(ctx context.Context, since time.Time) ([]Rating, error)
 
+	// RatingCount returns how many ratings RateImportance recorded. It
+	// grows in the commit that records each, whichever process sharing the
+	// store recorded it, so a reader that finds it unchanged knows no
+	// rating came in between: what a cache of scores checks before it
+	// serves. It MUST be cheap (one row read, not a count of the ratings).
+	RatingCount(ctx context.Context) (int64, error)
+
+	// KeepHabits keeps h as the rating habits measured at h.At, unless
+	// habits measured at that moment were kept already, and returns the
+	// habits kept: the first measurement of a moment is the one every
+	// caller gets, so the processes sharing a store score claims alike
+	// even when a rating stamped before the moment committed between
+	// their measurements.
+	KeepHabits(ctx context.Context, h jobs.Habits) (jobs.Habits, error)
+
+	// KeptHabits returns the habits KeepHabits kept for the moment at,
+	// store.ErrNotFound if none were.
+	KeptHabits(ctx context.Context, at time.Time) (jobs.Habits, error)
+
 	// RetireBundleJobs ends a bundle's jobs of kind that are not done, held or
 	// not (no one may answer them after), and records moves, at once. It
 	// returns how many it ended.

@@ -521,13 +521,18 @@ func TestOverBudget(t *testing.T) {
 	}
 }
 
-// TestPublishedWithdrawal: a bundle opens with its reproductions split, so
-// its reserve reproduction runs in public; that one finds private data, a
-// panel upholds it, and the published bundle is withdrawn: its files
-// refused, its claims Unavailable with their words no longer served.
-func TestPublishedWithdrawal(t *testing.T) {
-	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
-	base := srv.URL
+// publishedWithdrawal is what withdrawPublished did.
+type publishedWithdrawal struct {
+	hash, claim, people, today string
+	public                     verifier // the reserve reproducer, who found the private data
+}
+
+// withdrawPublished opens a bundle with its reproductions split, takes
+// today's snapshot of it, and has its reserve reproduction, run in
+// public, find private data, which a panel upholds: the published bundle
+// is withdrawn. snapshotTaken, if set, runs once the snapshot is.
+func withdrawPublished(t *testing.T, n *Node, base string, snapshotTaken func(today string)) publishedWithdrawal {
+	t.Helper()
 	author := invitedVerifier(t, n, base, "Author", "claude")
 	r1, r2, r3 := invitedVerifier(t, n, base, "R1", "gpt"), invitedVerifier(t, n, base, "R2", "gemini"), invitedVerifier(t, n, base, "R3", "gpt")
 	p1, p2 := invitedVerifier(t, n, base, "P1", "gemini"), invitedVerifier(t, n, base, "P2", "mistral")
@@ -557,6 +562,9 @@ func TestPublishedWithdrawal(t *testing.T) {
 	if status, v := call(t, "POST", base+"/api/v1/admin/snapshots/"+today, nil, "Authorization", adminToken(t, n)); status != http.StatusCreated || v.(map[string]any)["claims"] != 1.0 {
 		t.Fatalf("today's snapshot of the open bundle: %d %v", status, v)
 	}
+	if snapshotTaken != nil {
+		snapshotTaken(today)
+	}
 	reserve := r3.requestAt(t, base, run, time.Now())
 	if reserve == nil || reserve["kind"] != jobs.Reproduction || reserve["bundle"] != hash {
 		t.Fatalf("the reserve reproduction: %v", reserve)
@@ -578,10 +586,22 @@ func TestPublishedWithdrawal(t *testing.T) {
 	if b, _ := v.(map[string]any); status != http.StatusOK || b["state"] != "withdrawn" || b["tombstone"].(map[string]any)["reason"] != "private_data" {
 		t.Fatalf("the published bundle after the panel: %d %v", status, v)
 	}
+	return publishedWithdrawal{hash: hash, claim: claimID, people: people, today: today, public: r3}
+}
+
+// TestPublishedWithdrawal: a bundle opens with its reproductions split, so
+// its reserve reproduction runs in public; that one finds private data, a
+// panel upholds it, and the published bundle is withdrawn: its files
+// refused, its claims Unavailable with their words no longer served.
+func TestPublishedWithdrawal(t *testing.T) {
+	n, srv := testNodeWith(t, Config{OpenAfter: -1, Qualification: "off", CanaryRate: -1})
+	base := srv.URL
+	w := withdrawPublished(t, n, base, nil)
+	people, claimID, today, r3 := w.people, w.claim, w.today, w.public
 	if status, v := call(t, "GET", base+"/api/v1/files/"+people, nil); status != http.StatusGone || v.(map[string]any)["code"] != "withdrawn" {
 		t.Errorf("a file of the withdrawn bundle: %d %v", status, v)
 	}
-	status, v = call(t, "GET", base+"/api/v1/claims/"+claimID, nil)
+	status, v := call(t, "GET", base+"/api/v1/claims/"+claimID, nil)
 	if c, _ := v.(map[string]any); status != http.StatusOK || c["claim"] != nil || c["statement"] != nil || len(c["statuses"].([]any)) != 1 || c["statuses"].([]any)[0] != "unavailable" {
 		t.Errorf("a claim of the withdrawn bundle: %d %v", status, v)
 	}

@@ -270,6 +270,13 @@ type done struct {
 
 func work(t *testing.T, base string, vs []verifier) map[string][]done {
 	t.Helper()
+	return workAround(t, base, vs, nil)
+}
+
+// workAround is work calling around, when set, with each job handed out
+// and the func that answers it, which around must call once.
+func workAround(t *testing.T, base string, vs []verifier, around func(job map[string]any, answer func())) map[string][]done {
+	t.Helper()
 	out := map[string][]done{}
 	for round := 0; ; round++ {
 		if round > 30 {
@@ -297,18 +304,24 @@ func work(t *testing.T, base string, vs []verifier) map[string][]done {
 			if _, blind := files["signature"]; blind {
 				t.Fatal("a job carries signature")
 			}
-			status, ans := v.answer(t, base, job)
-			if status == http.StatusConflict && ans["code"] == "closed" {
-				// Its round closed it while it was being done (the
-				// sweep settled its appeal or panel): no work to count.
-				got = true
-				continue
-			}
-			if status != http.StatusCreated && !(job["kind"] == "importance_rating" && status == http.StatusOK) {
-				t.Fatalf("%s: answering %s: %d %v", v.name, job["kind"], status, ans)
-			}
-			out[job["bundle"].(string)] = append(out[job["bundle"].(string)], done{v, job["kind"].(string)})
 			got = true
+			answer := func() {
+				status, ans := v.answer(t, base, job)
+				if status == http.StatusConflict && ans["code"] == "closed" {
+					// Its round closed it while it was being done (the
+					// sweep settled its appeal or panel): no work to count.
+					return
+				}
+				if status != http.StatusCreated && !(job["kind"] == "importance_rating" && status == http.StatusOK) {
+					t.Fatalf("%s: answering %s: %d %v", v.name, job["kind"], status, ans)
+				}
+				out[job["bundle"].(string)] = append(out[job["bundle"].(string)], done{v, job["kind"].(string)})
+			}
+			if around != nil {
+				around(job, answer)
+			} else {
+				answer()
+			}
 		}
 		if !got {
 			return out

@@ -272,7 +272,6 @@ func (s *Server) rateImportance(r *http.Request) (any, int, error) {
 	case err != nil:
 		return nil, 0, err
 	}
-	s.ratingTaken()
 	standing, err := s.importanceStanding(ctx, rt.Bundle, want)
 	return map[string]any{"bundle": rt.Bundle, "claims": standing}, http.StatusOK, err
 }

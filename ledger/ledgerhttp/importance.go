@@ -3,6 +3,7 @@ package ledgerhttp
 import (
 	"cmp"
 	"context"
+	"errors"
 	"net/http"
 	"slices"
 	"sync"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/jobs"
+	"github.com/agora-node/agora/store"
 	"github.com/agora-node/agora/tlog"
 )
 
@@ -19,22 +21,54 @@ import (
 // from the last 90 days of ratings), and the claim's score is the mean of
 // the middle two, following the latest habits for 30 days after it shows.
 // GET /api/v1/rating-habits shows the habits measured now.
+//
+// The habits of a moment are measured once for every process sharing the
+// store: the first to need them measures them and keeps them in the store
+// (ledger.CheckStore's KeepHabits), and the others, and it, score by the
+// habits kept. Measured in each process, two could measure from different
+// ratings (one stamped before the moment committed between their
+// measurements, or their clocks differ) and score a claim differently.
 
-// habitBook caches habits by the hour they were measured at.
+// habitBook caches the habits kept in the store by their moment: once
+// kept, a moment's habits never change.
 type habitBook struct {
 	mu sync.Mutex
 	at map[time.Time]jobs.Habits
 }
 
-// habitsAt measures habits at the last measuring time up to at.
+// habitMoment is the last moment habits are measured at, up to at.
+func (s *Server) habitMoment(at time.Time) time.Time {
+	return at.UTC().Truncate(cmp.Or(s.cfg.HabitsEvery, time.Hour))
+}
+
+// habitsAt is the habits of the last measuring moment up to at: those the
+// store keeps for it, measured and kept now if none are yet.
 func (s *Server) habitsAt(ctx context.Context, at time.Time) (jobs.Habits, error) {
-	hour := at.UTC().Truncate(cmp.Or(s.cfg.HabitsEvery, time.Hour))
+	moment := s.habitMoment(at)
 	s.habits.mu.Lock()
 	defer s.habits.mu.Unlock()
-	if h, ok := s.habits.at[hour]; ok {
+	if h, ok := s.habits.at[moment]; ok {
 		return h, nil
 	}
-	ratings, err := s.store.RatingsSince(ctx, hour.Add(-jobs.HabitWindow))
+	h, err := s.store.KeptHabits(ctx, moment)
+	if errors.Is(err, store.ErrNotFound) {
+		if h, err = s.measureHabits(ctx, moment); err == nil {
+			h, err = s.store.KeepHabits(ctx, h)
+		}
+	}
+	if err != nil {
+		return jobs.Habits{}, err
+	}
+	if s.habits.at == nil || len(s.habits.at) > 64 {
+		s.habits.at = map[time.Time]jobs.Habits{}
+	}
+	s.habits.at[moment] = h
+	return h, nil
+}
+
+// measureHabits measures the habits at moment from the store's ratings.
+func (s *Server) measureHabits(ctx context.Context, moment time.Time) (jobs.Habits, error) {
+	ratings, err := s.store.RatingsSince(ctx, moment.Add(-jobs.HabitWindow))
 	if err != nil {
 		return jobs.Habits{}, err
 	}
@@ -44,12 +78,7 @@ func (s *Server) habitsAt(ctx context.Context, at time.Time) (jobs.Habits, error
 			samples = append(samples, jobs.RatingSample{Claim: claim, Model: r.Model, Family: r.Family, Score: score, At: r.At})
 		}
 	}
-	h := jobs.MeasureHabits(samples, hour)
-	if s.habits.at == nil || len(s.habits.at) > 64 {
-		s.habits.at = map[time.Time]jobs.Habits{}
-	}
-	s.habits.at[hour] = h
-	return h, nil
+	return jobs.MeasureHabits(samples, moment), nil
 }
 
 // importance is where one claim's ratings stand.

@@ -1,9 +1,3 @@
-// Package ledgerhttp serves the ledger, the sciencejournal protocol's HTTP
-// API (spec/ledger-protocol.md): the log and its proofs, operators, names, keys and
-// identities, bundles from check to seal to open, their files and claims,
-// uploads, and the node admin's invitations. It takes the node's store, its
-// journal (every entry it logs goes through journal.Journal) and its log for
-// reads; package node mounts it.
 package ledgerhttp
 
 import (

@@ -20,6 +20,7 @@ import (
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/snapshot"
+	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/store"
 )
 
@@ -193,6 +194,9 @@ func (s *Server) openSnapshot(r *http.Request) (*os.File, os.FileInfo, error) {
 	if err == nil && s.snapshots == nil {
 		err = noSnapshot(date)
 	}
+	if err == nil {
+		err = s.caughtUp(r.Context())
+	}
 	if err == nil && s.reissues.isStale(date) {
 		err = reissuing(date)
 	}
@@ -231,6 +235,9 @@ func (s *Server) getSnapshotCard(r *http.Request) (any, int, error) {
 	}
 	if s.snapshots == nil {
 		return nil, 0, noSnapshot(date)
+	}
+	if err := s.caughtUp(r.Context()); err != nil {
+		return nil, 0, err
 	}
 	if s.reissues.isStale(date) {
 		return nil, 0, reissuing(date)
@@ -337,17 +344,73 @@ func (s *Server) snapshotsWithdrawn(b ledger.Bundle) {
 	if err != nil {
 		s.logger.Error("listing the snapshots to reissue", "bundle", b.Hash, "err", err)
 	}
-	s.reissues.mu.Lock()
+	var stale []string
 	for _, c := range cards {
 		if c.Head.Size > uint64(b.RevealedIndex) {
-			s.reissues.stale[c.Date] = true
+			stale = append(stale, c.Date)
 		}
+	}
+	s.markStale(stale)
+}
+
+// snapshotsWithdrawnIn marks stale every snapshot that holds the opening
+// of a bundle one of withdrawn takes down and was taken, or last
+// reissued, at a tree head without that withdrawal: the statuses'
+// catch-up reads every withdrawal the store binds, so a process sharing
+// the store reissues its own snapshots after another process logged one,
+// and a process that stopped before it reissued them does once started.
+// The process that logs a withdrawal marks its snapshots at once
+// (snapshotsWithdrawn); reading the withdrawal here after the reissue
+// covered it marks nothing.
+func (s *Server) snapshotsWithdrawnIn(ctx context.Context, withdrawn []withdrawnLeaf) {
+	if s.snapshots == nil || len(withdrawn) == 0 {
+		return
+	}
+	cards, err := s.snapshots.List()
+	if err != nil {
+		s.logger.Error("listing the snapshots to reissue", "err", err)
+		return
+	}
+	var stale []string
+	for _, w := range withdrawn {
+		b, err := s.store.Bundle(ctx, w.bundle)
+		if err != nil {
+			if !errors.Is(err, store.ErrNotFound) {
+				s.logger.Error("reading a withdrawn bundle for the snapshots to reissue", "bundle", w.bundle, "err", err)
+			}
+			continue
+		}
+		for _, c := range cards {
+			if b.RevealedIndex >= 0 && c.Head.Size > uint64(b.RevealedIndex) && w.index >= c.LogSize() {
+				stale = append(stale, c.Date)
+			}
+		}
+	}
+	s.markStale(stale)
+}
+
+// markStale marks dates' snapshots stale and wakes the loop that
+// reissues them.
+func (s *Server) markStale(dates []string) {
+	if len(dates) == 0 {
+		return
+	}
+	s.reissues.mu.Lock()
+	for _, date := range dates {
+		s.reissues.stale[date] = true
 	}
 	s.reissues.mu.Unlock()
 	select {
 	case s.reissues.due <- struct{}{}:
 	default:
 	}
+}
+
+// caughtUp brings the statuses up to every bound entry, which marks the
+// snapshots a withdrawal logged since made stale, before a snapshot is
+// served.
+func (s *Server) caughtUp(ctx context.Context) error {
+	return s.derived(ctx, func(*status.Deriver) error { return nil })
 }
 
 // reissueStale reissues the snapshots of dates at the latest tree head,

@@ -19,8 +19,10 @@ import (
 // limits, badges and places, derived from the log by a standings.Book fed
 // beside the statuses' Deriver, and claims' importance as GET
 // /api/v1/claims/{id} serves it. Records and the leaderboard read a sheet
-// made since the log last grew and the last rating came in; limits' checks
-// use one up to RefreshStanding old, as the spec lets them, so that a busy
+// made at the log size the store has bound, the store's count of ratings
+// (ledger.CheckStore's RatingCount, which a rating taken by any process
+// sharing the store moves) and the habits' moment now; limits' checks use
+// one up to RefreshStanding old, as the spec lets them, so that a busy
 // node does not account for everyone on every write.
 
 // RefreshStanding is how long a sheet of operators' standing serves.
@@ -37,29 +39,22 @@ func (s *Server) routeStanding() {
 	s.mux.Handle("GET /api/v1/leaderboard", s.serve(s.getLeaderboard))
 }
 
-// standingBook caches the latest sheet.
+// standingBook caches the latest sheet, with what it was made from: the
+// log's leaves, the store's ratings and the habits' moment, the three
+// inputs a sheet's scores have.
 type standingBook struct {
 	mu      sync.Mutex
 	sheet   *standings.Sheet
-	size    uint64 // the log size it was made at
-	ratings uint64 // the ratings generation it was made at
+	size    uint64    // the log size it was made at
+	ratings int64     // the store's RatingCount read before it was made
+	habits  time.Time // the habits' moment it was made at (habitMoment)
 	made    time.Time
-	// generation counts the ratings taken, each of which may reveal a
-	// claim's importance.
-	generation uint64
-}
-
-// ratingTaken marks the sheet stale: a rating may have revealed a score.
-func (s *Server) ratingTaken() {
-	s.standing.mu.Lock()
-	s.standing.generation++
-	s.standing.mu.Unlock()
 }
 
 // standingSheet is every operator's standing as of now, or a sheet made
-// less than RefreshStanding ago: when fresh, only one made at the same log
-// size with no rating since, as a record read wants it; otherwise any, as
-// a limit's check may use a score that old.
+// less than RefreshStanding ago: when fresh, only one made from the same
+// log size, ratings and habits' moment, as a record read wants it;
+// otherwise any, as a limit's check may use a score that old.
 func (s *Server) standingSheet(ctx context.Context, fresh bool) (*standings.Sheet, error) {
 	s.standing.mu.Lock()
 	defer s.standing.mu.Unlock()
@@ -69,9 +64,16 @@ func (s *Server) standingSheet(ctx context.Context, fresh bool) (*standings.Shee
 	if recent && !fresh {
 		return sb.sheet, nil
 	}
+	// Read before the sheet is made, so that a rating committed while it
+	// is made leaves it stale, not taken for fresh.
+	ratings, err := s.store.RatingCount(ctx)
+	if err != nil {
+		return nil, err
+	}
+	habits := s.habitMoment(now)
 	var out *standings.Sheet
-	err := s.derived(ctx, func(d *status.Deriver) error {
-		if recent && sb.size == d.Size() && sb.ratings == sb.generation {
+	err = s.derived(ctx, func(d *status.Deriver) error {
+		if recent && sb.size == d.Size() && sb.ratings == ratings && sb.habits.Equal(habits) {
 			out = sb.sheet
 			return nil
 		}
@@ -79,7 +81,7 @@ func (s *Server) standingSheet(ctx context.Context, fresh bool) (*standings.Shee
 		if err != nil {
 			return err
 		}
-		sb.sheet, sb.size, sb.ratings, sb.made = sheet, d.Size(), sb.generation, now
+		sb.sheet, sb.size, sb.ratings, sb.habits, sb.made = sheet, d.Size(), ratings, habits, now
 		out = sheet
 		return nil
 	})

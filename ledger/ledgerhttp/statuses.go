@@ -10,6 +10,7 @@ import (
 
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
+	"github.com/agora-node/agora/ledger/snapshot"
 	standings "github.com/agora-node/agora/ledger/standing"
 	"github.com/agora-node/agora/ledger/status"
 	"github.com/agora-node/agora/store"
@@ -38,36 +39,52 @@ func (s *Server) derived(ctx context.Context, read func(d *status.Deriver) error
 		})
 		s.status.book = standings.New()
 	}
-	if err := s.catchUp(ctx, s.status.d); err != nil {
+	withdrawn, err := s.catchUp(ctx, s.status.d)
+	// The snapshots a withdrawal read here makes stale, whoever logged it
+	// (snapshots.go), even when the catch-up stopped on an error after it.
+	s.snapshotsWithdrawnIn(ctx, withdrawn)
+	if err != nil {
 		return err
 	}
 	return read(s.status.d)
 }
 
+// withdrawnLeaf is a withdrawal entry the Deriver read: its index, and
+// the bundle it takes down.
+type withdrawnLeaf struct {
+	index  uint64
+	bundle string
+}
+
 // catchUp adds every bound leaf d has not read, stopping at the first
 // index not bound yet (an append still on its way): the next read goes
-// on from there.
-func (s *Server) catchUp(ctx context.Context, d *status.Deriver) error {
+// on from there. It returns the withdrawals among the leaves it added.
+func (s *Server) catchUp(ctx context.Context, d *status.Deriver) ([]withdrawnLeaf, error) {
 	latest, err := s.store.LatestIndex(ctx)
 	if err != nil {
-		return err
+		return nil, err
 	}
+	var withdrawn []withdrawnLeaf
 	for i := int64(d.Size()); i <= latest; i++ {
 		signed, err := s.store.Signed(ctx, i)
 		if errors.Is(err, store.ErrNotFound) {
-			return nil
+			return withdrawn, nil
 		}
 		if err != nil {
-			return err
+			return withdrawn, err
 		}
 		if err := d.Add(uint64(i), signed.Leaf); err != nil {
-			return fmt.Errorf("deriving statuses: %w", err)
+			return withdrawn, fmt.Errorf("deriving statuses: %w", err)
 		}
 		if err := s.status.book.Add(uint64(i), signed.Leaf); err != nil {
-			return fmt.Errorf("deriving standing: %w", err)
+			return withdrawn, fmt.Errorf("deriving standing: %w", err)
+		}
+		// The Deriver took the leaf, so it parses.
+		if hash, _ := snapshot.WithdrawnBundle(signed.Leaf); hash != "" {
+			withdrawn = append(withdrawn, withdrawnLeaf{index: uint64(i), bundle: hash})
 		}
 	}
-	return nil
+	return withdrawn, nil
 }
 
 // storedFile reads the file at path of a bundle the store holds.

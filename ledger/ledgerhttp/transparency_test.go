@@ -1,14 +1,20 @@
 package ledgerhttp
 
 import (
+	"context"
 	"errors"
+	"maps"
 	"net/http"
+	"path/filepath"
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/canonical"
 	"github.com/agora-node/agora/internal/httpapi"
 	"github.com/agora-node/agora/ledger"
 	"github.com/agora-node/agora/ledger/jobs"
+	"github.com/agora-node/agora/store/sqlite"
+	"github.com/agora-node/agora/tlog"
 )
 
 // TestParseQuarter: a quarter is YYYY-Qn, covering its three months in
@@ -66,5 +72,51 @@ func TestPanelOutcome(t *testing.T) {
 		if outcome, n := panelOutcome(tc.answers); outcome != tc.outcome || n != tc.overturned {
 			t.Errorf("%s: %q %d, want %q %d", name, outcome, n, tc.outcome, tc.overturned)
 		}
+	}
+}
+
+// TestReportCountWaitsForLowerIndex: a count stops at the first index
+// not bound yet, so an index another process binds after a higher one
+// (its append sequenced first, bound later) is counted once bound,
+// never skipped.
+func TestReportCountWaitsForLowerIndex(t *testing.T) {
+	ctx := context.Background()
+	st, err := sqlite.Open(ctx, sqlite.Config{Path: filepath.Join(t.TempDir(), "state.db")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { st.Close() })
+	s := &Server{store: st}
+	bind := func(index int64, typ string) {
+		t.Helper()
+		leaf, err := canonical.Marshal(map[string]any{"entry": map[string]any{"type": typ, "n": index},
+			"timestamp": tlog.FormatTimestamp(time.Date(2026, 12, 7, 1, 0, int(index), 0, time.UTC))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		digest := canonical.Digest(leaf)
+		if err := st.PutSigned(ctx, digest, leaf, leaf); err != nil {
+			t.Fatal(err)
+		}
+		if err := st.BindIndex(ctx, index, digest); err != nil {
+			t.Fatal(err)
+		}
+	}
+	count := func() (uint64, map[string]int) {
+		t.Helper()
+		c, err := s.countLog(ctx, span{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c.size, maps.Clone(c.entries)
+	}
+	bind(0, "registration")
+	bind(2, "withdrawal")
+	if size, entries := count(); size != 1 || entries["registration"] != 1 || entries["withdrawal"] != 0 {
+		t.Errorf("with index 1 not bound: %d leaves %v, want the one before it", size, entries)
+	}
+	bind(1, "challenge")
+	if size, entries := count(); size != 3 || entries["challenge"] != 1 || entries["withdrawal"] != 1 {
+		t.Errorf("once index 1 is bound: %d leaves %v, want all three", size, entries)
 	}
 }

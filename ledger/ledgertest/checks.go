@@ -76,15 +76,19 @@ func testChecks(f *fixture) {
 	pay := []jobs.Movement{{Operator: "op:r1", Kind: jobs.Earned, Amount: 1, Key: "job:" + r1.ID, At: f.now}}
 	other := rating
 	other.Operator = "op:r9"
+	f.ratingCount(0, "before any rating")
 	_, err = f.s.RateImportance(f.ctx, other, pay)
 	f.is(err, store.ErrConflict, "RateImportance by one not holding the job")
+	f.ratingCount(0, "after a rating refused")
 	done, err := f.s.RateImportance(f.ctx, rating, pay)
 	f.ok(err, "RateImportance")
 	if !done.Done || done.Answer != rating.Digest {
 		f.t.Errorf("the rated job: %+v", done)
 	}
+	f.ratingCount(1, "after a rating")
 	_, err = f.s.RateImportance(f.ctx, rating, pay)
 	f.is(err, store.ErrDuplicate, "RateImportance again")
+	f.ratingCount(1, "after the rating again")
 	if moves, err := f.s.Movements(f.ctx, "op:r1"); err != nil || len(moves) != 1 {
 		f.t.Errorf("the rating paid %+v, %v; want once", moves, err)
 	}
@@ -107,6 +111,12 @@ func testChecks(f *fixture) {
 	if err != nil || r4.ID == r1.ID || r4.Kind != jobs.ImportanceRating {
 		f.t.Errorf("the other rating: %+v %v", r4, err)
 	}
+	second := rating
+	second.Job, second.Operator, second.Organization, second.Family, second.Digest = r4.ID, "op:r4", "org:r4", "gemini", "sha256:"+nonce()+nonce()
+	_, err = f.s.RateImportance(f.ctx, second, nil)
+	f.ok(err, "RateImportance of the other")
+	f.ratingCount(2, "after the other rating")
+	testKeptHabits(f)
 
 	cites := f.newCheckJobs(2, jobs.CitationCheck, ledger.JobNeeds{Detail: []byte(`{"citations":[]}`)})
 	refund := []jobs.Movement{{Operator: "op:author", Kind: jobs.Refunded, Amount: 2, Key: "refund:citation_checks:" + cites[0].Bundle, At: f.now}}
@@ -127,6 +137,45 @@ func testChecks(f *fixture) {
 	}
 }
 
+// ratingCount checks RatingCount is want.
+func (f *fixture) ratingCount(want int64, when string) {
+	f.t.Helper()
+	if n, err := f.s.RatingCount(f.ctx); err != nil || n != want {
+		f.t.Errorf("RatingCount %s = %d, %v; want %d", when, n, err, want)
+	}
+}
+
+// testKeptHabits checks that the first habits kept for a moment are the
+// ones every later KeepHabits and KeptHabits of it return, to the last
+// offset, and that another moment's are its own.
+func testKeptHabits(f *fixture) {
+	at := f.now.Truncate(time.Hour)
+	if _, err := f.s.KeptHabits(f.ctx, at); !errorsIs(err, store.ErrNotFound) {
+		f.t.Errorf("KeptHabits before any were kept: %v, want ErrNotFound", err)
+	}
+	first := jobs.Habits{At: at, Models: []jobs.Habit{{Name: "gpt-1", Offset: 4.25, Ratings: 12}},
+		Families: []jobs.Habit{{Name: "gpt", Offset: 4.25, Ratings: 12}, {Name: "gemini", Offset: -3.1, Ratings: 9}}}
+	kept, err := f.s.KeepHabits(f.ctx, first)
+	f.ok(err, "KeepHabits")
+	same := func(got, want jobs.Habits) bool {
+		return got.At.Equal(want.At) && slices.Equal(got.Models, want.Models) && slices.Equal(got.Families, want.Families)
+	}
+	if !same(kept, first) {
+		f.t.Errorf("KeepHabits = %+v, want %+v", kept, first)
+	}
+	later := jobs.Habits{At: at, Families: []jobs.Habit{{Name: "gpt", Offset: 9, Ratings: 13}}}
+	if again, err := f.s.KeepHabits(f.ctx, later); err != nil || !same(again, first) {
+		f.t.Errorf("KeepHabits of a second measurement = %+v, %v; want the first, %+v", again, err, first)
+	}
+	if got, err := f.s.KeptHabits(f.ctx, at); err != nil || !same(got, first) {
+		f.t.Errorf("KeptHabits = %+v, %v; want %+v", got, err, first)
+	}
+	next := jobs.Habits{At: at.Add(time.Hour)}
+	if got, err := f.s.KeepHabits(f.ctx, next); err != nil || !same(got, next) || got.Models != nil {
+		f.t.Errorf("KeepHabits of none at another moment = %+v, %v; want none", got, err)
+	}
+}
+
 // checksBeforeReopen writes a check job with needs and a rating, and
 // returns the check that finds both after the store is reopened.
 func (f *fixture) checksBeforeReopen() func() {
@@ -139,7 +188,18 @@ func (f *fixture) checksBeforeReopen() func() {
 	_, err = f.s.RateImportance(f.ctx, ledger.Rating{Job: held.ID, Operator: "op:dr", Organization: "org:dr", Family: "gpt", Model: "gpt-1", Bundle: held.Bundle,
 		Scores: map[string]int{claim: 30}, Reasons: map[string]string{}, Digest: "sha256:" + nonce() + nonce(), Signed: []byte(`{}`), At: f.now}, nil)
 	f.ok(err, "RateImportance")
+	count, err := f.s.RatingCount(f.ctx)
+	f.ok(err, "RatingCount")
+	habits := jobs.Habits{At: f.now.Truncate(time.Hour), Families: []jobs.Habit{{Name: "gpt", Offset: 1.5, Ratings: 7}}}
+	_, err = f.s.KeepHabits(f.ctx, habits)
+	f.ok(err, "KeepHabits")
 	return func() {
+		if got, err := f.s.RatingCount(f.ctx); err != nil || got != count || count == 0 {
+			f.t.Errorf("RatingCount after reopening = %d, %v; want %d", got, err, count)
+		}
+		if got, err := f.s.KeptHabits(f.ctx, habits.At); err != nil || !slices.Equal(got.Families, habits.Families) {
+			f.t.Errorf("KeptHabits after reopening = %+v, %v; want %+v", got, err, habits)
+		}
 		needs, err := f.s.JobNeeds(f.ctx, js[0].ID)
 		if err != nil || !slices.Equal(needs.Software, []string{"rocq"}) || string(needs.Detail) != `{"pairs":[]}` {
 			f.t.Errorf("a job's needs after reopening: %+v %v", needs, err)

@@ -172,23 +172,35 @@ func Withdrawals(ctx context.Context, src Source, from, to uint64) (map[string]u
 			return nil, fmt.Errorf("snapshot: leaves %d to %d: %w", start, end, err)
 		}
 		for j, leaf := range leaves {
-			if !bytes.Contains(leaf, []byte(`"withdrawal"`)) {
-				continue
-			}
-			v, err := canonical.Parse(leaf)
+			hash, err := WithdrawnBundle(leaf)
 			if err != nil {
 				return nil, fmt.Errorf("snapshot: leaf %d: %w", start+uint64(j), err)
 			}
-			obj, _ := v.(map[string]any)
-			entry, _ := obj["entry"].(map[string]any)
-			if hash, _ := entry["bundle"].(string); entry["type"] == "withdrawal" && hash != "" {
-				if _, seen := out[hash]; !seen {
-					out[hash] = start + uint64(j)
-				}
+			if _, seen := out[hash]; hash != "" && !seen {
+				out[hash] = start + uint64(j)
 			}
 		}
 	}
 	return out, nil
+}
+
+// WithdrawnBundle is the bundle a leaf's withdrawal entry takes down, ""
+// for a leaf of any other entry. Only a leaf naming a withdrawal is
+// parsed.
+func WithdrawnBundle(leaf []byte) (string, error) {
+	if !bytes.Contains(leaf, []byte(`"withdrawal"`)) {
+		return "", nil
+	}
+	v, err := canonical.Parse(leaf)
+	if err != nil {
+		return "", err
+	}
+	obj, _ := v.(map[string]any)
+	entry, _ := obj["entry"].(map[string]any)
+	if hash, _ := entry["bundle"].(string); entry["type"] == "withdrawal" {
+		return hash, nil
+	}
+	return "", nil
 }
 
 // revealed returns the claim IDs of a bundle entry that revealed a

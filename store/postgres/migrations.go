@@ -742,4 +742,24 @@ CREATE TABLE recovery_requests (
 	// them in library_catalogue.go. The number is kept so the two schemas
 	// stay numbered alike.
 	`SELECT 1`,
+	// 21: the count of importance ratings and the rating habits measured.
+	//
+	// As store/sqlite's ratingCacheMigration: the count RateImportance
+	// bumps in each rating's commit (one row, made by the first rating, so
+	// a schema just migrated stays empty for an import), and the first
+	// rating habits measured at each moment, which every process sharing
+	// the store then scores by.
+	`
+CREATE TABLE rating_count (
+	one     INTEGER PRIMARY KEY CHECK (one = 1),
+	ratings BIGINT NOT NULL
+);
+INSERT INTO rating_count (one, ratings)
+	SELECT 1, COUNT(DISTINCT job) FROM importance_ratings HAVING COUNT(*) > 0;
+
+CREATE TABLE rating_habits (
+	at     BIGINT PRIMARY KEY,
+	habits TEXT COLLATE "C" NOT NULL
+);
+`,
 }

@@ -77,10 +77,88 @@ func (s *Shared) RateImportance(ctx context.Context, r ledger.Rating, pay []jobs
 				return err
 			}
 		}
+		// The count's one row, made by the first rating: a schema just
+		// migrated holds no rows, as an import into it needs.
+		if _, err := tx.ExecContext(ctx, `INSERT INTO rating_count (one, ratings) VALUES (1, 1)
+			ON CONFLICT (one) DO UPDATE SET ratings = rating_count.ratings + 1`); err != nil {
+			return err
+		}
 		got, err = finishJob(ctx, tx, r.Job, r.Digest, pay)
 		return err
 	})
 	return got, err
+}
+
+// RatingCount implements ledger.CheckStore.
+func (s *Shared) RatingCount(ctx context.Context) (int64, error) {
+	var n int64
+	err := s.R.QueryRowContext(ctx, `SELECT ratings FROM rating_count WHERE one = 1`).Scan(&n)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil
+	}
+	return n, err
+}
+
+// keptHabits is how rating_habits holds one measurement.
+type keptHabits struct {
+	Models   []keptHabit `json:"models"`
+	Families []keptHabit `json:"families"`
+}
+
+type keptHabit struct {
+	Name    string  `json:"name"`
+	Offset  float64 `json:"offset"`
+	Ratings int     `json:"ratings"`
+}
+
+func keptList(hs []jobs.Habit) []keptHabit {
+	out := make([]keptHabit, 0, len(hs))
+	for _, h := range hs {
+		out = append(out, keptHabit(h))
+	}
+	return out
+}
+
+func habitList(ks []keptHabit) []jobs.Habit {
+	var out []jobs.Habit
+	for _, k := range ks {
+		out = append(out, jobs.Habit(k))
+	}
+	return out
+}
+
+// KeepHabits implements ledger.CheckStore.
+func (s *Shared) KeepHabits(ctx context.Context, h jobs.Habits) (jobs.Habits, error) {
+	text, err := json.Marshal(keptHabits{Models: keptList(h.Models), Families: keptList(h.Families)})
+	if err != nil {
+		return jobs.Habits{}, err
+	}
+	err = s.Write(ctx, func(tx Querier) error {
+		_, err := tx.ExecContext(ctx, `INSERT INTO rating_habits (at, habits) VALUES (?, ?) ON CONFLICT (at) DO NOTHING`,
+			Nanos(h.At), string(text))
+		return err
+	})
+	if err != nil {
+		return jobs.Habits{}, err
+	}
+	return s.KeptHabits(ctx, h.At)
+}
+
+// KeptHabits implements ledger.CheckStore.
+func (s *Shared) KeptHabits(ctx context.Context, at time.Time) (jobs.Habits, error) {
+	var text string
+	err := s.R.QueryRowContext(ctx, `SELECT habits FROM rating_habits WHERE at = ?`, Nanos(at)).Scan(&text)
+	if errors.Is(err, sql.ErrNoRows) {
+		return jobs.Habits{}, fmt.Errorf("store: no rating habits kept for %s: %w", at.UTC().Format(time.RFC3339Nano), store.ErrNotFound)
+	}
+	if err != nil {
+		return jobs.Habits{}, err
+	}
+	var k keptHabits
+	if err := json.Unmarshal([]byte(text), &k); err != nil {
+		return jobs.Habits{}, fmt.Errorf("store: the rating habits kept for %s: %w", at.UTC().Format(time.RFC3339Nano), err)
+	}
+	return jobs.Habits{At: FromNanos(Nanos(at)), Models: habitList(k.Models), Families: habitList(k.Families)}, nil
 }
 
 func (s *Shared) ImportanceRatings(ctx context.Context, bundle string) ([]ledger.Rating, error) {

@@ -28,3 +28,22 @@ CREATE TABLE IF NOT EXISTS importance_ratings (
 CREATE INDEX IF NOT EXISTS importance_ratings_bundle ON importance_ratings (bundle, at);
 CREATE INDEX IF NOT EXISTS importance_ratings_claim ON importance_ratings (claim);
 `
+
+// ratingCacheMigration keeps what lets processes sharing a store cache
+// scores alike (ledger.CheckStore's RatingCount and KeepHabits): the
+// count of ratings recorded, one row RateImportance makes and bumps, and
+// the rating habits measured at each moment, the first measurement kept.
+// A store with ratings already gets its count now.
+const ratingCacheMigration = `
+CREATE TABLE rating_count (
+	one     INTEGER PRIMARY KEY CHECK (one = 1),
+	ratings INTEGER NOT NULL
+);
+INSERT INTO rating_count (one, ratings)
+	SELECT 1, COUNT(DISTINCT job) FROM importance_ratings HAVING COUNT(*) > 0;
+
+CREATE TABLE rating_habits (
+	at     BIGINT PRIMARY KEY,
+	habits TEXT NOT NULL
+) WITHOUT ROWID;
+`

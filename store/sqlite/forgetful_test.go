@@ -24,7 +24,7 @@ func owner(table string) string {
 		return "Core"
 	case "bundles", "bundle_files", "claims", "claim_tags", "opened_words", "uploads",
 		"jobs", "job_answers", "job_declines", "credit_moves", "qualification", "canaries", "canary_outcomes",
-		"job_needs", "importance_ratings", "kept_files", "evidence_files",
+		"job_needs", "importance_ratings", "rating_count", "rating_habits", "kept_files", "evidence_files",
 		"teams", "team_people", "team_spans", "team_moves", "team_requests", "team_bans":
 		return "Ledger"
 	case "contributions", "contribution_links", "library_votes", "catalogue_heads", "catalogue_votes", "catalogue_terms",

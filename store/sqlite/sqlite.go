@@ -474,6 +474,9 @@ CREATE TABLE library_votes (
 	// A stored head's catalogue terms written by AddContribution, not by
 	// a trigger through JSON (library_catalogue.go).
 	catalogueTermsMigration,
+	// The count of importance ratings and the rating habits measured,
+	// which processes sharing a store check their caches by (checks.go).
+	ratingCacheMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
