@@ -262,3 +262,62 @@ func leafHolds(leaf, signed []byte) bool {
 	se, _ := s.(map[string]any)
 	return le != nil && se != nil && protocol.MatchesLeafEntry(se, le)
 }
+
+// lockPoll is how often Lock asks again for a lock another process holds.
+const lockPoll = 10 * time.Millisecond
+
+// Lock takes the lock named key, across this process's goroutines and, on
+// a log shared with other processes, across all of them, waiting (until
+// ctx ends) while another holds it; it returns the lock's release. Across
+// processes it is the log's claim on "lock:" and key
+// (translog.Log.Claim), so a process that dies holding it lets go at
+// once. It makes a check of the store or log and the entry the check
+// allows one step, whichever process takes them.
+func (j *Journal) Lock(ctx context.Context, key string) (unlock func(), err error) {
+	mine, err := j.lockHere(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if !j.log.Shared() {
+		return mine, nil
+	}
+	claim := "lock:" + key
+	for {
+		st, err := j.log.Claim(ctx, claim)
+		if err != nil {
+			mine()
+			return nil, fmt.Errorf("journal: taking the lock %s: %w", key, err)
+		}
+		if st != translog.ClaimBusy {
+			return func() {
+				j.releaseShared(context.WithoutCancel(ctx), claim)
+				mine()
+			}, nil
+		}
+		select {
+		case <-ctx.Done():
+			mine()
+			return nil, ctx.Err()
+		case <-time.After(lockPoll):
+		}
+	}
+}
+
+// lockHere takes the lock named key among this process's goroutines: a
+// channel holding one token while the lock is free, made on first use.
+func (j *Journal) lockHere(ctx context.Context, key string) (func(), error) {
+	j.locksMu.Lock()
+	ch, ok := j.locks[key]
+	if !ok {
+		ch = make(chan struct{}, 1)
+		ch <- struct{}{}
+		j.locks[key] = ch
+	}
+	j.locksMu.Unlock()
+	select {
+	case <-ch:
+		return func() { ch <- struct{}{} }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -176,5 +177,53 @@ func TestClaimOfAProcessGone(t *testing.T) {
 	s, err := b.st.SignedByDigest(ctx, digest)
 	if err != nil || s.Index != int64(index) {
 		t.Fatalf("the entry as stored: %+v, %v", s, err)
+	}
+}
+
+// TestLockAcrossProcesses: goroutines of two processes taking one Lock
+// never hold it together, and a process that closes holding it lets the
+// other take it.
+func TestLockAcrossProcesses(t *testing.T) {
+	open := sharedNodes(t)
+	a, b := open(), open()
+	ctx := context.Background()
+	var inside, most atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 8 {
+		n := a
+		if i%2 == 1 {
+			n = b
+		}
+		wg.Go(func() {
+			for range 5 {
+				unlock, err := n.j.Lock(ctx, "seed")
+				if err != nil {
+					t.Errorf("Lock: %v", err)
+					return
+				}
+				now := inside.Add(1)
+				if now > most.Load() {
+					most.Store(now)
+				}
+				time.Sleep(2 * time.Millisecond)
+				inside.Add(-1)
+				unlock()
+			}
+		})
+	}
+	wg.Wait()
+	if most.Load() != 1 {
+		t.Fatalf("%d goroutines of two processes held one lock at once", most.Load())
+	}
+	if _, err := a.j.Lock(ctx, "held"); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.log.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	timeout, cancel := context.WithTimeout(ctx, 5*time.Second)
+	defer cancel()
+	if _, err := b.j.Lock(timeout, "held"); err != nil {
+		t.Fatalf("the lock of a process gone: %v", err)
 	}
 }

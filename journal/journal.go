@@ -77,6 +77,11 @@ type Journal struct {
 	keptMu    sync.Mutex
 	appending map[string]*keptCall
 	onLog     map[string]uint64
+
+	// locks are Lock's among this process's goroutines, by key: few,
+	// named by the callers' code, so never removed. locksMu guards the map.
+	locksMu sync.Mutex
+	locks   map[string]chan struct{}
 }
 
 // keptCall is a call logging a kept entry; done is closed once index and
@@ -92,7 +97,7 @@ func New(st store.Store, log *translog.Log, now func() time.Time) *Journal {
 	turn := make(chan struct{})
 	close(turn)
 	j := &Journal{store: st, log: log, now: now, turn: turn, publishing: map[string]chan struct{}{},
-		appending: map[string]*keptCall{}, onLog: map[string]uint64{}}
+		appending: map[string]*keptCall{}, onLog: map[string]uint64{}, locks: map[string]chan struct{}{}}
 	j.shared.changed = sync.NewCond(&j.shared.mu)
 	return j
 }
