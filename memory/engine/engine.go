@@ -98,6 +98,16 @@ type Engine struct {
 	recMu    sync.RWMutex
 	records  map[string]*record // by ref; guarded by recMu, values never changed in place
 	topics   map[topicID]string // ref by scope and topic key; guarded by recMu
+	// forgotten are the refs of records deleted, here or by another
+	// process, which follow must never install again from a snapshot
+	// read before the deletion; guarded by recWrite.
+	forgotten map[string]bool
+
+	// followMu is held while the engine reads what other processes
+	// changed among the records (follow.go); taken before recWrite,
+	// never while holding it.
+	followMu sync.Mutex
+	cursor   int64 // the store's change the records are read up to; guarded by followMu
 }
 
 // slot is one session as the engine last stored it. mu is held while an
@@ -113,14 +123,20 @@ type slot struct {
 // New returns an engine over st, with every record of st indexed.
 func New(ctx context.Context, st Store, cfg Config) (*Engine, error) {
 	e := &Engine{st: st, index: recall.NewIndex(), now: cfg.Now, sessions: map[string]*slot{},
-		records: map[string]*record{}, topics: map[topicID]string{}}
+		records: map[string]*record{}, topics: map[topicID]string{}, forgotten: map[string]bool{}}
 	if e.now == nil {
 		e.now = time.Now
 	}
-	rows, err := st.MemoryRecords(ctx)
+	all, err := st.MemoryRecordChanges(ctx, 0)
 	if err != nil {
 		return nil, fmt.Errorf("engine: reading the records: %w", err)
 	}
+	e.cursor = all.Cursor
+	for _, ref := range all.Deleted {
+		e.forgotten[ref] = true
+	}
+	rows := all.Records
+	all.Records = nil
 	for _, row := range rows {
 		r, err := decodeRecord(row)
 		if err != nil {

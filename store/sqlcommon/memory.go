@@ -42,9 +42,40 @@ func PutMemorySession(ctx context.Context, tx Querier, m engine.MemorySession) e
 	return err
 }
 
-// PutMemoryRecord makes or replaces a record, comparing versions; the
-// topic key's uniqueness among its adapter's records is the table's.
-func PutMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord) error {
+// NextMemoryChange advances the records' change cursor and returns the
+// change a write making, replacing or deleting records is: the cursor's
+// one row stays locked until the write commits, so changes are numbered
+// in the order they commit (engine.Store's MemoryRecordChanges).
+func NextMemoryChange(ctx context.Context, tx Querier) (int64, error) {
+	var change int64
+	if err := tx.QueryRowContext(ctx, `UPDATE memory_record_cursor SET seq = seq + 1 WHERE one = 1 RETURNING seq`).Scan(&change); err != nil {
+		return 0, fmt.Errorf("advancing the records' change cursor: %w", err)
+	}
+	return change, nil
+}
+
+// PutMemoryRecords makes or replaces an event's records, all under one
+// change; none is no change.
+func PutMemoryRecords(ctx context.Context, tx Querier, records []engine.MemoryRecord) error {
+	if len(records) == 0 {
+		return nil
+	}
+	change, err := NextMemoryChange(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		if err := PutMemoryRecord(ctx, tx, r, change); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutMemoryRecord makes or replaces a record as change, comparing
+// versions; the topic key's uniqueness among its adapter's records is the
+// table's.
+func PutMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord, change int64) error {
 	if r.Ref == "" || r.Version < 1 || r.TopicKey == "" || (r.Scope != engine.MemoryScopeProject && r.Scope != engine.MemoryScopeGlobal) {
 		return fmt.Errorf("record %q: incomplete: %w", r.Ref, store.ErrInvalid)
 	}
@@ -67,12 +98,12 @@ func PutMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord) err
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Ref, r.Version, r.Adapter, r.Shared, r.Scope, r.Project, TopicScope(r), r.TopicKey, r.Revision, r.Session, Nanos(r.Created), Nanos(r.Updated), r.Body)
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body, change_seq)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Ref, r.Version, r.Adapter, r.Shared, r.Scope, r.Project, TopicScope(r), r.TopicKey, r.Revision, r.Session, Nanos(r.Created), Nanos(r.Updated), r.Body, change)
 		return err
 	}
-	return ReplaceMemoryRecord(ctx, tx, r)
+	return ReplaceMemoryRecord(ctx, tx, r, change)
 }
 
 // TopicScope is the column a record's topic key is unique in: the project
@@ -84,13 +115,13 @@ func TopicScope(r engine.MemoryRecord) string {
 	return ""
 }
 
-// ReplaceMemoryRecord writes a stored record's next version. A record
-// keeps its adapter, scope, project and topic for life; a change of them
-// would be another record.
-func ReplaceMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord) error {
-	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, shared = ?, revision = ?, session = ?, updated = ?, body = ?
+// ReplaceMemoryRecord writes a stored record's next version as change. A
+// record keeps its adapter, scope, project and topic for life; a change
+// of them would be another record.
+func ReplaceMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord, change int64) error {
+	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, shared = ?, revision = ?, session = ?, updated = ?, body = ?, change_seq = ?
 		WHERE ref = ? AND version = ? AND adapter = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
-		r.Version, r.Shared, r.Revision, r.Session, Nanos(r.Updated), r.Body, r.Ref, r.Version-1, r.Adapter, r.Scope, TopicScope(r), r.TopicKey)
+		r.Version, r.Shared, r.Revision, r.Session, Nanos(r.Updated), r.Body, change, r.Ref, r.Version-1, r.Adapter, r.Scope, TopicScope(r), r.TopicKey)
 	if err != nil {
 		return err
 	}
@@ -201,7 +232,11 @@ func (s *Shared) ReplaceMemoryRecord(ctx context.Context, r engine.MemoryRecord)
 		case err != nil:
 			return err
 		}
-		return ReplaceMemoryRecord(ctx, tx, r)
+		change, err := NextMemoryChange(ctx, tx)
+		if err != nil {
+			return err
+		}
+		return ReplaceMemoryRecord(ctx, tx, r, change)
 	})
 	if err != nil {
 		return fmt.Errorf("store: replace memory record %s: %w", r.Ref, err)
@@ -274,6 +309,64 @@ func (s *Shared) MemoryRecords(ctx context.Context) ([]engine.MemoryRecord, erro
 	return out, err
 }
 
+// MemoryRecordChanges implements engine.Store. The store's cursor is read
+// first, outside a transaction: when it is still at since, that one read
+// of one row is the answer.
+func (s *Shared) MemoryRecordChanges(ctx context.Context, since int64) (engine.MemoryRecordChanges, error) {
+	var at int64
+	if err := s.R.QueryRowContext(ctx, `SELECT seq FROM memory_record_cursor WHERE one = 1`).Scan(&at); err != nil {
+		return engine.MemoryRecordChanges{}, fmt.Errorf("store: the memory records' change cursor: %w", err)
+	}
+	if at == since {
+		return engine.MemoryRecordChanges{Cursor: since}, nil
+	}
+	var out engine.MemoryRecordChanges
+	err := s.Read(ctx, func(tx Querier) error {
+		out = engine.MemoryRecordChanges{}
+		if err := tx.QueryRowContext(ctx, `SELECT seq FROM memory_record_cursor WHERE one = 1`).Scan(&out.Cursor); err != nil {
+			return err
+		}
+		// From the start, every record: read in the table's order rather
+		// than through the change index.
+		query, args := `SELECT `+MemoryRecordColumns+` FROM memory_records WHERE change_seq > ?`, []any{since}
+		if since <= 0 {
+			query, args = `SELECT `+MemoryRecordColumns+` FROM memory_records`, nil
+		}
+		rows, err := tx.QueryContext(ctx, query, args...)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			r, err := ScanMemoryRecord(rows)
+			if err != nil {
+				return err
+			}
+			out.Records = append(out.Records, r)
+		}
+		if err := rows.Err(); err != nil {
+			return err
+		}
+		deleted, err := tx.QueryContext(ctx, `SELECT ref FROM memory_record_deletions WHERE seq > ? ORDER BY seq`, since)
+		if err != nil {
+			return err
+		}
+		defer deleted.Close()
+		for deleted.Next() {
+			var ref string
+			if err := deleted.Scan(&ref); err != nil {
+				return err
+			}
+			out.Deleted = append(out.Deleted, ref)
+		}
+		return deleted.Err()
+	})
+	if err != nil {
+		return engine.MemoryRecordChanges{}, fmt.Errorf("store: memory records changed after %d: %w", since, err)
+	}
+	return out, nil
+}
+
 // MemoryReceipts implements engine.Store.
 func (s *Shared) MemoryReceipts(ctx context.Context, session string) ([]engine.MemoryReceipt, error) {
 	return s.memoryReceipts(ctx, "session", session)
@@ -320,6 +413,13 @@ func (s *Shared) DeleteMemoryRecord(ctx context.Context, ref string) (int, error
 			return err
 		} else if n == 0 {
 			return NotFound("store: memory record %s", ref)
+		}
+		change, err := NextMemoryChange(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_record_deletions (seq, ref) VALUES (?, ?)`, change, ref); err != nil {
+			return err
 		}
 		res, err = tx.ExecContext(ctx, `DELETE FROM memory_receipts WHERE record_ref = ?`, ref)
 		if err != nil {

@@ -474,6 +474,9 @@ CREATE TABLE library_votes (
 	// A stored head's catalogue terms written by AddContribution, not by
 	// a trigger through JSON (library_catalogue.go).
 	catalogueTermsMigration,
+	// The records' change cursor, for processes sharing the store to
+	// follow each other's writes (memory.go).
+	memoryChangesMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {
