@@ -320,3 +320,42 @@ func normalize(answers []string) []string {
 	}
 	return out
 }
+
+// TestSharedStoreOneEventTwice: one event sent to both processes at once,
+// and again to each, gets one answer, applied once, whichever process
+// applied it.
+func TestSharedStoreOneEventTwice(t *testing.T) {
+	es, _ := processes(t, 2, steppingClock())
+	codex := issue(t, es[0], "codex")
+	h := codex.start(es[0], "shop")
+	codex.send(es[1], "tool.result", poolFailure(h))
+	body, _ := json.Marshal(map[string]any{"adapter_id": "codex", "event_id": eventID(), "session_ref": "r", "occurred_at": "2026-11-30T10:00:00Z",
+		"kind": "note", "payload": poolNote(h)})
+	answers := make([][]byte, 4)
+	var wg sync.WaitGroup
+	for i := range 2 {
+		wg.Go(func() {
+			out, status, err := es[i].Handle(context.Background(), "codex", "note", codex.token, body)
+			if err != nil || status != 200 {
+				t.Errorf("process %d: %d %s %v", i, status, out, err)
+			}
+			answers[i] = out
+		})
+	}
+	wg.Wait()
+	for i := range 2 {
+		answers[2+i], _, _ = es[1-i].Handle(context.Background(), "codex", "note", codex.token, body)
+	}
+	for i, a := range answers[1:] {
+		if string(a) != string(answers[0]) {
+			t.Errorf("answer %d differs:\n%s\nfirst:\n%s", i+1, a, answers[0])
+		}
+	}
+	end := codex.result(es[1], "session.end", map[string]any{"session_handle": h, "reason": "exit"})
+	if n, _ := end["notes"].(float64); n != 1 {
+		t.Errorf("the session ended with %v notes, want the one note applied once: %v", end["notes"], end)
+	}
+	if recs, err := es[0].Records(t.Context(), "", "", 10); err != nil || len(recs) != 1 {
+		t.Errorf("records: %d, %v; want 1", len(recs), err)
+	}
+}
