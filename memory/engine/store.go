@@ -191,8 +191,8 @@ type Store interface {
 	// MemoryRecord returns the record ref, or store.ErrNotFound.
 	MemoryRecord(ctx context.Context, ref string) (MemoryRecord, error)
 
-	// MemoryRecords returns every record, by ref: what a node indexes when
-	// it starts.
+	// MemoryRecords returns every record, by ref. (An engine starts from
+	// MemoryRecordChanges from 0, which gives the cursor with them.)
 	MemoryRecords(ctx context.Context) ([]MemoryRecord, error)
 
 	// MemoryRecordChanges returns what changed among the records after

@@ -186,6 +186,10 @@ func BenchmarkPutAndBindParallel(b *testing.B) { storetest.BenchPutAndBindParall
 // flush.
 func BenchmarkTake(b *testing.B) { storetest.BenchTake(b, benchStore(b)) }
 
+// BenchmarkMemoryQuietChanges is the read an engine makes before every
+// event to follow other processes' record writes, when there were none.
+func BenchmarkMemoryQuietChanges(b *testing.B) { enginetest.BenchQuietChanges(b, benchStore(b)) }
+
 // TestMigrationsNumbered checks that a new schema has as many migrations
 // as a new SQLite database: the two drivers number them alike.
 func TestMigrationsNumbered(t *testing.T) {

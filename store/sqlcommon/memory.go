@@ -326,11 +326,11 @@ func (s *Shared) MemoryRecordChanges(ctx context.Context, since int64) (engine.M
 		if err := tx.QueryRowContext(ctx, `SELECT seq FROM memory_record_cursor WHERE one = 1`).Scan(&out.Cursor); err != nil {
 			return err
 		}
-		// From the start, every record: read in the table's order rather
-		// than through the change index.
-		query, args := `SELECT `+MemoryRecordColumns+` FROM memory_records WHERE change_seq > ?`, []any{since}
+		// In the order changed; from the start, every record by ref, as
+		// MemoryRecords reads them, rather than through the change index.
+		query, args := `SELECT `+MemoryRecordColumns+` FROM memory_records WHERE change_seq > ? ORDER BY change_seq, ref`, []any{since}
 		if since <= 0 {
-			query, args = `SELECT `+MemoryRecordColumns+` FROM memory_records`, nil
+			query, args = `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`, nil
 		}
 		rows, err := tx.QueryContext(ctx, query, args...)
 		if err != nil {
