@@ -358,4 +358,14 @@ func TestSharedStoreOneEventTwice(t *testing.T) {
 	if recs, err := es[0].Records(t.Context(), "", "", 10); err != nil || len(recs) != 1 {
 		t.Errorf("records: %d, %v; want 1", len(recs), err)
 	}
+	// The process that started the session, and read it then, learns it
+	// ended on the other from its write's conflict.
+	late, _ := json.Marshal(map[string]any{"adapter_id": "codex", "event_id": eventID(), "session_ref": "r", "occurred_at": "2026-11-30T10:00:00Z",
+		"kind": "tool.result", "payload": poolFailure(h)})
+	out, status, _ := es[0].Handle(context.Background(), "codex", "tool.result", codex.token, late)
+	var refused struct{ Error struct{ Code string } }
+	json.Unmarshal(out, &refused)
+	if refused.Error.Code != "session_unbound" {
+		t.Errorf("an event of a session ended through the other process: %d %s, want session_unbound", status, out)
+	}
 }
