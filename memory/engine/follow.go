@@ -104,16 +104,25 @@ func errBusy(err error) error {
 		Message: "the session or its records kept changing through other node processes; the event was not applied: send it again"}
 }
 
-// retrying runs change, an admin's change to records that reads them
-// under recWrite, after following the others' writes, and again after
-// following them once more when its write met a change another process
-// made (store.ErrConflict).
-func (e *Engine) retrying(ctx context.Context, change func() (memory.ReadRecord, error)) (memory.ReadRecord, error) {
+// changeRecord runs change, an admin's change to record ref, on the
+// record as installed once the others' writes are followed, holding
+// recWrite; and again, after following them once more, when its write met
+// a change another process made (store.ErrConflict). A ref that names no
+// record is an error wrapping store.ErrNotFound.
+func (e *Engine) changeRecord(ctx context.Context, ref string, change func(*record) (memory.ReadRecord, error)) (memory.ReadRecord, error) {
 	for turn := 1; ; turn++ {
 		if err := e.follow(ctx); err != nil {
 			return memory.ReadRecord{}, err
 		}
-		out, err := change()
+		out, err := func() (memory.ReadRecord, error) {
+			e.recWrite.Lock()
+			defer e.recWrite.Unlock()
+			r := e.lookup(ref)
+			if r == nil {
+				return memory.ReadRecord{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
+			}
+			return change(r)
+		}()
 		if turn == maxTurns || !errors.Is(err, store.ErrConflict) {
 			return out, err
 		}

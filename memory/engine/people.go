@@ -152,13 +152,7 @@ func (e *Engine) Forget(ctx context.Context, ref string) (memory.ReadRecord, int
 // process changed meanwhile is read again and the change made to that
 // (follow.go).
 func (e *Engine) Share(ctx context.Context, ref string, shared bool) (memory.ReadRecord, error) {
-	return e.retrying(ctx, func() (memory.ReadRecord, error) {
-		e.recWrite.Lock()
-		defer e.recWrite.Unlock()
-		r := e.lookup(ref)
-		if r == nil {
-			return memory.ReadRecord{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
-		}
+	return e.changeRecord(ctx, ref, func(r *record) (memory.ReadRecord, error) {
 		if r.Shared == shared {
 			return r.read(), nil
 		}
@@ -222,13 +216,7 @@ func (e *Engine) Correct(ctx context.Context, ref string, c Correction) (memory.
 		}
 		*f.text, _ = memory.MaskSecrets(*f.text)
 	}
-	return e.retrying(ctx, func() (memory.ReadRecord, error) {
-		e.recWrite.Lock()
-		defer e.recWrite.Unlock()
-		r := e.lookup(ref)
-		if r == nil {
-			return memory.ReadRecord{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
-		}
+	return e.changeRecord(ctx, ref, func(r *record) (memory.ReadRecord, error) {
 		if err := memory.NoteProblem(&memory.NotePayload{Title: c.Title, Type: r.Type, Scope: r.Scope, Content: c.Content, Fix: r.Fix}); err != nil {
 			return memory.ReadRecord{}, err
 		}

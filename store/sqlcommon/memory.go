@@ -292,21 +292,30 @@ func (s *Shared) MemoryRecord(ctx context.Context, ref string) (engine.MemoryRec
 func (s *Shared) MemoryRecords(ctx context.Context) ([]engine.MemoryRecord, error) {
 	var out []engine.MemoryRecord
 	err := s.Read(ctx, func(tx Querier) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := ScanMemoryRecord(rows)
-			if err != nil {
-				return err
-			}
-			out = append(out, r)
-		}
-		return rows.Err()
+		var err error
+		out, err = queryMemoryRecords(ctx, tx, `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`)
+		return err
 	})
 	return out, err
+}
+
+// queryMemoryRecords reads the records a query of MemoryRecordColumns
+// selects.
+func queryMemoryRecords(ctx context.Context, tx Querier, query string, args ...any) ([]engine.MemoryRecord, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []engine.MemoryRecord
+	for rows.Next() {
+		r, err := ScanMemoryRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
 }
 
 // MemoryRecordChanges implements engine.Store. The store's cursor is read
@@ -332,19 +341,8 @@ func (s *Shared) MemoryRecordChanges(ctx context.Context, since int64) (engine.M
 		if since <= 0 {
 			query, args = `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`, nil
 		}
-		rows, err := tx.QueryContext(ctx, query, args...)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := ScanMemoryRecord(rows)
-			if err != nil {
-				return err
-			}
-			out.Records = append(out.Records, r)
-		}
-		if err := rows.Err(); err != nil {
+		var err error
+		if out.Records, err = queryMemoryRecords(ctx, tx, query, args...); err != nil {
 			return err
 		}
 		deleted, err := tx.QueryContext(ctx, `SELECT ref FROM memory_record_deletions WHERE seq > ? ORDER BY seq`, since)
