@@ -48,7 +48,8 @@ func PutMemorySession(ctx context.Context, tx Querier, m engine.MemorySession) e
 // in the order they commit (engine.Store's MemoryRecordChanges).
 func NextMemoryChange(ctx context.Context, tx Querier) (int64, error) {
 	var change int64
-	if err := tx.QueryRowContext(ctx, `UPDATE memory_record_cursor SET seq = seq + 1 WHERE one = 1 RETURNING seq`).Scan(&change); err != nil {
+	if err := tx.QueryRowContext(ctx, `INSERT INTO memory_record_cursor (one, seq) VALUES (1, 2)
+		ON CONFLICT (one) DO UPDATE SET seq = memory_record_cursor.seq + 1 RETURNING seq`).Scan(&change); err != nil {
 		return 0, fmt.Errorf("advancing the records' change cursor: %w", err)
 	}
 	return change, nil
@@ -318,12 +319,16 @@ func queryMemoryRecords(ctx context.Context, tx Querier, query string, args ...a
 	return out, rows.Err()
 }
 
+// memoryCursor reads the records' change cursor: 1, where records kept
+// before it are, until the first change.
+const memoryCursor = `SELECT COALESCE(MAX(seq), 1) FROM memory_record_cursor`
+
 // MemoryRecordChanges implements engine.Store. The store's cursor is read
 // first, outside a transaction: when it is still at since, that one read
 // of one row is the answer.
 func (s *Shared) MemoryRecordChanges(ctx context.Context, since int64) (engine.MemoryRecordChanges, error) {
 	var at int64
-	if err := s.R.QueryRowContext(ctx, `SELECT seq FROM memory_record_cursor WHERE one = 1`).Scan(&at); err != nil {
+	if err := s.R.QueryRowContext(ctx, memoryCursor).Scan(&at); err != nil {
 		return engine.MemoryRecordChanges{}, fmt.Errorf("store: the memory records' change cursor: %w", err)
 	}
 	if at == since {
@@ -332,7 +337,7 @@ func (s *Shared) MemoryRecordChanges(ctx context.Context, since int64) (engine.M
 	var out engine.MemoryRecordChanges
 	err := s.Read(ctx, func(tx Querier) error {
 		out = engine.MemoryRecordChanges{}
-		if err := tx.QueryRowContext(ctx, `SELECT seq FROM memory_record_cursor WHERE one = 1`).Scan(&out.Cursor); err != nil {
+		if err := tx.QueryRowContext(ctx, memoryCursor).Scan(&out.Cursor); err != nil {
 			return err
 		}
 		// In the order changed; from the start, every record by ref, as
