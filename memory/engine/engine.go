@@ -123,7 +123,8 @@ type Engine struct {
 	// changed among the records (follow.go); taken before recWrite,
 	// never while holding it.
 	followMu sync.Mutex
-	cursor   int64 // the store's change the records are read up to; guarded by followMu
+	cursor   int64     // the store's change the records are read up to; guarded by followMu
+	followed time.Time // when the last read of the changes that succeeded began; guarded by followMu
 }
 
 // slot is one session as the engine last stored it. mu is held while an

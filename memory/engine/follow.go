@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/agora-node/agora/memory"
 	"github.com/agora-node/agora/store"
@@ -32,14 +33,22 @@ const maxTurns = 4
 // follow installs what other processes changed among the records since
 // the engine last asked. The caller holds no record lock.
 func (e *Engine) follow(ctx context.Context) error {
+	asked := time.Now()
 	e.followMu.Lock()
 	defer e.followMu.Unlock()
+	if e.followed.After(asked) {
+		// A read that began after this call was made, and so saw every
+		// change committed before it, finished while it waited: events
+		// arriving together share one read.
+		return nil
+	}
+	began := time.Now()
 	ch, err := e.st.MemoryRecordChanges(ctx, e.cursor)
 	if err != nil {
 		return fmt.Errorf("engine: following the records' changes: %w", err)
 	}
 	if len(ch.Records) == 0 && len(ch.Deleted) == 0 {
-		e.cursor = max(e.cursor, ch.Cursor)
+		e.cursor, e.followed = max(e.cursor, ch.Cursor), began
 		return nil
 	}
 	// Decoded before the lock, and only those newer than installed: the
@@ -63,7 +72,7 @@ func (e *Engine) follow(ctx context.Context) error {
 	for _, r := range fresh {
 		e.installNewer(r)
 	}
-	e.cursor = ch.Cursor
+	e.cursor, e.followed = ch.Cursor, began
 	return nil
 }
 
