@@ -10,11 +10,27 @@
 // event does (a session made or changed, a record written or marked,
 // receipts) is computed in memory and written by one
 // Store.ApplyMemoryEvent together with the answer, so an event is applied
-// once and its answer survives with its effects, also across a restart. The engine's own state (the recall index, the sessions it has
-// read) changes only after that write succeeded.
+// once and its answer survives with its effects, also across a restart.
+// The engine's own state (the recall index, the sessions it has read)
+// changes only after that write succeeded.
 //
-// Concurrency: events of one session run one at a time (a session is a
-// conversation; its events come in order). Events that change records (a
+// Several processes: node processes sharing one store (PostgreSQL) each
+// run an engine, and any of them may take any event. Before an event of
+// a session, and before the admin's reads and changes, an engine installs
+// what the others changed among the records since it last asked
+// (Store.MemoryRecordChanges: one read of one row when nothing changed),
+// so a note recorded through one process is pushed by the next failing
+// tool result through another, and a record shared, corrected or
+// forgotten through one is so in all. An event computed from a session
+// or record another process changed meanwhile fails its write with
+// store.ErrConflict, writing nothing; the engine reads them again and
+// computes the event anew, a few times at most (then unavailable,
+// retryable), so a session whose events alternate between processes gets
+// the answers one process would give. An event_id is answered once,
+// wherever it is sent (follow.go).
+//
+// Concurrency: events of one session run one at a time in a process (a
+// session is a conversation; its events come in order). Events that change records (a
 // note, a tool result that earns a record a mark, a session end that
 // confirms its notes) also run one at a time across sessions, since a
 // record's revision and marks are read and replaced whole. Everything else
@@ -98,6 +114,17 @@ type Engine struct {
 	recMu    sync.RWMutex
 	records  map[string]*record // by ref; guarded by recMu, values never changed in place
 	topics   map[topicID]string // ref by scope and topic key; guarded by recMu
+	// forgotten are the refs of records deleted, here or by another
+	// process, which follow must never install again from a snapshot
+	// read before the deletion; guarded by recWrite.
+	forgotten map[string]bool
+
+	// followMu is held while the engine reads what other processes
+	// changed among the records (follow.go); taken before recWrite,
+	// never while holding it.
+	followMu sync.Mutex
+	cursor   int64     // the store's change the records are read up to; guarded by followMu
+	followed time.Time // when the last read of the changes that succeeded began; guarded by followMu
 }
 
 // slot is one session as the engine last stored it. mu is held while an
@@ -110,17 +137,24 @@ type slot struct {
 	gone    bool            // no such session, or it ended
 }
 
-// New returns an engine over st, with every record of st indexed.
+// New returns an engine over st, with every record of st indexed, and
+// the store's change cursor read with them (follow.go).
 func New(ctx context.Context, st Store, cfg Config) (*Engine, error) {
 	e := &Engine{st: st, index: recall.NewIndex(), now: cfg.Now, sessions: map[string]*slot{},
-		records: map[string]*record{}, topics: map[topicID]string{}}
+		records: map[string]*record{}, topics: map[topicID]string{}, forgotten: map[string]bool{}}
 	if e.now == nil {
 		e.now = time.Now
 	}
-	rows, err := st.MemoryRecords(ctx)
+	all, err := st.MemoryRecordChanges(ctx, 0)
 	if err != nil {
 		return nil, fmt.Errorf("engine: reading the records: %w", err)
 	}
+	e.cursor = all.Cursor
+	for _, ref := range all.Deleted {
+		e.forgotten[ref] = true
+	}
+	rows := all.Records
+	all.Records = nil
 	for _, row := range rows {
 		r, err := decodeRecord(row)
 		if err != nil {

@@ -235,10 +235,10 @@ func TestForgetWhileSessionsRun(t *testing.T) {
 		// marks of the fix were written before it or not at all.
 		t.Errorf("receipts of the forgotten record: %d", len(r))
 	}
-	if got := len(e.Records("", "", 100)); got != sessions {
-		t.Errorf("records after: %d, want the %d sessions' own notes", got, sessions)
+	if got, err := e.Records(t.Context(), "", "", 100); err != nil || len(got) != sessions {
+		t.Errorf("records after: %d, %v; want the %d sessions' own notes", len(got), err, sessions)
 	}
-	if hits := e.Search("go vet copylocks worker pool", "", 5); len(hits) != 0 {
-		t.Errorf("search finds the forgotten record: %+v", hits)
+	if hits, err := e.Search(t.Context(), "go vet copylocks worker pool", "", 5); err != nil || len(hits) != 0 {
+		t.Errorf("search finds the forgotten record: %+v, %v", hits, err)
 	}
 }

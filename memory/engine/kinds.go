@@ -563,7 +563,8 @@ func receipts(rs []MemoryReceipt) []Receipt {
 }
 
 // Record returns a record as query read shows it, or an error wrapping
-// store.ErrNotFound.
+// store.ErrNotFound: as this engine last installed it, without asking the
+// store what other processes changed since (Inspect does).
 func (e *Engine) Record(ref string) (memory.ReadRecord, error) {
 	r := e.lookup(ref)
 	if r == nil {

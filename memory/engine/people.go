@@ -24,7 +24,12 @@ import (
 // the default profile, and returns at most limit hits, best first. With a
 // project, only the records sessions of that project wrote, as Records
 // lists them; sessions themselves are pushed records of every project.
-func (e *Engine) Search(words, project string, limit int) []memory.Hit {
+// Like every read here, it first follows what other processes sharing
+// the store wrote (follow.go).
+func (e *Engine) Search(ctx context.Context, words, project string, limit int) ([]memory.Hit, error) {
+	if err := e.follow(ctx); err != nil {
+		return nil, err
+	}
 	prof := memory.DefaultProfile()
 	q := recall.Query{Text: words, Project: project, Now: e.now()}
 	found := e.index.Search(q, weights(prof, searchFloor(prof)), limit*4+8)
@@ -39,14 +44,17 @@ func (e *Engine) Search(words, project string, limit int) []memory.Hit {
 			break
 		}
 	}
-	return out
+	return out, nil
 }
 
 // Records returns at most limit records, the one changed last first (a
 // new revision, a mark or a trust level is a change). With a project,
 // only the records sessions of that project wrote; with an adapter, only
 // those its sessions wrote.
-func (e *Engine) Records(project, adapter string, limit int) []memory.ReadRecord {
+func (e *Engine) Records(ctx context.Context, project, adapter string, limit int) ([]memory.ReadRecord, error) {
+	if err := e.follow(ctx); err != nil {
+		return nil, err
+	}
 	e.recMu.RLock()
 	list := make([]*record, 0, len(e.records))
 	for _, r := range e.records {
@@ -62,7 +70,7 @@ func (e *Engine) Records(project, adapter string, limit int) []memory.ReadRecord
 	for _, r := range list[:min(limit, len(list))] {
 		out = append(out, r.read())
 	}
-	return out
+	return out, nil
 }
 
 // RecordView is a record whole, as its admin inspects it: what query read
@@ -78,6 +86,9 @@ type RecordView struct {
 
 // Inspect returns record ref whole, or an error wrapping store.ErrNotFound.
 func (e *Engine) Inspect(ctx context.Context, ref string) (RecordView, error) {
+	if err := e.follow(ctx); err != nil {
+		return RecordView{}, err
+	}
 	r := e.lookup(ref)
 	if r == nil {
 		return RecordView{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
@@ -107,6 +118,9 @@ func (e *Engine) Inspect(ctx context.Context, ref string) (RecordView, error) {
 // caller's context says, since the engine must not keep ranking a record
 // the store no longer has.
 func (e *Engine) Forget(ctx context.Context, ref string) (memory.ReadRecord, int, error) {
+	if err := e.follow(ctx); err != nil {
+		return memory.ReadRecord{}, 0, err
+	}
 	e.recWrite.Lock()
 	defer e.recWrite.Unlock()
 	r := e.lookup(ref)
@@ -117,14 +131,9 @@ func (e *Engine) Forget(ctx context.Context, ref string) (memory.ReadRecord, int
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		return memory.ReadRecord{}, 0, fmt.Errorf("engine: forgetting %s: %w", ref, err)
 	}
-	// Not found in the store but installed here: it is gone either way.
-	e.recMu.Lock()
-	delete(e.records, ref)
-	if e.topics[r.topic()] == ref {
-		delete(e.topics, r.topic())
-	}
-	e.recMu.Unlock()
-	_ = e.index.Remove(ref) // a record installed is indexed; its absence is the goal anyway
+	// Not found in the store but installed here: it is gone either way
+	// (another process deleted it after this one followed).
+	e.drop(ref)
 	return r.read(), n, nil
 }
 
@@ -137,23 +146,21 @@ func (e *Engine) Forget(ctx context.Context, ref string) (memory.ReadRecord, int
 // record (or unsharing an unshared one) changes nothing and writes
 // nothing.
 //
-// It holds the record lock, so no event is changing the record meanwhile,
-// and a change sent to the store is seen through whatever the caller's
-// context says, as Forget does.
+// It holds the record lock, so no event of this process is changing the
+// record meanwhile, and a change sent to the store is seen through
+// whatever the caller's context says, as Forget does. A record another
+// process changed meanwhile is read again and the change made to that
+// (follow.go).
 func (e *Engine) Share(ctx context.Context, ref string, shared bool) (memory.ReadRecord, error) {
-	e.recWrite.Lock()
-	defer e.recWrite.Unlock()
-	r := e.lookup(ref)
-	if r == nil {
-		return memory.ReadRecord{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
-	}
-	if r.Shared == shared {
-		return r.read(), nil
-	}
-	c := r.clone()
-	c.Version++
-	c.Shared = shared
-	return e.replace(ctx, c, "sharing")
+	return e.changeRecord(ctx, ref, func(r *record) (memory.ReadRecord, error) {
+		if r.Shared == shared {
+			return r.read(), nil
+		}
+		c := r.clone()
+		c.Version++
+		c.Shared = shared
+		return e.replace(ctx, c, "sharing")
+	})
 }
 
 // replace stores c, the admin's change to an installed record, and
@@ -194,7 +201,8 @@ const (
 // no record is an error wrapping store.ErrNotFound.
 //
 // It holds the record lock, and a change sent to the store is seen
-// through whatever the caller's context says, as Forget does.
+// through whatever the caller's context says, as Forget does; a record
+// another process changed meanwhile is read again, as for Share.
 func (e *Engine) Correct(ctx context.Context, ref string, c Correction) (memory.ReadRecord, error) {
 	for _, f := range []struct {
 		at   string
@@ -208,22 +216,18 @@ func (e *Engine) Correct(ctx context.Context, ref string, c Correction) (memory.
 		}
 		*f.text, _ = memory.MaskSecrets(*f.text)
 	}
-	e.recWrite.Lock()
-	defer e.recWrite.Unlock()
-	r := e.lookup(ref)
-	if r == nil {
-		return memory.ReadRecord{}, fmt.Errorf("engine: record %s: %w", ref, store.ErrNotFound)
-	}
-	if err := memory.NoteProblem(&memory.NotePayload{Title: c.Title, Type: r.Type, Scope: r.Scope, Content: c.Content, Fix: r.Fix}); err != nil {
-		return memory.ReadRecord{}, err
-	}
-	if r.Title == c.Title && r.Content == c.Content {
-		return r.read(), nil
-	}
-	n := r.clone()
-	n.Version++
-	n.Revision++
-	n.Updated = e.stamp()
-	n.Title, n.Content = c.Title, c.Content
-	return e.replace(ctx, n, "correcting")
+	return e.changeRecord(ctx, ref, func(r *record) (memory.ReadRecord, error) {
+		if err := memory.NoteProblem(&memory.NotePayload{Title: c.Title, Type: r.Type, Scope: r.Scope, Content: c.Content, Fix: r.Fix}); err != nil {
+			return memory.ReadRecord{}, err
+		}
+		if r.Title == c.Title && r.Content == c.Content {
+			return r.read(), nil
+		}
+		n := r.clone()
+		n.Version++
+		n.Revision++
+		n.Updated = e.stamp()
+		n.Title, n.Content = c.Title, c.Content
+		return e.replace(ctx, n, "correcting")
+	})
 }

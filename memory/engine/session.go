@@ -236,8 +236,26 @@ func unbound(handle string) error {
 	return memory.NewError(memory.CodeSessionUnbound, "session %s is not a live session of this adapter; start one with session.start", handle)
 }
 
-// sessionEvent answers an event of a live session.
+// sessionEvent answers an event of a live session. An event computed from
+// a session or records that another process changed meanwhile is
+// computed again from what the store holds (follow.go).
 func (e *Engine) sessionEvent(ctx context.Context, ev *memory.Event, handle string) ([]byte, int, error) {
+	for turn := 1; ; turn++ {
+		out, status, err := e.sessionTurn(ctx, ev, handle)
+		if !errors.Is(err, store.ErrConflict) {
+			return out, status, err
+		}
+		if turn == maxTurns {
+			return nil, 0, errBusy(err)
+		}
+	}
+}
+
+// sessionTurn computes the event from the session and records as the
+// engine holds them, and stores it. A write that met another process's
+// change returns an error wrapping store.ErrConflict, having read the
+// session and the records it changed again.
+func (e *Engine) sessionTurn(ctx context.Context, ev *memory.Event, handle string) ([]byte, int, error) {
 	sl, err := e.slot(ctx, handle)
 	if err != nil {
 		return nil, 0, err
@@ -268,6 +286,9 @@ func (e *Engine) sessionEvent(ctx context.Context, ev *memory.Event, handle stri
 	if !sl.profile.KindEnabled(ev.Kind) {
 		return nil, 0, memory.NewError(memory.CodeCapabilityDisabled, "%s is off for this session: profile %s@%s does not enable it",
 			ev.Kind, sl.profile.ID, sl.profile.Revision)
+	}
+	if err := e.follow(ctx); err != nil {
+		return nil, 0, err
 	}
 	t := &turn{e: e, ev: ev, s: s, prof: sl.profile, at: e.stamp()}
 	if t.changesRecords() {
@@ -309,9 +330,10 @@ func (e *Engine) sessionEvent(ctx context.Context, ev *memory.Event, handle stri
 
 // resync forgets what the engine holds of a session and records after a
 // write that failed: a write may fail after it was made durable (the disk
-// answered late, the process was told no), and the next event must start
-// from what the store has, not from what the engine thought.
-// The caller holds sl.mu.
+// answered late, the process was told no), or because another process
+// changed the session or a record first (store.ErrConflict), and the next
+// event must start from what the store has, not from what the engine
+// thought. The caller holds sl.mu, and recWrite when changed is not empty.
 func (e *Engine) resync(ctx context.Context, sl *slot, handle string, changed []*record) {
 	ctx = context.WithoutCancel(ctx)
 	if ms, err := e.st.MemorySession(ctx, handle); err == nil {
@@ -328,7 +350,7 @@ func (e *Engine) resync(ctx context.Context, sl *slot, handle string, changed []
 			continue // never stored, or unreadable now: the installed copy stands
 		}
 		if stored, err := decodeRecord(row); err == nil {
-			e.install(stored)
+			e.installNewer(stored)
 		}
 	}
 }

@@ -100,6 +100,19 @@ type MemoryChange struct {
 	Receipts []MemoryReceipt
 }
 
+// MemoryRecordChanges is what changed among the records after a cursor
+// (Store.MemoryRecordChanges), read in one snapshot.
+type MemoryRecordChanges struct {
+	// Records are the records made or replaced after the cursor, each
+	// once, at its current version, in no particular order.
+	Records []MemoryRecord
+	// Deleted are the refs of the records deleted after the cursor.
+	Deleted []string
+	// Cursor is the store's last change in the snapshot: the cursor to
+	// ask from next time.
+	Cursor int64
+}
+
 // Store keeps the memory: what a node keeps for memory-agent-ingress/v1
 // (memory/memory-agent-ingress-v1.schema.json). It holds five things: the
 // adapters allowed to send events (by a hash of their token), the profiles
@@ -116,6 +129,12 @@ type MemoryChange struct {
 // and one topic key names one record of an adapter in its scope (so
 // another adapter's note on the same topic can never become a revision of
 // someone else's record).
+//
+// Several processes may share one store (PostgreSQL), each with an
+// engine: a record written through one is read by the others through
+// MemoryRecordChanges, and a session or record one of them read before
+// another changed it fails its next write with store.ErrConflict, which
+// the engine answers by reading it again.
 //
 // Its methods keep store.Store's contract on concurrency (safe for
 // concurrent use, each method atomic), durability (a write that returned
@@ -172,9 +191,24 @@ type Store interface {
 	// MemoryRecord returns the record ref, or store.ErrNotFound.
 	MemoryRecord(ctx context.Context, ref string) (MemoryRecord, error)
 
-	// MemoryRecords returns every record, by ref: what a node indexes when
-	// it starts.
+	// MemoryRecords returns every record, by ref. (An engine starts from
+	// MemoryRecordChanges from 0, which gives the cursor with them.)
 	MemoryRecords(ctx context.Context) ([]MemoryRecord, error)
+
+	// MemoryRecordChanges returns what changed among the records after
+	// cursor since (0 for everything kept), read in one snapshot: what
+	// an engine sharing the store with other processes reads to follow
+	// their writes. Every write that makes, replaces or deletes records
+	// (ApplyMemoryEvent with records, ReplaceMemoryRecord,
+	// DeleteMemoryRecord) advances the store's cursor by one, and the
+	// cursors MUST be given in the order those writes commit, across
+	// every process sharing the store: asking again from the Cursor
+	// returned gets exactly the changes committed after the snapshot,
+	// none missed and none of before. A record deleted after since is in
+	// Deleted, never in Records. When the store is still at since, the
+	// answer is empty with Cursor since, and costs one indexed read: an
+	// engine asks before every event.
+	MemoryRecordChanges(ctx context.Context, since int64) (MemoryRecordChanges, error)
 
 	// MemoryReceipts returns the receipts of a session, in the order they
 	// were stored; none is an empty list, not an error.

@@ -191,7 +191,11 @@ func (s *Server) searchMemory(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	hits, err := asJSON(s.memory.Search(q, r.URL.Query().Get("project"), limit))
+	found, err := s.memory.Search(r.Context(), q, r.URL.Query().Get("project"), limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	hits, err := asJSON(found)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -204,7 +208,11 @@ func (s *Server) memoryRecords(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	records, err := asJSON(s.memory.Records(r.URL.Query().Get("project"), r.URL.Query().Get("adapter"), limit))
+	listed, err := s.memory.Records(r.Context(), r.URL.Query().Get("project"), r.URL.Query().Get("adapter"), limit)
+	if err != nil {
+		return nil, 0, err
+	}
+	records, err := asJSON(listed)
 	if err != nil {
 		return nil, 0, err
 	}

@@ -31,6 +31,8 @@ func TestImportRows(t *testing.T) {
 		`INSERT INTO signed (digest, entry, leaf, idx, stored) VALUES ('sha256:aa', x'7b7d', '{"a":1}', 0, 5), ('sha256:bb', '{"b":2}', NULL, NULL, 6)`,
 		`INSERT INTO memory_receipts (session, record_ref, kind, payload, at) VALUES ('s', 'lr_1', 'pushed', x'00ff', 1), ('s', 'lr_2', 'pushed', 'text', 2)`,
 		`DELETE FROM memory_receipts WHERE record_ref = 'lr_2'`,
+		`INSERT INTO memory_record_cursor (one, seq) VALUES (1, 5)`,
+		`INSERT INTO memory_record_deletions (seq, ref) VALUES (5, 'lr_2')`,
 	} {
 		if _, err := src.ExecContext(ctx, stmt); err != nil {
 			t.Fatalf("%s: %v", stmt, err)
@@ -53,8 +55,12 @@ func TestImportRows(t *testing.T) {
 	for _, c := range copied {
 		rows[c.Table] = c.Rows
 	}
-	if rows["signed"] != 2 || rows["memory_receipts"] != 1 {
-		t.Fatalf("ImportRows copied %v, want 2 signed and 1 memory_receipts", rows)
+	if rows["signed"] != 2 || rows["memory_receipts"] != 1 || rows["memory_record_cursor"] != 1 {
+		t.Fatalf("ImportRows copied %v, want 2 signed, 1 memory_receipts and the memory records' cursor", rows)
+	}
+	// The memory's change cursor goes on from where SQLite's stood.
+	if ch, err := s.MemoryRecordChanges(ctx, 4); err != nil || ch.Cursor != 5 || len(ch.Deleted) != 1 || ch.Deleted[0] != "lr_2" {
+		t.Fatalf("the memory records' changes after the import: %+v, %v; want lr_2 deleted at change 5", ch, err)
 	}
 	verified, err := s.VerifyRows(ctx, src)
 	if err != nil || len(verified) != len(copied) {

@@ -38,10 +38,8 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 				return err
 			}
 		}
-		for _, r := range c.Records {
-			if err := sqlcommon.PutMemoryRecord(ctx, tx, r); err != nil {
-				return err
-			}
+		if err := sqlcommon.PutMemoryRecords(ctx, tx, c.Records); err != nil {
+			return err
 		}
 		for _, r := range c.Receipts {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO memory_receipts (session, record_ref, kind, payload, at) VALUES (?, ?, ?, ?, ?)`,

@@ -762,4 +762,27 @@ CREATE TABLE rating_habits (
 	habits TEXT COLLATE "C" NOT NULL
 );
 `,
+	// 22: the memory records' change cursor.
+	//
+	// As store/sqlite's memoryChangesMigration: memory_record_cursor holds
+	// the last change given, one row that the first write making,
+	// replacing or deleting a record inserts and every later one
+	// advances, so that changes are numbered in the order they commit (a
+	// writer holds the row until it commits); a record keeps the change
+	// that wrote it, and a deleted one leaves its ref with the change that
+	// deleted it. Records kept before are at change 1, where the cursor
+	// stands while it has no row (so a new schema's tables are empty for
+	// ImportRows).
+	`
+CREATE TABLE memory_record_cursor (
+	one BIGINT PRIMARY KEY CHECK (one = 1),
+	seq BIGINT NOT NULL
+);
+ALTER TABLE memory_records ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 1;
+CREATE INDEX memory_records_change ON memory_records (change_seq);
+CREATE TABLE memory_record_deletions (
+	seq BIGINT PRIMARY KEY,
+	ref TEXT COLLATE "C" NOT NULL
+);
+`,
 }

@@ -123,6 +123,14 @@ func (s *twoStores) AddContribution(ctx context.Context, c library.NewContributi
 	return s.next().AddContribution(ctx, c, check)
 }
 
+func (s *twoStores) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (engine.MemoryEvent, error) {
+	return s.next().ApplyMemoryEvent(ctx, c)
+}
+
+func (s *twoStores) MemoryRecordChanges(ctx context.Context, since int64) (engine.MemoryRecordChanges, error) {
+	return s.next().MemoryRecordChanges(ctx, since)
+}
+
 func (s *twoStores) Close() error { return errors.Join(s.Store.Close(), s.other.Close()) }
 
 // reopenTwo closes both stores and opens two on their schema again.
@@ -135,9 +143,10 @@ func reopenTwo(t *testing.T, s any) *twoStores {
 	return &twoStores{Store: open(t, pgtest.DSN(t), schema), other: open(t, pgtest.DSN(t), schema)}
 }
 
-// TestTwoStores runs the core's and the library's suites with every write
-// of the scarce things (names, keys, invites, rate-limit slots, a head's
-// successor, a first vote) alternating between two stores on one
+// TestTwoStores runs the core's, the library's and the memory's suites
+// with every write of the scarce things (names, keys, invites, rate-limit
+// slots, a head's successor, a first vote, a memory event) and every read
+// of the memory records' changes alternating between two stores on one
 // database.
 func TestTwoStores(t *testing.T) {
 	pgtest.DSN(t)
@@ -148,6 +157,10 @@ func TestTwoStores(t *testing.T) {
 	t.Run("Library", func(t *testing.T) {
 		librarytest.Run(t, func(t *testing.T) library.Store { return newTwoStores(t) },
 			librarytest.WithReopen(func(t *testing.T, s library.Store) library.Store { return reopenTwo(t, s) }))
+	})
+	t.Run("Memory", func(t *testing.T) {
+		enginetest.Run(t, func(t *testing.T) engine.Store { return newTwoStores(t) },
+			enginetest.WithReopen(func(t *testing.T, s engine.Store) engine.Store { return reopenTwo(t, s) }))
 	})
 }
 
@@ -172,6 +185,10 @@ func BenchmarkPutAndBindParallel(b *testing.B) { storetest.BenchPutAndBindParall
 // BenchmarkTake is one rate-limit take, committed without waiting for the
 // flush.
 func BenchmarkTake(b *testing.B) { storetest.BenchTake(b, benchStore(b)) }
+
+// BenchmarkMemoryQuietChanges is the read an engine makes before every
+// event to follow other processes' record writes, when there were none.
+func BenchmarkMemoryQuietChanges(b *testing.B) { enginetest.BenchQuietChanges(b, benchStore(b)) }
 
 // TestMigrationsNumbered checks that a new schema has as many migrations
 // as a new SQLite database: the two drivers number them alike.

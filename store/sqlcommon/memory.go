@@ -42,9 +42,41 @@ func PutMemorySession(ctx context.Context, tx Querier, m engine.MemorySession) e
 	return err
 }
 
-// PutMemoryRecord makes or replaces a record, comparing versions; the
-// topic key's uniqueness among its adapter's records is the table's.
-func PutMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord) error {
+// NextMemoryChange advances the records' change cursor and returns the
+// change a write making, replacing or deleting records is: the cursor's
+// one row stays locked until the write commits, so changes are numbered
+// in the order they commit (engine.Store's MemoryRecordChanges).
+func NextMemoryChange(ctx context.Context, tx Querier) (int64, error) {
+	var change int64
+	if err := tx.QueryRowContext(ctx, `INSERT INTO memory_record_cursor (one, seq) VALUES (1, 2)
+		ON CONFLICT (one) DO UPDATE SET seq = memory_record_cursor.seq + 1 RETURNING seq`).Scan(&change); err != nil {
+		return 0, fmt.Errorf("advancing the records' change cursor: %w", err)
+	}
+	return change, nil
+}
+
+// PutMemoryRecords makes or replaces an event's records, all under one
+// change; none is no change.
+func PutMemoryRecords(ctx context.Context, tx Querier, records []engine.MemoryRecord) error {
+	if len(records) == 0 {
+		return nil
+	}
+	change, err := NextMemoryChange(ctx, tx)
+	if err != nil {
+		return err
+	}
+	for _, r := range records {
+		if err := PutMemoryRecord(ctx, tx, r, change); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// PutMemoryRecord makes or replaces a record as change, comparing
+// versions; the topic key's uniqueness among its adapter's records is the
+// table's.
+func PutMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord, change int64) error {
 	if r.Ref == "" || r.Version < 1 || r.TopicKey == "" || (r.Scope != engine.MemoryScopeProject && r.Scope != engine.MemoryScopeGlobal) {
 		return fmt.Errorf("record %q: incomplete: %w", r.Ref, store.ErrInvalid)
 	}
@@ -67,12 +99,12 @@ func PutMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord) err
 		case !errors.Is(err, sql.ErrNoRows):
 			return err
 		}
-		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			r.Ref, r.Version, r.Adapter, r.Shared, r.Scope, r.Project, TopicScope(r), r.TopicKey, r.Revision, r.Session, Nanos(r.Created), Nanos(r.Updated), r.Body)
+		_, err := tx.ExecContext(ctx, `INSERT INTO memory_records (ref, version, adapter, shared, scope, project, topic_scope, topic_key, revision, session, created, updated, body, change_seq)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			r.Ref, r.Version, r.Adapter, r.Shared, r.Scope, r.Project, TopicScope(r), r.TopicKey, r.Revision, r.Session, Nanos(r.Created), Nanos(r.Updated), r.Body, change)
 		return err
 	}
-	return ReplaceMemoryRecord(ctx, tx, r)
+	return ReplaceMemoryRecord(ctx, tx, r, change)
 }
 
 // TopicScope is the column a record's topic key is unique in: the project
@@ -84,13 +116,13 @@ func TopicScope(r engine.MemoryRecord) string {
 	return ""
 }
 
-// ReplaceMemoryRecord writes a stored record's next version. A record
-// keeps its adapter, scope, project and topic for life; a change of them
-// would be another record.
-func ReplaceMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord) error {
-	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, shared = ?, revision = ?, session = ?, updated = ?, body = ?
+// ReplaceMemoryRecord writes a stored record's next version as change. A
+// record keeps its adapter, scope, project and topic for life; a change
+// of them would be another record.
+func ReplaceMemoryRecord(ctx context.Context, tx Querier, r engine.MemoryRecord, change int64) error {
+	res, err := tx.ExecContext(ctx, `UPDATE memory_records SET version = ?, shared = ?, revision = ?, session = ?, updated = ?, body = ?, change_seq = ?
 		WHERE ref = ? AND version = ? AND adapter = ? AND scope = ? AND topic_scope = ? AND topic_key = ?`,
-		r.Version, r.Shared, r.Revision, r.Session, Nanos(r.Updated), r.Body, r.Ref, r.Version-1, r.Adapter, r.Scope, TopicScope(r), r.TopicKey)
+		r.Version, r.Shared, r.Revision, r.Session, Nanos(r.Updated), r.Body, change, r.Ref, r.Version-1, r.Adapter, r.Scope, TopicScope(r), r.TopicKey)
 	if err != nil {
 		return err
 	}
@@ -201,7 +233,11 @@ func (s *Shared) ReplaceMemoryRecord(ctx context.Context, r engine.MemoryRecord)
 		case err != nil:
 			return err
 		}
-		return ReplaceMemoryRecord(ctx, tx, r)
+		change, err := NextMemoryChange(ctx, tx)
+		if err != nil {
+			return err
+		}
+		return ReplaceMemoryRecord(ctx, tx, r, change)
 	})
 	if err != nil {
 		return fmt.Errorf("store: replace memory record %s: %w", r.Ref, err)
@@ -257,21 +293,81 @@ func (s *Shared) MemoryRecord(ctx context.Context, ref string) (engine.MemoryRec
 func (s *Shared) MemoryRecords(ctx context.Context) ([]engine.MemoryRecord, error) {
 	var out []engine.MemoryRecord
 	err := s.Read(ctx, func(tx Querier) error {
-		rows, err := tx.QueryContext(ctx, `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`)
+		var err error
+		out, err = queryMemoryRecords(ctx, tx, `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`)
+		return err
+	})
+	return out, err
+}
+
+// queryMemoryRecords reads the records a query of MemoryRecordColumns
+// selects.
+func queryMemoryRecords(ctx context.Context, tx Querier, query string, args ...any) ([]engine.MemoryRecord, error) {
+	rows, err := tx.QueryContext(ctx, query, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []engine.MemoryRecord
+	for rows.Next() {
+		r, err := ScanMemoryRecord(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// memoryCursor reads the records' change cursor: 1, where records kept
+// before it are, until the first change.
+const memoryCursor = `SELECT COALESCE(MAX(seq), 1) FROM memory_record_cursor`
+
+// MemoryRecordChanges implements engine.Store. The store's cursor is read
+// first, outside a transaction: when it is still at since, that one read
+// of one row is the answer.
+func (s *Shared) MemoryRecordChanges(ctx context.Context, since int64) (engine.MemoryRecordChanges, error) {
+	var at int64
+	if err := s.R.QueryRowContext(ctx, memoryCursor).Scan(&at); err != nil {
+		return engine.MemoryRecordChanges{}, fmt.Errorf("store: the memory records' change cursor: %w", err)
+	}
+	if at == since {
+		return engine.MemoryRecordChanges{Cursor: since}, nil
+	}
+	var out engine.MemoryRecordChanges
+	err := s.Read(ctx, func(tx Querier) error {
+		out = engine.MemoryRecordChanges{}
+		if err := tx.QueryRowContext(ctx, memoryCursor).Scan(&out.Cursor); err != nil {
+			return err
+		}
+		// In the order changed; from the start, every record by ref, as
+		// MemoryRecords reads them, rather than through the change index.
+		query, args := `SELECT `+MemoryRecordColumns+` FROM memory_records WHERE change_seq > ? ORDER BY change_seq, ref`, []any{since}
+		if since <= 0 {
+			query, args = `SELECT `+MemoryRecordColumns+` FROM memory_records ORDER BY ref`, nil
+		}
+		var err error
+		if out.Records, err = queryMemoryRecords(ctx, tx, query, args...); err != nil {
+			return err
+		}
+		deleted, err := tx.QueryContext(ctx, `SELECT ref FROM memory_record_deletions WHERE seq > ? ORDER BY seq`, since)
 		if err != nil {
 			return err
 		}
-		defer rows.Close()
-		for rows.Next() {
-			r, err := ScanMemoryRecord(rows)
-			if err != nil {
+		defer deleted.Close()
+		for deleted.Next() {
+			var ref string
+			if err := deleted.Scan(&ref); err != nil {
 				return err
 			}
-			out = append(out, r)
+			out.Deleted = append(out.Deleted, ref)
 		}
-		return rows.Err()
+		return deleted.Err()
 	})
-	return out, err
+	if err != nil {
+		return engine.MemoryRecordChanges{}, fmt.Errorf("store: memory records changed after %d: %w", since, err)
+	}
+	return out, nil
 }
 
 // MemoryReceipts implements engine.Store.
@@ -320,6 +416,13 @@ func (s *Shared) DeleteMemoryRecord(ctx context.Context, ref string) (int, error
 			return err
 		} else if n == 0 {
 			return NotFound("store: memory record %s", ref)
+		}
+		change, err := NextMemoryChange(ctx, tx)
+		if err != nil {
+			return err
+		}
+		if _, err := tx.ExecContext(ctx, `INSERT INTO memory_record_deletions (seq, ref) VALUES (?, ?)`, change, ref); err != nil {
+			return err
 		}
 		res, err = tx.ExecContext(ctx, `DELETE FROM memory_receipts WHERE record_ref = ?`, ref)
 		if err != nil {

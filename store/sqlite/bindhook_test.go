@@ -74,6 +74,7 @@ func TestBindHookMigration(t *testing.T) {
 	for _, q := range []string{"DROP TABLE name_changes", "ALTER TABLE signed DROP COLUMN on_bind",
 		"DROP INDEX bundles_unsettled", "ALTER TABLE bundles DROP COLUMN settled", "DROP TABLE kept_files", "DROP TABLE evidence_files",
 		"DROP TABLE team_bans", "DROP TABLE team_requests", "DROP TABLE team_moves", "DROP TABLE team_spans", "DROP TABLE team_people", "DROP TABLE teams",
+		"DROP TABLE rating_count", "DROP TABLE rating_habits", "DROP TABLE memory_record_cursor", "DROP TABLE memory_record_deletions", "DROP INDEX memory_records_change", "ALTER TABLE memory_records DROP COLUMN change_seq",
 		undoOpenedWords, "PRAGMA user_version = " + itoa(hooks)} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))
 	}

@@ -110,6 +110,28 @@ DROP TABLE memory_records;
 ALTER TABLE memory_records_owned RENAME TO memory_records;
 `
 
+// memoryChangesMigration is migration 22: the records' change cursor,
+// so that a process sharing the store follows the others' writes
+// (engine.Store's MemoryRecordChanges). memory_record_cursor holds the
+// last change given, one row that the first write making, replacing or
+// deleting a record inserts and every later one advances; a record keeps
+// the change that wrote it (change_seq), and a deleted one leaves its ref
+// with the change that deleted it. Records kept before are at change 1,
+// where the cursor stands while it has no row: a new database's tables
+// stay empty, as store/postgres's ImportRows wants them.
+const memoryChangesMigration = `
+CREATE TABLE memory_record_cursor (
+	one INTEGER PRIMARY KEY CHECK (one = 1),
+	seq BIGINT NOT NULL
+);
+ALTER TABLE memory_records ADD COLUMN change_seq BIGINT NOT NULL DEFAULT 1;
+CREATE INDEX memory_records_change ON memory_records (change_seq);
+CREATE TABLE memory_record_deletions (
+	seq BIGINT PRIMARY KEY,
+	ref TEXT NOT NULL
+);
+`
+
 // ApplyMemoryEvent implements engine.Store.
 func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (engine.MemoryEvent, error) {
 	ev := c.Event
@@ -136,10 +158,8 @@ func (s *Store) ApplyMemoryEvent(ctx context.Context, c engine.MemoryChange) (en
 				return err
 			}
 		}
-		for _, r := range c.Records {
-			if err := sqlcommon.PutMemoryRecord(ctx, tx, r); err != nil {
-				return err
-			}
+		if err := sqlcommon.PutMemoryRecords(ctx, tx, c.Records); err != nil {
+			return err
 		}
 		for _, r := range c.Receipts {
 			if _, err := tx.ExecContext(ctx, `INSERT INTO memory_receipts (session, record_ref, kind, payload, at) VALUES (?, ?, ?, ?, ?)`,

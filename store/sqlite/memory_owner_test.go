@@ -45,6 +45,7 @@ func TestMemoryOwnerMigration(t *testing.T) {
 		`DROP TABLE kept_files`,
 		`DROP TABLE evidence_files`,
 		`DROP TABLE team_bans`, `DROP TABLE team_requests`, `DROP TABLE team_moves`, `DROP TABLE team_spans`, `DROP TABLE team_people`, `DROP TABLE teams`,
+		`DROP TABLE memory_record_cursor`, `DROP TABLE memory_record_deletions`, `DROP TABLE rating_count`, `DROP TABLE rating_habits`,
 		undoOpenedWords, "PRAGMA user_version = " + itoa(before),
 	} {
 		ok(s.write(ctx, func(tx *sql.Tx) error { _, err := tx.ExecContext(ctx, q); return err }))

@@ -477,6 +477,9 @@ CREATE TABLE library_votes (
 	// The count of importance ratings and the rating habits measured,
 	// which processes sharing a store check their caches by (checks.go).
 	ratingCacheMigration,
+	// The records' change cursor, for processes sharing the store to
+	// follow each other's writes (memory.go).
+	memoryChangesMigration,
 }
 
 func (s *Store) migrate(ctx context.Context) error {

@@ -84,3 +84,7 @@ func BenchmarkPutAndBindParallel(b *testing.B) { storetest.BenchPutAndBindParall
 
 // BenchmarkTake is one rate-limit take, which skips the fsync.
 func BenchmarkTake(b *testing.B) { storetest.BenchTake(b, benchStore(b)) }
+
+// BenchmarkMemoryQuietChanges is the read an engine makes before every
+// event to follow other processes' record writes, when there were none.
+func BenchmarkMemoryQuietChanges(b *testing.B) { enginetest.BenchQuietChanges(b, benchStore(b)) }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"reflect"
+	"slices"
 	"testing"
 	"time"
 
@@ -52,8 +53,18 @@ func testDurability(f *fixture, reopen func(t *testing.T, s engine.Store) engine
 	f.ok(err, "MemoryReceipts")
 	records, err := f.s.MemoryRecords(ctx)
 	f.ok(err, "MemoryRecords")
+	changes := f.changes(0, "MemoryRecordChanges")
 
 	f.s = reopen(f.t, f.s)
+
+	// The change cursor stands where it stood, with the deletion read
+	// from before it.
+	if ch := f.changes(0, "MemoryRecordChanges after reopening"); ch.Cursor != changes.Cursor || !slices.Equal(refsAt(ch), []string{"lr_a@2"}) ||
+		len(ch.Deleted) != 1 || ch.Deleted[0] != gone.Ref {
+		f.t.Errorf("the records' changes after reopening: %v, deleted %v, cursor %d; were %v, deleted %v, cursor %d",
+			refsAt(ch), ch.Deleted, ch.Cursor, refsAt(changes), changes.Deleted, changes.Cursor)
+	}
+	f.quiet(changes.Cursor, "nothing changed across reopening")
 
 	if a, err := f.s.MemoryAdapter(ctx, "codex"); err != nil || a.TokenHash != [32]byte{2} || !a.Issued.Equal(f.now.Add(2*time.Second)) {
 		f.t.Errorf("the adapter after reopening = %+v, %v; want its second token", a, err)
@@ -102,6 +113,9 @@ func testDurability(f *fixture, reopen func(t *testing.T, s engine.Store) engine
 	_, err = f.s.ApplyMemoryEvent(ctx, engine.MemoryChange{Event: f.memoryEvent("codex", 5, "e"), Records: []engine.MemoryRecord{fresh},
 		Receipts: []engine.MemoryReceipt{{Session: "ms_one", RecordRef: "lr_a", Kind: "read", Payload: []byte(`{}`), At: f.now}}})
 	f.ok(err, "a new record on the removed record's topic after reopening")
+	if ch := f.changes(changes.Cursor, "changes after reopening"); !slices.Equal(refsAt(ch), []string{"lr_fresh@1"}) || ch.Cursor <= changes.Cursor {
+		f.t.Errorf("the first change after reopening: %v, cursor %d after %d", refsAt(ch), ch.Cursor, changes.Cursor)
+	}
 	if after, err := f.s.MemoryReceipts(ctx, "ms_one"); err != nil || len(after) != 3 || after[2].Seq <= receipts[1].Seq {
 		f.t.Errorf("receipts after one more, after reopening = %+v, %v", after, err)
 	}

@@ -11,7 +11,9 @@
 // revisions never change, an event is applied once with all its effects or
 // none, sessions and records change only from the version they were read
 // at, a topic key names one record in its scope, a record removed stays
-// removed, and, across a close and reopen, every adapter, profile, event,
+// removed, every change of the records is read once by whoever follows
+// the store's change cursor (however many write at once), and, across a
+// close and reopen, every adapter, profile, event,
 // session, record and receipt is as it was.
 package enginetest
 
@@ -49,6 +51,9 @@ func Run(t *testing.T, newStore func(t *testing.T) engine.Store, opts ...Option)
 	}
 	t.Run("Memory", func(t *testing.T) {
 		testMemory(newFixture(t, newStore(t)))
+	})
+	t.Run("Changes", func(t *testing.T) {
+		testMemoryChanges(newFixture(t, newStore(t)))
 	})
 	t.Run("Durability", func(t *testing.T) {
 		if c.reopen == nil {
