@@ -11,7 +11,7 @@ import (
 // the node's: it grows with work done, and a PID that names no process
 // is refused with what to give instead.
 func TestBenchNodeCPU(t *testing.T) {
-	b := &bench{nodePID: os.Getpid()}
+	b := &bench{nodePIDs: []int{os.Getpid()}}
 	before, err := b.nodeCPU()
 	if err != nil {
 		t.Fatal(err)
@@ -27,7 +27,7 @@ func TestBenchNodeCPU(t *testing.T) {
 	if grew := after - before; grew < 100*time.Millisecond {
 		t.Errorf("300 ms of hashing added %s of CPU time", grew)
 	}
-	if _, err := (&bench{nodePID: 1 << 30}).nodeCPU(); err == nil {
+	if _, err := (&bench{nodePIDs: []int{1 << 30}}).nodeCPU(); err == nil {
 		t.Error("a PID no process has gave a CPU time")
 	}
 	if cpu, err := (&bench{}).nodeCPU(); err != nil || cpu != 0 {
