@@ -148,7 +148,7 @@ func benchAppendCommand() *command {
 		b.hc = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
 			MaxIdleConns: *concurrency, MaxIdleConnsPerHost: *concurrency, IdleConnTimeout: time.Minute,
 		}}
-		if len(nodePIDs) > 1 && len(nodePIDs) != len(urls) {
+		if len(nodePIDs) > 0 && len(nodePIDs) != len(urls) {
 			fmt.Fprintf(e.stderr, "agora: bench: %d PIDs for %d URLs: the node's CPU is their sum, with no share per URL\n", len(nodePIDs), len(urls))
 		}
 		results, err := b.run(ctx, n, *duration, *readDuration)
