@@ -669,12 +669,7 @@ func printBench(w io.Writer, phases []*phase, concurrency int) {
 		// per request (a contribution is one entry).
 		cpu := cpuPerEntry(p.nodeCPU, max(p.appends, p.ops))
 		secs := p.elapsed.Seconds()
-		perSec := func(n int) string {
-			if n == 0 || secs == 0 {
-				return "-"
-			}
-			return strconv.FormatFloat(float64(n)/secs, 'f', 0, 64)
-		}
+		perSec := func(n int) string { return perSecond(n, p.elapsed) }
 		var failed []string
 		for code, n := range p.failed {
 			failed = append(failed, fmt.Sprintf("%d %s", n, code))
@@ -694,6 +689,14 @@ func printBench(w io.Writer, phases []*phase, concurrency int) {
 	}
 	fmt.Fprintln(w, "append: each request is one invitation, which logs 2 entries (the operator's key entry, verified at registration, and the identity, signed by the node) and is answered once both are in a published checkpoint")
 	fmt.Fprintln(w, "publish: each request is one library contribution, one entry signed by its author (signed before timing) that the node verifies, checks, stores and logs, answered once it is in a published checkpoint")
+}
+
+// perSecond is n over d, whole, or "-" when either is zero.
+func perSecond(n int, d time.Duration) string {
+	if n == 0 || d <= 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(n)/d.Seconds(), 'f', 0, 64)
 }
 
 func ms(d time.Duration) string {

@@ -203,25 +203,14 @@ func printPerTarget(w io.Writer, phases []*phase, urls []string) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "phase\turl\trequests\trequests/s\tentries/s\tp50\tp99\tnode CPU µs/entry\tfailed\t")
 	for _, p := range phases {
-		secs := p.elapsed.Seconds()
 		for t, s := range p.byTarget {
 			slices.Sort(s.latencies)
 			ops := len(s.latencies)
-			entries := ops
-			if p.ops > 0 && p.appends > 0 {
+			entries := 0
+			if p.ops > 0 {
 				entries = ops * p.appends / p.ops // 2 a request for invitations
 			}
-			perSec := func(n int) string {
-				if n == 0 || secs == 0 {
-					return "-"
-				}
-				return strconv.FormatFloat(float64(n)/secs, 'f', 0, 64)
-			}
-			appendsPerSec := "-"
-			if p.appends > 0 {
-				appendsPerSec = perSec(entries)
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t\n", p.name, urls[t], ops, perSec(ops), appendsPerSec,
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%s\t%s\t%s\t%s\t%s\t%d\t\n", p.name, urls[t], ops, perSecond(ops, p.elapsed), perSecond(entries, p.elapsed),
 				ms(percentile(s.latencies, 0.50)), ms(percentile(s.latencies, 0.99)), cpuPerEntry(s.nodeCPU, max(entries, ops)), s.failed)
 		}
 	}
