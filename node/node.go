@@ -277,6 +277,10 @@ type Node struct {
 
 	stopLoops context.CancelFunc
 	loops     sync.WaitGroup
+	// waiting holds the digests of unbound entries recover found waiting
+	// by design (registered operators' key entries), which a shared log's
+	// recoverLoop need not claim and settle again every round.
+	waiting sync.Map
 }
 
 // DefaultGitHubAPI is where GitHub proofs are read when Config.GitHubAPI is

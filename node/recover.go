@@ -132,6 +132,9 @@ func (n *Node) recover(ctx context.Context) error {
 			switch verdict {
 			case keepEntry:
 				kept++
+				if shared {
+					n.waiting.Store(s.Digest, true)
+				}
 				n.logger.Debug("recovery: kept an unlogged entry", "digest", s.Digest, "type", entryType(s.Entry), "why", why)
 				continue
 			case blockedEntry:
@@ -179,9 +182,10 @@ const sharedRecoverEvery = 10 * time.Second
 // DefaultRecoverGrace is Config.RecoverGrace's default.
 const DefaultRecoverGrace = time.Minute
 
-// settled returns the entries of unbound put at least the grace ago: on a
-// shared log, younger ones may be a live request's, whose journal has not
-// claimed them yet.
+// settled returns the entries of unbound put at least the grace ago, but
+// for those recover found waiting by design before: on a shared log,
+// younger ones may be a live request's, whose journal has not claimed
+// them yet.
 func (n *Node) settled(unbound []store.Signed) []store.Signed {
 	grace := n.cfg.RecoverGrace
 	if grace <= 0 {
@@ -191,7 +195,7 @@ func (n *Node) settled(unbound []store.Signed) []store.Signed {
 	before := time.Now().Add(-grace)
 	var old []store.Signed
 	for _, s := range unbound {
-		if s.Stored.Before(before) {
+		if _, waits := n.waiting.Load(s.Digest); !waits && s.Stored.Before(before) {
 			old = append(old, s)
 		}
 	}
