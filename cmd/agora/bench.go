@@ -11,7 +11,6 @@ import (
 	"math/rand/v2"
 	"net"
 	"net/http"
-	"net/url"
 	"os"
 	"runtime"
 	"slices"
@@ -30,8 +29,9 @@ import (
 	"github.com/agora-node/agora/protocol"
 )
 
-const benchUsage = `usage: agora bench append --url URL --data DIR [--duration 10s] [--concurrency 64] [--operators N]
+const benchUsage = `usage: agora bench append --url URL [--url URL ...] --data DIR [--duration 10s] [--concurrency 64] [--operators N]
                           [--publish-duration 10s] [--authors 64] [--contributions N] [--read-duration 5s]
+                          [--node-pid PID ...]
 
 Measures a running node under load, in four phases:
 
@@ -60,6 +60,19 @@ reads it) or --token-file. The node allows an address 50 registrations a day,
 so against a node on loopback each group of 40 registrations is sent from its
 own address in 127.0.0.0/8; against another host the bench registers what the
 node allows and stops at its first 429.
+
+--node-pid names the node's process on this machine, and the table gives the
+node's CPU time per entry logged (user and system, from /proc/PID/stat).
+
+Several processes of one node: repeat --url, once for each 'agora serve' on
+the same state database and log (and the same keys), and the bench deals its
+workers to them in turn (worker w sends to URL w mod the number of URLs),
+registration groups too. An operator registered through one process is
+invited and publishes through another, so the URLs must be one node's: of
+independent nodes the invitations fail. Repeat --node-pid in the order of
+--url, and the node's CPU is the sum of the processes'. The table then counts
+every URL together, and a second one gives each URL's requests, rate,
+latencies and (with a PID for each URL) its process's CPU per entry.
 `
 
 // perSourceAddress is how many registrations the bench sends from one
@@ -75,7 +88,8 @@ func benchGroup() *command {
 func benchAppendCommand() *command {
 	c := newCommand("append", "agora bench append --url URL --data DIR", "appends a second, latency to a covering checkpoint, proof reads a second")
 	c.doc, c.hint = benchUsage, "run 'agora bench help'"
-	nodeURL := c.nodeURL()
+	var urls urlsFlag
+	c.flags.Var(&urls, "url", "the node's URL (or set AGORA_URL); repeat it for each process of one node, and the bench deals its workers to them in turn")
 	dataDir := c.flags.String("data", "", "the node's data folder, which holds its admin token")
 	tokenFile := c.flags.String("token-file", "", "the file holding the node's admin token (instead of --data)")
 	duration := c.flags.Duration("duration", 10*time.Second, "how long to append")
@@ -85,13 +99,14 @@ func benchAppendCommand() *command {
 	publishDuration := c.flags.Duration("publish-duration", -1, "how long to publish contributions (default --duration; 0 skips it)")
 	authors := c.flags.Int("authors", 64, "invited operators who sign the contributions")
 	contributions := c.flags.Int("contributions", 0, "contributions to sign before publishing (default 4,000 a second of --publish-duration)")
-	nodePID := c.flags.Int("node-pid", 0, "the node's process ID on this machine, to report the node's CPU per entry (Linux)")
+	var nodePIDs pidsFlag
+	c.flags.Var(&nodePIDs, "node-pid", "the node's process ID on this machine, to report the node's CPU per entry (Linux); repeat it for each process, in the order of --url")
 	c.run = func(ctx context.Context, e *env, args []string) int {
 		switch {
 		case len(args) > 0:
 			return c.noArgs(e, args)
-		case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0 || *authors < 1 || *contributions < 0 || *nodePID < 0:
-			return c.usageError(e, "--concurrency, --duration, --operators, --authors, --contributions and --node-pid must be positive")
+		case *concurrency < 1 || *duration <= 0 || *readDuration < 0 || *operators < 0 || *authors < 1 || *contributions < 0:
+			return c.usageError(e, "--concurrency, --duration, --operators, --authors and --contributions must be positive")
 		case *dataDir == "" && *tokenFile == "":
 			return fail(e, 2, "give the node's data folder with --data DIR, or --token-file FILE",
 				"the bench logs entries through the admin route, which needs the node's admin token")
@@ -102,6 +117,9 @@ func benchAppendCommand() *command {
 		token, err := os.ReadFile(*tokenFile)
 		if err != nil {
 			return fail(e, 1, "point --data at the node's data folder", "reading the admin token: %v", err)
+		}
+		if len(urls) == 0 {
+			urls = urlsFlag{strings.TrimRight(defaultURL(), "/")}
 		}
 		n := *operators
 		if n == 0 {
@@ -114,39 +132,45 @@ func benchAppendCommand() *command {
 			*contributions = max(1, int(4000*publishDuration.Seconds()))
 		}
 		b := &bench{
-			url:             strings.TrimRight(*nodeURL, "/"),
+			url:             urls[0],
+			urls:            urls,
 			token:           strings.TrimSpace(string(token)),
 			concurrency:     *concurrency,
 			publishDuration: *publishDuration,
 			authors:         *authors,
 			contributions:   *contributions,
-			nodePID:         *nodePID,
+			nodePIDs:        nodePIDs,
 			out:             e.stderr,
 		}
 		if _, err := b.nodeCPU(); err != nil {
-			return fail(e, 2, "give --node-pid the PID of 'agora serve' on this machine (pgrep -f 'agora serve')", "%v", err)
+			return fail(e, 2, "give --node-pid the PID of each 'agora serve' on this machine (pgrep -f 'agora serve')", "%v", err)
 		}
 		b.hc = &http.Client{Timeout: time.Minute, Transport: &http.Transport{
 			MaxIdleConns: *concurrency, MaxIdleConnsPerHost: *concurrency, IdleConnTimeout: time.Minute,
 		}}
+		if len(nodePIDs) > 0 && len(nodePIDs) != len(urls) {
+			fmt.Fprintf(e.stderr, "agora: bench: %d PIDs for %d URLs: the node's CPU is their sum, with no share per URL\n", len(nodePIDs), len(urls))
+		}
 		results, err := b.run(ctx, n, *duration, *readDuration)
 		if err != nil {
 			return nodeFailure(e, err, "")
 		}
 		printBench(e.stdout, results, *concurrency)
+		printPerTarget(e.stdout, results, urls)
 		return 0
 	}
 	return c
 }
 
 type bench struct {
-	url             string
+	url             string   // the node's first URL, which the bench reads the log's size from
+	urls            []string // every process's URL, url first; empty means url alone
 	token           string
 	concurrency     int
 	publishDuration time.Duration
-	authors         int // operators who sign contributions
-	contributions   int // contributions signed for the publish phase
-	nodePID         int // the node's process, to read its CPU time; 0 for none
+	authors         int   // operators who sign contributions
+	contributions   int   // contributions signed for the publish phase
+	nodePIDs        []int // the node's processes, to read their CPU time
 	hc              *http.Client
 	out             io.Writer // progress notes
 }
@@ -160,16 +184,22 @@ type phase struct {
 	elapsed   time.Duration
 	latencies []time.Duration
 	nodeCPU   time.Duration // the node's CPU time over the phase, when its PID is known
+	byTarget  []perTarget   // each URL's share, for timed phases
 	note      string
 	firstErr  error // the first failure, to say what failed
 }
 
-// merge adds one worker's latencies and failures to the phase; mu guards
-// the phase while workers run.
-func (p *phase) merge(mu *sync.Mutex, lat []time.Duration, failed map[string]int, firstErr error) {
+// merge adds one worker's latencies and failures, sent to target, to the
+// phase; mu guards the phase while workers run.
+func (p *phase) merge(mu *sync.Mutex, target int, lat []time.Duration, failed map[string]int, firstErr error) {
 	mu.Lock()
 	defer mu.Unlock()
 	p.latencies = append(p.latencies, lat...)
+	t := &p.byTarget[target]
+	t.latencies = append(t.latencies, lat...)
+	for _, v := range failed {
+		t.failed += v
+	}
 	if p.firstErr == nil {
 		p.firstErr = firstErr
 	}
@@ -201,7 +231,7 @@ func (b *bench) run(ctx context.Context, n int, duration, readDuration time.Dura
 	}
 
 	fmt.Fprintf(b.out, "agora: bench: appending for %s, %d requests in flight\n", duration, b.concurrency)
-	app, invited := b.appendPhase(ctx, c, ids, duration)
+	app, invited := b.appendPhase(ctx, ids, duration)
 	after, err := c.Log(ctx)
 	if err != nil {
 		return nil, err
@@ -334,18 +364,9 @@ func (b *bench) register(ctx context.Context, entries []map[string]any) (*phase,
 // address of its own, picked at random in 127.0.0.0/8 so runs against one
 // node do not reuse one another's.
 func (b *bench) registrationClients(n, per int) (clientFor func(int) *client.Client, closeAll func(), spread int) {
-	u, err := url.Parse(b.url)
-	host := ""
-	if err == nil {
-		host = u.Hostname()
-	}
-	ip := net.ParseIP(host)
-	if host == "localhost" {
-		ip = net.IPv4(127, 0, 0, 1)
-	}
-	if ip == nil || ip.To4() == nil || !ip.IsLoopback() {
-		c := client.New(b.url, b.hc)
-		return func(int) *client.Client { return c }, func() {}, 0
+	urls := b.targetURLs()
+	if slices.ContainsFunc(urls, offLoopback) {
+		return b.sharedClients(urls)
 	}
 	groups := (n + per - 1) / per
 	base := uint32(127)<<24 | (1+rand.Uint32N(250))<<16 | rand.Uint32N(256)<<8 | 1
@@ -353,8 +374,7 @@ func (b *bench) registrationClients(n, per int) (clientFor func(int) *client.Cli
 	probe := net.IPv4(byte(base>>24), byte(base>>16), byte(base>>8), byte(base))
 	ln, err := net.Listen("tcp", net.JoinHostPort(probe.String(), "0"))
 	if err != nil {
-		c := client.New(b.url, b.hc)
-		return func(int) *client.Client { return c }, func() {}, 0
+		return b.sharedClients(urls)
 	}
 	ln.Close()
 	clients := make([]*client.Client, groups)
@@ -371,7 +391,8 @@ func (b *bench) registrationClients(n, per int) (clientFor func(int) *client.Cli
 		// connections, or hundreds of transports' idle connections fill
 		// the node's connection limit.
 		transports[g] = &http.Transport{DialContext: dialer.DialContext, MaxIdleConnsPerHost: 4, IdleConnTimeout: 5 * time.Second}
-		clients[g] = client.New(b.url, &http.Client{Timeout: time.Minute, Transport: transports[g]})
+		// The groups are dealt out to the node's URLs in turn.
+		clients[g] = client.New(urls[g%len(urls)], &http.Client{Timeout: time.Minute, Transport: transports[g]})
 	}
 	closeAll = func() {
 		for _, t := range transports {
@@ -384,12 +405,16 @@ func (b *bench) registrationClients(n, per int) (clientFor func(int) *client.Cli
 // appendPhase invites the registered operators, concurrency at a time,
 // until duration is over or every operator is invited, and returns the
 // indices in ids of those it invited.
-func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string, duration time.Duration) (*phase, []int) {
+func (b *bench) appendPhase(ctx context.Context, ids []string, duration time.Duration) (*phase, []int) {
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	var clients []*client.Client
+	for _, u := range b.targetURLs() {
+		clients = append(clients, client.New(u, b.hc))
+	}
 	invited := make([]bool, len(ids))
-	p, ranOut := b.timed(ctx, "append", len(ids), duration, func(ctx context.Context, i int) error {
-		_, err := c.Invite(ctx, b.token, ids[i])
+	p, ranOut := b.timedOn(ctx, "append", b.concurrency, len(ids), duration, func(ctx context.Context, target, i int) error {
+		_, err := clients[target].Invite(ctx, b.token, ids[i])
 		if client.IsCode(err, "unauthorized") {
 			cancel()
 		}
@@ -411,25 +436,28 @@ func (b *bench) appendPhase(ctx context.Context, c *client.Client, ids []string,
 	return p, done
 }
 
-// timed runs do, b.concurrency calls at a time, for duration or until it
+// timedAt runs do, concurrency calls at a time, for duration or until it
 // was called for each of n items (n < 0: no end but duration), and returns
 // the phase's latencies and failures by code, and whether it ran out of
 // items before the duration was over. do's i is the item; each i is given
 // once.
-func (b *bench) timed(ctx context.Context, name string, n int, duration time.Duration, do func(ctx context.Context, i int) error) (*phase, bool) {
-	return b.timedAt(ctx, name, b.concurrency, n, duration, do)
+func (b *bench) timedAt(ctx context.Context, name string, concurrency, n int, duration time.Duration, do func(ctx context.Context, i int) error) (*phase, bool) {
+	return b.timedOn(ctx, name, concurrency, n, duration, func(ctx context.Context, _, i int) error { return do(ctx, i) })
 }
 
-// timedAt is timed with concurrency calls at a time.
-func (b *bench) timedAt(ctx context.Context, name string, concurrency, n int, duration time.Duration, do func(ctx context.Context, i int) error) (*phase, bool) {
-	p := &phase{name: name, failed: map[string]int{}}
+// timedOn is timedAt whose calls are each told the target, the index of
+// the node's URL its worker sends to (see targetOf), and which counts
+// each target's share.
+func (b *bench) timedOn(ctx context.Context, name string, concurrency, n int, duration time.Duration, do func(ctx context.Context, target, i int) error) (*phase, bool) {
+	p := &phase{name: name, failed: map[string]int{}, byTarget: make([]perTarget, len(b.targetURLs()))}
 	deadline := time.Now().Add(duration)
 	var next atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	cpuBefore, _ := b.nodeCPU()
+	cpuBefore, cpuErr := b.nodeCPUs()
 	start := time.Now()
-	for range concurrency {
+	for w := range concurrency {
+		target := b.targetOf(w)
 		wg.Go(func() {
 			var lat []time.Duration
 			var firstErr error
@@ -440,7 +468,7 @@ func (b *bench) timedAt(ctx context.Context, name string, concurrency, n int, du
 					break
 				}
 				t := time.Now()
-				if err := do(ctx, i); err != nil {
+				if err := do(ctx, target, i); err != nil {
 					failed[failureCode(err)]++
 					if firstErr == nil && !errors.Is(err, errNoJob) {
 						firstErr = err
@@ -449,13 +477,13 @@ func (b *bench) timedAt(ctx context.Context, name string, concurrency, n int, du
 				}
 				lat = append(lat, time.Since(t))
 			}
-			p.merge(&mu, lat, failed, firstErr)
+			p.merge(&mu, target, lat, failed, firstErr)
 		})
 	}
 	wg.Wait()
 	p.elapsed = time.Since(start)
-	if cpuAfter, err := b.nodeCPU(); err == nil {
-		p.nodeCPU = cpuAfter - cpuBefore
+	if cpuErr == nil {
+		b.setNodeCPU(p, cpuBefore)
 	}
 	p.ops = len(p.latencies)
 	return p, n >= 0 && int(next.Load()) >= n && p.elapsed < duration
@@ -535,8 +563,8 @@ func mustJSON(v any) []byte {
 // publishPhase posts the envelopes, concurrency at a time, until duration
 // is over or every one is sent. A 201 counts; anything else is a failure.
 func (b *bench) publishPhase(ctx context.Context, envelopes [][]byte, duration time.Duration) *phase {
-	p, ranOut := b.timed(ctx, "publish", len(envelopes), duration, func(ctx context.Context, i int) error {
-		return b.post(ctx, "/api/entries", envelopes[i], http.StatusCreated)
+	p, ranOut := b.timedOn(ctx, "publish", b.concurrency, len(envelopes), duration, func(ctx context.Context, target, i int) error {
+		return b.post(ctx, b.urlOf(target)+"/api/entries", envelopes[i], http.StatusCreated)
 	})
 	p.appends = p.ops
 	if ranOut {
@@ -545,11 +573,11 @@ func (b *bench) publishPhase(ctx context.Context, envelopes [][]byte, duration t
 	return p
 }
 
-// post sends body and reads the answer whole without parsing it, as
-// getReceipt does: the phase measures the node, and the bench shares its
-// CPUs.
-func (b *bench) post(ctx context.Context, path string, body []byte, want int) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodPost, b.url+path, bytes.NewReader(body))
+// post sends body to url and reads the answer whole without parsing it,
+// as getReceipt does: the phase measures the node, and the bench shares
+// its CPUs.
+func (b *bench) post(ctx context.Context, url string, body []byte, want int) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, bytes.NewReader(body))
 	if err != nil {
 		return err
 	}
@@ -575,17 +603,18 @@ func (b *bench) post(ctx context.Context, path string, body []byte, want int) er
 
 // readPhase reads receipts of random entries below size.
 func (b *bench) readPhase(ctx context.Context, size uint64, duration time.Duration) *phase {
-	p, _ := b.timed(ctx, "proof reads", -1, duration, func(ctx context.Context, _ int) error {
-		return b.getReceipt(ctx, rand.Uint64N(size))
+	p, _ := b.timedOn(ctx, "proof reads", b.concurrency, -1, duration, func(ctx context.Context, target, _ int) error {
+		return b.getReceipt(ctx, b.urlOf(target), rand.Uint64N(size))
 	})
 	p.note = "receipts read whole, not verified"
 	return p
 }
 
-// getReceipt reads one receipt's bytes without parsing them: the phase
-// measures the node, and the bench shares its CPUs.
-func (b *bench) getReceipt(ctx context.Context, i uint64) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, b.url+"/api/v1/log/entries/"+strconv.FormatUint(i, 10), nil)
+// getReceipt reads one receipt's bytes from the node at url without
+// parsing them: the phase measures the node, and the bench shares its
+// CPUs.
+func (b *bench) getReceipt(ctx context.Context, url string, i uint64) error {
+	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/api/v1/log/entries/"+strconv.FormatUint(i, 10), nil)
 	if err != nil {
 		return err
 	}
@@ -636,19 +665,11 @@ func printBench(w io.Writer, phases []*phase, concurrency int) {
 	fmt.Fprintln(tw, "phase\trequests\tseconds\trequests/s\tentries/s\tp50\tp99\tmax\tnode CPU µs/entry\tfailed\t")
 	for _, p := range phases {
 		slices.Sort(p.latencies)
-		cpu := "-"
-		if entries := max(p.appends, p.ops); p.nodeCPU > 0 && entries > 0 {
-			// The append phase logs two entries a request; the others
-			// are per request (a contribution is one entry).
-			cpu = strconv.FormatInt(p.nodeCPU.Microseconds()/int64(entries), 10)
-		}
+		// The append phase logs two entries a request; the others are
+		// per request (a contribution is one entry).
+		cpu := cpuPerEntry(p.nodeCPU, max(p.appends, p.ops))
 		secs := p.elapsed.Seconds()
-		perSec := func(n int) string {
-			if n == 0 || secs == 0 {
-				return "-"
-			}
-			return strconv.FormatFloat(float64(n)/secs, 'f', 0, 64)
-		}
+		perSec := func(n int) string { return perSecond(n, p.elapsed) }
 		var failed []string
 		for code, n := range p.failed {
 			failed = append(failed, fmt.Sprintf("%d %s", n, code))
@@ -670,38 +691,14 @@ func printBench(w io.Writer, phases []*phase, concurrency int) {
 	fmt.Fprintln(w, "publish: each request is one library contribution, one entry signed by its author (signed before timing) that the node verifies, checks, stores and logs, answered once it is in a published checkpoint")
 }
 
+// perSecond is n over d, whole, or "-" when either is zero.
+func perSecond(n int, d time.Duration) string {
+	if n == 0 || d <= 0 {
+		return "-"
+	}
+	return strconv.FormatFloat(float64(n)/d.Seconds(), 'f', 0, 64)
+}
+
 func ms(d time.Duration) string {
 	return strconv.FormatFloat(float64(d.Microseconds())/1000, 'f', 1, 64) + "ms"
 }
-
-// nodeCPU is the node's CPU time so far (user and system), read from
-// /proc/PID/stat; zero without a PID.
-func (b *bench) nodeCPU() (time.Duration, error) {
-	if b.nodePID == 0 {
-		return 0, nil
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", b.nodePID))
-	if err != nil {
-		return 0, fmt.Errorf("reading the node's CPU time: %w", err)
-	}
-	// The command name, in parentheses, may hold spaces: the fields
-	// counted from the last ')' are the third on.
-	i := bytes.LastIndexByte(stat, ')')
-	fields := strings.Fields(string(stat[i+1:]))
-	if i < 0 || len(fields) < 13 {
-		return 0, fmt.Errorf("reading the node's CPU time: /proc/%d/stat has no CPU times", b.nodePID)
-	}
-	var ticks int64
-	for _, f := range fields[11:13] { // utime and stime, fields 14 and 15
-		n, err := strconv.ParseInt(f, 10, 64)
-		if err != nil {
-			return 0, fmt.Errorf("reading the node's CPU time: %w", err)
-		}
-		ticks += n
-	}
-	return time.Duration(ticks) * time.Second / clockTicks, nil
-}
-
-// clockTicks is Linux's USER_HZ, the unit of /proc's CPU times: 100 on
-// every architecture Go runs Linux on.
-const clockTicks = 100

@@ -202,7 +202,7 @@ func (b *jobsBench) run(ctx context.Context) (setup, measured []*phase, err erro
 	if err != nil {
 		return nil, nil, err
 	}
-	inv, invited := b.appendPhase(ctx, c, ids, time.Hour)
+	inv, invited := b.appendPhase(ctx, ids, time.Hour)
 	inv.name, inv.note = "invite", ""
 	setup = []*phase{reg, inv}
 	var vs []benchVerifier
