@@ -321,3 +321,21 @@ func (j *Journal) lockHere(ctx context.Context, key string) (func(), error) {
 		return nil, ctx.Err()
 	}
 }
+
+// TryLock is Lock across processes only, without waiting: ok is false
+// while another process holds key. It takes nothing on a log this process
+// alone appends to, whose caller keeps its own record of what it holds.
+func (j *Journal) TryLock(ctx context.Context, key string) (unlock func(), ok bool, err error) {
+	if !j.log.Shared() {
+		return func() {}, true, nil
+	}
+	claim := "lock:" + key
+	st, err := j.log.Claim(ctx, claim)
+	if err != nil {
+		return nil, false, fmt.Errorf("journal: taking the lock %s: %w", key, err)
+	}
+	if st == translog.ClaimBusy {
+		return nil, false, nil
+	}
+	return func() { j.releaseShared(context.WithoutCancel(ctx), claim) }, true, nil
+}

@@ -228,9 +228,9 @@ func TestBundleBadInput(t *testing.T) {
 	}
 
 	// One submission of an operator at a time.
-	release, ok := n.ledger.StartSubmission(a.id)
-	if !ok {
-		t.Fatal("startSubmission refused the first")
+	release, ok, err := n.ledger.StartSubmission(t.Context(), a.id)
+	if err != nil || !ok {
+		t.Fatalf("startSubmission refused the first: %v", err)
 	}
 	status, v = call(t, "POST", base+"/api/v1/bundles", body(variant(func(f map[string][]byte) { f["code/extra.py"] = []byte("1\n") })))
 	release()

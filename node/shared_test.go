@@ -15,9 +15,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store/postgres/pgtest"
 	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog/mysqltest"
+	"github.com/agora-node/agora/vocabulary"
 )
 
 // TestSharedCrash runs one node as two processes on one PostgreSQL state
@@ -313,5 +315,62 @@ func TestSharedLongPollAndHeads(t *testing.T) {
 		if err := tlog.VerifyTreeGrowth(first, second, proof, pub); err != nil {
 			t.Fatalf("the heads of A (%d) and B (%d) are not one tree: %v", ha.Size, hb.Size, err)
 		}
+	}
+}
+
+// TestSharedSeedBundles submits, at once through two processes of one
+// node, more free seed bundles than a new ledger gives: exactly
+// vocabulary.SeedBundles are sealed free, and the rest are told to earn
+// credit first. (The seeding rule counts the ledger's bundles under a
+// lock both processes take, journal.Lock; that two processes never hold
+// one together is journal's TestLockAcrossProcesses. Here the timing of
+// real submissions did not overlap the counts enough to break the rule
+// without it, so this shows the rule, not the lock.)
+func TestSharedSeedBundles(t *testing.T) {
+	t.Parallel()
+	a, _, urlA, urlB := sharedPair(t, Config{})
+	urls := []string{urlA, urlB}
+	const authors = vocabulary.SeedBundles + 4
+	var bodies [][]byte
+	for i := range authors {
+		who := newAuthor(t, a, urlA)
+		body, _ := signedBody(t, who.key, sumBundle(t, protocol.KeyDigest(who.key.Public().String()), "claude", fmt.Sprintf("seed sample %d", i), true), nil)
+		status, check := call(t, "POST", urls[i%2]+"/api/v1/bundles/check", body)
+		if status != http.StatusOK || check.(map[string]any)["ready"] != true {
+			t.Fatalf("check %d: %d %v", i, status, check)
+		}
+		if free := check.(map[string]any)["price"].(map[string]any)["free"]; free != "seed" {
+			t.Fatalf("author %d's bundle is not free before any was sealed: %v", i, free)
+		}
+		bodies = append(bodies, body)
+	}
+	// One is sealed first, so that the race starts from an odd count:
+	// two processes counting in step from an even one would stop at the
+	// limit by chance.
+	if status, v := call(t, "POST", urlA+"/api/v1/bundles", bodies[0]); status != http.StatusAccepted {
+		t.Fatalf("the first submission: %d %v", status, v)
+	}
+	statuses := make([]int, authors)
+	statuses[0] = http.StatusAccepted
+	var wg sync.WaitGroup
+	for i, body := range bodies[1:] {
+		i++
+		wg.Go(func() {
+			status, v := call(t, "POST", urls[i%2]+"/api/v1/bundles", body)
+			statuses[i] = status
+			if status != http.StatusAccepted && (status != http.StatusForbidden || v.(map[string]any)["code"] != "verify_first") {
+				t.Errorf("submission %d: %d %v, want 202 or 403 verify_first", i, status, v)
+			}
+		})
+	}
+	wg.Wait()
+	sealed := 0
+	for _, status := range statuses {
+		if status == http.StatusAccepted {
+			sealed++
+		}
+	}
+	if sealed != vocabulary.SeedBundles {
+		t.Fatalf("%d free seed bundles were sealed through two processes, want %d (statuses %v)", sealed, vocabulary.SeedBundles, statuses)
 	}
 }

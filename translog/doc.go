@@ -248,18 +248,21 @@
 //     can take, at the start and every few seconds, so a killed process's
 //     leftovers are settled by the others (node's TestSharedCrash). agora
 //     serve sets Shared when its state is in PostgreSQL.
-//   - Caches that would go stale when several node processes share one
-//     PostgreSQL state and one log (package ledgerhttp, whose values are
-//     one process's): the standing sheet (standingBook) is reused as fresh
-//     at one log size while no rating was taken in this process, so
-//     another process's rating is missed until the log grows or
-//     RefreshStanding passes; rating habits (habitBook) are measured once
-//     an hour in each process, so two processes may measure an hour from
-//     different ratings (one stamped before the hour committed between
-//     their measurements) and score a claim differently; the
-//     transparency report's counts (reportBook) advance over bound
-//     indices, and another process may bind a lower index after the count
-//     passed it. These need nothing: parsed public keys (package hybrid's
+//   - Caches (package ledgerhttp) answer as the shared store does,
+//     whichever process wrote: the standing sheet is fresh only at the
+//     log size, the store's RatingCount (bumped in each rating's commit)
+//     and the habits' moment it was made at; rating habits are kept in
+//     the store for their moment by the first process to measure them
+//     (ledger.CheckStore's KeepHabits), and every process scores by
+//     those; the transparency report's counts, like the statuses'
+//     Deriver, stop at the first index not bound yet, so an index bound
+//     after a higher one is counted once bound; snapshots go stale on any
+//     withdrawal the statuses' catch-up reads, not only one this process
+//     logged (TestLedgerCachesAcrossProcesses,
+//     TestSnapshotsWithdrawnAcrossProcesses). The memory engine follows
+//     other processes' record writes before each event (memory/engine's
+//     follow.go). The ledger's once-only checks take journal.Lock across
+//     processes. These need nothing: parsed public keys (package hybrid's
 //     LRU, a key's parse never changes), bundles' integrity flags (by
 //     digest), store/postgres's rebound statements (program constants),
 //     and the tile cache. The operator cache (store/sqlite/opcache.go) is

@@ -110,6 +110,11 @@ func (s *Server) addAddendum(r *http.Request) (any, int, error) {
 	}
 	s.addenda.opening.Lock()
 	defer s.addenda.opening.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "addenda.opening")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
 	var refusal string
 	var prior *status.Addendum
 	if err := s.derived(ctx, func(d *status.Deriver) error {

@@ -130,7 +130,7 @@ func (s *Server) screenAddendum(r *http.Request) (any, int, error) {
 	if !found {
 		return nil, 0, httpapi.NotFound("No addendum is logged at %d", v.Addendum)
 	}
-	finish, err := s.answering(op.ID)
+	finish, err := s.answering(ctx, op.ID)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -183,6 +183,11 @@ func (s *Server) settleAddenda(ctx context.Context) error {
 	}
 	s.addenda.settleMu.Lock()
 	defer s.addenda.settleMu.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "addenda.settle")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if s.addenda.settled == nil {
 		s.addenda.settled, s.addenda.made = map[uint64]bool{}, map[uint64]int{}
 	}

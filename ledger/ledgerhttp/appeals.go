@@ -126,6 +126,11 @@ func (s *Server) settleAppeals(ctx context.Context) error {
 	}
 	s.challenges.settleMu.Lock()
 	defer s.challenges.settleMu.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "challenges.settle")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if s.challenges.appealsSettled == nil {
 		s.challenges.appealsSettled = map[string]bool{}
 	}
@@ -201,6 +206,11 @@ func (s *Server) appealBundle(r *http.Request) (any, int, error) {
 	}
 	s.challenges.opening.Lock()
 	defer s.challenges.opening.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "challenges.opening")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
 	past, err := s.appeals(ctx, hash)
 	if err != nil {
 		return nil, 0, err

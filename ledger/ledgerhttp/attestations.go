@@ -63,7 +63,7 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 		}
 		return nil, 0, issuesError(http.StatusUnprocessableEntity, code, "The attestation", list)
 	}
-	finish, err := s.answering(op.ID)
+	finish, err := s.answering(ctx, op.ID)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -110,12 +110,19 @@ func (s *Server) attest(r *http.Request) (any, int, error) {
 // answering holds operator's turn to answer a job: no other submission of
 // its runs, and its jobs are not handed out or answered meanwhile, until
 // done is called.
-func (s *Server) answering(operator string) (done func(), err error) {
-	release, ok := s.StartSubmission(operator)
+func (s *Server) answering(ctx context.Context, operator string) (done func(), err error) {
+	release, ok, err := s.StartSubmission(ctx, operator)
+	if err != nil {
+		return nil, err
+	}
 	if !ok {
 		return nil, inProgress()
 	}
-	unlock := s.verify.lock(operator)
+	unlock, err := s.lockOperator(ctx, operator)
+	if err != nil {
+		release()
+		return nil, err
+	}
 	return func() { unlock(); release() }, nil
 }
 
@@ -387,7 +394,7 @@ func (s *Server) hazardReview(r *http.Request) (any, int, error) {
 	if len(list) > 0 {
 		return nil, 0, issuesError(http.StatusUnprocessableEntity, "invalid_review", "The hazard review", list)
 	}
-	finish, err := s.answering(op.ID)
+	finish, err := s.answering(ctx, op.ID)
 	if err != nil {
 		return nil, 0, err
 	}

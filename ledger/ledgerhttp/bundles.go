@@ -135,7 +135,10 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 	if !c.canPublish {
 		return nil, 0, &httpapi.Error{Status: http.StatusForbidden, Code: "verify_first", Message: fmt.Sprint(c.publishing["message"])}
 	}
-	release, ok := s.StartSubmission(op.ID)
+	release, ok, err := s.StartSubmission(ctx, op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
 	if !ok {
 		return nil, 0, &httpapi.Error{Status: http.StatusConflict, Code: "in_progress",
 			Message: "Another submission of yours is being stored; send this one again once that one is answered"}
@@ -162,6 +165,11 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 		// at once must not take more than its free ones between them.
 		s.seedMu.Lock()
 		defer s.seedMu.Unlock()
+		unlock, err := s.acrossProcesses(ctx, "seed")
+		if err != nil {
+			return nil, 0, err
+		}
+		defer unlock()
 		all, err := s.store.OperatorBundles(ctx, "", time.Time{})
 		if err != nil {
 			return nil, 0, err
@@ -181,20 +189,26 @@ func (s *Server) submitBundle(r *http.Request) (any, int, error) {
 	return map[string]any{"bundle": b.Hash, "sealed": b.SealedIndex, "state": ledger.BundleSealed, "entry": nil}, http.StatusAccepted, nil
 }
 
-// StartSubmission marks operator as storing a submission; ok is false if
-// one is being stored already.
-func (s *Server) StartSubmission(operator string) (release func(), ok bool) {
+// StartSubmission marks operator as storing a submission, in this
+// process and across those sharing the node's log; ok is false if one is
+// being stored already.
+func (s *Server) StartSubmission(ctx context.Context, operator string) (release func(), ok bool, err error) {
 	s.submitMu.Lock()
 	defer s.submitMu.Unlock()
 	if s.submitting[operator] {
-		return nil, false
+		return nil, false, nil
+	}
+	across, ok, err := s.journal.TryLock(ctx, "ledger.submitting/"+operator)
+	if err != nil || !ok {
+		return nil, false, err
 	}
 	s.submitting[operator] = true
 	return func() {
+		across()
 		s.submitMu.Lock()
 		delete(s.submitting, operator)
 		s.submitMu.Unlock()
-	}, true
+	}, true, nil
 }
 
 // bundleStanding is where a bundle stands, as a repeated submission hears.

@@ -120,6 +120,11 @@ func (s *Server) challenge(r *http.Request) (any, int, error) {
 
 	s.challenges.opening.Lock()
 	defer s.challenges.opening.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "challenges.opening")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
 	var refused error
 	var verdictOrgs []string
 	err = s.derived(ctx, func(d *status.Deriver) error {
@@ -307,6 +312,11 @@ func (s *Server) settleChallenges(ctx context.Context) error {
 	}
 	s.challenges.settleMu.Lock()
 	defer s.challenges.settleMu.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "challenges.settle")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if s.challenges.settled == nil {
 		s.challenges.settled = map[uint64]bool{}
 	}
@@ -487,6 +497,11 @@ func (s *Server) panelAnswers(ctx context.Context, index uint64, bundle string) 
 func (s *Server) revealAnswers(ctx context.Context, answers []ledger.Answer) error {
 	s.settleMu.Lock()
 	defer s.settleMu.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "settle")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	for _, a := range answers {
 		if a.Salt == "" {
 			continue

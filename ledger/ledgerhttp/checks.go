@@ -125,7 +125,7 @@ func (s *Server) answerCheck(r *http.Request, k checkKind) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	finish, err := s.answering(op.ID)
+	finish, err := s.answering(ctx, op.ID)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -238,7 +238,10 @@ func (s *Server) rateImportance(r *http.Request) (any, int, error) {
 	if err != nil {
 		return nil, 0, err
 	}
-	unlock := s.verify.lock(op.ID)
+	unlock, err := s.lockOperator(ctx, op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
 	defer unlock()
 	// A family that wrote the bundle may rate it (assignment lets one of
 	// them), so the held job is not refused for the family.

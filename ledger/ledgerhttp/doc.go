@@ -45,9 +45,10 @@
 // store's (Take). The settled maps of challenges, appeals and addenda only
 // spare a process settling again what moves nothing the second time.
 //
-// Not yet safe across processes: the mutexes that make a check of the log
-// and the entry it allows one step (challenges.opening, addenda.opening,
-// seedMu, settleMu, the verification loop's operator and round stripes,
-// submitting) hold only within one process, so two processes could each
-// pass the check; each needs a lock or claim in the store in its place.
+// Across processes too: the mutexes that make a check of the log and the
+// entry it allows one step (challenges.opening, addenda.opening, seedMu,
+// settleMu, the verification loop's operator and round stripes) are each
+// taken with the lock of the same name across the processes sharing the
+// node's log (acrossProcesses, journal.Lock), and one submission of an
+// operator at a time (submitting) with journal.TryLock.
 package ledgerhttp

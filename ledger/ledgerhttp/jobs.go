@@ -68,19 +68,31 @@ func (v *verification) random(f func(r *mrand.Rand)) {
 	f(v.rnd)
 }
 
-// lock holds operator's lock until the returned func is called.
-func (v *verification) lock(operator string) func() { return stripe(&v.ops, operator) }
+// lockOperator holds operator's lock, in this process and across those
+// sharing the node's log, until the returned func is called.
+func (s *Server) lockOperator(ctx context.Context, operator string) (func(), error) {
+	return s.lockStripe(ctx, &s.verify.ops, "op", operator)
+}
 
-// lockRound holds the lock of bundle's round until the returned func is
-// called.
-func (v *verification) lockRound(bundle string) func() { return stripe(&v.rounds, bundle) }
+// lockRound holds the lock of bundle's round, in this process and across
+// those sharing the node's log, until the returned func is called.
+func (s *Server) lockRound(ctx context.Context, bundle string) (func(), error) {
+	return s.lockStripe(ctx, &s.verify.rounds, "round", bundle)
+}
 
-func stripe(locks *[64]sync.Mutex, key string) func() {
+// lockStripe holds the lock of key's stripe of locks, and the lock of the
+// same stripe across processes (named kind and the stripe's number).
+func (s *Server) lockStripe(ctx context.Context, locks *[64]sync.Mutex, kind, key string) (func(), error) {
 	h := fnv.New32a()
 	io.WriteString(h, key)
-	m := &locks[h.Sum32()%uint32(len(locks))]
-	m.Lock()
-	return m.Unlock
+	i := h.Sum32() % uint32(len(locks))
+	locks[i].Lock()
+	across, err := s.acrossProcesses(ctx, fmt.Sprintf("%s/%d", kind, i))
+	if err != nil {
+		locks[i].Unlock()
+		return nil, err
+	}
+	return func() { across(); locks[i].Unlock() }, nil
 }
 
 // newJobID is "job:" and 16 random bytes in hex.
@@ -238,7 +250,10 @@ func (s *Server) requestJob(r *http.Request) (any, int, error) {
 		return nil, 0, &noJob{code: "declines_exceeded", retry: 3600,
 			msg: fmt.Sprintf("Your organization handed back %d jobs without work in 24 hours, its limit; declare what you can run in can", declined)}
 	}
-	unlock := s.verify.lock(op.ID)
+	unlock, err := s.lockOperator(ctx, op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
 	defer unlock()
 
 	mode := s.qualificationMode()
@@ -455,7 +470,10 @@ func (s *Server) releaseJob(r *http.Request) (any, int, error) {
 		return nil, 0, err
 	}
 	job, _ := e["job"].(string)
-	unlock := s.verify.lock(op.ID)
+	unlock, err := s.lockOperator(ctx, op.ID)
+	if err != nil {
+		return nil, 0, err
+	}
 	defer unlock()
 	if job == "" {
 		open, err := s.store.OpenJob(ctx, op.ID, now)

@@ -132,6 +132,11 @@ func (s *Server) retract(r *http.Request) (any, int, error) {
 	}
 	s.challenges.opening.Lock() // one retraction of a paper at a time, as one challenge of a claim
 	defer s.challenges.opening.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "challenges.opening")
+	if err != nil {
+		return nil, 0, err
+	}
+	defer unlock()
 	var prior *status.Retraction
 	if err := s.derived(ctx, func(d *status.Deriver) error {
 		if got, ok := d.RetractionOf(hash); ok {

@@ -108,7 +108,10 @@ const freeBundleKey = "free:"
 // advanceRound moves a sealed bundle's round on after an answer: reviews
 // once its first jobs are back clean, opening once its reviews are in.
 func (s *Server) advanceRound(ctx context.Context, hash string) error {
-	unlock := s.verify.lockRound(hash)
+	unlock, err := s.lockRound(ctx, hash)
+	if err != nil {
+		return err
+	}
 	defer unlock()
 	b, err := s.store.Bundle(ctx, hash)
 	if errors.Is(err, store.ErrNotFound) {
@@ -193,6 +196,11 @@ func (s *Server) openRound(ctx context.Context, b ledger.Bundle) error {
 func (s *Server) settle(ctx context.Context, b ledger.Bundle) error {
 	s.settleMu.Lock()
 	defer s.settleMu.Unlock()
+	unlock, err := s.acrossProcesses(ctx, "settle")
+	if err != nil {
+		return err
+	}
+	defer unlock()
 	if all, err := s.store.BundleJobs(ctx, b.Hash); err != nil {
 		return err
 	} else if err := s.refundDeposit(ctx, b, all); err != nil {

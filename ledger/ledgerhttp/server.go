@@ -249,3 +249,11 @@ func (s *Server) Run(ctx context.Context) {
 func (s *Server) serve(fn httpapi.Func) http.Handler { return httpapi.Serve(s.logger, fn) }
 
 func (s *Server) admin(fn httpapi.Func) httpapi.Func { return httpapi.Admin(s.cfg.AdminToken, fn) }
+
+// acrossProcesses takes the lock of the check name in every process
+// sharing the node's log (journal.Lock), beside the mutex the caller holds
+// in this one: a check of the store or the log and the entry it allows
+// stay one step whichever process takes them.
+func (s *Server) acrossProcesses(ctx context.Context, name string) (func(), error) {
+	return s.journal.Lock(ctx, "ledger."+name)
+}
