@@ -484,6 +484,25 @@ func auditLog(t *testing.T, c *client, pub string) ([]map[string]any, tlog.TreeH
 	return leaves, head
 }
 
+// treeGrowth checks, with the consistency proof the node at base serves,
+// that the tree head second extends first.
+func treeGrowth(t *testing.T, base string, first, second tlog.TreeHead, pub string) error {
+	t.Helper()
+	status, v := call(t, "GET", base+"/api/v1/log/proofs/consistency?first="+itoa(first.Size)+"&second="+itoa(second.Size), nil)
+	if status != http.StatusOK {
+		t.Fatalf("consistency %d to %d from %s: %d %v", first.Size, second.Size, base, status, v)
+	}
+	var proof []tlog.Hash
+	for _, h := range v.(map[string]any)["proof"].([]any) {
+		hash, err := tlog.ParseHash(h.(string))
+		if err != nil {
+			t.Fatal(err)
+		}
+		proof = append(proof, hash)
+	}
+	return tlog.VerifyTreeGrowth(first, second, proof, pub)
+}
+
 // crashChildEnv names the data folder a child process serves a node from
 // until it is killed (see TestCrashChild).
 const crashChildEnv = "AGORA_NODE_CRASH_CHILD_DIR"
@@ -809,19 +828,7 @@ func checkAcked(t *testing.T, n *Node, c *client, pub string, ack *acked, leaves
 		if old.Size > head.Size {
 			t.Fatalf("a tree head of %d entries was served, but the log now holds %d", old.Size, head.Size)
 		}
-		status, v, err := c.do("GET", "/api/v1/log/proofs/consistency?first="+itoa(old.Size)+"&second="+itoa(head.Size), nil)
-		if err != nil || status != http.StatusOK {
-			t.Fatalf("consistency %d to %d: %d %v", old.Size, head.Size, status, err)
-		}
-		var proof []tlog.Hash
-		for _, h := range v.(map[string]any)["proof"].([]any) {
-			hash, err := tlog.ParseHash(h.(string))
-			if err != nil {
-				t.Fatal(err)
-			}
-			proof = append(proof, hash)
-		}
-		if err := tlog.VerifyTreeGrowth(old, head, proof, pub); err != nil {
+		if err := treeGrowth(t, c.url, old, head, pub); err != nil {
 			t.Errorf("the tree of %d does not extend the head of %d served before a crash: %v", head.Size, old.Size, err)
 		}
 	}
