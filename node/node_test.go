@@ -65,6 +65,13 @@ func testNodeOn(t testing.TB, cfg Config) (*Node, *httptest.Server) {
 		// Tests wait for checkpoints far more than for anything else.
 		cfg.CheckpointInterval = translog.MinCheckpointInterval
 	}
+	return serveNode(t, cfg)
+}
+
+// serveNode starts the node cfg says, data folder and all, on loopback,
+// closed when the test ends.
+func serveNode(t testing.TB, cfg Config) (*Node, *httptest.Server) {
+	t.Helper()
 	n, err := New(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)

@@ -38,16 +38,8 @@ func TestSharedCrash(t *testing.T) {
 	env := []string{crashChildStateEnv + "=" + state, crashChildLogEnv + "=" + logURL}
 	ch := startChild(t, dir, env...) // makes the node's keys in dir
 	var logged lockedBuffer
-	here, err := New(context.Background(), Config{DataDir: dir, State: state, Log: logURL, RecoverGrace: sharedTestGrace,
+	here, srv := serveNode(t, Config{DataDir: dir, State: state, Log: logURL, RecoverGrace: sharedTestGrace,
 		Logger: slog.New(slog.NewTextHandler(&logged, &slog.HandlerOptions{Level: slog.LevelDebug}))})
-	if err != nil {
-		t.Fatal(err)
-	}
-	srv := httptest.NewServer(here.Handler())
-	t.Cleanup(func() {
-		srv.Close()
-		here.Close(context.Background())
-	})
 	if !here.log.Shared() {
 		t.Fatal("a node on PostgreSQL and a MySQL log does not share its log")
 	}
@@ -126,15 +118,7 @@ func sharedPair(t *testing.T, cfg Config) (a, b *Node, urlA, urlB string) {
 	var nodes [2]*Node
 	var urls [2]string
 	for i := range nodes {
-		n, err := New(context.Background(), cfg)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srv := httptest.NewServer(n.Handler())
-		t.Cleanup(func() {
-			srv.Close()
-			n.Close(context.Background())
-		})
+		n, srv := serveNode(t, cfg)
 		nodes[i], urls[i] = n, srv.URL
 	}
 	return nodes[0], nodes[1], urls[0], urls[1]
