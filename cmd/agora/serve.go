@@ -92,7 +92,7 @@ func serveCommand() *command {
 	c := newCommand("serve", serveUsage, "run the node (SQLite and an on-disk log in --data, no other service)")
 	dataDir := c.flags.String("data", defaultDataDir(), "the folder the node keeps its keys, state and log in (or set AGORA_DATA)")
 	state := c.flags.String("state", os.Getenv("AGORA_STATE"), "where the node keeps its state: empty for SQLite in --data, or a postgres:// URL (or set AGORA_STATE)")
-	logAt := c.flags.String("log", os.Getenv("AGORA_LOG"), "where the node keeps its log: empty for Tessera's POSIX driver in --data, or a mysql://user:password@tcp(host:3306)/database URL for Tessera's MySQL driver on MySQL or MariaDB (or set AGORA_LOG)")
+	logAt := c.flags.String("log", os.Getenv("AGORA_LOG"), "where the node keeps its log: empty for Tessera's POSIX driver in --data, or a mysql://user:password@tcp(host:3306)/database URL for Tessera's MySQL driver on MySQL or MariaDB (or set AGORA_LOG); with --state too, several agora serve processes with the same keys (--data) may share both, behind one load balancer")
 	listen := c.flags.String("listen", "127.0.0.1:8080", "the address to serve HTTP on")
 	origin := c.flags.String("origin", "", "the log's checkpoint origin (default sciencejournal.ai/log/<log ID hex>)")
 	publicURL := c.flags.String("public-url", "", "the node's address as agents reach it, such as https://agora.example.org, for /llms.txt to name (default the address each request came to)")
@@ -258,6 +258,9 @@ func printNextSteps(e *env, url string, cfg node.Config) {
 		held += "log/, "
 	} else {
 		elsewhere += "\n  log         " + translog.RedactMySQL(cfg.Log) + "   (--log)"
+		if cfg.State != "" {
+			elsewhere += "\n  shared      other agora serve processes with these keys may serve this node too (README: Several processes)"
+		}
 	}
 	fmt.Fprintf(e.stderr, `
   node        %[1]s   (GET %[1]s/healthz and /readyz for monitoring)
