@@ -21,7 +21,7 @@ import (
 func TestScriptsTwoProcesses(t *testing.T) {
 	logURL, state := mysqltest.URL(t), pgtest.SchemaDSN(t) // dropped when the test ends
 	testscript.Run(t, testscript.Params{
-		Files:               []string{"testdata/script/two_processes.txtar"},
+		Files:               []string{"testdata/shared/two_processes.txtar"},
 		RequireExplicitExec: true,
 		Setup: func(env *testscript.Env) error {
 			env.Setenv("AGORA_LOG", logURL)
