@@ -272,14 +272,29 @@ func (ix *Index) insert(d Doc) {
 		// names in code (npx jest accountService): a title in the
 		// writer's words (won't start locally, package.json script)
 		// repeats the prose of its what and why, and plain words and
-		// file names name no object. The title's own code names count
-		// (a host it names), but not its hyphenated words: in a title
-		// those are the writer's (self-hosted, long-running).
-		for _, t := range append(append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), titleCodeTerms(d.Title)...), codeTerms(d.ErrorText)...) {
+		// file names name no object.
+		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), codeTerms(d.ErrorText)...) {
 			about[t] = true
 		}
+		// The title's own code words name the object only when the
+		// failure the note quotes prints them, or when they are a name
+		// (a host, a package path): a title also says when and where
+		// (500s after deploy, ubuntu-latest, after the macOS update),
+		// and the same failure met elsewhere is not another failure.
+		printed := map[string]bool{}
+		for _, t := range append(Tokenize(d.ErrorText), Tokenize(norm)...) {
+			printed[t] = true
+		}
+		for _, t := range titleCodeTerms(d.Title) {
+			about[t] = about[t] || printed[t]
+		}
+		for _, nm := range dottedNames(d.Title) {
+			for _, t := range Tokenize(nm) {
+				about[t] = true
+			}
+		}
 		for _, id := range e.title {
-			if about[ix.lex.names[id]] {
+			if name := ix.lex.names[id]; about[name] {
 				e.said = append(e.said, id)
 			}
 		}
