@@ -120,7 +120,9 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if s, v := negative(e.doc); s > 0 {
 		rs.add(SignalNegative, v, -w.Negative*s)
 	}
-	return rs.hit(e.doc), matched
+	h := rs.hit(e.doc)
+	h.content, h.os, h.bound = content, e.doc.Environment["os"], e.doc.PlatformBound
+	return h, matched
 }
 
 // contentScore holds a record's content contributions apart, so the key
@@ -351,6 +353,15 @@ func negative(d Doc) (float64, string) {
 // twin for the query's system, with the same output, ranks above it, and
 // that alone it rarely reaches a push floor.
 const osBoundShare = 0.6
+
+// osOtherShare is the share of its content score a hit written on
+// another system loses to a rival written on the query's, and
+// osRivalShare how much of its content score the rival needs (see
+// osRivals).
+const (
+	osOtherShare = 0.15
+	osRivalShare = 0.5
+)
 
 // osMissShare is the share of the environment weight a record loses when
 // it was written on another operating system than the query's.

@@ -154,7 +154,50 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) && ix.namesTool(lead.ID, q.Command) {
 		hits = append(hits, lead)
 	}
+	hits = osRivals(hits, p.q.Environment["os"], w.MinScore)
 	return rank(hits, limit)
+}
+
+// osRivals takes osOtherShare of its content score from each hit
+// written on another operating system than the query's when another hit,
+// with at least osRivalShare of its content score, was written on the
+// query's: the same output on two systems usually has two fixes, and the
+// one written where the failure happens now is the one that applies.
+// Alone, a note from another system keeps its score: most failures read
+// and mend alike everywhere. A hit the penalty takes below floor is
+// dropped.
+func osRivals(hits []Hit, qOS string, floor float64) []Hit {
+	if qOS == "" {
+		return hits
+	}
+	kept := hits[:0]
+	for i := range hits {
+		h := hits[i]
+		if rival := osRival(hits, h, qOS); rival != "" {
+			c := -osOtherShare * h.content
+			h.Reasons = append(h.Reasons, Reason{Signal: SignalEnvironment, Value: clip("written on os=" + h.os + ", where " + rival + " was written on os=" + qOS), Contribution: c})
+			h.Score += c
+			if h.Score < floor {
+				continue
+			}
+		}
+		kept = append(kept, h)
+	}
+	return kept
+}
+
+// osRival returns the title of a hit written on the query's system qOS
+// that rivals h, written on another (see osRivals), or "".
+func osRival(hits []Hit, h Hit, qOS string) string {
+	if h.os == "" || h.os == qOS || h.bound {
+		return ""
+	}
+	for _, r := range hits {
+		if r.os == qOS && r.content >= osRivalShare*h.content {
+			return r.Title
+		}
+	}
+	return ""
 }
 
 // avgLexLen is the mean lexical length BM25 normalizes by; never 0,

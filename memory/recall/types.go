@@ -177,6 +177,10 @@ type Hit struct {
 	Marks     []string  `json:"marks,omitempty"`
 	Project   string    `json:"-"`
 	UpdatedAt time.Time `json:"-"`
+	// content is the hit's content score (see osRivals).
+	content float64
+	os      string
+	bound   bool
 }
 
 // Weights sets how much each signal may add to a score. Every signal is
