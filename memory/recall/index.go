@@ -96,6 +96,9 @@ type entry struct {
 	names []string
 	// prose is the lex ids of the record's words in order (see runs.go).
 	prose prose
+	// errLines are the error-term ids of its output, line by line (see
+	// align.go).
+	errLines [][]int32
 }
 
 // prose is a record's words in order, by segment (see proseIDs).
@@ -325,6 +328,7 @@ func (ix *Index) insert(d Doc) {
 		}
 	}
 	slices.Sort(e.errTerms)
+	e.errLines = errLineIDs(&ix.errs, norm, skip, true)
 	for _, id := range e.errTerms {
 		ix.errs.postings[id] = append(ix.errs.postings[id], posting{n, 1})
 		ix.errs.df[id]++

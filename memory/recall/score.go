@@ -23,9 +23,12 @@ const errOverlapShare = 0.8
 // query, can earn: below an exact signature, above loose overlap.
 // quoteMass is how many of the rarest possible words (in idf²) the
 // shared part must weigh to count in full.
+// alignMix is the share of the quote's evidence counted line by line
+// (see align.go), the rest counted over the whole output.
 const (
 	quoteShare = 0.95
 	quoteMass  = 1.5
+	alignMix   = 0.5
 )
 
 // bm25IDF is the non-negative BM25 idf. A term no record has gets the
@@ -53,6 +56,7 @@ type scoreInputs struct {
 	qShape    int32           // the shape of the query's output, or -1
 	qBigrams  map[uint64]bool // adjacent words of the query's output (see runs.go)
 	qWords    map[int32]bool  // the words of the query's output
+	qLines    queryLines      // the query's output lines (see align.go)
 	qKind     []string        // see kindTerms
 	qKey      [][]string      // see queryKey
 	named     []namedKind     // see namedKinds
@@ -228,9 +232,15 @@ func (ix *Index) outputOverlap(p preparedQuery, a accum, in scoreInputs, e *entr
 	// than the kind's wording) is the evidence then, if it adds up to
 	// enough specific words that a short quote cannot match everything.
 	idfMax := bm25IDF(ix.errDocs, 1)
-	mass := math.Min(1, dot/(quoteMass*idfMax*idfMax))
-	if c := quoteShare * (dot / dn) * mass; c > s {
-		return c, "quoted output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+	// Counted over the whole output, a quoted line's words are found on
+	// lines about other things; counted line by line (align.go), output
+	// printed in another tool version's words, one quoted line over
+	// several, is missed. Half of each.
+	aligned, am, shared := ix.aligned(in.qLines, e.errLines)
+	share := alignMix*aligned + (1-alignMix)*dot/dn
+	mass := math.Min(1, (alignMix*am+(1-alignMix)*dot)/(quoteMass*idfMax*idfMax))
+	if c := quoteShare * share * mass; c > s {
+		return c, "quoted output: " + ix.errTermNames(shared, 6) + " (line by line), " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6) + " (in all)"
 	}
 	return s, "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
 }

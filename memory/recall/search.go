@@ -133,6 +133,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	in.qText = strings.ToLower(q.Text + "\n" + q.Command + "\n" + q.ErrorText)
 	in.qSyms = ix.symbolIDs(p.syms)
 	in.qBigrams, in.qWords = ix.queryBigrams(p.norm)
+	in.qLines = newQueryLines(&ix.errs, p.norm, projectTerms(q.Project))
 	in.offered = contentOffer{
 		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
 		lex: len(p.lexTerms) > 0,
