@@ -84,56 +84,73 @@ func newQueryLines(d *dict, norm string, skip map[string]bool) queryLines {
 // aligned returns the idf²-weighted share of the record's quoted lines
 // (lines) that the query prints line by line (each quoted line against
 // the window of alignWindow output lines that prints most of it), the
-// idf² mass of what it prints so, and the terms it prints, rarest first.
+// idf² mass of what it prints so, and the terms it prints.
 func (ix *Index) aligned(q queryLines, lines [][]int32) (share, mass float64, shared []int32) {
 	if q.n == 0 || len(lines) == 0 {
 		return 0, 0, nil
 	}
 	acc := make([]float64, q.n)
+	weight := func(id int32) float64 {
+		idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
+		return idf * idf
+	}
 	var total float64
 	for _, line := range lines {
-		clear(acc)
-		var lineMass float64
-		for _, id := range line {
-			idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
-			w := idf * idf
-			lineMass += w
-			prev := int32(-alignWindow)
-			for _, l := range q.lines[id] {
-				// A term printed on several lines of a window counts once
-				// in it.
-				for k := max(l-alignWindow+1, prev+1); k <= l; k++ {
-					if k >= 0 {
-						acc[k] += w
-					}
-				}
-				prev = l
-			}
-		}
-		best, at := 0.0, -1
-		for k, v := range acc {
-			if v > best {
-				best, at = v, k
-			}
-		}
+		best, at, lineMass := q.bestWindow(line, weight, acc)
 		total += lineMass
 		mass += best
-		if at < 0 {
-			continue
-		}
-		for _, id := range line {
-			for _, l := range q.lines[id] {
-				if l >= int32(at) && l < int32(at+alignWindow) {
-					shared = append(shared, id)
-					break
-				}
-			}
-		}
+		shared = q.onWindow(line, at, shared)
 	}
 	if total <= 0 {
 		return 0, 0, nil
 	}
 	return mass / total, mass, shared
+}
+
+// bestWindow finds the window of alignWindow output lines that prints
+// the most of ids (by weight), with what it prints, where it starts (-1
+// for none) and the weight of all of ids. acc is scratch of q.n.
+func (q queryLines) bestWindow(ids []int32, weight func(int32) float64, acc []float64) (best float64, at int, all float64) {
+	clear(acc)
+	for _, id := range ids {
+		w := weight(id)
+		all += w
+		prev := int32(-alignWindow)
+		for _, l := range q.lines[id] {
+			// A term printed on several lines of a window counts once
+			// in it.
+			for k := max(l-alignWindow+1, prev+1); k <= l; k++ {
+				if k >= 0 {
+					acc[k] += w
+				}
+			}
+			prev = l
+		}
+	}
+	at = -1
+	for k, v := range acc {
+		if v > best {
+			best, at = v, k
+		}
+	}
+	return best, at, all
+}
+
+// onWindow appends to out the ids printed on the window that starts at
+// line at.
+func (q queryLines) onWindow(ids []int32, at int, out []int32) []int32 {
+	if at < 0 {
+		return out
+	}
+	for _, id := range ids {
+		for _, l := range q.lines[id] {
+			if l >= int32(at) && l < int32(at+alignWindow) {
+				out = append(out, id)
+				break
+			}
+		}
+	}
+	return out
 }
 
 // errTermNames names error terms, rarest first, at most n, each once.
