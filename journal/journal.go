@@ -139,23 +139,64 @@ func (j *Journal) append(ctx context.Context, digest string, signed []byte, entr
 	if err != nil {
 		return 0, err
 	}
-	// Once the entry is on its way to the log, a client hanging up must not
-	// leave it logged but unbound: finish the append and the binding.
+	if !j.log.Shared() {
+		// Once the entry is on its way to the log, a client hanging up
+		// must not leave it logged but unbound: finish the append and the
+		// binding.
+		index, _, err := j.appendDetached(context.WithoutCancel(ctx), digest, signed, detached, leafFields, published)
+		return index, err
+	}
+	// Other processes may be logging the same entry, or recovering it:
+	// log it holding its claims (see claims.go).
+	call, index, done, err := j.acquire(ctx, digest, published)
+	if done || err != nil {
+		return index, err
+	}
 	ctx = context.WithoutCancel(ctx)
+	index, err = j.appendClaimed(ctx, digest, signed, detached, leafFields, published)
+	j.finish(digest, call, index, err)
+	return index, err
+}
+
+// appendClaimed is appendDetached on a shared log, holding the log's
+// claim on digest while the entry is logged.
+func (j *Journal) appendClaimed(ctx context.Context, digest string, signed []byte, detached, leafFields map[string]any, published bool) (uint64, error) {
+	index, bound, err := j.claimShared(ctx, digest)
+	if err != nil {
+		return 0, err
+	}
+	if bound {
+		return index, j.published(ctx, index, published)
+	}
+	index, onLog, err := j.appendDetached(ctx, digest, signed, detached, leafFields, published)
+	if !onLog {
+		// Bound, or never on the log: either way no other process must
+		// wait for this one. A leaf on the log unbound keeps the claim, so
+		// that nobody appends it again; recovery binds it.
+		j.releaseShared(ctx, digest)
+	}
+	return index, err
+}
+
+// appendDetached is append of the entry with its signatures detached.
+// onLog says the log may hold its leaf, appended or about to be, though
+// the call failed: the leaf was sequenced but not published, or bound
+// nowhere.
+func (j *Journal) appendDetached(ctx context.Context, digest string, signed []byte, detached, leafFields map[string]any, published bool) (index uint64, onLog bool, err error) {
 	wait, err := j.queue(ctx, j.now(), published,
 		func(at time.Time) ([]byte, error) { return leafAt(detached, leafFields, at) },
 		func(leaf []byte) error { return j.store.PutSigned(ctx, digest, signed, leaf) })
 	if err != nil {
-		return 0, err
+		return 0, false, err
 	}
-	index, err := wait()
+	index, err = wait()
 	if err != nil {
-		return 0, err
+		return 0, errors.Is(err, translog.ErrUnpublished), err
 	}
 	if err := j.store.BindIndex(ctx, int64(index), digest); err != nil {
-		return 0, err
+		return 0, true, err
 	}
-	return index, nil
+	return index, false, nil
 }
 
 // queue stamps a leaf and queues it on the log, in the order of the stamps
@@ -341,7 +382,22 @@ func (j *Journal) SequenceKept(ctx context.Context, digest string) (uint64, erro
 }
 
 func (j *Journal) logKept(ctx context.Context, digest string, published bool) (uint64, error) {
-	var call *keptCall
+	call, index, done, err := j.acquire(ctx, digest, published)
+	if done || err != nil {
+		return index, err
+	}
+	// Once the entry is on its way to the log, finish, whatever the caller
+	// does.
+	index, err = j.logKeptOnce(context.WithoutCancel(ctx), digest, published)
+	j.finish(digest, call, index, err)
+	return index, err
+}
+
+// acquire makes the caller this process's one call logging digest, which
+// it ends with finish; or, when another call logged it meanwhile, returns
+// that call's index with done set, once it is published if published.
+// A call that fails hands the entry to the next.
+func (j *Journal) acquire(ctx context.Context, digest string, published bool) (call *keptCall, index uint64, done bool, err error) {
 	for {
 		j.keptMu.Lock()
 		var busy bool
@@ -352,25 +408,26 @@ func (j *Journal) logKept(ctx context.Context, digest string, published bool) (u
 		}
 		j.keptMu.Unlock()
 		if !busy {
-			break
+			return call, 0, false, nil
 		}
 		select {
 		case <-call.done:
 			if call.err == nil {
-				return call.index, j.published(ctx, call.index, published)
+				return nil, call.index, true, j.published(ctx, call.index, published)
 			}
 		case <-ctx.Done():
-			return 0, ctx.Err()
+			return nil, 0, false, ctx.Err()
 		}
 	}
-	// Once the entry is on its way to the log, finish, whatever the caller
-	// does.
-	call.index, call.err = j.logKeptOnce(context.WithoutCancel(ctx), digest, published)
+}
+
+// finish ends the call acquire gave, with its outcome.
+func (j *Journal) finish(digest string, call *keptCall, index uint64, err error) {
+	call.index, call.err = index, err
 	j.keptMu.Lock()
 	delete(j.appending, digest)
 	j.keptMu.Unlock()
 	close(call.done)
-	return call.index, call.err
 }
 
 // published waits, if published, until a checkpoint covers index.
@@ -403,6 +460,7 @@ type Claim struct {
 	j      *Journal
 	digest string
 	call   *keptCall
+	shared bool // Hold took the log's claim too
 }
 
 // errReleased is what a released claim tells the calls waiting on it,
@@ -435,20 +493,62 @@ func (c *Claim) AppendKept(ctx context.Context, signed, leaf []byte) (uint64, er
 }
 
 // Release gives the claim up unused (the caller did not keep the entry, or
-// found it kept before): calls waiting on it log the entry themselves.
-func (c *Claim) Release() { c.finish(0, errReleased) }
-
-func (c *Claim) finish(index uint64, err error) {
-	c.call.index, c.call.err = index, err
-	c.j.keptMu.Lock()
-	delete(c.j.appending, c.digest)
-	c.j.keptMu.Unlock()
-	close(c.call.done)
+// found it kept before, or Hold's caller settled it): calls waiting on it
+// log the entry themselves.
+func (c *Claim) Release() {
+	if c.shared {
+		c.j.releaseShared(context.Background(), c.digest)
+	}
+	c.finish(0, errReleased)
 }
 
+func (c *Claim) finish(index uint64, err error) { c.j.finish(c.digest, c.call, index, err) }
+
 // logUnbound logs kept entry s, which is not bound, unless the log took it
-// already, and binds it.
+// already, and binds it. On a shared log it holds the log's claim on the
+// entry meanwhile (see claims.go), and keeps it while the log holds the
+// leaf unbound.
 func (j *Journal) logUnbound(ctx context.Context, s store.Signed, published bool) (uint64, error) {
+	if !j.log.Shared() {
+		return j.logUnboundClaimed(ctx, s, published)
+	}
+	index, bound, err := j.claimShared(ctx, s.Digest)
+	if err != nil {
+		return 0, err
+	}
+	if !bound {
+		// Another process may have logged it, and let go of its claim,
+		// since the caller read it: read it again, holding the claim.
+		cur, err := j.store.SignedByDigest(ctx, s.Digest)
+		if err != nil {
+			j.releaseShared(ctx, s.Digest)
+			return 0, err
+		}
+		if bound = cur.Index != store.Unlogged; bound {
+			index = uint64(cur.Index)
+			j.releaseShared(ctx, s.Digest)
+		} else if cur.Leaf != nil {
+			s = cur
+		}
+	}
+	if bound {
+		j.keptMu.Lock()
+		delete(j.onLog, s.Digest)
+		j.keptMu.Unlock()
+		return index, j.published(ctx, index, published)
+	}
+	index, err = j.logUnboundClaimed(ctx, s, published)
+	j.keptMu.Lock()
+	_, onLog := j.onLog[s.Digest]
+	j.keptMu.Unlock()
+	if !onLog {
+		j.releaseShared(ctx, s.Digest)
+	}
+	return index, err
+}
+
+// logUnboundClaimed is logUnbound once the entry's claims are held.
+func (j *Journal) logUnboundClaimed(ctx context.Context, s store.Signed, published bool) (uint64, error) {
 	digest := s.Digest
 	j.keptMu.Lock()
 	index, taken := j.onLog[digest]

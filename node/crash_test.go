@@ -488,6 +488,18 @@ func auditLog(t *testing.T, c *client, pub string) ([]map[string]any, tlog.TreeH
 // until it is killed (see TestCrashChild).
 const crashChildEnv = "AGORA_NODE_CRASH_CHILD_DIR"
 
+// crashChildStateEnv and crashChildLogEnv, when set, are the child node's
+// Config.State and Config.Log, for TestSharedCrash.
+const (
+	crashChildStateEnv = "AGORA_NODE_CRASH_CHILD_STATE"
+	crashChildLogEnv   = "AGORA_NODE_CRASH_CHILD_LOG"
+)
+
+// sharedTestGrace is the RecoverGrace of the nodes TestSharedCrash runs:
+// short, so that the test need not wait a minute for a killed process's
+// leftovers to be settled.
+const sharedTestGrace = 2 * time.Second
+
 // crashChildOpenAfterEnv, when it holds a duration, has the child node
 // make every bundle free and open sealed bundles after that duration, for
 // TestBundleCrash.
@@ -505,7 +517,8 @@ func TestCrashChild(t *testing.T) {
 	if dir == "" {
 		t.Skip("only run as TestCrash's child process")
 	}
-	cfg := Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil))}
+	cfg := Config{DataDir: dir, Logger: slog.New(slog.NewTextHandler(os.Stderr, nil)),
+		State: os.Getenv(crashChildStateEnv), Log: os.Getenv(crashChildLogEnv), RecoverGrace: sharedTestGrace}
 	if d, err := time.ParseDuration(os.Getenv(crashChildOpenAfterEnv)); err == nil {
 		cfg.FreeBundles, cfg.OpenAfter = FreeAll, d
 	}
@@ -620,15 +633,21 @@ type acked struct {
 // head; after d it SIGKILLs the node the moment it sees a new tree head
 // published (when appends are returning and binding), and returns once
 // every worker stopped.
-func burst(t *testing.T, ch *child, token, pub string, round int, d time.Duration, ack *acked) {
+//
+// With others, the URLs of other processes of the node, the workers take
+// turns between the child and them, and every worker stops once the child
+// is killed.
+func burst(t *testing.T, ch *child, token, pub string, round int, d time.Duration, ack *acked, others ...string) {
 	const workers = 12
+	urls := append([]string{ch.url}, others...)
+	var killed atomic.Bool
 	var wg sync.WaitGroup
 	for w := range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := newClient(ch.url, net.IPv4(127, 0, byte(round+1), byte(w+2)), token)
-			for i := 0; ; i++ {
+			c := newClient(urls[w%len(urls)], net.IPv4(127, 0, byte(round+1), byte(w+2)), token)
+			for i := 0; !killed.Load(); i++ {
 				key, op, status, err := c.register(fmt.Sprintf("Crash %d %d", w, i))
 				ack.mu.Lock()
 				ack.attempted = append(ack.attempted, op)
@@ -700,6 +719,7 @@ func burst(t *testing.T, ch *child, token, pub string, round int, d time.Duratio
 		time.Sleep(2 * time.Millisecond)
 	}
 	ch.kill(t)
+	killed.Store(true)
 	wg.Wait()
 }
 
@@ -773,7 +793,17 @@ func TestCrash(t *testing.T) {
 	if len(ack.identities) == 0 {
 		t.Fatal("no invitation was acknowledged: the burst did nothing")
 	}
+	checkAcked(t, n, c, pub, ack, leaves, head)
+}
 
+// checkAcked checks, on node n (a client c of it) after crashes, what
+// was acknowledged and served before them (ack), against the log as
+// auditLog read it (leaves, head): the tree extends every tree head
+// served, every acknowledged entry is at its index, operator records rest
+// only on logged entries and keep what was acknowledged, and nothing but
+// registered operators' key entries waits unbound.
+func checkAcked(t *testing.T, n *Node, c *client, pub string, ack *acked, leaves []map[string]any, head tlog.TreeHead) {
+	t.Helper()
 	// The tree extends every tree head served before a crash.
 	for _, old := range ack.heads {
 		if old.Size > head.Size {

@@ -336,7 +336,12 @@ func TestVerificationLoop(t *testing.T) {
 	t.Parallel()
 	d, g := startDNS(t), startGitHub(t)
 	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
-	base := srv.URL
+	verificationLoop(t, n, srv.URL, d)
+}
+
+// verificationLoop is TestVerificationLoop on node n served at base, its
+// domains proved through d.
+func verificationLoop(t *testing.T, n *Node, base string, d *fakeDNS) {
 	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
 	if err != nil {
 		t.Fatal(err)

@@ -161,21 +161,26 @@ type Config struct {
 	// State is where the node keeps its state beside the log: "" (the
 	// default) for SQLite, state.db in DataDir; a postgres:// (or
 	// postgresql://) URL for that PostgreSQL database (store/postgres),
-	// whose search_path parameter, if given, names the schema. One node
-	// process per database for now: crash recovery, the once-only
-	// logging of kept entries and some caches are still one process's
-	// (translog/doc.go lists them).
+	// whose search_path parameter, if given, names the schema. With
+	// PostgreSQL and a log in MySQL (Log), several node processes may
+	// share both, each with the same keys (DataDir's keys/): see
+	// README.md, "Several processes".
 	State string
 
 	// Log is where the node keeps its log: "" (the default) for Tessera's
 	// POSIX driver in DataDir/log; a mysql:// URL,
 	// mysql://user:password@tcp(host:port)/database, for Tessera's MySQL
 	// driver on that MySQL or MariaDB database (translog.Config.MySQL),
-	// whose checkpoint interval is then at least a second. One node
-	// process per log for now: translog.Config.Shared lets several follow
-	// and append to one log, but crash recovery (recover.go) and the
-	// once-only logging of kept entries are still one process's.
+	// whose checkpoint interval is then at least a second. With State in
+	// PostgreSQL the log is shared (translog.Config.Shared): other node
+	// processes on the same two databases append to it too. With State in
+	// SQLite it is this process's alone.
 	Log string
+
+	// RecoverGrace is, on a shared log, how long an unbound entry must
+	// have been kept before this process settles it as another process's
+	// leftover (recover.go); zero means DefaultRecoverGrace.
+	RecoverGrace time.Duration
 
 	// GitHubSignIn is the GitHub OAuth app people sign in with to vouch
 	// for their agents on the agent's page (ledger/vouchpage). An empty
@@ -272,6 +277,10 @@ type Node struct {
 
 	stopLoops context.CancelFunc
 	loops     sync.WaitGroup
+	// waiting holds the digests of unbound entries recover found waiting
+	// by design (registered operators' key entries), which a shared log's
+	// recoverLoop need not claim and settle again every round.
+	waiting sync.Map
 }
 
 // DefaultGitHubAPI is where GitHub proofs are read when Config.GitHubAPI is
@@ -405,11 +414,14 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 		if err != nil {
 			return nil, fmt.Errorf("node: log %s is neither empty (the log in the data folder) nor a mysql:// URL: %w", translog.RedactMySQL(cfg.Log), err)
 		}
-		logCfg = translog.Config{MySQL: dsn}
+		// Several processes may share a PostgreSQL state, and so the
+		// log beside it; a SQLite state is one process's.
+		logCfg = translog.Config{MySQL: dsn, Shared: cfg.State != ""}
 	}
 	n.log, err = translog.Open(ctx, translog.Config{
 		Dir:           logCfg.Dir,
 		MySQL:         logCfg.MySQL,
+		Shared:        logCfg.Shared,
 		Origin:        origin,
 		LogKey:        keys.log,
 		CheckpointKey: keys.checkpoint,
@@ -470,7 +482,14 @@ func New(ctx context.Context, cfg Config) (_ *Node, err error) {
 	}
 	loops, stop := context.WithCancel(context.Background())
 	n.stopLoops = stop
-	n.loops.Go(func() { n.ledger.Run(loops) })
+	if n.log.Shared() {
+		// The ledger's loops (sweeps, rounds, openings, snapshots) run in
+		// one process of those sharing the log at a time.
+		n.loops.Go(func() { n.lead(loops, "ledger", n.ledger.Run) })
+		n.loops.Go(func() { n.recoverLoop(loops) })
+	} else {
+		n.loops.Go(func() { n.ledger.Run(loops) })
+	}
 	n.mountLanding()
 	if err := n.mountReaders(); err != nil {
 		stop()

@@ -1,16 +1,16 @@
 package node
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/agora-node/agora/canonical"
+	"github.com/agora-node/agora/journal"
 	"github.com/agora-node/agora/library"
 	"github.com/agora-node/agora/protocol"
 	"github.com/agora-node/agora/store"
-	"github.com/agora-node/agora/tlog"
 	"github.com/agora-node/agora/translog"
 )
 
@@ -32,8 +32,9 @@ import (
 //     dropped: contributions are visible, and built on, before they are
 //     logged.
 //
-// recover, run by New before the node serves anything (so no append can be
-// in flight), settles every unbound entry: the ones the log holds are bound
+// recover, run by New before the node serves anything (so no append of
+// this process can be in flight; on a shared log, see recover's doc for
+// other processes'), settles every unbound entry: the ones the log holds are bound
 // to their index, the ones it never got are dropped with everything they
 // made (store.DropUnbound), except an operator's key entry, which waits
 // unbound for the operator's first logged action by design.
@@ -43,31 +44,56 @@ import (
 // published would otherwise look never logged, be dropped, and then be
 // published as a leaf with nothing kept for it.
 
-// recoverWindow is how far below the store's highest bound index recover
-// looks for leaves of unbound entries. Binding follows appends in whatever
-// order their requests resume, so an unbound entry may sit below bound
-// ones, but only by about as many appends as can be in flight at once.
-const recoverWindow = translog.DefaultMaxPending
-
-// recoverBatch is how many leaves recover reads from the log at a time.
-const recoverBatch = 256
-
 // recover reconciles the store with the log after a crash; see above. It
-// is idempotent: run again, it finds nothing more to do. It must run before
-// the node serves requests.
+// is idempotent: run again, it finds nothing more to do. On a log this
+// process alone appends to, it runs before the node serves requests.
+//
+// On a log shared with other processes (translog.Log.Shared), which may
+// be appending right now, it runs at the start and then every
+// sharedRecoverEvery (recoverLoop), and settles only what no live process
+// is logging: entries put at least Config.RecoverGrace ago (a request's
+// records are written before its journal claims the entry, a moment
+// before) whose claims it can take (journal.Hold), which a process that
+// died held last, or nobody did.
 func (n *Node) recover(ctx context.Context) error {
 	unbound, err := n.store.Unbound(ctx)
 	if err != nil {
 		return fmt.Errorf("listing unbound entries: %w", err)
 	}
+	shared := n.log.Shared()
+	if shared {
+		unbound = n.settled(unbound)
+	}
 	if len(unbound) == 0 {
 		return nil
 	}
+	held := map[string]*journal.Claim{}
+	defer func() {
+		for _, c := range held {
+			c.Release()
+		}
+	}()
+	var mine []store.Signed
+	for _, s := range unbound {
+		c, _, err := n.journal.Hold(ctx, s.Digest)
+		if err != nil {
+			return fmt.Errorf("claiming entry %s: %w", s.Digest, err)
+		}
+		if c != nil {
+			held[s.Digest] = c
+			mine = append(mine, s)
+		}
+	}
+	unbound = mine
 	latest, err := n.store.LatestIndex(ctx)
 	if err != nil {
 		return err
 	}
-	found, err := n.findLeaves(ctx, unbound, latest)
+	from, err := n.journal.SearchFrom(ctx, unbound, latest)
+	if err != nil {
+		return err
+	}
+	found, err := n.journal.FindLeaves(ctx, unbound, from)
 	if err != nil {
 		return err
 	}
@@ -106,13 +132,19 @@ func (n *Node) recover(ctx context.Context) error {
 			switch verdict {
 			case keepEntry:
 				kept++
+				if shared {
+					n.waiting.Store(s.Digest, true)
+				}
 				n.logger.Debug("recovery: kept an unlogged entry", "digest", s.Digest, "type", entryType(s.Entry), "why", why)
 				continue
 			case blockedEntry:
 				blocked = append(blocked, s)
 				continue
 			case appendEntry:
-				index, err := n.journal.AppendKept(ctx, s.Digest)
+				// The claim held is used up logging it.
+				c := held[s.Digest]
+				delete(held, s.Digest)
+				index, err := c.AppendKept(ctx, s.Entry, s.Leaf)
 				if err != nil {
 					return fmt.Errorf("appending entry %s, which the log never got: %w", s.Digest, err)
 				}
@@ -136,66 +168,56 @@ func (n *Node) recover(ctx context.Context) error {
 	if bound > 0 || dropped > 0 || appended > 0 {
 		n.logger.Info("recovery: store reconciled with the log", "bound", bound, "dropped", dropped, "appended", appended, "kept", kept, "log_size", n.log.Size())
 	}
+	if shared {
+		// Other processes' appends in flight hold leaves not bound yet.
+		return nil
+	}
 	return n.checkBound(ctx, checkFrom)
 }
 
-// findLeaves looks for the leaves of unbound entries on the log, newest
-// first, from its published size down to recoverWindow below the store's
-// highest bound index, stopping once all are found. It returns where each
-// was found, by digest.
-func (n *Node) findLeaves(ctx context.Context, unbound []store.Signed, latest int64) (map[string]uint64, error) {
-	want := map[tlog.Hash]store.Signed{}
+// sharedRecoverEvery is how often a node on a shared log settles what
+// processes that died left (recoverLoop).
+const sharedRecoverEvery = 10 * time.Second
+
+// DefaultRecoverGrace is Config.RecoverGrace's default.
+const DefaultRecoverGrace = time.Minute
+
+// settled returns the entries of unbound put at least the grace ago, but
+// for those recover found waiting by design before: on a shared log,
+// younger ones may be a live request's, whose journal has not claimed
+// them yet.
+func (n *Node) settled(unbound []store.Signed) []store.Signed {
+	grace := n.cfg.RecoverGrace
+	if grace <= 0 {
+		grace = DefaultRecoverGrace
+	}
+	// Stored is the store's time, the time of the process that put it.
+	before := time.Now().Add(-grace)
+	var old []store.Signed
 	for _, s := range unbound {
-		if s.Leaf != nil {
-			want[tlog.LeafHash(s.Leaf)] = s
+		if _, waits := n.waiting.Load(s.Digest); !waits && s.Stored.Before(before) {
+			old = append(old, s)
 		}
 	}
-	found := map[string]uint64{}
-	size := n.log.Size()
-	if len(want) == 0 {
-		return found, nil
-	}
-	lo := min(size, uint64(latest+1))
-	lo -= min(lo, recoverWindow)
-	end := size
-	for end > lo && len(want) > 0 {
-		start := max(lo, end-min(end, recoverBatch))
-		leaves, err := n.log.Leaves(ctx, start, end)
-		if err != nil {
-			return nil, fmt.Errorf("reading leaves %d to %d: %w", start, end, err)
-		}
-		for j := len(leaves) - 1; j >= 0; j-- {
-			h := tlog.LeafHash(leaves[j])
-			s, ok := want[h]
-			if !ok || !bytes.Equal(leaves[j], s.Leaf) {
-				continue
-			}
-			index := start + uint64(j)
-			if !leafHolds(leaves[j], s.Entry) {
-				return nil, fmt.Errorf("the leaf at %d is the one kept for entry %s, but does not hold that entry", index, s.Digest)
-			}
-			found[s.Digest] = index
-			delete(want, h)
-		}
-		end = start
-	}
-	return found, nil
+	return old
 }
 
-// leafHolds reports whether leaf holds the signed entry, as a reader
-// checks it.
-func leafHolds(leaf, signed []byte) bool {
-	l, err := canonical.Parse(leaf)
-	if err != nil {
-		return false
+// recoverLoop runs recover every sharedRecoverEvery until ctx ends, on a
+// log shared with other processes: what one that died left unlogged, a
+// library contribution built on already, is logged by the others.
+func (n *Node) recoverLoop(ctx context.Context) {
+	t := time.NewTicker(sharedRecoverEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		if err := n.recover(ctx); err != nil && ctx.Err() == nil {
+			n.logger.Error("recovery: settling what another process left", "err", err)
+		}
 	}
-	s, err := canonical.Parse(signed)
-	if err != nil {
-		return false
-	}
-	le, _ := l.(map[string]any)["entry"].(map[string]any)
-	se, _ := s.(map[string]any)
-	return le != nil && se != nil && protocol.MatchesLeafEntry(se, le)
 }
 
 // What recover does with an unbound entry the log does not hold.
@@ -280,4 +302,34 @@ func entryType(signed []byte) string {
 	obj, _ := v.(map[string]any)
 	t, _ := obj["type"].(string)
 	return t
+}
+
+// leadRetry is how often a process not leading a shared log's loops asks
+// again whether the leader is gone.
+const leadRetry = 5 * time.Second
+
+// lead runs run, until ctx ends, in one process of those sharing the log
+// at a time: the one holding the log's claim on "lead:" and name, which
+// another takes over (within leadRetry) once that process is gone.
+func (n *Node) lead(ctx context.Context, name string, run func(context.Context)) {
+	key := "lead:" + name
+	for {
+		st, err := n.log.Claim(ctx, key)
+		switch {
+		case ctx.Err() != nil:
+			return
+		case err != nil:
+			n.logger.Error("leading the shared log's loops", "loops", name, "err", err)
+		case st != translog.ClaimBusy:
+			n.logger.Info("this process runs the shared log's loops", "loops", name)
+			run(ctx)
+			n.log.Release(context.WithoutCancel(ctx), key)
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(leadRetry):
+		}
+	}
 }

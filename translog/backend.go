@@ -59,6 +59,10 @@ type backend interface {
 	// Log.Turn); a no-op for one this Log alone appends to.
 	takeTurn(ctx context.Context) (release func(), err error)
 
+	// claim and release are Log.Claim and Log.Release.
+	claim(ctx context.Context, key string) (ClaimState, error)
+	release(ctx context.Context, key string) error
+
 	// close releases the storage and the lock that keeps other Logs out.
 	close() error
 }

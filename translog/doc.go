@@ -237,19 +237,17 @@
 //     sequencing, not their store writes or reads. Forwarding appends to
 //     one process was rejected as needing peer addresses, an
 //     authenticated internal endpoint and a failover, for the same order.
-//   - Left, and why agora serve does not set Shared yet: package node
-//     assumes it is the only writer of its state in three places. Crash
-//     recovery (node/recover.go), run at start, would take another live
-//     process's appends in flight for a crash's leftovers and drop them,
-//     or append a kept entry the other is appending; a kept entry (a
-//     library contribution) is logged once per digest only within a
-//     process (journal.Journal's appending map), so two requests for one
-//     contribution reaching two processes could log it twice; and an
-//     operator's key entry (Journal.PublishKey) likewise. Each needs a
-//     claim in the state database (a row, or an advisory lock, per digest)
-//     in place of the map, and recovery limited to entries no live process
-//     claims. Until then one agora serve keeps a log, holding the
-//     database's own lock.
+//   - Done, with packages journal and node: an entry is logged once
+//     across processes. A process claims an entry by digest ([Log.Claim],
+//     claims.go: a row of agora_claims naming its slot, live while the
+//     slot's named lock is held) from before its leaf is queued until it is
+//     bound; another asked to log it waits for the binding, and one
+//     finding the holder gone takes the claim over and first looks for the
+//     leaf the gone process may have appended. Crash recovery on a shared
+//     log settles only entries kept unbound past a grace whose claims it
+//     can take, at the start and every few seconds, so a killed process's
+//     leftovers are settled by the others (node's TestSharedCrash). agora
+//     serve sets Shared when its state is in PostgreSQL.
 //   - Caches that would go stale when several node processes share one
 //     PostgreSQL state and one log (package ledgerhttp, whose values are
 //     one process's): the standing sheet (standingBook) is reused as fresh

@@ -47,7 +47,7 @@ const agoraSchema = "CREATE TABLE IF NOT EXISTS `agora_tree_heads` (" +
 	") ENGINE=InnoDB;\n"
 
 // Tables in the log's database: Tessera's, then this package's.
-var mysqlTables = []string{"Tessera", "Checkpoint", "TreeState", "Subtree", "TiledLeaves", "agora_tree_heads", "agora_cosignatures"}
+var mysqlTables = []string{"Tessera", "Checkpoint", "TreeState", "Subtree", "TiledLeaves", "agora_tree_heads", "agora_cosignatures", "agora_claims"}
 
 // mysqlConns bounds the log's connections to the server (whose default
 // max_connections is 151), which reads of tiles would otherwise open one
@@ -118,6 +118,7 @@ type mysqlBackend struct {
 	label    string // "MySQL database <name> at <address>", for errors
 	dbName   string
 	isShared bool      // Config.Shared: lockName is one of sharedSlots
+	slot     int       // with isShared, which one
 	lockName string    // the named lock lock holds
 	lock     *sql.Conn // owned by the watching goroutine once it runs
 	storage  *tmysql.Storage
@@ -173,6 +174,11 @@ func openMySQL(ctx context.Context, dsn string, shared bool) (_ *mysqlBackend, e
 	}
 	if err := b.createTables(ctx); err != nil {
 		return nil, err
+	}
+	if shared {
+		if err := b.clearClaims(ctx); err != nil {
+			return nil, err
+		}
 	}
 	if b.storage, err = tmysql.New(ctx, b.db); err != nil {
 		return nil, fmt.Errorf("translog: starting Tessera on the %s: %w", b.label, err)
@@ -288,7 +294,7 @@ func (b *mysqlBackend) lockExclusive(ctx context.Context) error {
 // share the database holds its named lock.
 func (b *mysqlBackend) lockShared(ctx context.Context) error {
 	for i := range sharedSlots {
-		b.lockName = slotName(b.dbName, i)
+		b.lockName, b.slot = slotName(b.dbName, i), i
 		err := b.takeLock(ctx, b.lock, 0)
 		if err == nil {
 			break
@@ -436,7 +442,7 @@ func (b *mysqlBackend) maxLeafSize() int { return b.maxLeaf }
 // missing, and checks they are all InnoDB: Tessera's driver and the
 // tree-head table rely on transactions and row locks.
 func (b *mysqlBackend) createTables(ctx context.Context) error {
-	for _, stmt := range sqlStatements(tesseraSchema + agoraSchema) {
+	for _, stmt := range sqlStatements(tesseraSchema + agoraSchema + claimsSchema) {
 		if _, err := b.db.ExecContext(ctx, stmt); err != nil {
 			return fmt.Errorf("translog: creating the log's tables in the %s: %w", b.label, err)
 		}

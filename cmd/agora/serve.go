@@ -54,9 +54,12 @@ func (h toServeLog) Enabled(ctx context.Context, level slog.Level) bool {
 // Handle writes Tessera's informational lines at debug level: they
 // narrate its normal work, first starts included ("Failed to fetch old
 // checkpoint: file does not exist"), and would read as alarms beside the
-// node's own. Its warnings and errors stay as they are.
+// node's own. Its warnings and errors stay as they are, but for those
+// saying its context was cancelled: the node stops Tessera's goroutines
+// by cancelling it when it closes the log, and one caught mid-read says
+// so as an error.
 func (h toServeLog) Handle(ctx context.Context, r slog.Record) error {
-	if r.Level < slog.LevelWarn {
+	if r.Level < slog.LevelWarn || strings.HasSuffix(r.Message, context.Canceled.Error()) {
 		r.Level = slog.LevelDebug
 	}
 	if !h.current().Enabled(ctx, r.Level) {
