@@ -105,8 +105,11 @@ type entry struct {
 type prose struct {
 	ids   []int32
 	marks []int16 // per word: markOwn, markQuote or a quoted name's number
-	ends  []int   // where each segment ends
-	lines []int   // where each line ends
+	// src numbers, per word, the word of the text (between spaces) it
+	// was read from: one name (iam.gserviceaccount.com) reads as several.
+	src   []int32
+	ends  []int // where each segment ends
+	lines []int // where each line ends
 	// errSeg says, per segment, whether it reads like an error line
 	// rather than the writer's narration.
 	errSeg []bool
