@@ -62,3 +62,15 @@ func TestOSRivals(t *testing.T) {
 		t.Errorf("a hit taken below the floor should go: %+v", dropped)
 	}
 }
+
+// A record is lone when no other record looked at matches the query's
+// output loneRatio as well as it does.
+func TestLone(t *testing.T) {
+	h := Hit{ID: "a", errShare: 0.8}
+	if !lone([]Hit{h, {ID: "b", errShare: 0.3}}, h) {
+		t.Error("a record far ahead of the next should be lone")
+	}
+	if lone([]Hit{h, {ID: "b", errShare: 0.7}}, h) {
+		t.Error("a record with a close rival should not be lone")
+	}
+}

@@ -77,17 +77,14 @@ const (
 // score computes the full score of doc number d with its reasons. A
 // record the key and kind checks silence is not scored: its hit only
 // names the check.
-func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInputs) (Hit, verdict) {
+func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInputs, lone bool) (Hit, verdict) {
 	e := ix.entries[d]
 	ka, kaOK, foreign, why := ix.silenced(p, w, in, e)
 	if why != "" {
-		return Hit{ID: e.doc.ID, Title: e.doc.Title, Reasons: []Reason{{Signal: SignalCodeSymbol, Value: why}}}, silent
+		return Hit{ID: e.doc.ID, Title: e.doc.Title, Reasons: []Reason{{Signal: SignalCodeSymbol, Value: why}}, errShare: ix.errShare(p, a, in, e)}, silent
 	}
 	sLex := ix.lexicalSignal(a, in, e)
-	sErr, errValue := ix.outputSignal(p, a, in, e)
-	if s, v := ix.runSignal(in.qBigrams, in.qWords, e); s > sErr {
-		sErr, errValue = s, "the note's words: "+v
-	}
+	sErr, errValue := ix.errSignal(p, a, in, e)
 	sSym, symValue := ix.symbolSignal(p, a, in, e)
 	c := contentScore{
 		err: w.ErrorSignature * sErr * in.scale,
@@ -104,10 +101,16 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if kaOK {
 		c = rs.addKeyAgreement(w, ka, foreign, in.scale, c)
 	}
+	var objMissed bool
 	if miss, obj := ix.objectMiss(in.qIDs, in.cmdIDs, in.qText, e); miss {
+		objMissed = true
+		share, why := objectMissShare, "record is about "+obj+", which the query does not name"
+		if lone {
+			share, why = loneMissShare, why+" (no other record matches this output as well)"
+		}
 		total := c.err + c.lex + c.sym
-		rs.add(SignalCodeSymbol, "record is about "+obj+", which the query does not name", -objectMissShare*total)
-		c.err, c.lex, c.sym = c.err*(1-objectMissShare), c.lex*(1-objectMissShare), c.sym*(1-objectMissShare)
+		rs.add(SignalCodeSymbol, why, -share*total)
+		c.err, c.lex, c.sym = c.err*(1-share), c.lex*(1-share), c.sym*(1-share)
 	}
 	content := c.err + c.lex + c.sym
 	if content <= 0 {
@@ -126,7 +129,24 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	}
 	h := rs.hit(e.doc)
 	h.content, h.os, h.bound = content, e.doc.Environment["os"], e.doc.PlatformBound
+	h.errShare, h.objMissed = sErr, objMissed
 	return h, matched
+}
+
+// errSignal is the record's error_signature signal, 0..1, with what
+// matched: the output's or the note's words', whichever fits better.
+func (ix *Index) errSignal(p preparedQuery, a accum, in scoreInputs, e *entry) (float64, string) {
+	sErr, errValue := ix.outputSignal(p, a, in, e)
+	if s, v := ix.runSignal(in.qBigrams, in.qWords, e); s > sErr {
+		sErr, errValue = s, "the note's words: "+v
+	}
+	return sErr, errValue
+}
+
+// errShare is errSignal without its explanation.
+func (ix *Index) errShare(p preparedQuery, a accum, in scoreInputs, e *entry) float64 {
+	s, _ := ix.errSignal(p, a, in, e)
+	return s
 }
 
 // contentScore holds a record's content contributions apart, so the key
@@ -562,7 +582,18 @@ func (ix *Index) symbolSpecificity(shared []string) float64 {
 // objectMissShare is the share of its content score a record loses when
 // the query names none of its object: the same message about another
 // module, port, test or image is another failure, with another fix.
-const objectMissShare = 0.8
+//
+// A record that no other record looked at rivals on the query's output
+// (none matches it loneRatio as well, see lone) loses loneMissShare
+// instead: when the store holds several notes of one message about
+// different objects, the object is what tells their fixes apart; when
+// it holds one, nothing says that its object, rather than the message,
+// is what its fix is for, and a strong match of the message survives.
+const (
+	objectMissShare = 0.8
+	loneMissShare   = 0.4
+	loneRatio       = 0.7
+)
 
 // objectMaxTitles is how many titles at most (or a 5000th of them in a
 // large store) may hold a term for it to name an object rather than a

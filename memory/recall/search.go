@@ -471,18 +471,32 @@ func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scor
 // below it, for the lead rule.
 func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand, in scoreInputs) (hits []Hit, lead, runnerUp Hit) {
 	scored := 0
+	var all, met []Hit
+	var docs []int32
 	for _, c := range pool {
 		if scored >= maxCandidates {
 			break
 		}
-		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in)
+		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in, false)
 		if v != silent {
 			scored++
 		}
-		if v != matched {
+		if v == unmatched {
 			continue
 		}
-		if h.Score >= w.MinScore || p.q.Successors && ix.entries[c.doc].doc.Superseded && h.Score+w.Negative >= w.MinScore {
+		met = append(met, h)
+		if v == matched {
+			all = append(all, h)
+			docs = append(docs, c.doc)
+		}
+	}
+	for i, h := range all {
+		if h.objMissed && lone(met, h) {
+			if nh, v := ix.score(p, w, docs[i], sc.acc[docs[i]], in, true); v == matched {
+				h = nh
+			}
+		}
+		if h.Score >= w.MinScore || p.q.Successors && ix.entries[docs[i]].doc.Superseded && h.Score+w.Negative >= w.MinScore {
 			hits = append(hits, h)
 			continue
 		}
@@ -493,6 +507,17 @@ func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand,
 		}
 	}
 	return hits, lead, runnerUp
+}
+
+// lone reports whether no other record looked at matches the query's
+// output nearly as well as h does.
+func lone(met []Hit, h Hit) bool {
+	for _, o := range met {
+		if o.ID != h.ID && o.errShare >= loneRatio*h.errShare {
+			return false
+		}
+	}
+	return true
 }
 
 // leads reports whether a hit below the floor is still the answer to a
