@@ -58,6 +58,7 @@ func errLineIDs(d *dict, norm string, skip map[string]bool, add bool) [][]int32 
 type queryLines struct {
 	n     int
 	lines map[int32][]int32
+	acc   []float64 // scratch of n, for one search's scoring (one goroutine)
 }
 
 func newQueryLines(d *dict, norm string, skip map[string]bool) queryLines {
@@ -78,6 +79,7 @@ func newQueryLines(d *dict, norm string, skip map[string]bool) queryLines {
 			q.n++
 		}
 	}
+	q.acc = make([]float64, q.n)
 	return q
 }
 
@@ -89,7 +91,10 @@ func (ix *Index) aligned(q queryLines, lines [][]int32) (share, mass float64, sh
 	if q.n == 0 || len(lines) == 0 {
 		return 0, 0, nil
 	}
-	acc := make([]float64, q.n)
+	acc := q.acc
+	if len(acc) < q.n {
+		acc = make([]float64, q.n)
+	}
 	weight := func(id int32) float64 {
 		idf := bm25IDF(ix.errDocs, int(ix.errs.df[id]))
 		return idf * idf

@@ -67,10 +67,12 @@ func TestOSRivals(t *testing.T) {
 // output loneRatio as well as it does.
 func TestLone(t *testing.T) {
 	h := Hit{ID: "a", errShare: 0.8}
-	if !lone([]Hit{h, {ID: "b", errShare: 0.3}}, h) {
+	far := rivalShares{matched: []Hit{h, {ID: "b", errShare: 0.3}}}
+	if !far.lone(h) {
 		t.Error("a record far ahead of the next should be lone")
 	}
-	if lone([]Hit{h, {ID: "b", errShare: 0.7}}, h) {
+	close := rivalShares{matched: []Hit{h, {ID: "b", errShare: 0.7}}}
+	if close.lone(h) {
 		t.Error("a record with a close rival should not be lone")
 	}
 }

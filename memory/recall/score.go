@@ -81,7 +81,7 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	e := ix.entries[d]
 	ka, kaOK, foreign, why := ix.silenced(p, w, in, e)
 	if why != "" {
-		return Hit{ID: e.doc.ID, Title: e.doc.Title, Reasons: []Reason{{Signal: SignalCodeSymbol, Value: why}}, errShare: ix.errShare(p, a, in, e)}, silent
+		return Hit{ID: e.doc.ID, Title: e.doc.Title, Reasons: []Reason{{Signal: SignalCodeSymbol, Value: why}}}, silent
 	}
 	sLex := ix.lexicalSignal(a, in, e)
 	sErr, errValue := ix.errSignal(p, a, in, e)

@@ -471,27 +471,29 @@ func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scor
 // below it, for the lead rule.
 func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand, in scoreInputs) (hits []Hit, lead, runnerUp Hit) {
 	scored := 0
-	var all, met []Hit
-	var docs []int32
+	var all []Hit
+	var docs, silenced []int32
 	for _, c := range pool {
 		if scored >= maxCandidates {
 			break
 		}
 		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in, false)
-		if v != silent {
-			scored++
-		}
-		if v == unmatched {
-			continue
-		}
-		met = append(met, h)
-		if v == matched {
+		switch v {
+		case matched:
 			all = append(all, h)
 			docs = append(docs, c.doc)
+		case silent:
+			silenced = append(silenced, c.doc)
+			continue
 		}
+		scored++
 	}
+	rivals := rivalShares{ix: ix, p: p, in: in, sc: sc, matched: all, silenced: silenced}
 	for i, h := range all {
-		if h.objMissed && lone(met, h) {
+		// A lone record loses less for its object (see loneMissShare);
+		// asked only of the records that could then reach a score that
+		// counts.
+		if h.objMissed && h.content/(1-objectMissShare)*(1-loneMissShare) >= min(w.LeadFloor, w.MinScore) && rivals.lone(h) {
 			if nh, v := ix.score(p, w, docs[i], sc.acc[docs[i]], in, true); v == matched {
 				h = nh
 			}
@@ -509,11 +511,35 @@ func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand,
 	return hits, lead, runnerUp
 }
 
-// lone reports whether no other record looked at matches the query's
-// output nearly as well as h does.
-func lone(met []Hit, h Hit) bool {
-	for _, o := range met {
-		if o.ID != h.ID && o.errShare >= loneRatio*h.errShare {
+// rivalShares says whether a record looked at is lone: no other record
+// looked at, scored or silenced, matches the query's output loneRatio
+// as well as it does. The silenced ones' error signal is worked out only
+// when asked, once each.
+type rivalShares struct {
+	ix       *Index
+	p        preparedQuery
+	in       scoreInputs
+	sc       *scratch
+	matched  []Hit
+	silenced []int32
+	shares   []float64 // of silenced, once worked out
+}
+
+func (r *rivalShares) lone(h Hit) bool {
+	bar := loneRatio * h.errShare
+	for _, o := range r.matched {
+		if o.ID != h.ID && o.errShare >= bar {
+			return false
+		}
+	}
+	if r.shares == nil {
+		r.shares = make([]float64, len(r.silenced))
+		for i, d := range r.silenced {
+			r.shares[i] = r.ix.errShare(r.p, r.sc.acc[d], r.in, r.ix.entries[d])
+		}
+	}
+	for _, s := range r.shares {
+		if s >= bar {
 			return false
 		}
 	}
