@@ -76,3 +76,17 @@ func TestLone(t *testing.T) {
 		t.Error("a record with a close rival should not be lone")
 	}
 }
+
+// For the lead rule, a record written on another system is no rival of
+// one written on the query's.
+func TestLeadOfSkipsOtherSystems(t *testing.T) {
+	below := []Hit{{ID: "linux", Score: 0.18, os: "linux"}, {ID: "mac", Score: 0.16, os: "darwin"}, {ID: "other", Score: 0.05, os: "linux"}}
+	lead, next := leadOf(below, "linux")
+	if lead.ID != "linux" || next.ID != "other" {
+		t.Errorf("lead %q, runner-up %q; want linux, other", lead.ID, next.ID)
+	}
+	lead, next = leadOf(below, "")
+	if lead.ID != "linux" || next.ID != "mac" {
+		t.Errorf("without a system: lead %q, runner-up %q; want linux, mac", lead.ID, next.ID)
+	}
+}

@@ -471,7 +471,7 @@ func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scor
 // below it, for the lead rule.
 func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand, in scoreInputs) (hits []Hit, lead, runnerUp Hit) {
 	scored := 0
-	var all []Hit
+	var all, below []Hit
 	var docs, silenced []int32
 	for _, c := range pool {
 		if scored >= maxCandidates {
@@ -502,13 +502,33 @@ func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand,
 			hits = append(hits, h)
 			continue
 		}
+		below = append(below, h)
+	}
+	lead, runnerUp = leadOf(below, p.q.Environment["os"])
+	return hits, lead, runnerUp
+}
+
+// leadOf returns the best of the hits below the floor and the best of
+// the others that rivals it, for the lead rule. A record written on
+// another system than the query's is no rival of one written on the
+// query's: the same output on two systems has two fixes (see osRivals),
+// and a note found on its system's side alone is the answer there.
+func leadOf(below []Hit, qOS string) (lead, runnerUp Hit) {
+	for _, h := range below {
 		if h.Score > lead.Score {
-			lead, runnerUp = h, lead
-		} else if h.Score > runnerUp.Score {
-			runnerUp = h
+			lead = h
 		}
 	}
-	return hits, lead, runnerUp
+	for _, h := range below {
+		if h.ID == lead.ID || h.Score <= runnerUp.Score {
+			continue
+		}
+		if qOS != "" && lead.os == qOS && h.os != "" && h.os != qOS {
+			continue
+		}
+		runnerUp = h
+	}
+	return lead, runnerUp
 }
 
 // rivalShares says whether a record looked at is lone: no other record
