@@ -167,7 +167,9 @@
 // lead rule (Weights.Lead): when nothing reaches the floor for a failing
 // tool result, its best record is still returned if it scores at least
 // Weights.LeadFloor and Weights.Lead times the next record, shares output
-// with the query and passes the key and kind checks. A failure stored
+// with the query and passes the key and kind checks. A next record
+// written on another system than the query's is no rival of a best one
+// written on the query's: the same output on two systems has two fixes. A failure stored
 // once and printed in other words by another tool version shares little
 // with its record, but nothing with any other. Because signals are bounded
 // and context is gated by content, one floor serves every query: silence
