@@ -35,7 +35,12 @@
 //   - error_signature: 1 for the same normalized key lines, discounted when
 //     the signature is shared by many records (then it names a kind of
 //     failure, not a cause), or the idf-weighted cosine overlap of the
-//     normalized output tokens, capped at 0.8, when that is more.
+//     normalized output tokens, capped at 0.8, when that is more; or
+//     the share of the record's quoted output the query prints (up to
+//     0.95), counted half over the whole output and half line by line:
+//     each quoted line against the one or two output lines that print
+//     most of it (align.go), so that the words of one quoted line found
+//     scattered over lines about other things count for less.
 //   - the note's words (reported as error_signature): a note quotes the
 //     output it was written about however its writer likes (a code span
 //     without an error word, a line pasted after a colon, a fragment run
@@ -97,7 +102,13 @@
 //     says (auth.acme.test). A query that names less than half of them
 //     (idf-weighted), or none of the dotted names, takes back 0.8 of
 //     the record's content score: the same message about another
-//     module, port or host is another failure.
+//     module, port or host is another failure. Only 0.4 when no other
+//     record looked at matches the query's output 0.7 as well: with one
+//     note of a message in the store, nothing says its fix is for its
+//     object rather than for the message. A title's code words count
+//     as its object only when the note's quoted failure prints them or
+//     they are a name (a host, a package path): a title also says when
+//     and where (500s after deploy, on ubuntu-latest).
 //   - kind agreement (reported as code_symbol): when the query's output
 //     has a shape whose records all name their kind the same way in
 //     their titles (TS2307, node, EADDRINUSE), a record of another shape
@@ -139,7 +150,10 @@
 // reorder matches but never create one. environment counts the OS double,
 // and a record written on another OS than the query's loses half the
 // environment weight: the same message on another OS often has another
-// fix.
+// fix. When a hit written on the query's OS matches too (half as well or
+// better), a hit written on another loses 0.15 of its content score
+// (reported as environment): of two notes on one output, the one
+// written where the failure happens now is the one that applies.
 //
 // negative subtracts up to its full weight for superseded records and in
 // part for contradicted, failed or conflicting ones, so they sink below
@@ -153,7 +167,9 @@
 // lead rule (Weights.Lead): when nothing reaches the floor for a failing
 // tool result, its best record is still returned if it scores at least
 // Weights.LeadFloor and Weights.Lead times the next record, shares output
-// with the query and passes the key and kind checks. A failure stored
+// with the query and passes the key and kind checks. A next record
+// written on another system than the query's is no rival of a best one
+// written on the query's: the same output on two systems has two fixes. A failure stored
 // once and printed in other words by another tool version shares little
 // with its record, but nothing with any other. Because signals are bounded
 // and context is gated by content, one floor serves every query: silence

@@ -96,14 +96,20 @@ type entry struct {
 	names []string
 	// prose is the lex ids of the record's words in order (see runs.go).
 	prose prose
+	// errLines are the error-term ids of its output, line by line (see
+	// align.go).
+	errLines [][]int32
 }
 
 // prose is a record's words in order, by segment (see proseIDs).
 type prose struct {
 	ids   []int32
 	marks []int16 // per word: markOwn, markQuote or a quoted name's number
-	ends  []int   // where each segment ends
-	lines []int   // where each line ends
+	// src numbers, per word, the word of the text (between spaces) it
+	// was read from: one name (iam.gserviceaccount.com) reads as several.
+	src   []int32
+	ends  []int // where each segment ends
+	lines []int // where each line ends
 	// errSeg says, per segment, whether it reads like an error line
 	// rather than the writer's narration.
 	errSeg []bool
@@ -272,14 +278,29 @@ func (ix *Index) insert(d Doc) {
 		// names in code (npx jest accountService): a title in the
 		// writer's words (won't start locally, package.json script)
 		// repeats the prose of its what and why, and plain words and
-		// file names name no object. The title's own code names count
-		// (a host it names), but not its hyphenated words: in a title
-		// those are the writer's (self-hosted, long-running).
-		for _, t := range append(append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), titleCodeTerms(d.Title)...), codeTerms(d.ErrorText)...) {
+		// file names name no object.
+		for _, t := range append(append(Tokenize(strings.Join(d.CodeSymbols, " ")), codeTerms(d.About+"\n"+d.Content)...), codeTerms(d.ErrorText)...) {
 			about[t] = true
 		}
+		// The title's own code words name the object only when the
+		// failure the note quotes prints them, or when they are a name
+		// (a host, a package path): a title also says when and where
+		// (500s after deploy, ubuntu-latest, after the macOS update),
+		// and the same failure met elsewhere is not another failure.
+		printed := map[string]bool{}
+		for _, t := range append(Tokenize(d.ErrorText), Tokenize(norm)...) {
+			printed[t] = true
+		}
+		for _, t := range titleCodeTerms(d.Title) {
+			about[t] = about[t] || printed[t]
+		}
+		for _, nm := range dottedNames(d.Title) {
+			for _, t := range Tokenize(nm) {
+				about[t] = true
+			}
+		}
 		for _, id := range e.title {
-			if about[ix.lex.names[id]] {
+			if name := ix.lex.names[id]; about[name] {
 				e.said = append(e.said, id)
 			}
 		}
@@ -310,6 +331,7 @@ func (ix *Index) insert(d Doc) {
 		}
 	}
 	slices.Sort(e.errTerms)
+	e.errLines = errLineIDs(&ix.errs, norm, skip, true)
 	for _, id := range e.errTerms {
 		ix.errs.postings[id] = append(ix.errs.postings[id], posting{n, 1})
 		ix.errs.df[id]++

@@ -19,7 +19,14 @@ import (
 
 // runMinWords is how many words in a row a shared run needs: two words
 // in a row (file not, not found) are language, three are a quote.
-const runMinWords = 3
+// runMinSrc is how many words of the note's text (between spaces) a
+// run must span: one name read as several words (a host, an address,
+// a package path: iam.gserviceaccount.com) is a name the note and the
+// output share, not a message the note quotes.
+const (
+	runMinWords = 3
+	runMinSrc   = 2
+)
 
 // runMass is how many of the rarest possible words (in idf²) the words
 // of the shared runs must weigh to count in full, and runShare what a
@@ -52,12 +59,17 @@ func (ix *Index) proseIDs(text string) prose {
 		}
 		seg.Reset()
 	}
+	src := int32(0)
 	addWords := func(s string, mark int16) {
 		seg.WriteString(s)
 		seg.WriteByte(' ')
-		for _, t := range Tokenize(NormalizeError(s)) {
-			p.ids = append(p.ids, ix.lex.id(t))
-			p.marks = append(p.marks, mark)
+		for _, f := range strings.Fields(NormalizeError(s)) {
+			src++
+			for _, t := range Tokenize(f) {
+				p.ids = append(p.ids, ix.lex.id(t))
+				p.marks = append(p.marks, mark)
+				p.src = append(p.src, src)
+			}
 		}
 	}
 	narration := func(s string) {
@@ -184,7 +196,7 @@ func (ix *Index) runSignal(qb map[uint64]bool, qw map[int32]bool, e *entry) (flo
 			for j < hi-1 && qb[bigram(p.ids[j], p.ids[j+1])] {
 				j++
 			}
-			if j-i+1 >= runMinWords {
+			if j-i+1 >= runMinWords && int(p.src[j]-p.src[i])+1 >= runMinSrc {
 				for k := i; k <= j; k++ {
 					words = append(words, ix.lex.names[p.ids[k]])
 					quoteRun = quoteRun || p.marks[k] == markQuote

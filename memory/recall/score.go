@@ -23,9 +23,12 @@ const errOverlapShare = 0.8
 // query, can earn: below an exact signature, above loose overlap.
 // quoteMass is how many of the rarest possible words (in idf²) the
 // shared part must weigh to count in full.
+// alignMix is the share of the quote's evidence counted line by line
+// (see align.go), the rest counted over the whole output.
 const (
 	quoteShare = 0.95
 	quoteMass  = 1.5
+	alignMix   = 0.5
 )
 
 // bm25IDF is the non-negative BM25 idf. A term no record has gets the
@@ -53,6 +56,7 @@ type scoreInputs struct {
 	qShape    int32           // the shape of the query's output, or -1
 	qBigrams  map[uint64]bool // adjacent words of the query's output (see runs.go)
 	qWords    map[int32]bool  // the words of the query's output
+	qLines    queryLines      // the query's output lines (see align.go)
 	qKind     []string        // see kindTerms
 	qKey      [][]string      // see queryKey
 	named     []namedKind     // see namedKinds
@@ -73,17 +77,14 @@ const (
 // score computes the full score of doc number d with its reasons. A
 // record the key and kind checks silence is not scored: its hit only
 // names the check.
-func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInputs) (Hit, verdict) {
+func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInputs, lone bool) (Hit, verdict) {
 	e := ix.entries[d]
 	ka, kaOK, foreign, why := ix.silenced(p, w, in, e)
 	if why != "" {
 		return Hit{ID: e.doc.ID, Title: e.doc.Title, Reasons: []Reason{{Signal: SignalCodeSymbol, Value: why}}}, silent
 	}
 	sLex := ix.lexicalSignal(a, in, e)
-	sErr, errValue := ix.outputSignal(p, a, in, e)
-	if s, v := ix.runSignal(in.qBigrams, in.qWords, e); s > sErr {
-		sErr, errValue = s, "the note's words: "+v
-	}
+	sErr, errValue := ix.errSignal(p, a, in, e)
 	sSym, symValue := ix.symbolSignal(p, a, in, e)
 	c := contentScore{
 		err: w.ErrorSignature * sErr * in.scale,
@@ -100,10 +101,16 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if kaOK {
 		c = rs.addKeyAgreement(w, ka, foreign, in.scale, c)
 	}
+	var objMissed bool
 	if miss, obj := ix.objectMiss(in.qIDs, in.cmdIDs, in.qText, e); miss {
+		objMissed = true
+		share, why := objectMissShare, "record is about "+obj+", which the query does not name"
+		if lone {
+			share, why = loneMissShare, why+" (no other record matches this output as well)"
+		}
 		total := c.err + c.lex + c.sym
-		rs.add(SignalCodeSymbol, "record is about "+obj+", which the query does not name", -objectMissShare*total)
-		c.err, c.lex, c.sym = c.err*(1-objectMissShare), c.lex*(1-objectMissShare), c.sym*(1-objectMissShare)
+		rs.add(SignalCodeSymbol, why, -share*total)
+		c.err, c.lex, c.sym = c.err*(1-share), c.lex*(1-share), c.sym*(1-share)
 	}
 	content := c.err + c.lex + c.sym
 	if content <= 0 {
@@ -120,7 +127,26 @@ func (ix *Index) score(p preparedQuery, w Weights, d int32, a accum, in scoreInp
 	if s, v := negative(e.doc); s > 0 {
 		rs.add(SignalNegative, v, -w.Negative*s)
 	}
-	return rs.hit(e.doc), matched
+	h := rs.hit(e.doc)
+	h.content, h.os, h.bound = content, e.doc.Environment["os"], e.doc.PlatformBound
+	h.errShare, h.objMissed = sErr, objMissed
+	return h, matched
+}
+
+// errSignal is the record's error_signature signal, 0..1, with what
+// matched: the output's or the note's words', whichever fits better.
+func (ix *Index) errSignal(p preparedQuery, a accum, in scoreInputs, e *entry) (float64, string) {
+	sErr, errValue := ix.outputSignal(p, a, in, e)
+	if s, v := ix.runSignal(in.qBigrams, in.qWords, e); s > sErr {
+		sErr, errValue = s, "the note's words: "+v
+	}
+	return sErr, errValue
+}
+
+// errShare is errSignal without its explanation.
+func (ix *Index) errShare(p preparedQuery, a accum, in scoreInputs, e *entry) float64 {
+	s, _ := ix.errSignal(p, a, in, e)
+	return s
 }
 
 // contentScore holds a record's content contributions apart, so the key
@@ -226,9 +252,15 @@ func (ix *Index) outputOverlap(p preparedQuery, a accum, in scoreInputs, e *entr
 	// than the kind's wording) is the evidence then, if it adds up to
 	// enough specific words that a short quote cannot match everything.
 	idfMax := bm25IDF(ix.errDocs, 1)
-	mass := math.Min(1, dot/(quoteMass*idfMax*idfMax))
-	if c := quoteShare * (dot / dn) * mass; c > s {
-		return c, "quoted output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
+	// Counted over the whole output, a quoted line's words are found on
+	// lines about other things; counted line by line (align.go), output
+	// printed in another tool version's words, one quoted line over
+	// several, is missed. Half of each.
+	aligned, am, shared := ix.aligned(in.qLines, e.errLines)
+	share := alignMix*aligned + (1-alignMix)*dot/dn
+	mass := math.Min(1, (alignMix*am+(1-alignMix)*dot)/(quoteMass*idfMax*idfMax))
+	if c := quoteShare * share * mass; c > s {
+		return c, "quoted output: " + ix.errTermNames(shared, 6) + " (line by line), " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6) + " (in all)"
 	}
 	return s, "similar output: " + ix.sharedErrTerms(p.errTerms, e.errTerms, 6)
 }
@@ -351,6 +383,15 @@ func negative(d Doc) (float64, string) {
 // twin for the query's system, with the same output, ranks above it, and
 // that alone it rarely reaches a push floor.
 const osBoundShare = 0.6
+
+// osOtherShare is the share of its content score a hit written on
+// another system loses to a rival written on the query's, and
+// osRivalShare how much of its content score the rival needs (see
+// osRivals).
+const (
+	osOtherShare = 0.15
+	osRivalShare = 0.5
+)
 
 // osMissShare is the share of the environment weight a record loses when
 // it was written on another operating system than the query's.
@@ -541,7 +582,18 @@ func (ix *Index) symbolSpecificity(shared []string) float64 {
 // objectMissShare is the share of its content score a record loses when
 // the query names none of its object: the same message about another
 // module, port, test or image is another failure, with another fix.
-const objectMissShare = 0.8
+//
+// A record that no other record looked at rivals on the query's output
+// (none matches it loneRatio as well, see lone) loses loneMissShare
+// instead: when the store holds several notes of one message about
+// different objects, the object is what tells their fixes apart; when
+// it holds one, nothing says that its object, rather than the message,
+// is what its fix is for, and a strong match of the message survives.
+const (
+	objectMissShare = 0.8
+	loneMissShare   = 0.4
+	loneRatio       = 0.7
+)
 
 // objectMaxTitles is how many titles at most (or a 5000th of them in a
 // large store) may hold a term for it to name an object rather than a

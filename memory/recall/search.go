@@ -133,6 +133,7 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	in.qText = strings.ToLower(q.Text + "\n" + q.Command + "\n" + q.ErrorText)
 	in.qSyms = ix.symbolIDs(p.syms)
 	in.qBigrams, in.qWords = ix.queryBigrams(p.norm)
+	in.qLines = newQueryLines(&ix.errs, p.norm, projectTerms(q.Project))
 	in.offered = contentOffer{
 		err: len(p.sigs) > 0 || len(p.errTerms) > 0,
 		lex: len(p.lexTerms) > 0,
@@ -154,7 +155,50 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) && ix.namesTool(lead.ID, q.Command) {
 		hits = append(hits, lead)
 	}
+	hits = osRivals(hits, p.q.Environment["os"], w.MinScore)
 	return rank(hits, limit)
+}
+
+// osRivals takes osOtherShare of its content score from each hit
+// written on another operating system than the query's when another hit,
+// with at least osRivalShare of its content score, was written on the
+// query's: the same output on two systems usually has two fixes, and the
+// one written where the failure happens now is the one that applies.
+// Alone, a note from another system keeps its score: most failures read
+// and mend alike everywhere. A hit the penalty takes below floor is
+// dropped.
+func osRivals(hits []Hit, qOS string, floor float64) []Hit {
+	if qOS == "" {
+		return hits
+	}
+	kept := hits[:0]
+	for i := range hits {
+		h := hits[i]
+		if rival := osRival(hits, h, qOS); rival != "" {
+			c := -osOtherShare * h.content
+			h.Reasons = append(h.Reasons, Reason{Signal: SignalEnvironment, Value: clip("written on os=" + h.os + ", where " + rival + " was written on os=" + qOS), Contribution: c})
+			h.Score += c
+			if h.Score < floor {
+				continue
+			}
+		}
+		kept = append(kept, h)
+	}
+	return kept
+}
+
+// osRival returns the title of a hit written on the query's system qOS
+// that rivals h, written on another (see osRivals), or "".
+func osRival(hits []Hit, h Hit, qOS string) string {
+	if h.os == "" || h.os == qOS || h.bound {
+		return ""
+	}
+	for _, r := range hits {
+		if r.os == qOS && r.content >= osRivalShare*h.content {
+			return r.Title
+		}
+	}
+	return ""
 }
 
 // avgLexLen is the mean lexical length BM25 normalizes by; never 0,
@@ -427,28 +471,99 @@ func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scor
 // below it, for the lead rule.
 func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand, in scoreInputs) (hits []Hit, lead, runnerUp Hit) {
 	scored := 0
+	var all, below []Hit
+	var docs, silenced []int32
 	for _, c := range pool {
 		if scored >= maxCandidates {
 			break
 		}
-		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in)
-		if v != silent {
-			scored++
-		}
-		if v != matched {
+		h, v := ix.score(p, w, c.doc, sc.acc[c.doc], in, false)
+		switch v {
+		case matched:
+			all = append(all, h)
+			docs = append(docs, c.doc)
+		case silent:
+			silenced = append(silenced, c.doc)
 			continue
 		}
-		if h.Score >= w.MinScore || p.q.Successors && ix.entries[c.doc].doc.Superseded && h.Score+w.Negative >= w.MinScore {
+		scored++
+	}
+	rivals := rivalShares{ix: ix, p: p, in: in, sc: sc, matched: all, silenced: silenced}
+	for i, h := range all {
+		// A lone record loses less for its object (see loneMissShare);
+		// asked only of the records that could then reach a score that
+		// counts.
+		if h.objMissed && h.content/(1-objectMissShare)*(1-loneMissShare) >= min(w.LeadFloor, w.MinScore) && rivals.lone(h) {
+			if nh, v := ix.score(p, w, docs[i], sc.acc[docs[i]], in, true); v == matched {
+				h = nh
+			}
+		}
+		if h.Score >= w.MinScore || p.q.Successors && ix.entries[docs[i]].doc.Superseded && h.Score+w.Negative >= w.MinScore {
 			hits = append(hits, h)
 			continue
 		}
+		below = append(below, h)
+	}
+	lead, runnerUp = leadOf(below, p.q.Environment["os"])
+	return hits, lead, runnerUp
+}
+
+// leadOf returns the best of the hits below the floor and the best of
+// the others that rivals it, for the lead rule. A record written on
+// another system than the query's is no rival of one written on the
+// query's: the same output on two systems has two fixes (see osRivals),
+// and a note found on its system's side alone is the answer there.
+func leadOf(below []Hit, qOS string) (lead, runnerUp Hit) {
+	for _, h := range below {
 		if h.Score > lead.Score {
-			lead, runnerUp = h, lead
-		} else if h.Score > runnerUp.Score {
-			runnerUp = h
+			lead = h
 		}
 	}
-	return hits, lead, runnerUp
+	for _, h := range below {
+		if h.ID == lead.ID || h.Score <= runnerUp.Score {
+			continue
+		}
+		if qOS != "" && lead.os == qOS && h.os != "" && h.os != qOS {
+			continue
+		}
+		runnerUp = h
+	}
+	return lead, runnerUp
+}
+
+// rivalShares says whether a record looked at is lone: no other record
+// looked at, scored or silenced, matches the query's output loneRatio
+// as well as it does. The silenced ones' error signal is worked out only
+// when asked, once each.
+type rivalShares struct {
+	ix       *Index
+	p        preparedQuery
+	in       scoreInputs
+	sc       *scratch
+	matched  []Hit
+	silenced []int32
+	shares   []float64 // of silenced, once worked out
+}
+
+func (r *rivalShares) lone(h Hit) bool {
+	bar := loneRatio * h.errShare
+	for _, o := range r.matched {
+		if o.ID != h.ID && o.errShare >= bar {
+			return false
+		}
+	}
+	if r.shares == nil {
+		r.shares = make([]float64, len(r.silenced))
+		for i, d := range r.silenced {
+			r.shares[i] = r.ix.errShare(r.p, r.sc.acc[d], r.in, r.ix.entries[d])
+		}
+	}
+	for _, s := range r.shares {
+		if s >= bar {
+			return false
+		}
+	}
+	return true
 }
 
 // leads reports whether a hit below the floor is still the answer to a

@@ -177,6 +177,14 @@ type Hit struct {
 	Marks     []string  `json:"marks,omitempty"`
 	Project   string    `json:"-"`
 	UpdatedAt time.Time `json:"-"`
+	// content is the hit's content score (see osRivals).
+	content float64
+	os      string
+	bound   bool
+	// errShare is its error_signature signal (0..1) and objMissed says
+	// whether the query lacks what it is about (see lone).
+	errShare  float64
+	objMissed bool
 }
 
 // Weights sets how much each signal may add to a score. Every signal is
