@@ -179,6 +179,13 @@ type Store interface {
 	// entry is bound there.
 	Signed(ctx context.Context, index int64) (Signed, error)
 
+	// SignedFrom returns the entries bound at index from and after, in
+	// the order of their indices, at most limit of them (limit > 0): the
+	// entries Signed would return one by one, in one read. An index not
+	// bound yet is skipped, not an error: a caller that reads the log in
+	// order stops where the indices it got are no longer consecutive.
+	SignedFrom(ctx context.Context, from int64, limit int) ([]Signed, error)
+
 	// SignedByDigest returns a stored entry by its digest, bound or not.
 	SignedByDigest(ctx context.Context, digest string) (Signed, error)
 

@@ -2,7 +2,6 @@ package ledgerhttp
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"net/http"
 	"slices"
@@ -60,31 +59,51 @@ type withdrawnLeaf struct {
 // index not bound yet (an append still on its way): the next read goes
 // on from there. It returns the withdrawals among the leaves it added.
 func (s *Server) catchUp(ctx context.Context, d *status.Deriver) ([]withdrawnLeaf, error) {
-	latest, err := s.store.LatestIndex(ctx)
-	if err != nil {
-		return nil, err
-	}
 	var withdrawn []withdrawnLeaf
-	for i := int64(d.Size()); i <= latest; i++ {
-		signed, err := s.store.Signed(ctx, i)
-		if errors.Is(err, store.ErrNotFound) {
-			return withdrawn, nil
+	err := s.boundFrom(ctx, int64(d.Size()), func(signed store.Signed) error {
+		i := uint64(signed.Index)
+		if err := d.Add(i, signed.Leaf); err != nil {
+			return fmt.Errorf("deriving statuses: %w", err)
 		}
-		if err != nil {
-			return withdrawn, err
-		}
-		if err := d.Add(uint64(i), signed.Leaf); err != nil {
-			return withdrawn, fmt.Errorf("deriving statuses: %w", err)
-		}
-		if err := s.status.book.Add(uint64(i), signed.Leaf); err != nil {
-			return withdrawn, fmt.Errorf("deriving standing: %w", err)
+		if err := s.status.book.Add(i, signed.Leaf); err != nil {
+			return fmt.Errorf("deriving standing: %w", err)
 		}
 		// The Deriver took the leaf, so it parses.
 		if hash, _ := snapshot.WithdrawnBundle(signed.Leaf); hash != "" {
-			withdrawn = append(withdrawn, withdrawnLeaf{index: uint64(i), bundle: hash})
+			withdrawn = append(withdrawn, withdrawnLeaf{index: i, bundle: hash})
+		}
+		return nil
+	})
+	return withdrawn, err
+}
+
+// catchUpBatch is how many bound entries boundFrom reads at a time.
+const catchUpBatch = 256
+
+// boundFrom calls add with each entry bound at index from and after, in
+// the order of the log, stopping at the first index not bound yet (an
+// append still on its way), where the next catch-up goes on. It reads
+// catchUpBatch entries a query, where reading them one by one made a
+// library's load cost a query per contribution in every catch-up.
+func (s *Server) boundFrom(ctx context.Context, from int64, add func(store.Signed) error) error {
+	for {
+		batch, err := s.store.SignedFrom(ctx, from, catchUpBatch)
+		if err != nil {
+			return err
+		}
+		for _, e := range batch {
+			if e.Index != from {
+				return nil
+			}
+			if err := add(e); err != nil {
+				return err
+			}
+			from++
+		}
+		if len(batch) < catchUpBatch {
+			return nil
 		}
 	}
-	return withdrawn, nil
 }
 
 // storedFile reads the file at path of a bundle the store holds.

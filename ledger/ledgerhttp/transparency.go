@@ -259,22 +259,12 @@ func (s *Server) countLog(ctx context.Context, sp span) (*ledgerCount, error) {
 	if !ok {
 		c = newLedgerCount()
 	}
-	latest, err := s.store.LatestIndex(ctx)
+	err := s.boundFrom(ctx, int64(c.size), func(signed store.Signed) error {
+		return c.add(uint64(signed.Index), signed.Leaf, sp)
+	})
 	if err != nil {
-		return nil, err
-	}
-	for i := int64(c.size); i <= latest; i++ {
-		signed, err := s.store.Signed(ctx, i)
-		if errors.Is(err, store.ErrNotFound) {
-			break // an append still on its way
-		}
-		if err == nil {
-			err = c.add(uint64(i), signed.Leaf, sp)
-		}
-		if err != nil {
-			s.reports.counts.Remove(sp.quarter)
-			return nil, fmt.Errorf("transparency report: %w", err)
-		}
+		s.reports.counts.Remove(sp.quarter)
+		return nil, fmt.Errorf("transparency report: %w", err)
 	}
 	s.reports.counts.Add(sp.quarter, c)
 	return c, nil

@@ -148,6 +148,27 @@ func (s *Shared) Signed(ctx context.Context, index int64) (store.Signed, error) 
 	return e, err
 }
 
+// SignedFrom implements store.Store.
+func (s *Shared) SignedFrom(ctx context.Context, from int64, limit int) ([]store.Signed, error) {
+	if limit <= 0 {
+		return nil, fmt.Errorf("store: SignedFrom of %d entries: %w", limit, store.ErrInvalid)
+	}
+	rows, err := s.R.QueryContext(ctx, `SELECT `+SignedColumns+` FROM signed WHERE idx >= ? ORDER BY idx LIMIT ?`, from, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []store.Signed
+	for rows.Next() {
+		e, err := ScanSigned(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
 // SignedByDigest implements store.Store.
 func (s *Shared) SignedByDigest(ctx context.Context, digest string) (store.Signed, error) {
 	e, err := ScanSigned(s.R.QueryRowContext(ctx, `SELECT `+SignedColumns+` FROM signed WHERE digest = ?`, digest))

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/agora-node/agora/protocol"
@@ -95,6 +96,30 @@ func testSignedEntries(f *fixture) {
 	if latest, _ := f.s.LatestIndex(f.ctx); latest != 5 {
 		f.t.Errorf("LatestIndex = %d, want 5", latest)
 	}
+
+	// Read in order from an index: bound entries only, a gap skipped.
+	unboundYet := f.put("op:x", map[string]any{"type": "key"})
+	for _, tc := range []struct {
+		from  int64
+		limit int
+		want  []string
+	}{
+		{0, 10, []string{digest, other}}, {0, 1, []string{digest}}, {1, 10, []string{other}}, {5, 1, []string{other}}, {6, 10, nil},
+	} {
+		got, err := f.s.SignedFrom(f.ctx, tc.from, tc.limit)
+		f.ok(err, "SignedFrom")
+		var digests []string
+		for _, e := range got {
+			digests = append(digests, e.Digest)
+			if at, err := f.s.Signed(f.ctx, e.Index); err != nil || at.Digest != e.Digest || !bytes.Equal(at.Entry, e.Entry) || !bytes.Equal(at.Leaf, e.Leaf) {
+				f.t.Errorf("SignedFrom gave %s at %d, Signed there gives %+v, %v", e.Digest, e.Index, at, err)
+			}
+		}
+		if !slices.Equal(digests, tc.want) {
+			f.t.Errorf("SignedFrom(%d, %d) = %v, want %v (%s unbound)", tc.from, tc.limit, digests, tc.want, unboundYet)
+		}
+	}
+	f.is(second(f.s.SignedFrom(f.ctx, 0, 0)), store.ErrInvalid, "SignedFrom of no entries")
 
 	// An unbound entry can be dropped, and then it is gone.
 	third := f.put("op:x", map[string]any{"type": "key"})
