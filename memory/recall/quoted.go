@@ -34,8 +34,13 @@ const (
 	quoteFrameMin   = 2
 )
 
-// quotedName is one quoted name with the terms printed before it.
-type quotedName struct{ frame, name string }
+// quotedName is one quoted name with the terms printed before it
+// (frame) and the quoteFrameMin terms printed after it (after, "" when
+// fewer follow). Tools print the kind of thing before its name and the
+// failure after it (The Deployment "payments" is invalid, The Job
+// "db-migrate" is invalid): the same failure about another thing of
+// another kind shares only the frame after the name.
+type quotedName struct{ frame, after, name string }
 
 // quotedNames returns the quoted names of normalized output, each with
 // its frame, in order. Placeholders (a masked path or number) name no
@@ -56,16 +61,20 @@ func quotedNames(norm string) []quotedName {
 			before := Tokenize(line[:m[0]])
 			before = before[max(0, len(before)-quoteFrameTerms):]
 			frame := before
+			after := Tokenize(line[m[1]:])
+			var afterFrame string
+			if len(after) >= quoteFrameMin {
+				afterFrame = "<q> " + strings.Join(after[:quoteFrameMin], " ")
+			}
 			if len(frame) < quoteFrameMin {
 				// fixture 'db_session' not found: a word before, the rest
 				// after.
-				after := Tokenize(line[m[1]:])
 				frame = append(append(slices.Clone(before), "<q>"), after[:min(len(after), quoteFrameMin)]...)
 				if len(frame) < quoteFrameMin+1 {
 					continue
 				}
 			}
-			out = append(out, quotedName{frame: strings.Join(frame, " "), name: name})
+			out = append(out, quotedName{frame: strings.Join(frame, " "), after: afterFrame, name: name})
 		}
 		for _, m := range reBareIdentifier.FindAllStringSubmatch(line, -1) {
 			out = append(out, quotedName{frame: m[1] + " <q> " + m[3], name: m[2]})
@@ -87,8 +96,8 @@ func dependencyNames(raw string) []quotedName {
 	var out []quotedName
 	for _, m := range rePath.FindAllStringSubmatch(raw, -1) {
 		name := strings.ToLower(dependencyOfPath(strings.ReplaceAll(m[2], `\`, "/")))
-		if name != "" && !slices.Contains(out, quotedName{dependencyFrame, name}) {
-			out = append(out, quotedName{dependencyFrame, name})
+		if name != "" && !slices.Contains(out, quotedName{frame: dependencyFrame, name: name}) {
+			out = append(out, quotedName{frame: dependencyFrame, name: name})
 		}
 	}
 	return out
@@ -118,10 +127,10 @@ func location(name string) bool {
 }
 
 // otherQuotedName reports whether the query prints a frame of the
-// record's with another name in it, and names none of the record's
-// quoted names anywhere in its output, and returns both names. A record
-// that quotes several names (a resource and its namespace) is still
-// about the one the query shares.
+// record's (before the name, or after it) with another name in it, and
+// names none of the record's quoted names anywhere in its output, and
+// returns both names. A record that quotes several names (a resource
+// and its namespace) is still about the one the query shares.
 func otherQuotedName(q []quotedName, qText string, rec []quotedName) (bool, string, string) {
 	var qName, rName string
 	for _, r := range rec {
@@ -129,7 +138,7 @@ func otherQuotedName(q []quotedName, qText string, rec []quotedName) (bool, stri
 			return false, "", ""
 		}
 		for _, x := range q {
-			if qName == "" && x.frame == r.frame && x.name != r.name {
+			if qName == "" && (x.frame == r.frame || x.after != "" && x.after == r.after) && x.name != r.name {
 				qName, rName = x.name, r.name
 			}
 		}

@@ -266,3 +266,27 @@ func TestMaskedKeyIsTheObject(t *testing.T) {
 		}
 	}
 }
+
+// TestFrameAfterTheNameIsTheMessage: a tool prints the kind of thing
+// before its quoted name and the failure after it. The same failure
+// printed about another name of another kind (a Job, not the record's
+// Deployment) shares only the words after the quote, and is another
+// failure all the same; the record's own name still finds it.
+func TestFrameAfterTheNameIsTheMessage(t *testing.T) {
+	ix := recall.NewIndex()
+	invalid := func(kind, name, field string) string {
+		return "The " + kind + " \"" + name + "\" is invalid: spec." + field + ": Invalid value: v1.LabelSelector{}: field is immutable"
+	}
+	if err := ix.Add(recall.Doc{ID: "selector", Title: "apply rejected after the label cleanup", ErrorText: invalid("Deployment", "payments", "selector"),
+		Content: "The cleanup renamed the payments selector; a selector cannot change once created.\nkubectl delete deployment payments && kubectl apply -f k8s/payments.yaml"}); err != nil {
+		t.Fatal(err)
+	}
+	w := recall.DefaultWeights()
+	if hits := ix.Search(recall.Query{ErrorText: invalid("Deployment", "payments", "selector"), Now: now}, w, 3); len(hits) == 0 || hits[0].ID != "selector" {
+		t.Errorf("the same failure: hits %v, want selector", ids(hits))
+	}
+	hits := ix.Search(recall.Query{ErrorText: invalid("Job", "db-migrate", "template"), Now: now}, w, 3)
+	if len(hits) > 0 {
+		t.Errorf("a Job's immutable template is another failure: hits %v", ids(hits))
+	}
+}
