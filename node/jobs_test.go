@@ -349,12 +349,14 @@ func TestVerificationLoop(t *testing.T) {
 	t.Parallel()
 	d, g := startDNS(t), startGitHub(t)
 	n, srv := testNodeWith(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
-	verificationLoop(t, n, srv.URL, d)
+	verificationLoop(t, n, srv.URL, func() string { return srv.URL }, d)
 }
 
 // verificationLoop is TestVerificationLoop on node n served at base, its
-// domains proved through d.
-func verificationLoop(t *testing.T, n *Node, base string, d *fakeDNS) {
+// domains proved through d, and its log audited at the URL audit gives
+// once the loop is done: one process, whose head and entries are one
+// view, where base may send each request to another.
+func verificationLoop(t *testing.T, n *Node, base string, audit func() string, d *fakeDNS) {
 	token, err := os.ReadFile(AdminTokenPath(n.cfg.DataDir))
 	if err != nil {
 		t.Fatal(err)
@@ -478,7 +480,7 @@ func verificationLoop(t *testing.T, n *Node, base string, d *fakeDNS) {
 
 	// Every entry verifies: receipts, entries against their leaves, each
 	// operator's signature, and each revealed commitment.
-	leaves, entries, keys := loggedEntries(t, n, base, everyone)
+	leaves, entries, keys := loggedEntries(t, n, audit(), everyone)
 	counts := map[string]int{}
 	for i, leaf := range leaves {
 		signed := entries[i]

@@ -131,7 +131,7 @@ func sharedPair(t *testing.T, cfg Config) (a, b *Node, urlA, urlB string) {
 // logged once, every answer naming its one index.
 func TestSharedLibraryRacing(t *testing.T) {
 	t.Parallel()
-	a, _, urlA, urlB := sharedPair(t, Config{})
+	a, b, urlA, urlB := sharedPair(t, Config{})
 	urls := []string{urlA, urlB}
 	owner := newAuthor(t, a, urlA)
 	now := time.Now().Add(-time.Minute)
@@ -188,6 +188,9 @@ func TestSharedLibraryRacing(t *testing.T) {
 			t.Fatalf("the same contribution got log indices %v, want one (answer %d)", indices, i)
 		}
 	}
+	if _, err := a.log.WaitForSize(t.Context(), b.log.Size()); err != nil {
+		t.Fatal(err)
+	}
 	if leaves := leavesOf(t, a, sameID); len(leaves) != 1 {
 		t.Fatalf("the contribution sent %d times to two processes is on the log at %v, want once", 2*racers, leaves)
 	}
@@ -221,8 +224,14 @@ func balancer(t *testing.T, urls ...string) string {
 func TestSharedVerificationLoop(t *testing.T) {
 	t.Parallel()
 	d, g := startDNS(t), startGitHub(t)
-	a, _, urlA, urlB := sharedPair(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
-	verificationLoop(t, a, balancer(t, urlA, urlB), d)
+	a, b, urlA, urlB := sharedPair(t, Config{DNSResolver: d.addr, GitHubAPI: g.URL, OpenAfter: -1, CanaryRate: -1})
+	// Audited through A once A has followed every tree head B published.
+	verificationLoop(t, a, balancer(t, urlA, urlB), func() string {
+		if _, err := a.log.WaitForSize(t.Context(), b.log.Size()); err != nil {
+			t.Fatal(err)
+		}
+		return urlA
+	}, d)
 }
 
 // TestSharedLongPollAndHeads: a long-poll for the next entry held by one
@@ -245,7 +254,9 @@ func TestSharedLongPollAndHeads(t *testing.T) {
 		}
 		return h
 	}
-	size := head(urlB).Size
+	// A's head covers everything the author's setup logged through A;
+	// B's may not have followed it yet.
+	size := head(urlA).Size
 	polled := make(chan any, 1)
 	go func() {
 		status, v := call(t, "GET", urlB+"/api/v1/log/entries?start="+itoa(size)+"&wait=20", nil)
