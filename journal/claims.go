@@ -165,7 +165,21 @@ const searchWindow = translog.DefaultMaxPending
 // bound index, and on a shared log, where other processes went on
 // appending while one that died left its leaves unbound, no later than
 // the first leaf stamped gapForClocks before the oldest entry was put.
+// On a shared log it first waits for the log's view to cover every leaf
+// sequenced.
 func (j *Journal) SearchFrom(ctx context.Context, unbound []store.Signed, latest int64) (uint64, error) {
+	if j.log.Shared() {
+		// A process gone may have had a leaf sequenced and not yet
+		// published: wait until a publication (any live process's)
+		// covers all that is sequenced, so FindLeaves reads it.
+		sequenced, err := j.log.SequencedSize(ctx)
+		if err != nil {
+			return 0, err
+		}
+		if _, err := j.log.WaitForSize(ctx, sequenced); err != nil {
+			return 0, err
+		}
+	}
 	size := j.log.Size()
 	from := min(size, uint64(latest+1))
 	from -= min(from, searchWindow)

@@ -50,3 +50,16 @@ func (l *Log) lastSequenced(ctx context.Context) ([]byte, error) {
 	}
 	return leaves[0], nil
 }
+
+// SequencedSize is how many entries Tessera has sequenced into the log,
+// by this Log or, on a shared log, any: at least Size, and more while
+// the newest are not published yet. A caller looking for a leaf that a
+// process gone may have appended waits for a publication covering it
+// (WaitForSize) before it reads the leaves.
+func (l *Log) SequencedSize(ctx context.Context) (uint64, error) {
+	size, err := l.reader.IntegratedSize(ctx)
+	if err != nil {
+		return 0, fmt.Errorf("translog: reading Tessera's tree size: %w", err)
+	}
+	return size, nil
+}
