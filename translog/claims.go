@@ -22,6 +22,13 @@ import (
 // claims a Log gone from that slot left (clearClaims). A Log that does
 // not share its storage has nobody to claim against, and every claim is
 // its own.
+//
+// A server restart (or a killed connection) drops the slot locks of every
+// Log at once, and each takes its own back within lockCheckEvery
+// (watchLock): in between, another Log may find a live Log's slot free
+// and take over its claims. The Log whose lock was dropped has lost its
+// connection to the server too, so its appends in flight fail, and the
+// one taking over looks for their leaves before it appends.
 
 // ClaimState is what Log.Claim found.
 type ClaimState int
