@@ -49,10 +49,11 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	// it stopped working
 	// "no longer" with what a fix does: not "JDK 17 no longer exports
 	// it", which is a first note's account of an upgrade
-	`no longer (?:works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported|an option|possible|viable|holds|gets?|cuts? it|(?:the|a|an) (?:answer|fix|solution|way|option|workaround))`,
+	`no longer (?:how (?:we|you|to)|works?|helps?|needed|necessary|applies|required|fixes|does|solves|enough|supported|an option|possible|viable|holds|gets?|cuts? it|(?:the|a|an) (?:answer|fix|solution|way|option|workaround))`,
 	// a negation that runs into "any more" within the clause: "is not
 	// an option any more", "doesn't get us through any more"
-	`(?:not|n't|never)\b[^.;:!?\n]{0,40}\bany ?more\b`,
+	// (n't inside a word: the pattern's leading \b cannot precede it)
+	`(?:not|\w+n't|never)\b[^.;:!?\n]{0,40}\bany ?more\b`,
 	`(?:stopped|stops|ceased) (?:working|helping)`,
 	`(?:does ?n[o']t|did ?n[o']t|do ?n[o']t|won'?t|will not) (?:work|help|fix (?:it|this|anything)|solve (?:it|this)|cut it) any ?more`,
 	`not (?:needed|required|working|enough) any ?more`,
@@ -71,6 +72,12 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`(?:the|my|our|that) (?:earlier|older|previous|old|prior|(?:19|20)\d\d) (?:note|fix|workaround|advice|recipe|solution|answer|hack|pin)s?\b`,
 	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|breaks|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
 	`instead of the (?:old|earlier|previous|prior)`,
+	// the older fix taken away: "pin removed", "dropped the pin", "the
+	// port 8888 workaround is dead", "forget the ... trick"
+	`(?:pin|pinning|workaround|hack|trick|override|downgrade)s? (?:is |are |was |has been |got )?(?:removed|dropped|gone|dead|reverted|retired)`,
+	`(?:removed|dropped|reverted|retired|undid|undone) (?:the|my|our|that) (?:\S+ ){0,3}?(?:pin|pinning|workaround|hack|trick|override|downgrade)s?\b`,
+	`(?:workaround|hack|trick|pin|fix)\b[^.;:!?\n]{0,40}\b(?:is|are) dead\b`,
+	`forget (?:about )?(?:the|my|our|that) (?:\S+ ){0,4}?(?:workaround|hack|trick|pin|fix|flag|setting)s?\b`,
 	`ignore (?:my|the|our|that) (?:earlier|older|previous|old|prior|last) (?:note|fix|advice|workaround|entry|answer)`,
 	// the failure came back, or moved with an upgrade
 	`(?:is|came|comes) back (?:after|since|with|on|when|in) `,
