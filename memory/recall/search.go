@@ -3,6 +3,8 @@ package recall
 import (
 	"container/heap"
 	"math"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -593,28 +595,70 @@ func leads(w Weights, h, next Hit) bool {
 // launchers run the tool that failed rather than being it.
 var launchers = map[string]bool{"sudo": true, "env": true, "npx": true, "time": true, "bash": true, "sh": true, "exec": true, "bunx": true, "pnpx": true, "uv": true, "poetry": true, "pipenv": true, "run": true}
 
-// namesTool reports whether the record's words name the tool the failed
-// command ran (its first word that is no launcher), or the query has no
-// command. The lead rule trusts a record on little shared output; the
-// same tool is what says the little is about the same failure.
-func (ix *Index) namesTool(id, command string) bool {
-	var tool string
-	for _, t := range Tokenize(command) {
-		if !launchers[t] {
-			tool = t
-			break
+// viewers print what another program wrote (its log, a CI run's, a
+// remote shell's) rather than failing themselves: the failure in their
+// output is not theirs.
+var viewers = [][]string{{"kubectl", "logs"}, {"docker", "logs"}, {"docker", "compose", "logs"}, {"docker-compose", "logs"}, {"podman", "logs"},
+	{"journalctl"}, {"gh", "run", "view"}, {"ssh"}, {"tail"}, {"cat"}, {"less"}, {"grep"}, {"srun"}, {"heroku", "logs"}, {"fly", "logs"}}
+
+// commandTools returns the tools a failed command ran, one per part of
+// it (a && b, a; b, a | b): each part's first word that is no launcher.
+// A part that changes directory runs nothing, and one that runs the
+// project's own script or only shows another program's output names no
+// tool.
+func commandTools(command string) (tools []string) {
+	// A quoted argument (python -c '...; ...') is one word, not parts.
+	command = reQuotedArg.ReplaceAllString(command, "q")
+	for _, part := range reCommandSep.Split(command, -1) {
+		words := strings.Fields(part)
+		for len(words) > 0 && (launchers[words[0]] || strings.Contains(words[0], "=")) {
+			words = words[1:]
+		}
+		if len(words) == 0 || words[0] == "cd" || words[0] == "pushd" || words[0] == "export" {
+			continue
+		}
+		if slices.ContainsFunc(viewers, func(v []string) bool { return len(words) >= len(v) && slices.Equal(words[:len(v)], v) }) {
+			continue
+		}
+		prog := words[0][strings.LastIndexAny(words[0], "/\\")+1:] // ./gradlew, /usr/bin/make
+		if ext := filepath.Ext(prog); prog != words[0] && (ext == ".sh" || ext == ".py" || ext == ".ps1" || ext == ".rb" || ext == ".js" || ext == ".bat") {
+			// The project's own script (./scripts/integration.sh): what
+			// failed inside it is some other tool's.
+			continue
+		}
+		if t := Tokenize(prog); len(t) > 0 {
+			tools = append(tools, t[0])
 		}
 	}
+	return tools
+}
+
+var (
+	reCommandSep = regexp.MustCompile(`&&|\|\||[;|]`)
+	reQuotedArg  = regexp.MustCompile(`'[^']*'|"[^"]*"`)
+)
+
+// namesTool reports whether the record's words name a tool the failed
+// command ran (see commandTools), or the command names none it can
+// check. The lead rule trusts a record on little shared output; the
+// same tool is what says the little is about the same failure.
+func (ix *Index) namesTool(id, command string) bool {
+	tools := commandTools(command)
 	n, ok := ix.byID[id]
-	if tool == "" || !ok {
-		return tool == ""
-	}
-	tid, ok := ix.lex.ids[tool]
 	if !ok {
 		return false
 	}
-	_, found := lookupTF(ix.entries[n].lex, tid)
-	return found
+	if len(tools) == 0 {
+		return true
+	}
+	for _, tool := range tools {
+		if tid, ok := ix.lex.ids[tool]; ok {
+			if _, found := lookupTF(ix.entries[n].lex, tid); found {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // rank orders hits best first and keeps limit of them; equal scores go
