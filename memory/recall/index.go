@@ -299,8 +299,9 @@ func (ix *Index) insert(d Doc) {
 				about[t] = true
 			}
 		}
+		context := titleContext(d.Title)
 		for _, id := range e.title {
-			if name := ix.lex.names[id]; about[name] {
+			if name := ix.lex.names[id]; about[name] && (!context[name] || printed[name]) {
 				e.said = append(e.said, id)
 			}
 		}

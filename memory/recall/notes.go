@@ -371,3 +371,23 @@ func fileName(w string) bool {
 	}
 	return len(w)-i-1 <= 6
 }
+
+// reTitleContext finds the parts of a title that say when, where, how
+// it was fixed or what else held, rather than what failed: a clause
+// after "after", "since", "when", "via", "use", "set", "instead of",
+// "not the", up to the next punctuation, and a parenthesis. "nix gone
+// after the macOS update" is about nix, "docker stop: permission
+// denied (AppArmor, Ubuntu 22.04)" about docker stop.
+var reTitleContext = regexp.MustCompile(`(?i)(?:\b(?:after|since|when|while|during|once|on|via|using|use|set|instead of|not the|moved to|switch(?:ed)? to)\s+([^,:;()\[\]—–]+))|\(([^)]*)\)`)
+
+// titleContext returns the terms of a title's context parts (see
+// reTitleContext).
+func titleContext(title string) map[string]bool {
+	out := map[string]bool{}
+	for _, m := range reTitleContext.FindAllStringSubmatch(title, -1) {
+		for _, t := range Tokenize(m[1] + " " + m[2]) {
+			out[t] = true
+		}
+	}
+	return out
+}
