@@ -100,7 +100,7 @@ func TestCorpusShape(t *testing.T) {
 			t.Errorf("no query of kind %q", k)
 		}
 	}
-	for _, s := range []replay.Split{replay.Tune, replay.HeldOut, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3} {
+	for _, s := range []replay.Split{replay.Tune, replay.HeldOut, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4} {
 		if len(c.Of(s)) == 0 {
 			t.Errorf("part %s has no queries", s)
 		}
@@ -159,6 +159,62 @@ func TestCorpusUnseen3Shape(t *testing.T) {
 		"superseded in prose", "another project's project note", "global note, another project", "generic file name", "never stored"} {
 		if !slices.ContainsFunc(qs, func(q replay.Query) bool { return strings.Contains(q.Kind, k) }) {
 			t.Errorf("no unseen3 failure of kind %q", k)
+		}
+	}
+}
+
+// TestCorpusUnseen4Shape holds the fourth unseen part, written blind, to
+// what a part of its own must hold to be worth reporting: enough notes
+// and failures, a quarter of them matching no note, notes that describe
+// no failure, every system, scope and year of 2022-2026, and every kind
+// of distractor issue 14 lists.
+func TestCorpusUnseen4Shape(t *testing.T) {
+	c := replay.Build()
+	var notes, nofail, global, declared, prose int
+	systems, years := map[string]bool{}, map[int]bool{}
+	for _, n := range c.Notes {
+		if n.Split != replay.Unseen4 {
+			continue
+		}
+		notes++
+		if n.NoFailure {
+			nofail++
+		}
+		if n.Scope == "global" {
+			global++
+		}
+		if n.Supersedes != "" {
+			declared++
+		}
+		if n.ProseOver != "" {
+			prose++
+		}
+		systems[n.OS], years[n.At.Year()] = true, true
+	}
+	qs := c.Of(replay.Unseen4)
+	nomatch := 0
+	for _, q := range qs {
+		if q.Want == "" {
+			nomatch++
+		}
+	}
+	t.Logf("unseen4: %d notes (%d describe no failure, %d global, %d declared and %d prose supersessions); %d failures, %d match no note",
+		notes, nofail, global, declared, prose, len(qs), nomatch)
+	if notes < 70 || len(qs) < 140 || 4*nomatch < len(qs) {
+		t.Errorf("want ≥70 notes, ≥140 failures, ≥¼ matching none")
+	}
+	if nofail == 0 || nofail*10 > notes || global == 0 || declared == 0 || prose == 0 || len(systems) < 3 {
+		t.Errorf("want a few notes without a failure, global notes, both kinds of supersession, three systems")
+	}
+	for y := 2022; y <= 2026; y++ {
+		if !years[y] {
+			t.Errorf("no note from %d", y)
+		}
+	}
+	for _, k := range []string{"twin on another system", "same text, another cause", "same tool, another error", "superseded, declared",
+		"superseded in prose", "another project's project note", "global note, another project", "generic file name", "never stored"} {
+		if !slices.ContainsFunc(qs, func(q replay.Query) bool { return strings.Contains(q.Kind, k) }) {
+			t.Errorf("no unseen4 failure of kind %q", k)
 		}
 	}
 }
