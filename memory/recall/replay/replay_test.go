@@ -107,73 +107,26 @@ func TestCorpusShape(t *testing.T) {
 	}
 }
 
-// TestCorpusUnseen3Shape holds the third unseen part, written blind, to
-// what a part of its own must hold to be worth reporting: enough notes
-// and failures, a quarter of them matching no note, notes that describe
-// no failure, every system, scope and year of 2022-2026, and every kind
-// of distractor issue 14 lists.
-func TestCorpusUnseen3Shape(t *testing.T) {
+// TestCorpusBlindPartsShape holds each part written blind (unseen3,
+// unseen4) to what a part of its own must hold to be worth reporting:
+// enough notes and failures, a quarter of them matching no note, notes
+// that describe no failure, every system, scope and year of 2022-2026,
+// and every kind of distractor issue 14 lists.
+func TestCorpusBlindPartsShape(t *testing.T) {
 	c := replay.Build()
-	var notes, nofail, global, declared, prose int
-	systems, years := map[string]bool{}, map[int]bool{}
-	for _, n := range c.Notes {
-		if n.Split != replay.Unseen3 {
-			continue
-		}
-		notes++
-		if n.NoFailure {
-			nofail++
-		}
-		if n.Scope == "global" {
-			global++
-		}
-		if n.Supersedes != "" {
-			declared++
-		}
-		if n.ProseOver != "" {
-			prose++
-		}
-		systems[n.OS], years[n.At.Year()] = true, true
-	}
-	qs := c.Of(replay.Unseen3)
-	nomatch := 0
-	for _, q := range qs {
-		if q.Want == "" {
-			nomatch++
-		}
-	}
-	t.Logf("unseen3: %d notes (%d describe no failure, %d global, %d declared and %d prose supersessions); %d failures, %d match no note",
-		notes, nofail, global, declared, prose, len(qs), nomatch)
-	if notes < 50 || len(qs) < 110 || 4*nomatch < len(qs) {
-		t.Errorf("want ≥50 notes, ≥110 failures, ≥¼ matching none")
-	}
-	if nofail == 0 || nofail*10 > notes || global == 0 || declared == 0 || prose == 0 || len(systems) < 3 {
-		t.Errorf("want a few notes without a failure, global notes, both kinds of supersession, three systems")
-	}
-	for y := 2022; y <= 2026; y++ {
-		if !years[y] {
-			t.Errorf("no note from %d", y)
-		}
-	}
-	for _, k := range []string{"twin on another system", "same text, another cause", "same tool, another error", "superseded, declared",
-		"superseded in prose", "another project's project note", "global note, another project", "generic file name", "never stored"} {
-		if !slices.ContainsFunc(qs, func(q replay.Query) bool { return strings.Contains(q.Kind, k) }) {
-			t.Errorf("no unseen3 failure of kind %q", k)
-		}
+	for _, part := range []struct {
+		split          replay.Split
+		notes, queries int
+	}{{replay.Unseen3, 50, 110}, {replay.Unseen4, 70, 140}} {
+		t.Run(string(part.split), func(t *testing.T) { checkPartShape(t, c, part.split, part.notes, part.queries) })
 	}
 }
 
-// TestCorpusUnseen4Shape holds the fourth unseen part, written blind, to
-// what a part of its own must hold to be worth reporting: enough notes
-// and failures, a quarter of them matching no note, notes that describe
-// no failure, every system, scope and year of 2022-2026, and every kind
-// of distractor issue 14 lists.
-func TestCorpusUnseen4Shape(t *testing.T) {
-	c := replay.Build()
+func checkPartShape(t *testing.T, c replay.Corpus, split replay.Split, minNotes, minQueries int) {
 	var notes, nofail, global, declared, prose int
 	systems, years := map[string]bool{}, map[int]bool{}
 	for _, n := range c.Notes {
-		if n.Split != replay.Unseen4 {
+		if n.Split != split {
 			continue
 		}
 		notes++
@@ -191,17 +144,17 @@ func TestCorpusUnseen4Shape(t *testing.T) {
 		}
 		systems[n.OS], years[n.At.Year()] = true, true
 	}
-	qs := c.Of(replay.Unseen4)
+	qs := c.Of(split)
 	nomatch := 0
 	for _, q := range qs {
 		if q.Want == "" {
 			nomatch++
 		}
 	}
-	t.Logf("unseen4: %d notes (%d describe no failure, %d global, %d declared and %d prose supersessions); %d failures, %d match no note",
-		notes, nofail, global, declared, prose, len(qs), nomatch)
-	if notes < 70 || len(qs) < 140 || 4*nomatch < len(qs) {
-		t.Errorf("want ≥70 notes, ≥140 failures, ≥¼ matching none")
+	t.Logf("%s: %d notes (%d describe no failure, %d global, %d declared and %d prose supersessions); %d failures, %d match no note",
+		split, notes, nofail, global, declared, prose, len(qs), nomatch)
+	if notes < minNotes || len(qs) < minQueries || 4*nomatch < len(qs) {
+		t.Errorf("want ≥%d notes, ≥%d failures, ≥¼ matching none", minNotes, minQueries)
 	}
 	if nofail == 0 || nofail*10 > notes || global == 0 || declared == 0 || prose == 0 || len(systems) < 3 {
 		t.Errorf("want a few notes without a failure, global notes, both kinds of supersession, three systems")
@@ -214,7 +167,7 @@ func TestCorpusUnseen4Shape(t *testing.T) {
 	for _, k := range []string{"twin on another system", "same text, another cause", "same tool, another error", "superseded, declared",
 		"superseded in prose", "another project's project note", "global note, another project", "generic file name", "never stored"} {
 		if !slices.ContainsFunc(qs, func(q replay.Query) bool { return strings.Contains(q.Kind, k) }) {
-			t.Errorf("no unseen4 failure of kind %q", k)
+			t.Errorf("no %s failure of kind %q", split, k)
 		}
 	}
 }
