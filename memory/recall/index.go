@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // Errors returned by Index. They are sentinels so a caller can map them to
@@ -79,9 +80,11 @@ type entry struct {
 	// a timeout): what the record is about, hidden from its shape.
 	masked []string
 	// shape is the id of the output shape the record files under (-1
-	// without output) and stoks its shape tokens (see shape.go).
+	// without output) and stoks its shape tokens (see shape.go); key is
+	// its key, once worked out (see shapeKey).
 	shape int32
 	stoks []string
+	key   atomic.Pointer[cachedKey]
 	// quoted are the names its output prints in quotes, with their
 	// frames (see quoted.go).
 	quoted []quotedName
@@ -483,6 +486,7 @@ func (ix *Index) delete(n int32) {
 	if e.shape >= 0 {
 		s := ix.shapes[e.shape]
 		s.members--
+		s.gen++
 		s.count(e.stoks, func(t string) bool { return ix.inTitle(e, t) }, -1)
 		for _, id := range e.title {
 			s.titles[ix.lex.names[id]]--

@@ -50,6 +50,9 @@ type shape struct {
 	// titles counts the members whose title holds a term, by term: the
 	// terms every member's title holds are the kind's own wording.
 	titles map[string]int32
+	// gen counts the shape's changes (members added or retired, slots
+	// made), so a member's key worked out once serves until it changes.
+	gen uint64
 }
 
 // shapeTokens splits normalized output into the tokens shapes compare:
@@ -143,6 +146,7 @@ func (ix *Index) addShape(toks []string, title []string, inTitle func(string) bo
 		}
 	}
 	s.members++
+	s.gen++
 	s.count(toks, inTitle, 1)
 	for _, t := range title {
 		s.titles[t]++
@@ -199,6 +203,24 @@ func (ix *Index) shapeKey(e *entry) ([]keySlot, bool) {
 	if s.members < shapeMinMembers {
 		return nil, false
 	}
+	// Searches run under the read lock, side by side: the key is kept
+	// through an atomic pointer, for the shape as it stood (gen).
+	if k := e.key.Load(); k != nil && k.gen == s.gen {
+		return k.slots, true
+	}
+	out := ix.workShapeKey(e, s)
+	e.key.Store(&cachedKey{gen: s.gen, slots: out})
+	return out, true
+}
+
+// cachedKey is a record's key (see shapeKey) as of its shape's gen.
+type cachedKey struct {
+	gen   uint64
+	slots []keySlot
+}
+
+// workShapeKey works out the key of e, a member of shape s.
+func (ix *Index) workShapeKey(e *entry, s *shape) []keySlot {
 	var out []keySlot
 	for i, t := range s.toks {
 		if t != "" {
@@ -214,7 +236,7 @@ func (ix *Index) shapeKey(e *entry) ([]keySlot, bool) {
 			out = append(out, keySlot{i, terms})
 		}
 	}
-	return out, true
+	return out
 }
 
 // inTitle reports whether term is one of e's title terms.
