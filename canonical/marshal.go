@@ -322,53 +322,26 @@ func AppendNumber(dst []byte, f float64) ([]byte, error) {
 	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return strconv.AppendInt(dst, int64(f), 10), nil
 	}
-	if f < 0 {
-		dst = append(dst, '-')
-		f = -f
+	// strconv's shortest digits are the ones ECMAScript picks (fewest that
+	// read back as f, the closest to f among those). ECMAScript writes them
+	// in plain notation exactly when the decimal point falls within 21
+	// digits left of them and 6 zeros right of "0.": for the shortest
+	// digits of f that is 1e-6 <= |f| < 1e21, the two bounds compared as the
+	// floats nearest them (1e21 is one exactly; the float nearest 1e-6 has
+	// the shortest digits "1e-6", and rounding is monotone, so no f on
+	// either side of a bound has digits on the other). In that range
+	// strconv's 'f' writes the digits as ECMAScript does: padded with zeros
+	// to the point, or with the point among them, or after "0." and zeros.
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		return strconv.AppendFloat(dst, f, 'f', -1, 64), nil
 	}
-	var buf [32]byte
-	// 'e' with precision -1 gives the shortest round-tripping digits as
-	// d.ddddde±XX; ECMAScript places the same digits by its own rules.
-	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
-	mark := 0
-	for e[mark] != 'e' {
-		mark++
-	}
-	digits := make([]byte, 0, 20)
-	digits = append(digits, e[0])
-	if mark > 1 {
-		digits = append(digits, e[2:mark]...)
-	}
-	exp, _ := strconv.Atoi(string(e[mark+1:]))
-	k := len(digits)
-	n := exp + 1 // f = 0.digits × 10^n
-	switch {
-	case k <= n && n <= 21:
-		dst = append(dst, digits...)
-		for range n - k {
-			dst = append(dst, '0')
-		}
-	case 0 < n && n <= 21:
-		dst = append(dst, digits[:n]...)
-		dst = append(dst, '.')
-		dst = append(dst, digits[n:]...)
-	case -6 < n && n <= 0:
-		dst = append(dst, '0', '.')
-		for range -n {
-			dst = append(dst, '0')
-		}
-		dst = append(dst, digits...)
-	default:
-		dst = append(dst, digits[0])
-		if k > 1 {
-			dst = append(dst, '.')
-			dst = append(dst, digits[1:]...)
-		}
-		dst = append(dst, 'e')
-		if n-1 >= 0 {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, int64(n-1), 10)
+	// Otherwise 'e' writes d.ddde±XX, which ECMAScript writes the same but
+	// for the exponent's leading zero strconv pads to two digits (1e-07 is
+	// 1e-7; 1e+21 and 1e+308 have none).
+	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	if n := len(dst); dst[n-2] == '0' && (dst[n-3] == '-' || dst[n-3] == '+') {
+		dst[n-2] = dst[n-1]
+		dst = dst[:n-1]
 	}
 	return dst, nil
 }
