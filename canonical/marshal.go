@@ -397,6 +397,9 @@ func AppendNumber(dst []byte, f float64) ([]byte, error) {
 	// strconv's 'f' writes the digits as ECMAScript does: padded with zeros
 	// to the point, or with the point among them, or after "0." and zeros.
 	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		if out, ok := appendShortDecimal(dst, f); ok {
+			return out, nil
+		}
 		return strconv.AppendFloat(dst, f, 'f', -1, 64), nil
 	}
 	// Otherwise 'e' writes d.ddde±XX, which ECMAScript writes the same but
@@ -408,4 +411,59 @@ func AppendNumber(dst []byte, f float64) ([]byte, error) {
 		dst = dst[:n-1]
 	}
 	return dst, nil
+}
+
+// pow10 holds 10^j for the decimals appendShortDecimal tries, each exact.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// appendShortDecimal writes f, a number that is not whole with
+// 1e-6 <= |f| < 1e21, when a decimal of at most 8 places reads back as it
+// and f×10^places stays below 2^48 (0.1, 2.5, 0.002, 123456789.125), the
+// way Number.prototype.toString writes it, without the general
+// shortest-digits search; it reports false, writing nothing, for any other f.
+//
+// For the first j = 1…8 with m = round(f×10^j) and m/10^j == f, m×10^-j is
+// what ECMAScript writes. The division of an exact integer below 2^53 by an
+// exact 10^j rounds the true quotient, so the decimal reads back as f. Let u
+// be a unit in the last place of f: u <= |f|×2^-52, so while |f×10^j| < 2^48,
+// 10^j×u < 1/16. A decimal d×10^-j that reads back as f is within u/2 of f,
+// so d is within 1/32 of the true product and, the computed one off by less
+// than 2^-5 more, is m: no j' < j had one (the loop tried the only
+// candidate), and m is the only one with j places. One with j+1 places
+// other than m×10^-j would be 10^-(j+1) > u from it, yet both within u/2 of
+// f; one with more places has more digits (it is within u of m×10^-j, so
+// its first digit is at most one place lower); no whole number reads back
+// as f (one below 2^53 is its own float, and |f| < 2^48). So m×10^-j has the
+// fewest digits of any decimal that reads back as f, alone.
+func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
+	for j := 1; j < len(pow10); j++ {
+		x := f * pow10[j]
+		if math.Abs(x) >= 1<<48 {
+			return dst, false
+		}
+		m := math.Round(x)
+		if m/pow10[j] != f {
+			continue
+		}
+		var buf [24]byte
+		n := int64(m)
+		if n < 0 {
+			dst = append(dst, '-')
+			n = -n
+		}
+		digits := strconv.AppendInt(buf[:0], n, 10)
+		if point := len(digits) - j; point > 0 {
+			dst = append(dst, digits[:point]...)
+			dst = append(dst, '.')
+			dst = append(dst, digits[point:]...)
+		} else {
+			dst = append(dst, '0', '.')
+			for range -point {
+				dst = append(dst, '0')
+			}
+			dst = append(dst, digits...)
+		}
+		return dst, true
+	}
+	return dst, false
 }

@@ -102,6 +102,16 @@ func TestNumberBounds(t *testing.T) {
 	for range 200000 {
 		checkNumber(t, math.Float64frombits(r.Uint64()))
 		checkNumber(t, float64(r.Int64N(2_000_000_000)-1_000_000_000)/math.Pow(10, float64(r.IntN(25))))
+		// Decimals of up to 8 places around appendShortDecimal's bound of
+		// 2^48 on the scaled value, and floats a unit from them.
+		d := float64(r.Int64N(1<<51)-1<<50) / math.Pow(10, float64(r.IntN(10)))
+		checkNumber(t, d)
+		checkNumber(t, math.Nextafter(d, math.Inf(1)))
+	}
+	for j := 1; j <= 9; j++ {
+		for m := int64(-2000); m <= 2000; m++ {
+			checkNumber(t, float64(m)/math.Pow(10, float64(j)))
+		}
 	}
 }
 
