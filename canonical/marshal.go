@@ -294,11 +294,15 @@ func utf16Lead(r rune) rune {
 
 const hexDigits = "0123456789abcdef"
 
-// mustEscape marks the bytes JSON.stringify escapes: '"', '\\' and the
-// controls below U+0020. Everything else, U+2028 and U+2029 included, is
-// written raw.
-var mustEscape = func() (t [256]bool) {
+// special marks the bytes appendString looks at twice: those JSON.stringify
+// escapes, '"', '\\' and the controls below U+0020, and those of code
+// points beyond ASCII, whose UTF-8 it checks. Everything else, and every
+// code point beyond ASCII (U+2028 and U+2029 included), is written raw.
+var special = func() (t [256]bool) {
 	for c := range 0x20 {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
 		t[c] = true
 	}
 	t['"'], t['\\'] = true, true
@@ -336,16 +340,16 @@ func appendString(dst []byte, s string) ([]byte, error) {
 			continue
 		}
 		c := s[i]
+		if !special[c] {
+			i++
+			continue
+		}
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
 				return dst, fmt.Errorf("canonical: string is not valid UTF-8")
 			}
 			i += size
-			continue
-		}
-		if !mustEscape[c] {
-			i++
 			continue
 		}
 		dst = append(dst, s[start:i]...)
