@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -309,36 +310,62 @@ var special = func() (t [256]bool) {
 	return t
 }()
 
-// plainASCII reports whether the 8 bytes in w are all printable ASCII
-// that JSON.stringify writes as they are: none at or above 0x80, below
-// 0x20, '"' or '\\'. (The SWAR tests of "Bit Twiddling Hacks": a byte
-// below n has the high bit of w - n×0x01… set where w's was clear.)
-func plainASCII(w uint64) bool {
+// specialBytes has the high bit set in each byte of w that appendString
+// must look at (see special): at or above 0x80, below 0x20, '"' or '\\'.
+// (The SWAR tests of "Bit Twiddling Hacks": a byte below n has the high bit
+// of w - n×0x01… set where w's was clear.) Borrows make the test exact for
+// the lowest such byte only: a byte above it may be marked when it is not.
+func specialBytes(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	below := (w - 0x20*ones) &^ w
 	quote := w ^ ('"' * ones)
 	backslash := w ^ ('\\' * ones)
 	zeroQuote := (quote - ones) &^ quote
 	zeroBackslash := (backslash - ones) &^ backslash
-	return (w|below|zeroQuote|zeroBackslash)&highs == 0
+	return (w | below | zeroQuote | zeroBackslash) & highs
 }
 
-// load64 reads s[i:i+8] as a little-endian word (the compiler makes it
-// one load).
-func load64(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+// load64 reads the 8 bytes of s as a little-endian word (the compiler
+// makes it one load).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// nextSpecial returns the index of the first byte at or after i in s that
+// appendString must look at, or len(s), a word at a time: where a word has
+// one, the lowest marked byte is it; the last bytes are read in the word
+// ending at len(s), whose bytes before i are shifted out (those may have
+// marked the first byte after them when it is not special, which the caller
+// checks for).
+func nextSpecial(s string, i int) int {
+	for i+8 <= len(s) {
+		if m := specialBytes(load64(s[i : i+8])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	if i >= len(s) {
+		return len(s)
+	}
+	if len(s) < 8 {
+		for i < len(s) && !special[s[i]] {
+			i++
+		}
+		return i
+	}
+	m := specialBytes(load64(s[len(s)-8:])) >> (8 * (8 - (len(s) - i)))
+	if m == 0 {
+		return len(s)
+	}
+	return i + bits.TrailingZeros64(m)>>3
 }
 
 func appendString(dst []byte, s string) ([]byte, error) {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plainASCII(load64(s, i)) {
-			i += 8
-			continue
-		}
+	for i := nextSpecial(s, 0); i < len(s); i = nextSpecial(s, i) {
 		c := s[i]
 		if !special[c] {
 			i++
