@@ -195,26 +195,17 @@ func appendSmallObject(dst []byte, m map[string]any, depth int) ([]byte, error) 
 	var members [smallObject]member
 	var order [smallObject]uint8
 	n := 0
-	byteOrder := true
 	for k, v := range m {
 		members[n] = member{k, v}
-		byteOrder = byteOrder && !hasUTF16Trap(k)
 		n++
 	}
 	for i := 1; i < n; i++ {
 		o := uint8(i) // order[:i] holds 0…i-1 sorted; insert i
 		name := members[o].name
 		j := i
-		if byteOrder {
-			for j > 0 && byteLess(name, members[order[j-1]].name) {
-				order[j] = order[j-1]
-				j--
-			}
-		} else {
-			for j > 0 && CompareUTF16(name, members[order[j-1]].name) < 0 {
-				order[j] = order[j-1]
-				j--
-			}
+		for j > 0 && lessUTF16(name, members[order[j-1]].name) {
+			order[j] = order[j-1]
+			j--
 		}
 		order[j] = o
 	}
@@ -235,13 +226,15 @@ func appendSmallObject(dst []byte, m map[string]any, depth int) ([]byte, error) 
 	return append(dst, '}'), nil
 }
 
-// byteLess reports whether a sorts before b as bytes, looking first at
-// their first bytes, where most member names differ.
-func byteLess(a, b string) bool {
-	if len(a) > 0 && len(b) > 0 && a[0] != b[0] {
+// lessUTF16 reports whether a sorts before b as UTF-16 code units. Most
+// member names differ in their first byte: when neither of those starts a
+// code point at or above U+E000 (0xEE), UTF-16 orders the two as bytes do
+// (see CompareUTF16).
+func lessUTF16(a, b string) bool {
+	if len(a) > 0 && len(b) > 0 && a[0] != b[0] && a[0] < 0xEE && b[0] < 0xEE {
 		return a[0] < b[0]
 	}
-	return a < b
+	return CompareUTF16(a, b) < 0
 }
 
 // hasUTF16Trap reports whether s holds a code point at or above U+E000,
