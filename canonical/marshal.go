@@ -465,7 +465,7 @@ func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
 		if math.Abs(x) >= 1<<48 {
 			return dst, false
 		}
-		m := math.Round(x)
+		m := math.RoundToEven(x) // one instruction; a tie has no candidate (see above)
 		if m/pow10[j] != f {
 			continue
 		}
