@@ -110,23 +110,7 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case map[string]string:
-		var scratch [16]string
-		keys := sortedKeys(v, scratch[:])
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendString(dst, k); err != nil {
-				return dst, err
-			}
-			dst = append(dst, ':')
-			if dst, err = appendString(dst, v[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return appendStringMap(dst, v)
 	}
 	// Anything else (structs, typed slices and maps) goes through
 	// encoding/json and back through the strict parser, so it is written
@@ -140,6 +124,28 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		return dst, fmt.Errorf("canonical: a %T marshals to JSON that is not I-JSON: %w", v, err)
 	}
 	return appendValue(dst, parsed, depth)
+}
+
+// appendStringMap writes a map[string]string; its scratch for the sorted
+// names stays out of appendValue's frame, which every nested value has.
+func appendStringMap(dst []byte, v map[string]string) ([]byte, error) {
+	var scratch [16]string
+	keys := sortedKeys(v, scratch[:])
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendString(dst, k); err != nil {
+			return dst, err
+		}
+		dst = append(dst, ':')
+		if dst, err = appendString(dst, v[k]); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // sortedKeys returns m's keys in canonical order, in scratch when they fit.
