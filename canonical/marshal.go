@@ -195,8 +195,8 @@ const smallObject = 16
 // keeps the members in an array of its own and sorts their indexes: stores
 // into its own frame need no write barrier (they were a tenth of the time
 // while the collector ran, through a slice the compiler cannot tell is on
-// the stack), and an insertion sort of a few bytes, the comparison inline,
-// costs a fraction of a sort calling one.
+// the stack), and an insertion sort of a few bytes, comparing first bytes
+// inline (lessUTF16), costs a fraction of a sort calling a comparison.
 func appendSmallObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
 	var members [smallObject]member
 	var order [smallObject]uint8
