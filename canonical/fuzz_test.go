@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"math"
+	"strings"
 	"testing"
 	"unicode/utf8"
 
@@ -156,4 +157,30 @@ func FuzzAppendString(f *testing.F) {
 			t.Fatalf("%q: appendString wrote %q, want %q", s, got, want)
 		}
 	})
+}
+
+// TestAppendStringOffsets puts two bytes from a set of troublesome ones
+// (escapes, the bytes after '"' and '\\' and 0x1f that a borrow can mark,
+// UTF-8 lead and continuation bytes) at every pair of offsets in strings of
+// up to 20 bytes, and holds appendString to plainAppendString on each.
+func TestAppendStringOffsets(t *testing.T) {
+	set := []byte{'"', '#', '\\', ']', 0, 0x1f, ' ', '!', 0x7f, 0xc3, 0xa9, 0xff, '\n'}
+	for n := range 21 {
+		for p := range n {
+			for q := p; q < n; q++ {
+				for _, a := range set {
+					for _, b := range set {
+						buf := []byte(strings.Repeat("x", n))
+						buf[p], buf[q] = a, b
+						s := string(buf)
+						got, err := appendString(nil, s)
+						want, ok := plainAppendString(s)
+						if (err == nil) != ok || ok && !bytes.Equal(got, want) {
+							t.Fatalf("%q: appendString wrote %q (%v), want %q (ok %v)", s, got, err, want, ok)
+						}
+					}
+				}
+			}
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strconv"
 	"strings"
@@ -89,8 +90,10 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, ']'), nil
 	case map[string]any:
-		var scratch [16]member
-		members := sortedMembers(v, scratch[:])
+		if len(v) <= smallObject {
+			return appendSmallObject(dst, v, depth)
+		}
+		members := sortedMembers(v)
 		dst = append(dst, '{')
 		for i, m := range members {
 			if i > 0 {
@@ -107,23 +110,7 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		}
 		return append(dst, '}'), nil
 	case map[string]string:
-		var scratch [16]string
-		keys := sortedKeys(v, scratch[:])
-		dst = append(dst, '{')
-		for i, k := range keys {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
-			var err error
-			if dst, err = appendString(dst, k); err != nil {
-				return dst, err
-			}
-			dst = append(dst, ':')
-			if dst, err = appendString(dst, v[k]); err != nil {
-				return dst, err
-			}
-		}
-		return append(dst, '}'), nil
+		return appendStringMap(dst, v)
 	}
 	// Anything else (structs, typed slices and maps) goes through
 	// encoding/json and back through the strict parser, so it is written
@@ -137,6 +124,28 @@ func appendValue(dst []byte, v any, depth int) ([]byte, error) {
 		return dst, fmt.Errorf("canonical: a %T marshals to JSON that is not I-JSON: %w", v, err)
 	}
 	return appendValue(dst, parsed, depth)
+}
+
+// appendStringMap writes a map[string]string; its scratch for the sorted
+// names stays out of appendValue's frame, which every nested value has.
+func appendStringMap(dst []byte, v map[string]string) ([]byte, error) {
+	var scratch [16]string
+	keys := sortedKeys(v, scratch[:])
+	dst = append(dst, '{')
+	for i, k := range keys {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendString(dst, k); err != nil {
+			return dst, err
+		}
+		dst = append(dst, ':')
+		if dst, err = appendString(dst, v[k]); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
 }
 
 // sortedKeys returns m's keys in canonical order, in scratch when they fit.
@@ -162,10 +171,9 @@ type member struct {
 	value any
 }
 
-// sortedMembers returns m's members in canonical order, in scratch when
-// they fit.
-func sortedMembers(m map[string]any, scratch []member) []member {
-	members := scratch[:0]
+// sortedMembers returns m's members in canonical order.
+func sortedMembers(m map[string]any) []member {
+	members := make([]member, 0, len(m))
 	byteOrder := true
 	for k, v := range m {
 		members = append(members, member{k, v})
@@ -177,6 +185,62 @@ func sortedMembers(m map[string]any, scratch []member) []member {
 		slices.SortFunc(members, func(a, b member) int { return CompareUTF16(a.name, b.name) })
 	}
 	return members
+}
+
+// smallObject is the most members appendSmallObject writes: most objects
+// have a handful.
+const smallObject = 16
+
+// appendSmallObject writes an object of at most smallObject members. It
+// keeps the members in an array of its own and sorts their indexes: stores
+// into its own frame need no write barrier (they were a tenth of the time
+// while the collector ran, through a slice the compiler cannot tell is on
+// the stack), and an insertion sort of a few bytes, comparing first bytes
+// inline (lessUTF16), costs a fraction of a sort calling a comparison.
+func appendSmallObject(dst []byte, m map[string]any, depth int) ([]byte, error) {
+	var members [smallObject]member
+	var order [smallObject]uint8
+	n := 0
+	for k, v := range m {
+		members[n] = member{k, v}
+		n++
+	}
+	for i := 1; i < n; i++ {
+		o := uint8(i) // order[:i] holds 0…i-1 sorted; insert i
+		name := members[o].name
+		j := i
+		for j > 0 && lessUTF16(name, members[order[j-1]].name) {
+			order[j] = order[j-1]
+			j--
+		}
+		order[j] = o
+	}
+	dst = append(dst, '{')
+	for i, o := range order[:n] {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		var err error
+		if dst, err = appendString(dst, members[o].name); err != nil {
+			return dst, err
+		}
+		dst = append(dst, ':')
+		if dst, err = appendValue(dst, members[o].value, depth+1); err != nil {
+			return dst, err
+		}
+	}
+	return append(dst, '}'), nil
+}
+
+// lessUTF16 reports whether a sorts before b as UTF-16 code units. Most
+// member names differ in their first byte: when neither of those starts a
+// code point at or above U+E000 (0xEE), UTF-16 orders the two as bytes do
+// (see CompareUTF16).
+func lessUTF16(a, b string) bool {
+	if len(a) > 0 && len(b) > 0 && a[0] != b[0] && a[0] < 0xEE && b[0] < 0xEE {
+		return a[0] < b[0]
+	}
+	return CompareUTF16(a, b) < 0
 }
 
 // hasUTF16Trap reports whether s holds a code point at or above U+E000,
@@ -230,58 +294,88 @@ func utf16Lead(r rune) rune {
 
 const hexDigits = "0123456789abcdef"
 
-// mustEscape marks the bytes JSON.stringify escapes: '"', '\\' and the
-// controls below U+0020. Everything else, U+2028 and U+2029 included, is
-// written raw.
-var mustEscape = func() (t [256]bool) {
+// special marks the bytes appendString looks at twice: those JSON.stringify
+// escapes, '"', '\\' and the controls below U+0020, and those of code
+// points beyond ASCII, whose UTF-8 it checks. Everything else, and every
+// code point beyond ASCII (U+2028 and U+2029 included), is written raw.
+var special = func() (t [256]bool) {
 	for c := range 0x20 {
+		t[c] = true
+	}
+	for c := 0x80; c < 0x100; c++ {
 		t[c] = true
 	}
 	t['"'], t['\\'] = true, true
 	return t
 }()
 
-// plainASCII reports whether the 8 bytes in w are all printable ASCII
-// that JSON.stringify writes as they are: none at or above 0x80, below
-// 0x20, '"' or '\\'. (The SWAR tests of "Bit Twiddling Hacks": a byte
-// below n has the high bit of w - n×0x01… set where w's was clear.)
-func plainASCII(w uint64) bool {
+// specialBytes has the high bit set in each byte of w that appendString
+// must look at (see special): at or above 0x80, below 0x20, '"' or '\\'.
+// (The SWAR tests of "Bit Twiddling Hacks": a byte below n has the high bit
+// of w - n×0x01… set where w's was clear.) Borrows make the test exact for
+// the lowest such byte only: a byte above it may be marked when it is not.
+func specialBytes(w uint64) uint64 {
 	const ones, highs = 0x0101010101010101, 0x8080808080808080
 	below := (w - 0x20*ones) &^ w
 	quote := w ^ ('"' * ones)
 	backslash := w ^ ('\\' * ones)
 	zeroQuote := (quote - ones) &^ quote
 	zeroBackslash := (backslash - ones) &^ backslash
-	return (w|below|zeroQuote|zeroBackslash)&highs == 0
+	return (w | below | zeroQuote | zeroBackslash) & highs
 }
 
-// load64 reads s[i:i+8] as a little-endian word (the compiler makes it
-// one load).
-func load64(s string, i int) uint64 {
-	_ = s[i+7]
-	return uint64(s[i]) | uint64(s[i+1])<<8 | uint64(s[i+2])<<16 | uint64(s[i+3])<<24 |
-		uint64(s[i+4])<<32 | uint64(s[i+5])<<40 | uint64(s[i+6])<<48 | uint64(s[i+7])<<56
+// load64 reads the 8 bytes of s as a little-endian word (the compiler
+// makes it one load).
+func load64(s string) uint64 {
+	_ = s[7]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+}
+
+// nextSpecial returns the index of the first byte at or after i in s that
+// appendString must look at, or len(s), a word at a time: where a word has
+// one, the lowest marked byte is it; the last bytes are read in the word
+// ending at len(s), whose bytes before i are shifted out (those may have
+// marked the first byte after them when it is not special, which the caller
+// checks for).
+func nextSpecial(s string, i int) int {
+	for i+8 <= len(s) {
+		if m := specialBytes(load64(s[i : i+8])); m != 0 {
+			return i + bits.TrailingZeros64(m)>>3
+		}
+		i += 8
+	}
+	if i >= len(s) {
+		return len(s)
+	}
+	if len(s) < 8 {
+		for i < len(s) && !special[s[i]] {
+			i++
+		}
+		return i
+	}
+	m := specialBytes(load64(s[len(s)-8:])) >> (8 * (8 - (len(s) - i)))
+	if m == 0 {
+		return len(s)
+	}
+	return i + bits.TrailingZeros64(m)>>3
 }
 
 func appendString(dst []byte, s string) ([]byte, error) {
 	dst = append(dst, '"')
 	start := 0
-	for i := 0; i < len(s); {
-		if i+8 <= len(s) && plainASCII(load64(s, i)) {
-			i += 8
+	for i := nextSpecial(s, 0); i < len(s); i = nextSpecial(s, i) {
+		c := s[i]
+		if !special[c] {
+			i++
 			continue
 		}
-		c := s[i]
 		if c >= utf8.RuneSelf {
 			r, size := utf8.DecodeRuneInString(s[i:])
 			if r == utf8.RuneError && size == 1 {
 				return dst, fmt.Errorf("canonical: string is not valid UTF-8")
 			}
 			i += size
-			continue
-		}
-		if !mustEscape[c] {
-			i++
 			continue
 		}
 		dst = append(dst, s[start:i]...)
@@ -322,53 +416,84 @@ func AppendNumber(dst []byte, f float64) ([]byte, error) {
 	if f == math.Trunc(f) && math.Abs(f) < 1<<53 {
 		return strconv.AppendInt(dst, int64(f), 10), nil
 	}
-	if f < 0 {
-		dst = append(dst, '-')
-		f = -f
+	// strconv's shortest digits are the ones ECMAScript picks (fewest that
+	// read back as f, the closest to f among those). ECMAScript writes them
+	// in plain notation exactly when the decimal point falls within 21
+	// digits left of them and 6 zeros right of "0.": for the shortest
+	// digits of f that is 1e-6 <= |f| < 1e21, the two bounds compared as the
+	// floats nearest them (1e21 is one exactly; the float nearest 1e-6 has
+	// the shortest digits "1e-6", and rounding is monotone, so no f on
+	// either side of a bound has digits on the other). In that range
+	// strconv's 'f' writes the digits as ECMAScript does: padded with zeros
+	// to the point, or with the point among them, or after "0." and zeros.
+	if a := math.Abs(f); a >= 1e-6 && a < 1e21 {
+		if out, ok := appendShortDecimal(dst, f); ok {
+			return out, nil
+		}
+		return strconv.AppendFloat(dst, f, 'f', -1, 64), nil
 	}
-	var buf [32]byte
-	// 'e' with precision -1 gives the shortest round-tripping digits as
-	// d.ddddde±XX; ECMAScript places the same digits by its own rules.
-	e := strconv.AppendFloat(buf[:0], f, 'e', -1, 64)
-	mark := 0
-	for e[mark] != 'e' {
-		mark++
-	}
-	digits := make([]byte, 0, 20)
-	digits = append(digits, e[0])
-	if mark > 1 {
-		digits = append(digits, e[2:mark]...)
-	}
-	exp, _ := strconv.Atoi(string(e[mark+1:]))
-	k := len(digits)
-	n := exp + 1 // f = 0.digits × 10^n
-	switch {
-	case k <= n && n <= 21:
-		dst = append(dst, digits...)
-		for range n - k {
-			dst = append(dst, '0')
-		}
-	case 0 < n && n <= 21:
-		dst = append(dst, digits[:n]...)
-		dst = append(dst, '.')
-		dst = append(dst, digits[n:]...)
-	case -6 < n && n <= 0:
-		dst = append(dst, '0', '.')
-		for range -n {
-			dst = append(dst, '0')
-		}
-		dst = append(dst, digits...)
-	default:
-		dst = append(dst, digits[0])
-		if k > 1 {
-			dst = append(dst, '.')
-			dst = append(dst, digits[1:]...)
-		}
-		dst = append(dst, 'e')
-		if n-1 >= 0 {
-			dst = append(dst, '+')
-		}
-		dst = strconv.AppendInt(dst, int64(n-1), 10)
+	// Otherwise 'e' writes d.ddde±XX, which ECMAScript writes the same but
+	// for the exponent's leading zero strconv pads to two digits (1e-07 is
+	// 1e-7; 1e+21 and 1e+308 have none).
+	dst = strconv.AppendFloat(dst, f, 'e', -1, 64)
+	if n := len(dst); dst[n-2] == '0' && (dst[n-3] == '-' || dst[n-3] == '+') {
+		dst[n-2] = dst[n-1]
+		dst = dst[:n-1]
 	}
 	return dst, nil
+}
+
+// pow10 holds 10^j for the decimals appendShortDecimal tries, each exact.
+var pow10 = [...]float64{1, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8}
+
+// appendShortDecimal writes f, a number that is not whole with
+// 1e-6 <= |f| < 1e21, when a decimal of at most 8 places reads back as it
+// and f×10^places stays below 2^48 (0.1, 2.5, 0.002, 123456789.125), the
+// way Number.prototype.toString writes it, without the general
+// shortest-digits search; it reports false, writing nothing, for any other f.
+//
+// For the first j = 1…8 with m = round(f×10^j) and m/10^j == f, m×10^-j is
+// what ECMAScript writes. The division of an exact integer below 2^53 by an
+// exact 10^j rounds the true quotient, so the decimal reads back as f. Let u
+// be a unit in the last place of f: u <= |f|×2^-52, so while |f×10^j| < 2^48,
+// 10^j×u < 1/16. A decimal d×10^-j that reads back as f is within u/2 of f,
+// so d is within 1/32 of the true product and, the computed one off by less
+// than 2^-5 more, is m: no j' < j had one (the loop tried the only
+// candidate), and m is the only one with j places. One with j+1 places
+// other than m×10^-j would be 10^-(j+1) > u from it, yet both within u/2 of
+// f; one with more places has more digits (it is within u of m×10^-j, so
+// its first digit is at most one place lower); no whole number reads back
+// as f (one below 2^53 is its own float, and |f| < 2^48). So m×10^-j has the
+// fewest digits of any decimal that reads back as f, alone.
+func appendShortDecimal(dst []byte, f float64) ([]byte, bool) {
+	for j := 1; j < len(pow10); j++ {
+		x := f * pow10[j]
+		if math.Abs(x) >= 1<<48 {
+			return dst, false
+		}
+		m := math.RoundToEven(x) // one instruction; a tie has no candidate (see above)
+		if m/pow10[j] != f {
+			continue
+		}
+		var buf [24]byte
+		n := int64(m)
+		if n < 0 {
+			dst = append(dst, '-')
+			n = -n
+		}
+		digits := strconv.AppendInt(buf[:0], n, 10)
+		if point := len(digits) - j; point > 0 {
+			dst = append(dst, digits[:point]...)
+			dst = append(dst, '.')
+			dst = append(dst, digits[point:]...)
+		} else {
+			dst = append(dst, '0', '.')
+			for range -point {
+				dst = append(dst, '0')
+			}
+			dst = append(dst, digits...)
+		}
+		return dst, true
+	}
+	return dst, false
 }
