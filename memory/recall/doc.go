@@ -61,6 +61,11 @@
 //     kind's wording does not match every failure of the kind. Up to
 //     0.9 of an exact signature; the best of this and the output
 //     signal above is the record's error_signature.
+//   - the error code (reported as error_signature): a code the note names
+//     only in its prose (ERR_PNPM_OUTDATED_LOCKFILE, ENOENT, TS2307,
+//     CrashLoopBackOff; codes.go) that the output prints, worth up to 0.7
+//     of an exact signature by how few records name it. A code inside a
+//     line the note quotes counts with the rest of that line instead.
 //   - lexical: BM25 over title (boosted), content and the recorded output,
 //     divided by its bound for the query so scores compare across queries.
 //   - code_symbol: idf-weighted cosine of symbols (pkg.Func, 'module',

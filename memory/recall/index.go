@@ -102,6 +102,9 @@ type entry struct {
 	// errLines are the error-term ids of its output, line by line (see
 	// align.go).
 	errLines [][]int32
+	// codes are the lex ids of the error codes its words name (see
+	// codes.go).
+	codes []int32
 }
 
 // prose is a record's words in order, by segment (see proseIDs).
@@ -319,6 +322,18 @@ func (ix *Index) insert(d Doc) {
 	}
 	e.lexLen = length
 	e.prose = ix.proseIDs(d.Content)
+	// A code inside the output the note quotes is judged with the rest
+	// of its line (outputSignal); one named only in the prose is the
+	// note's whole quote.
+	quoted := map[string]bool{}
+	for _, t := range Tokenize(norm) {
+		quoted[t] = true
+	}
+	for _, c := range errorCodes(d.Title, d.About, d.Content) {
+		if !quoted[c] {
+			e.codes = append(e.codes, ix.lex.id(c))
+		}
+	}
 	e.lex = make([]termTF, 0, len(counts))
 	for id, tf := range counts {
 		e.lex = append(e.lex, termTF{id, tf})

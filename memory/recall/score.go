@@ -140,6 +140,9 @@ func (ix *Index) errSignal(p preparedQuery, a accum, in scoreInputs, e *entry) (
 	if s, v := ix.runSignal(in.qBigrams, in.qWords, e); s > sErr {
 		sErr, errValue = s, "the note's words: "+v
 	}
+	if s, v := ix.codeSignal(in.qWords, e); s > sErr {
+		sErr, errValue = s, "the error code: "+v
+	}
 	return sErr, errValue
 }
 
