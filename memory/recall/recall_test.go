@@ -399,3 +399,26 @@ func TestSuccessorsLetsASupersededRecordThrough(t *testing.T) {
 		}
 	}
 }
+
+// A twin whose note ties its fix to the query's system, and quotes the
+// failure less fully than the note written on another system, comes
+// first there: the system decides between notes on one output. On the
+// other system the fuller note keeps its place.
+func TestBoundTwinTakesTheQuerysSystem(t *testing.T) {
+	linux := recall.Doc{ID: "linux", Title: "e2e job: Cypress binary missing",
+		Content:     "e2e job fails before any spec: `The cypress npm package is installed, but the Cypress binary is missing.`\nThe workflow caches node_modules but not ~/.cache/Cypress.",
+		ErrorText:   "The cypress npm package is installed, but the Cypress binary is missing.",
+		Environment: map[string]string{"os": "linux"}, Trust: recall.TrustReviewed, EvidenceCount: 3, UpdatedAt: now.Add(-48 * time.Hour)}
+	windows := recall.Doc{ID: "windows", Title: "Cypress binary missing on the Windows runner",
+		Content:     "Same failure on the Windows leg, the Cypress binary is missing there too.\nThe Windows runners wipe %LOCALAPPDATA% after every job.",
+		ErrorText:   "Error: the binary is missing",
+		Environment: map[string]string{"os": "windows"}, PlatformBound: true, UpdatedAt: now.Add(-24 * time.Hour)}
+	ix := smallIndex(t, append(corpus(), linux, windows)...)
+	out := "The cypress npm package is installed, but the Cypress binary is missing.\n\nWe expected the binary to be installed here: C:\\Users\\ci\\AppData\\Local\\Cypress\\Cache\\13.6.4\\Cypress\\Cypress.exe\n\nReasons it may be missing:\n- You're caching node_modules but are not caching this path\n"
+	for os, want := range map[string]string{"windows": "windows", "linux": "linux"} {
+		hits := ix.Search(recall.Query{ErrorText: out, Environment: map[string]string{"os": os}, Now: now}, recall.DefaultWeights(), 2)
+		if len(hits) == 0 || hits[0].ID != want {
+			t.Errorf("os=%s: hits = %+v, want %s first", os, hits, want)
+		}
+	}
+}

@@ -153,12 +153,87 @@ func (ix *Index) Search(q Query, w Weights, limit int) []Hit {
 	}
 	pool := ix.allowedPool(sc, w, in)
 	in = ix.queryInputs(p, pool[:min(len(pool), maxCandidates)], in)
-	hits, lead, runnerUp := ix.scorePool(p, w, sc, pool, in)
+	hits, below, lead, runnerUp := ix.scorePool(p, w, sc, pool, in)
 	if len(hits) == 0 && in.offered.err && leads(w, lead, runnerUp) && ix.namesTool(lead.ID, q.Command) {
 		hits = append(hits, lead)
 	}
+	if in.offered.err {
+		hits = boundTwin(hits, below, p.q.Environment["os"], w)
+	}
 	hits = osRivals(hits, p.q.Environment["os"], w.MinScore)
 	return rank(hits, limit)
+}
+
+// twinShare is how much of the best hit's error signal a note for the
+// query's system needs to be its twin: the same output, quoted about as
+// well.
+const twinShare = 0.5
+
+// boundTwin lets a note whose words tie its fix to the query's system
+// (Doc.PlatformBound) take the place of the best match when that match
+// was written on another system and the two match the output alike: the
+// writer met the same failure there and said its fix is another. Such a
+// twin often quotes less than the note it follows ("Same toolchain
+// error on my Windows box"), so it may sit below the floor, and its
+// title often names its system's cause (pinentry-mac, Homebrew), an
+// object the output does not print; matched alike, the system decides
+// between them, as a platform-bound hit on another system loses to its
+// twin (osBoundShare). The best match is the best hit, or with none the
+// best record below the floor, when the twin reaches the lead rule's
+// floor. The other system's note loses osBoundShare of its content
+// score, and is dropped if that takes it below the floor.
+func boundTwin(hits, below []Hit, qOS string, w Weights) []Hit {
+	if qOS == "" {
+		return hits
+	}
+	top, from := -1, hits
+	if len(hits) == 0 {
+		from = below
+	}
+	for i, h := range from {
+		if top < 0 || h.Score > from[top].Score {
+			top = i
+		}
+	}
+	if top < 0 || from[top].os == "" || from[top].os == qOS {
+		return hits
+	}
+	a := from[top]
+	twin := -1
+	cands := append(slices.Clone(hits), below...)
+	for i, b := range cands {
+		if b.ID == a.ID || !b.bound || b.os != qOS || len(hits) == 0 && b.Score < w.LeadFloor {
+			continue
+		}
+		alike := b.errShare >= twinShare*a.errShare && b.content >= osRivalShare*a.content && !b.objMissed
+		if !alike && !(b.objMissed && b.errShare >= a.errShare) {
+			continue
+		}
+		if twin < 0 || b.Score > cands[twin].Score {
+			twin = i
+		}
+	}
+	if twin < 0 {
+		return hits
+	}
+	b := cands[twin]
+	c := -osBoundShare * a.content
+	a.Reasons = append(a.Reasons, Reason{Signal: SignalEnvironment, Value: clip("written on os=" + a.os + ", where " + b.Title + " is for os=" + qOS), Contribution: c})
+	a.Score += c
+	out := make([]Hit, 0, len(hits)+1)
+	for _, h := range hits {
+		switch {
+		case h.ID == a.ID && a.Score >= w.MinScore:
+			out = append(out, a)
+		case h.ID != a.ID && h.ID != b.ID:
+			out = append(out, h)
+		}
+	}
+	if b.Score <= a.Score {
+		// The twin ranks first: what it is pushed for is its own system.
+		b.Score = a.Score + 1e-6
+	}
+	return append(out, b)
 }
 
 // osRivals takes osOtherShare of its content score from each hit
@@ -471,9 +546,9 @@ func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scor
 // other objects that the estimate rates high cannot crowd out the answer.
 // It returns the hits that reach the floor, and the best and second best
 // below it, for the lead rule.
-func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand, in scoreInputs) (hits []Hit, lead, runnerUp Hit) {
+func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand, in scoreInputs) (hits, below []Hit, lead, runnerUp Hit) {
 	scored := 0
-	var all, below []Hit
+	var all []Hit
 	var docs, silenced []int32
 	for _, c := range pool {
 		if scored >= maxCandidates {
@@ -507,7 +582,7 @@ func (ix *Index) scorePool(p preparedQuery, w Weights, sc *scratch, pool []cand,
 		below = append(below, h)
 	}
 	lead, runnerUp = leadOf(below, p.q.Environment["os"])
-	return hits, lead, runnerUp
+	return hits, below, lead, runnerUp
 }
 
 // leadOf returns the best of the hits below the floor and the best of
