@@ -20,6 +20,8 @@ func handUnseen5() ([]Note, []Query) {
 	h := &hand{split: Unseen5, prefix: "unseen5/"}
 	unseen5Go(h)
 	unseen5Py(h)
+	unseen5Node(h)
+	unseen5Rust(h)
 	// Notes spell a backtick §, like the tails (raw strings cannot hold
 	// one); every tail may spell an escape \e too.
 	md := strings.NewReplacer("§", "`")
