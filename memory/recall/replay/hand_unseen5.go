@@ -22,6 +22,11 @@ func handUnseen5() ([]Note, []Query) {
 	unseen5Py(h)
 	unseen5Node(h)
 	unseen5Rust(h)
+	unseen5Docker(h)
+	unseen5Infra(h)
+	unseen5Git(h)
+	unseen5Net(h)
+	unseen5Never(h)
 	// Notes spell a backtick §, like the tails (raw strings cannot hold
 	// one); every tail may spell an escape \e too.
 	md := strings.NewReplacer("§", "`")
