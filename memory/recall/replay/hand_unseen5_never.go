@@ -6,7 +6,7 @@ import "time"
 // failures met later that no note is about: the same kind of failure
 // about another object, or another failure of a tool the part knows.
 func unseen5Never(h *hand) {
-	h.note(Note{ID: "money-cents", Project: "ledgerline", OS: "linux", Lang: "go", At: day(2023, time.January, 17), NoFailure: true, Type: "convention",
+	h.note(Note{ID: "money-cents", Project: "ledgerline", OS: "linux", Lang: "go", At: day(2023, time.January, 17), NoFailure: true, Type: "pattern",
 		Title:   "Amounts are int64 minor units, everywhere",
 		What:    "Convention for ledgerline: every amount is an int64 count of minor units (cents) plus an ISO 4217 currency code. No float64, no decimal strings in the store.",
 		Why:     "rounding drift in the old reports came from float sums.",
@@ -22,12 +22,12 @@ func unseen5Never(h *hand) {
 		What:    "We keep Terraform state at s3://saltmarsh-tfstate/<env>/<stack>.tfstate with a DynamoDB lock table; terraform workspaces are not used.",
 		Why:     "workspaces made it too easy to apply prod with dev variables.",
 		Learned: "Each env dir has its own backend.hcl; terraform init -backend-config=backend.hcl."})
-	h.note(Note{ID: "conv-commits", Project: "tinsel-ui", OS: "darwin", Lang: "typescript", At: day(2026, time.January, 8), NoFailure: true, Type: "convention",
+	h.note(Note{ID: "conv-commits", Project: "tinsel-ui", OS: "darwin", Lang: "typescript", At: day(2026, time.January, 8), NoFailure: true, Type: "pattern",
 		Title:   "commit style for tinsel-ui",
 		What:    "Conventional commits (feat:, fix:, chore:), PRs squash-merged, the PR title becomes the commit message.",
 		Why:     "release-please builds the changelog from them.",
 		Learned: "Scope is the top-level folder: feat(cart): ..."})
-	h.note(Note{ID: "autocrlf", Project: "harborview", Scope: "global", OS: "windows", Lang: "shell", At: day(2024, time.July, 16), NoFailure: true, Type: "convention",
+	h.note(Note{ID: "autocrlf", Project: "harborview", Scope: "global", OS: "windows", Lang: "shell", At: day(2024, time.July, 16), NoFailure: true, Type: "pattern",
 		Title:   "Windows clones: core.autocrlf false, .gitattributes decides",
 		What:    "On every Windows machine: git config --global core.autocrlf false. Line endings are fixed per repo in .gitattributes (* text=auto eol=lf, *.ps1 and *.bat eol=crlf).",
 		Why:     "autocrlf=true plus editors that normalise produced whole-file diffs and shell scripts with CRLF in containers.",
