@@ -22,7 +22,7 @@ import (
 
 // BenchmarkIngressReplay is the memory's measurement: the corpus's notes
 // sent through a real node's ingress, then every failing tool result of
-// the held-out, fresh and the four unseen parts (and, apart, the tune part) replayed in a
+// the held-out, fresh and the five unseen parts (and, apart, the tune part) replayed in a
 // fresh session each, the inject read as the agent reads it.
 //
 //	go test -run '^$' -bench BenchmarkIngressReplay -benchtime=1x ./memory/recall/replay/
@@ -56,7 +56,7 @@ func measure(b *testing.B, c *replay.Client) {
 	for id, ref := range refs {
 		byRef[ref] = id
 	}
-	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4} {
+	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4, replay.Unseen5} {
 		var outs []replay.Outcome
 		for _, q := range corpus.Of(s) {
 			o, err := c.Ask(q, byRef, time.Now())
@@ -94,6 +94,8 @@ func measure(b *testing.B, c *replay.Client) {
 			prefix = "unseen3-"
 		case replay.Unseen4:
 			prefix = "unseen4-"
+		case replay.Unseen5:
+			prefix = "unseen5-"
 		}
 		b.ReportMetric(r.RecallAt1, prefix+"recall@1")
 		b.ReportMetric(r.RecallAt3, prefix+"recall@3")

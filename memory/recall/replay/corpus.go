@@ -46,6 +46,12 @@
 // pgvector, Ansible, Packer, Helm, Podman, AWS CDK, gcloud, Firebase,
 // mix, cabal, opam, Zig, CocoaPods, Flutter, Unity, Godot, nvcc,
 // sanitizers, buf); it too is only ever reported, its misses unread.
+// The fifth unseen part (hand_unseen5*.go) was written later again,
+// blind the same way, about the everyday stacks most agents work in (Go
+// modules and golangci-lint, pip, venv, uv, poetry, pytest, mypy and ruff,
+// npm, tsc, Vite, Next.js and node-gyp, cargo and rustup, Docker and
+// compose, kubectl, Terraform, git, SSH, GitHub Actions, psql, Make, curl
+// and TLS certificates); it too is only ever reported, its misses unread.
 // All parts' notes are stored together, as one memory.
 package replay
 
@@ -68,6 +74,8 @@ type Split string
 // still, blind to the engine, its misses and the other parts' notes; it
 // is only ever reported. Unseen4 was written later again, blind the same
 // way, about ecosystems no other part has; it is only ever reported.
+// Unseen5 was written later still, blind the same way, about the everyday
+// stacks most coding agents work in; it is only ever reported.
 const (
 	Tune    Split = "tune"
 	HeldOut Split = "held-out"
@@ -76,6 +84,7 @@ const (
 	Unseen2 Split = "unseen2"
 	Unseen3 Split = "unseen3"
 	Unseen4 Split = "unseen4"
+	Unseen5 Split = "unseen5"
 )
 
 // Note is one note as an agent sends it, with the session that writes it.
@@ -222,7 +231,7 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
-	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3, handUnseen2, handUnseen3, handUnseen4} {
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3, handUnseen2, handUnseen3, handUnseen4, handUnseen5} {
 		notes, qs := part()
 		c.Notes = append(c.Notes, notes...)
 		c.Queries = append(c.Queries, qs...)
