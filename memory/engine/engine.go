@@ -57,7 +57,9 @@
 // failure when it says so in relates_to or in words (the old fix no
 // longer gets through, is not an option any more, the 2022 note:
 // supersede.go), and the successor is pushed above the record it
-// replaces. A note that says it met an earlier note's failure again
+// replaces. A project note that replaces a global one replaces it in its
+// project only: the global note is not pushed there, and still is
+// everywhere else. A note that says it met an earlier note's failure again
 // ("Same ... failure on my Mac") is matched on that note's quoted
 // failure too, so the environment decides between the two (twins.go).
 //

@@ -112,9 +112,14 @@ func (t *turn) search(q recall.Query, floor float64, limit int, keep func(*recor
 		if r == nil || !t.visible(r) {
 			continue
 		}
-		if s := t.successor(r); s != nil {
+		s := t.successor(r)
+		if s != nil {
 			// The record that replaced this one goes first.
 			take(s, successorHit(s, h))
+			if r.supersededIn(t.s.Project) != "" {
+				// Replaced in this project: its fix is the stale one here.
+				continue
+			}
 		}
 		if !r.Superseded || h.Score >= floor {
 			// A superseded record below the floor came for its successor.

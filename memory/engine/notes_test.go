@@ -155,9 +155,10 @@ func TestSupersededInProse(t *testing.T) {
 	}
 }
 
-// TestProseSupersessionStaysInItsProject: a project note saying the old
-// fix no longer works does not sink a global note, which every other
-// project still gets first.
+// TestProseSupersessionStaysInItsProject: a project note saying a
+// global note's old fix no longer works replaces it in its own project
+// (the global note is not pushed there at all) and does not sink it
+// anywhere else: every other project still gets the global note first.
 func TestProseSupersessionStaysInItsProject(t *testing.T) {
 	send := notesEngine(t)
 	quote := oldEresolveNote(t, send)
@@ -168,6 +169,9 @@ func TestProseSupersessionStaysInItsProject(t *testing.T) {
 	tail := "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1\n"
 	if got := pushed(t, send, "blog", "linux", tail); len(got) == 0 || got[0] != "npm ERESOLVE for react-beautiful-dnd" {
 		t.Errorf("another project was pushed %v, want the global note", got)
+	}
+	if got := pushed(t, send, "shop", "linux", tail); len(got) != 1 || got[0] != "react-beautiful-dnd ERESOLVE in shop" {
+		t.Errorf("the project that replaced the global note was pushed %v, want its own note alone", got)
 	}
 }
 
@@ -194,3 +198,45 @@ func TestTwinNoteTakesTheEarlierNotesFailure(t *testing.T) {
 		t.Errorf("on Linux pushed %v, want the Linux note first", got)
 	}
 }
+
+// TestProseSupersessionNamesItsTopic: a note that says an older fix is
+// dead but names the failure only in passing, in words no search floor
+// takes for a quote, still replaces the one older note of its project
+// far ahead of any other on that topic.
+func TestProseSupersessionNamesItsTopic(t *testing.T) {
+	send := notesEngine(t)
+	h := start(t, send, "foxglove", "linux")
+	for _, n := range []map[string]any{
+		note(h, "eslint 9 landed via renovate, lint broken", "project",
+			"ESLint couldn't find an eslint.config.(js|mjs|cjs) file — renovate bumped eslint to 9 and we still have .eslintrc.cjs", "v9 only reads flat config by default", "yarn add -D eslint@8.57.0"),
+		note(h, "prettier and eslint disagree on trailing commas", "project",
+			"yarn lint reports `Insert ,  prettier/prettier` on every file after the prettier 3 bump", "prettier 3 defaults trailingComma to all", "yarn prettier --write ."),
+		note(h, "tsc can't find the css modules", "project",
+			"tsc fails with `TS2307: Cannot find module './Button.module.css'`", "no declaration for css modules", "echo \"declare module '*.css'\" > src/css.d.ts"),
+		note(h, "vite dev: port 5173 taken", "project",
+			"`Error: Port 5173 is already in use` with strictPort", "a stale dev server kept running", "npx kill-port 5173"),
+		note(h, "jest can't parse the ESM-only nanoid", "project",
+			"`SyntaxError: Cannot use import statement outside a module` from node_modules/nanoid", "jest does not transform node_modules", "yarn jest --clearCache"),
+		note(h, "yarn install: integrity check failed", "project",
+			"`error Integrity check failed for \"left-pad\"` on the CI install", "the cache held a corrupt tarball", "yarn cache clean"),
+	} {
+		if _, msg := send("note", time.Now().AddDate(-1, 0, 0), n); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	h = start(t, send, "foxglove", "linux")
+	if _, msg := send("note", time.Now().AddDate(0, -1, 0), note(h, "migrated to eslint.config.mjs — the eslint@8 pin is dead", "project",
+		"The 'ESLint couldn't find an eslint.config' failure came back on a branch. Don't pin eslint 8 anymore: that stopped working once typescript-eslint 8 required eslint 9.",
+		"main has been on flat config since March; old branches still carry .eslintrc.cjs and the 8 pin.", "npx @eslint/migrate-config .eslintrc.cjs")); msg != "" {
+		t.Fatal(msg)
+	}
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	tail := eslintTail
+	got := pushed(t, send, "foxglove", "linux", tail)
+	if len(got) == 0 || got[0] != "migrated to eslint.config.mjs — the eslint@8 pin is dead" {
+		t.Errorf("pushed %v, want the newer note first", got)
+	}
+}
+
+const eslintTail = "\nOops! Something went wrong! :(\n\nESLint: 9.1.1\n\nESLint couldn't find an eslint.config.(js|mjs|cjs) file.\n\nFrom ESLint v9.0.0, the default configuration file is now eslint.config.js.\nIf you are using a .eslintrc.* file, please follow the migration guide\nto update your configuration file to the new format:\n\nhttps://eslint.org/docs/latest/use/configure/migration-guide\n"

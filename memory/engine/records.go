@@ -49,8 +49,12 @@ type recordBody struct {
 	Superseded     bool     `json:"superseded,omitempty"`
 	// SupersededBy is the record that superseded this one, when known:
 	// a search that finds this one puts its successor above it.
-	SupersededBy  string `json:"superseded_by,omitempty"`
-	ConflictsWith bool   `json:"conflicts_with,omitempty"`
+	SupersededBy string `json:"superseded_by,omitempty"`
+	// SupersededIn are the projects in which a project note replaced
+	// this global one (see supersedeInProse): there its successor
+	// answers for it, everywhere else it still holds.
+	SupersededIn  []localSuccessor `json:"superseded_in,omitempty"`
+	ConflictsWith bool             `json:"conflicts_with,omitempty"`
 	// Outcome is how the recording session ended; "" while it runs.
 	Outcome string `json:"outcome,omitempty"`
 	// Occurred is when the note says it was written (its event's
@@ -65,6 +69,23 @@ type recordBody struct {
 	// met again ("Same psych 5 install failure on my Mac"): see
 	// sameFailure.
 	Twin string `json:"twin,omitempty"`
+}
+
+// localSuccessor is the record that replaced a global one in one
+// project.
+type localSuccessor struct {
+	Project string `json:"project"`
+	By      string `json:"by"`
+}
+
+// supersededIn returns the record that replaced r in project, or "".
+func (r *record) supersededIn(project string) string {
+	for _, l := range r.SupersededIn {
+		if l.Project == project {
+			return l.By
+		}
+	}
+	return ""
 }
 
 // occurred is when the record's note was written, as best known.
@@ -111,6 +132,7 @@ func (r *record) clone() *record {
 	c := *r
 	c.EvidenceRefs = slices.Clone(r.EvidenceRefs)
 	c.PassedProjects = slices.Clone(r.PassedProjects)
+	c.SupersededIn = slices.Clone(r.SupersededIn)
 	return &c
 }
 

@@ -53,7 +53,9 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	// a negation that runs into "any more" within the clause: "is not
 	// an option any more", "doesn't get us through any more"
 	// (n't inside a word: the pattern's leading \b cannot precede it)
-	`(?:not|\w+n't|never)\b[^.;:!?\n]{0,40}\bany ?more\b`,
+	// (a version's dot, 3.13, ends no clause)
+	`(?:not|\w+n't|never)\b(?:[^.;:!?\n]|\.\d){0,40}\bany ?more\b`,
+	`(?:does|do|did) nothing (?:now|any ?more|these days)`,
 	`(?:stopped|stops|ceased) (?:working|helping)`,
 	`(?:does ?n[o']t|did ?n[o']t|do ?n[o']t|won'?t|will not) (?:work|help|fix (?:it|this|anything)|solve (?:it|this)|cut it) any ?more`,
 	`not (?:needed|required|working|enough) any ?more`,
@@ -72,6 +74,9 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`(?:the|my|our|that) (?:earlier|older|previous|old|prior|(?:19|20)\d\d) (?:note|fix|workaround|advice|recipe|solution|answer|hack|pin)s?\b`,
 	`(?:earlier|older|previous|old|prior|first) (?:fix|workaround|note|advice|approach|solution|recipe|hack|trick|tip|command|pin|flag|setting)s? (?:is|are|was|were|no|broke|breaks|fails?|failed|stopped|does ?n[o']t|did ?n[o']t)`,
 	`instead of the (?:old|earlier|previous|prior)`,
+	// the writer's own earlier note, named by when they wrote it: "what
+	// I wrote down last year", "the variable I noted last year"
+	`\b(?:I|we) (?:noted|wrote(?: down)?|recorded|documented|suggested) (?:down )?(?:last (?:year|month|week|time|summer|spring|autumn|fall|winter)|earlier|before|previously|back in)\b`,
 	// the older fix taken away: "pin removed", "dropped the pin", "the
 	// port 8888 workaround is dead", "forget the ... trick"
 	`(?:pin|pinning|workaround|hack|trick|override|downgrade)s? (?:is |are |was |has been |got )?(?:removed|dropped|gone|dead|reverted|retired)`,
@@ -135,10 +140,21 @@ func (t *turn) supersedeInProse(r *record) {
 		// topic.
 		q.Text += "\n" + r.Content.What
 	}
-	hits := t.search(q, floor, 1, func(o *record, h recall.Hit) bool {
+	party := func(o *record, h recall.Hit) bool {
 		return o.Ref != r.Ref && !o.Superseded && (o.Adapter == t.s.AdapterID || o.Shared) &&
-			(reaches(r, o) || reaches(o, r)) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
-	})
+			(reaches(r, o) || reaches(o, r) || replacesIn(r, o) || replacesIn(o, r)) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
+	}
+	hits := t.search(q, floor, 1, party)
+	if len(hits) == 0 && r.SupersedesInProse {
+		// Its words may name the older note's topic more than quote its
+		// failure ("the 'ESLint couldn't find an eslint.config' failure
+		// came back"): the one record far ahead of any other it may
+		// replace, at a quarter of the floor, is the older note.
+		hits = t.search(q, floor/4, 2, party)
+		if len(hits) == 2 && hits[0].Score < proseLead*hits[1].Score {
+			hits = nil
+		}
+	}
 	if len(hits) == 0 {
 		return
 	}
@@ -150,7 +166,34 @@ func (t *turn) supersedeInProse(r *record) {
 		r.Superseded = true
 		r.SupersededBy = o.Ref
 		r.Marks.Superseded++
+	case r.SupersedesInProse && o.occurred().Before(r.occurred()) && replacesIn(r, o):
+		t.supersedeIn(o.Ref, r)
+	case o.SupersedesInProse && r.occurred().Before(o.occurred()) && replacesIn(o, r) && r.supersededIn(o.Project) == "":
+		r.SupersededIn = append(r.SupersededIn, localSuccessor{Project: o.Project, By: o.Ref})
 	}
+}
+
+// proseLead is how far ahead of the next record the one a prose
+// supersession found below the floor must be to be the older note.
+const proseLead = 2
+
+// replacesIn says whether a newer record replaces an older one in its
+// own project only: a project note saying a global note's fix no longer
+// holds speaks of its project, where the global note's fix is then the
+// stale one; elsewhere the global note still holds.
+func replacesIn(newer, older *record) bool {
+	return newer.Scope == MemoryScopeProject && older.Scope == MemoryScopeGlobal
+}
+
+// supersedeIn marks the global record ref replaced by the project record
+// by in by's project, with a receipt naming the project.
+func (t *turn) supersedeIn(ref string, by *record) {
+	old := t.record(ref)
+	if old == nil || old.supersededIn(by.Project) != "" {
+		return
+	}
+	old.SupersededIn = append(old.SupersededIn, localSuccessor{Project: by.Project, By: by.Ref})
+	t.receipt(old.Ref, "superseded", map[string]any{"mark": "superseded", "revision": old.Revision, "by_ref": by.Ref, "project": by.Project})
 }
 
 // reaches says whether a newer record can replace an older one wherever
@@ -176,14 +219,23 @@ func sameSystem(a, b recall.Doc) bool {
 const maxSuccession = 8
 
 // successor returns the newest record that supersedes r, directly or
-// through others, that the session may see; nil for none.
+// through others, that the session may see; nil for none. In a project
+// where a project note replaced r (supersededIn), that note is r's
+// successor.
 func (t *turn) successor(r *record) *record {
 	var found *record
-	for i := 0; i < maxSuccession && r != nil && r.SupersededBy != ""; i++ {
-		r = t.view(r.SupersededBy)
-		if r != nil && t.visible(r) {
+	next := r.SupersededBy
+	if by := r.supersededIn(t.s.Project); by != "" {
+		next = by
+	}
+	for i := 0; i < maxSuccession && next != ""; i++ {
+		if r = t.view(next); r == nil {
+			break
+		}
+		if t.visible(r) {
 			found = r
 		}
+		next = r.SupersededBy
 	}
 	return found
 }
