@@ -701,12 +701,24 @@ func commandTools(command string) (tools []string) {
 			// failed inside it is some other tool's.
 			continue
 		}
+		if interpreters[prog] && len(words) > 1 && scriptExt[filepath.Ext(words[1])] {
+			// node scripts/deploy.js, python manage.py migrate: the
+			// project's own script run by its interpreter.
+			continue
+		}
 		if t := Tokenize(prog); len(t) > 0 {
 			tools = append(tools, t[0])
 		}
 	}
 	return tools
 }
+
+// interpreters run a script named after them; scriptExt are the
+// extensions of the scripts they run.
+var (
+	interpreters = map[string]bool{"node": true, "python": true, "python3": true, "ruby": true, "perl": true, "php": true, "deno": true, "bun": true, "tsx": true, "ts-node": true, "pwsh": true, "powershell": true}
+	scriptExt    = map[string]bool{".js": true, ".mjs": true, ".cjs": true, ".ts": true, ".mts": true, ".py": true, ".rb": true, ".pl": true, ".php": true, ".ps1": true}
+)
 
 var (
 	reCommandSep = regexp.MustCompile(`&&|\|\||[;|]`)

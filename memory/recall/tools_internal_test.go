@@ -26,6 +26,9 @@ func TestCommandTools(t *testing.T) {
 		{"gh run view 12790033218 --log-failed", nil},
 		{"python -c 'import torch; torch.zeros(1).cuda()'", []string{"python"}},
 		{"kubectl apply -f deploy.yaml", []string{"kubectl"}},
+		{"node .github/scripts/comment-plan.js", nil},
+		{"python manage.py migrate && python -m pytest", []string{"python"}},
+		{"node --version", []string{"node"}},
 	} {
 		if got := commandTools(c.command); !slices.Equal(got, c.want) {
 			t.Errorf("commandTools(%q) = %q, want %q", c.command, got, c.want)
