@@ -66,3 +66,22 @@ func TestCodeSignal(t *testing.T) {
 		}
 	}
 }
+
+// TestNamedWithVersion: a name with a version run into it names the
+// thing; a name inside a longer word, or a short one, does not.
+func TestNamedWithVersion(t *testing.T) {
+	for _, c := range []struct {
+		text, name string
+		want       bool
+	}{
+		{"binary was compiled with 'cgo_enabled=0', go-sqlite3 requires cgo", "sqlite", true},
+		{"/usr/bin/python3: no module named pip", "python", true},
+		{"mysqlite3 is another thing", "sqlite", false},
+		{"sqlite is printed bare here", "sqlite", false},
+		{"vue3 and vue2", "vue", false},
+	} {
+		if got := namedWithVersion(c.text, c.name); got != c.want {
+			t.Errorf("namedWithVersion(%q, %q) = %v, want %v", c.text, c.name, got, c.want)
+		}
+	}
+}
