@@ -79,9 +79,20 @@ func quotedNames(norm string) []quotedName {
 		for _, m := range reBareIdentifier.FindAllStringSubmatch(line, -1) {
 			out = append(out, quotedName{frame: m[1] + " <q> " + m[3], name: m[2]})
 		}
+		for _, m := range reNormPort.FindAllStringSubmatch(line, -1) {
+			// A port (normalized from host:port) names which service
+			// failed or is in the way, as a quoted name names a thing.
+			if n := (quotedName{frame: portFrame, name: m[1]}); !slices.Contains(out, n) {
+				out = append(out, n)
+			}
+		}
 	}
 	return out
 }
+
+// portFrame is the frame of a port the output prints (port 5432,
+// 0.0.0.0:5432 normalized).
+const portFrame = "<port>"
 
 // dependencyFrame is the frame of a dependency named by a path: a
 // failure inside node_modules/nanoid/index.js is about nanoid as much as

@@ -422,3 +422,22 @@ func TestBoundTwinTakesTheQuerysSystem(t *testing.T) {
 		}
 	}
 }
+
+// A port the title names and the output prints is which service is in
+// the way: the same bind failure on another port is another one.
+func TestPortNamesTheService(t *testing.T) {
+	d := doc("pg-port", "compose db can't bind 5432 on my mac", "Ports are not available: exposing port TCP 0.0.0.0:5432 -> 0.0.0.0:0: listen tcp 0.0.0.0:5432: bind: address already in use")
+	d.Content = "Homebrew postgresql@14 was running as a service and held 5432.\nbrew services stop postgresql@14"
+	ix := smallIndex(t, append(corpus(), d)...)
+	out := func(port string) string {
+		return "Error response from daemon: Ports are not available: exposing port TCP 0.0.0.0:" + port + " -> 127.0.0.1:0: listen tcp 0.0.0.0:" + port + ": bind: address already in use"
+	}
+	if hits := ix.Search(recall.Query{ErrorText: out("5432"), Now: now}, recall.DefaultWeights(), 2); len(hits) == 0 || hits[0].ID != "pg-port" {
+		t.Errorf("port 5432: hits = %+v, want pg-port first", hits)
+	}
+	for _, h := range ix.Search(recall.Query{ErrorText: out("8000"), Now: now}, recall.DefaultWeights(), 2) {
+		if h.ID == "pg-port" {
+			t.Errorf("port 8000 finds the note about 5432: %+v", h)
+		}
+	}
+}
