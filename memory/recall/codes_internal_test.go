@@ -85,3 +85,38 @@ func TestNamedWithVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestObjectPrefix: a query names an object it prints as the start of a
+// longer name (pgx in pgxpool), not as the start of an English word made
+// from it (mock in mocker), and a release (v5) is no object.
+func TestObjectPrefix(t *testing.T) {
+	ix := NewIndex()
+	for _, w := range []string{"pgx", "pgxpool", "mock", "mocker", "sqlite", "go"} {
+		ix.lex.id(w)
+	}
+	ids := func(ws ...string) []int32 {
+		var out []int32
+		for _, w := range ws {
+			out = append(out, ix.lex.ids[w])
+		}
+		slices.Sort(out)
+		return out
+	}
+	for _, c := range []struct {
+		obj   string
+		query []string
+		want  bool
+	}{
+		{"pgx", []string{"pgxpool", "go"}, true},
+		{"mock", []string{"mocker"}, false},
+		{"pgx", []string{"go"}, false},
+		{"go", []string{"pgx"}, false},
+	} {
+		if got := ix.allPrefixed(ids(c.obj), ids(c.query...)); got != c.want {
+			t.Errorf("allPrefixed(%s, %v) = %v, want %v", c.obj, c.query, got, c.want)
+		}
+	}
+	if !releaseTerm("v5") || releaseTerm("vite") || releaseTerm("v") {
+		t.Errorf("releaseTerm: v5 is a release, vite and v are not")
+	}
+}

@@ -476,7 +476,9 @@ func (ix *Index) titleObjects(title []int32, syms, tools []string) (objs []objec
 	for _, s := range syms {
 		var terms []int32
 		for _, t := range uniq(Tokenize(s)) {
-			if id, ok := inTitle[t]; ok {
+			if id, ok := inTitle[t]; ok && !releaseTerm(t) {
+				// github.com/jackc/pgx/v5 is about pgx; its v5 says
+				// which release.
 				terms = append(terms, id)
 			}
 		}

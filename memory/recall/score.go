@@ -626,6 +626,10 @@ func (ix *Index) objectMiss(q, cmd []int32, qText string, e *entry) (bool, strin
 		if df > limit || df <= 0 {
 			continue
 		}
+		if releaseTerm(ix.lex.names[id]) {
+			// v4, v5: which release, not what failed.
+			continue
+		}
 		if _, tool := slices.BinarySearch(cmd, id); tool {
 			// The title names the tool that failed (pytest, jest): that
 			// says which tool, not what it failed on.
@@ -633,7 +637,7 @@ func (ix *Index) objectMiss(q, cmd []int32, qText string, e *entry) (bool, strin
 		}
 		idf := bm25IDF(ix.titles, int(df))
 		all += idf
-		if _, found := slices.BinarySearch(q, id); !found && !namedWithVersion(qText, ix.lex.names[id]) {
+		if _, found := slices.BinarySearch(q, id); !found && !namedWithVersion(qText, ix.lex.names[id]) && !ix.allPrefixed([]int32{id}, q) {
 			missing += idf
 			obj = append(obj, ix.lex.names[id])
 		}
@@ -676,6 +680,12 @@ func namedWithVersion(qText, name string) bool {
 		}
 		i = end
 	}
+}
+
+// releaseTerm reports whether a term names a release (v4, v12), not a
+// thing.
+func releaseTerm(t string) bool {
+	return len(t) >= 2 && t[0] == 'v' && isDigits(t[1:])
 }
 
 func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }

@@ -158,7 +158,7 @@ func (ix *Index) keyAgreement(q []int32, qShape int32, qToks, qNums []string, e 
 	} else {
 		for _, o := range e.objects {
 			keys++
-			if allIn(o.terms, q) {
+			if allIn(o.terms, q) || ix.allPrefixed(o.terms, q) {
 				for _, id := range o.terms {
 					r.named = append(r.named, ix.lex.names[id])
 				}
@@ -314,6 +314,36 @@ func anyIn(ids, set []int32) bool {
 }
 
 // allIn reports whether every id is in the sorted set.
+// allPrefixed reports whether each of ids the query does not hold starts
+// a longer word it does hold, as a package's name starts its parts'
+// (pgx in pgxpool.ConnectConfig, sqlite in go-sqlite3): the query names
+// the object in its own spelling. Names shorter than objectPrefixMin
+// start too many words to say so.
+func (ix *Index) allPrefixed(ids, q []int32) bool {
+	for _, id := range ids {
+		if _, ok := slices.BinarySearch(q, id); ok {
+			continue
+		}
+		name := ix.lex.names[id]
+		if len(name) < objectPrefixMin || !slices.ContainsFunc(q, func(w int32) bool {
+			n := ix.lex.names[w]
+			return len(n) > len(name) && strings.HasPrefix(n, name) && !englishSuffix[n[len(name):]]
+		}) {
+			return false
+		}
+	}
+	return true
+}
+
+// englishSuffix are the endings that make a word of another word
+// (mock, mocker): what they start is that word, not a package's name.
+var englishSuffix = map[string]bool{"s": true, "es": true, "er": true, "ers": true, "ed": true, "ing": true, "ings": true, "ly": true,
+	"able": true, "ation": true, "ations": true, "ment": true, "ments": true, "ness": true, "y": true, "ies": true, "ery": true, "al": true}
+
+// objectPrefixMin is the shortest object name allPrefixed takes as the
+// start of a longer word.
+const objectPrefixMin = 3
+
 func allIn(ids, set []int32) bool {
 	for _, id := range ids {
 		if _, ok := slices.BinarySearch(set, id); !ok {
