@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -205,20 +206,13 @@ func TestTwinNoteTakesTheEarlierNotesFailure(t *testing.T) {
 // far ahead of any other on that topic.
 func TestProseSupersessionNamesItsTopic(t *testing.T) {
 	send := notesEngine(t)
+	otherNotes(t, send, "foxglove")
 	h := start(t, send, "foxglove", "linux")
 	for _, n := range []map[string]any{
 		note(h, "eslint 9 landed via renovate, lint broken", "project",
 			"ESLint couldn't find an eslint.config.(js|mjs|cjs) file — renovate bumped eslint to 9 and we still have .eslintrc.cjs", "v9 only reads flat config by default", "yarn add -D eslint@8.57.0"),
 		note(h, "prettier and eslint disagree on trailing commas", "project",
 			"yarn lint reports `Insert ,  prettier/prettier` on every file after the prettier 3 bump", "prettier 3 defaults trailingComma to all", "yarn prettier --write ."),
-		note(h, "tsc can't find the css modules", "project",
-			"tsc fails with `TS2307: Cannot find module './Button.module.css'`", "no declaration for css modules", "echo \"declare module '*.css'\" > src/css.d.ts"),
-		note(h, "vite dev: port 5173 taken", "project",
-			"`Error: Port 5173 is already in use` with strictPort", "a stale dev server kept running", "npx kill-port 5173"),
-		note(h, "jest can't parse the ESM-only nanoid", "project",
-			"`SyntaxError: Cannot use import statement outside a module` from node_modules/nanoid", "jest does not transform node_modules", "yarn jest --clearCache"),
-		note(h, "yarn install: integrity check failed", "project",
-			"`error Integrity check failed for \"left-pad\"` on the CI install", "the cache held a corrupt tarball", "yarn cache clean"),
 	} {
 		if _, msg := send("note", time.Now().AddDate(-1, 0, 0), n); msg != "" {
 			t.Fatal(msg)
@@ -240,3 +234,52 @@ func TestProseSupersessionNamesItsTopic(t *testing.T) {
 }
 
 const eslintTail = "\nOops! Something went wrong! :(\n\nESLint: 9.1.1\n\nESLint couldn't find an eslint.config.(js|mjs|cjs) file.\n\nFrom ESLint v9.0.0, the default configuration file is now eslint.config.js.\nIf you are using a .eslintrc.* file, please follow the migration guide\nto update your configuration file to the new format:\n\nhttps://eslint.org/docs/latest/use/configure/migration-guide\n"
+
+// TestProseSupersessionPrefersItsOwnProject: of the older notes on the
+// failure, a project note saying the old fix no longer works replaces
+// its own project's, not another project's global note that matches as
+// well: in its project it comes first and its own older note is not
+// pushed above it; elsewhere the global note still comes first.
+func TestProseSupersessionPrefersItsOwnProject(t *testing.T) {
+	send := notesEngine(t)
+	otherNotes(t, send, "shop")
+	quote := oldEresolveNote(t, send)
+	h := start(t, send, "shop", "linux")
+	send("note", time.Now().AddDate(-1, 0, 0), note(h, "shop: react-beautiful-dnd ERESOLVE", "project", "npm install stopped on ERESOLVE: unable to resolve dependency tree",
+		"react-beautiful-dnd wants react 17", "npm install --force"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	h = start(t, send, "shop", "linux")
+	send("note", time.Now().AddDate(0, -1, 0), note(h, "shop: react-beautiful-dnd replaced", "project", "npm install failed again: "+quote,
+		"the old --force workaround no longer works since npm 9; moved to the maintained fork", "npm install @hello-pangea/dnd"))
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+	tail := "npm ERR! code ERESOLVE\nnpm ERR! ERESOLVE unable to resolve dependency tree\nnpm ERR! peer react@\"^17.0.0\" from react-beautiful-dnd@13.1.1\n"
+	got := pushed(t, send, "shop", "linux", tail)
+	if len(got) == 0 || got[0] != "shop: react-beautiful-dnd replaced" || slices.Contains(got, "shop: react-beautiful-dnd ERESOLVE") {
+		t.Errorf("shop was pushed %v, want its newer note first and its older one not at all", got)
+	}
+	if got := pushed(t, send, "blog", "linux", tail); len(got) == 0 || got[0] != "npm ERESOLVE for react-beautiful-dnd" {
+		t.Errorf("another project was pushed %v, want the global note", got)
+	}
+}
+
+// otherNotes stores notes about other failures of a web project, so that
+// word rarity in a test's store means something.
+func otherNotes(t *testing.T, send func(string, time.Time, map[string]any) (map[string]any, string), project string) {
+	t.Helper()
+	h := start(t, send, project, "linux")
+	for _, n := range []map[string]any{
+		note(h, "tsc can't find the css modules", "project",
+			"tsc fails with `TS2307: Cannot find module './Button.module.css'`", "no declaration for css modules", "echo \"declare module '*.css'\" > src/css.d.ts"),
+		note(h, "vite dev: port 5173 taken", "project",
+			"`Error: Port 5173 is already in use` with strictPort", "a stale dev server kept running", "npx kill-port 5173"),
+		note(h, "jest can't parse the ESM-only nanoid", "project",
+			"`SyntaxError: Cannot use import statement outside a module` from node_modules/nanoid", "jest does not transform node_modules", "yarn jest --clearCache"),
+		note(h, "yarn install: integrity check failed", "project",
+			"`error Integrity check failed for \"left-pad\"` on the CI install", "the cache held a corrupt tarball", "yarn cache clean"),
+	} {
+		if _, msg := send("note", time.Now().AddDate(-2, 0, 0), n); msg != "" {
+			t.Fatal(msg)
+		}
+	}
+	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
+}

@@ -63,7 +63,9 @@ var reSupersedes = regexp.MustCompile(`(?i)\b(?:` + strings.Join([]string{
 	`used to (?:work|fix|help|be the fix)`,
 	// it is obsolete, or was not the fix (not "turned out" nor "the
 	// real cause": a first note says those of its own investigation)
-	`obsolete`, `outdated`, `out of date`, `superseded?`, `supersedes`, `removed in (?:v|version )?\d`,
+	// ("out of date" alone is a cause: the lockfile, the specs repo)
+	`obsolete`, `outdated`, `(?:fix|workaround|note|advice|answer|solution|approach|pin|recipe|instructions?)s? (?:is|are|was|were) (?:now |already )?out of date`,
+	`superseded?`, `supersedes`, `removed in (?:v|version )?\d`,
 	`(?:was|were) (?:only |just )?(?:a|the) (?:stopgap|band-?aid|temporary (?:fix|workaround))`,
 	`the (?:real|proper|actual|correct|right|true) (?:fix|solution) (?:is|was)\b`,
 	// the older note, named
@@ -144,14 +146,17 @@ func (t *turn) supersedeInProse(r *record) {
 		return o.Ref != r.Ref && !o.Superseded && (o.Adapter == t.s.AdapterID || o.Shared) &&
 			(reaches(r, o) || reaches(o, r) || replacesIn(r, o) || replacesIn(o, r)) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
 	}
-	hits := t.search(q, floor, 1, party)
+	// The writer's "my old note" is one of its own project's when there
+	// is one: a memory holds other projects' global notes on every
+	// common failure.
+	hits := t.ownProjectFirst(t.search(q, floor, 4, party), r.Project)
 	if len(hits) == 0 && r.SupersedesInProse {
 		// Its words may name the older note's topic more than quote its
 		// failure ("the 'ESLint couldn't find an eslint.config' failure
 		// came back"): the one record far ahead of any other it may
 		// replace, at a quarter of the floor, is the older note.
-		hits = t.search(q, floor/4, 2, party)
-		if len(hits) == 2 && hits[0].Score < proseLead*hits[1].Score {
+		hits = t.ownProjectFirst(t.search(q, floor/4, 4, party), r.Project)
+		if len(hits) >= 2 && hits[0].Score < proseLead*hits[1].Score {
 			hits = nil
 		}
 	}
@@ -171,6 +176,21 @@ func (t *turn) supersedeInProse(r *record) {
 	case o.SupersedesInProse && r.occurred().Before(o.occurred()) && replacesIn(o, r) && r.supersededIn(o.Project) == "":
 		r.SupersededIn = append(r.SupersededIn, localSuccessor{Project: o.Project, By: o.Ref})
 	}
+}
+
+// ownProjectFirst returns the hits of records written in project when
+// there are any, else all of them, best first either way.
+func (t *turn) ownProjectFirst(hits []memory.Hit, project string) []memory.Hit {
+	var own []memory.Hit
+	for _, h := range hits {
+		if o := t.view(h.RecordRef); o != nil && o.Project == project {
+			own = append(own, h)
+		}
+	}
+	if len(own) > 0 {
+		return own
+	}
+	return hits
 }
 
 // proseLead is how far ahead of the next record the one a prose

@@ -28,6 +28,8 @@ func TestProseSupersedes(t *testing.T) {
 		{"The setuptools shim workaround from 2023 doesn't hold on 3.13 + brew any more, forget it.", true},
 		{"The USE_GKE_GCLOUD_AUTH_PLUGIN variable I noted last year was only the transition switch; it does nothing now.", true},
 		{"What I wrote down last year (::set-output) is dead.", true},
+		{"The fix in the old note is out of date since 1.15.", true},
+		{"Podfile.lock pins the old Firebase and the local specs repo is out of date.", false},
 		{"Pin protobuf to 3.20 until the stubs are regenerated.", false},
 		{"I noted the failing test names in the ticket.", false},
 		{"Python 3.13 does not ship distutils, so node-gyp 9 cannot build bcrypt.", false},
