@@ -24,6 +24,10 @@ func handUnseen6() ([]Note, []Query) {
 	h := &hand{split: Unseen6, prefix: "unseen6/"}
 	unseen6JVM(h)
 	unseen6Dotnet(h)
+	unseen6Rails(h)
+	unseen6PHP(h)
+	unseen6Py(h)
+	unseen6Node(h)
 	// Notes may spell a backtick §, like tails; tails may also spell an
 	// escape \e, in raw strings.
 	for i := range h.notes {
