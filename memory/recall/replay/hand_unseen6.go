@@ -28,6 +28,11 @@ func handUnseen6() ([]Note, []Query) {
 	unseen6PHP(h)
 	unseen6Py(h)
 	unseen6Node(h)
+	unseen6Data(h)
+	unseen6Cloud(h)
+	unseen6CI(h)
+	unseen6Auth(h)
+	unseen6Never(h)
 	// Notes may spell a backtick §, like tails; tails may also spell an
 	// escape \e, in raw strings.
 	for i := range h.notes {
