@@ -22,7 +22,7 @@ import (
 
 // BenchmarkIngressReplay is the memory's measurement: the corpus's notes
 // sent through a real node's ingress, then every failing tool result of
-// the held-out, fresh and the five unseen parts (and, apart, the tune part) replayed in a
+// the held-out, fresh and the six unseen parts (and, apart, the tune part) replayed in a
 // fresh session each, the inject read as the agent reads it.
 //
 //	go test -run '^$' -bench BenchmarkIngressReplay -benchtime=1x ./memory/recall/replay/
@@ -56,7 +56,7 @@ func measure(b *testing.B, c *replay.Client) {
 	for id, ref := range refs {
 		byRef[ref] = id
 	}
-	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4, replay.Unseen5} {
+	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4, replay.Unseen5, replay.Unseen6} {
 		var outs []replay.Outcome
 		for _, q := range corpus.Of(s) {
 			o, err := c.Ask(q, byRef, time.Now())
@@ -96,6 +96,8 @@ func measure(b *testing.B, c *replay.Client) {
 			prefix = "unseen4-"
 		case replay.Unseen5:
 			prefix = "unseen5-"
+		case replay.Unseen6:
+			prefix = "unseen6-"
 		}
 		b.ReportMetric(r.RecallAt1, prefix+"recall@1")
 		b.ReportMetric(r.RecallAt3, prefix+"recall@3")

@@ -52,6 +52,14 @@
 // npm, tsc, Vite, Next.js and node-gyp, cargo and rustup, Docker and
 // compose, kubectl, Terraform, git, SSH, GitHub Actions, psql, Make, curl
 // and TLS certificates); it too is only ever reported, its misses unread.
+// The sixth unseen part (hand_unseen6*.go) was written later still, blind
+// the same way, about the ordinary backend and web product work agents do
+// every day (Spring Boot with Maven and Gradle, .NET with NuGet and EF
+// Core, Rails, Laravel and Symfony, Django, Flask, FastAPI, celery and
+// alembic, Next.js, Express, Prisma, jest and vitest, PostgreSQL, MySQL,
+// Redis and MongoDB, the aws, gcloud and az CLIs, compose and Helm,
+// GitHub Actions and GitLab CI, TLS, OAuth and JWT, locales and time
+// zones); it too is only ever reported, its misses unread.
 // All parts' notes are stored together, as one memory.
 package replay
 
@@ -75,7 +83,9 @@ type Split string
 // is only ever reported. Unseen4 was written later again, blind the same
 // way, about ecosystems no other part has; it is only ever reported.
 // Unseen5 was written later still, blind the same way, about the everyday
-// stacks most coding agents work in; it is only ever reported.
+// stacks most coding agents work in; it is only ever reported. Unseen6
+// was written later again, blind the same way, about the everyday backend
+// and web product stacks; it is only ever reported.
 const (
 	Tune    Split = "tune"
 	HeldOut Split = "held-out"
@@ -85,6 +95,7 @@ const (
 	Unseen3 Split = "unseen3"
 	Unseen4 Split = "unseen4"
 	Unseen5 Split = "unseen5"
+	Unseen6 Split = "unseen6"
 )
 
 // Note is one note as an agent sends it, with the session that writes it.
@@ -231,7 +242,7 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
-	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3, handUnseen2, handUnseen3, handUnseen4, handUnseen5} {
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3, handUnseen2, handUnseen3, handUnseen4, handUnseen5, handUnseen6} {
 		notes, qs := part()
 		c.Notes = append(c.Notes, notes...)
 		c.Queries = append(c.Queries, qs...)
