@@ -120,3 +120,15 @@ func TestObjectPrefix(t *testing.T) {
 		t.Errorf("releaseTerm: v5 is a release, vite and v are not")
 	}
 }
+
+// TestKindWithoutFiller: the words a kind's titles share that name no
+// kind ("not", "fails") do not make a record titled otherwise another
+// kind of failure.
+func TestKindWithoutFiller(t *testing.T) {
+	if got := withoutFiller([]string{"not", "npx", "fails"}); !slices.Equal(got, []string{"npx"}) {
+		t.Errorf("withoutFiller = %q, want [npx]", got)
+	}
+	if got := withoutFiller([]string{"not"}); len(got) != 0 {
+		t.Errorf("withoutFiller([not]) = %q, want none", got)
+	}
+}

@@ -533,7 +533,7 @@ func preselect(sc *scratch, w Weights, in scoreInputs) []cand {
 // kinds its words name among the candidates cands.
 func (ix *Index) queryInputs(p preparedQuery, cands []cand, in scoreInputs) scoreInputs {
 	in.qShape = ix.findShape(p.stoks)
-	in.qKind = ix.kindTerms(in.qShape)
+	in.qKind = withoutFiller(ix.kindTerms(in.qShape))
 	in.qKey = ix.queryKey(in.qShape, p.stoks)
 	if len(in.qKind) == 0 && !in.offered.err {
 		in.named = ix.namedKinds(cands, in.qIDs)

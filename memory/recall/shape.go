@@ -171,6 +171,25 @@ func (ix *Index) kindTerms(id int32) []string {
 	return out
 }
 
+// withoutFiller returns the kind terms that name a kind: two titles
+// that both say "not" or "fails" share no kind by it, and a record whose
+// title does not say it is of the same kind for all that.
+func withoutFiller(kind []string) []string {
+	out := kind[:0:0]
+	for _, t := range kind {
+		if !kindFiller[t] {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// kindFiller are title words that name no kind of failure.
+var kindFiller = map[string]bool{"not": true, "no": true, "can": true, "cannot": true, "cant": true, "won": true, "wont": true,
+	"does": true, "doesn": true, "isn": true, "don": true, "fails": true, "failed": true, "failing": true, "fail": true,
+	"error": true, "errors": true, "broken": true, "breaks": true, "after": true, "with": true, "on": true, "in": true,
+	"for": true, "the": true, "and": true, "from": true, "when": true, "of": true, "to": true, "is": true, "my": true}
+
 // count adds d to the title-term counts of toks.
 func (s *shape) count(toks []string, inTitle func(string) bool, d int32) {
 	for i, t := range toks {
