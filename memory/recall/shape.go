@@ -210,6 +210,7 @@ func (s *shape) count(toks []string, inTitle func(string) bool, d int32) {
 type keySlot struct {
 	pos   int
 	terms []string
+	ids   []int32 // the terms' lex ids, so a search looks none up
 }
 
 // shapeKey returns the key of a record (see the comment at the top of
@@ -246,13 +247,18 @@ func (ix *Index) workShapeKey(e *entry, s *shape) []keySlot {
 			continue
 		}
 		var terms []string
+		var ids []int32
 		for _, term := range uniq(Tokenize(e.stoks[i])) {
 			if ix.inTitle(e, term) && s.terms[i][term] < s.members {
-				terms = append(terms, term)
+				id, ok := ix.lex.ids[term]
+				if !ok {
+					id = -1
+				}
+				terms, ids = append(terms, term), append(ids, id)
 			}
 		}
 		if len(terms) > 0 {
-			out = append(out, keySlot{i, terms})
+			out = append(out, keySlot{i, terms, ids})
 		}
 	}
 	return out

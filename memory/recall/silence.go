@@ -136,10 +136,10 @@ func (ix *Index) keyAgreement(q []int32, qShape int32, qToks, qNums []string, e 
 			if same {
 				qTerms = Tokenize(qToks[k.pos])
 			}
-			for _, t := range k.terms {
+			for j, t := range k.terms {
 				if same {
 					found = found && slices.Contains(qTerms, t)
-				} else if id, ok := ix.lex.ids[t]; ok {
+				} else if id := k.ids[j]; id >= 0 {
 					_, in := slices.BinarySearch(q, id)
 					found = found && in
 				} else {
