@@ -207,19 +207,15 @@ func TestTwinNoteTakesTheEarlierNotesFailure(t *testing.T) {
 func TestProseSupersessionNamesItsTopic(t *testing.T) {
 	send := notesEngine(t)
 	otherNotes(t, send, "foxglove")
-	h := start(t, send, "foxglove", "linux")
-	for _, n := range []map[string]any{
-		note(h, "eslint 9 landed via renovate, lint broken", "project",
-			"ESLint couldn't find an eslint.config.(js|mjs|cjs) file — renovate bumped eslint to 9 and we still have .eslintrc.cjs", "v9 only reads flat config by default", "yarn add -D eslint@8.57.0"),
-		note(h, "prettier and eslint disagree on trailing commas", "project",
-			"yarn lint reports `Insert ,  prettier/prettier` on every file after the prettier 3 bump", "prettier 3 defaults trailingComma to all", "yarn prettier --write ."),
-	} {
-		if _, msg := send("note", time.Now().AddDate(-1, 0, 0), n); msg != "" {
-			t.Fatal(msg)
+	writeSession(t, send, "foxglove", time.Now().AddDate(-1, 0, 0), func(h string) []map[string]any {
+		return []map[string]any{
+			note(h, "eslint 9 landed via renovate, lint broken", "project",
+				"ESLint couldn't find an eslint.config.(js|mjs|cjs) file — renovate bumped eslint to 9 and we still have .eslintrc.cjs", "v9 only reads flat config by default", "yarn add -D eslint@8.57.0"),
+			note(h, "prettier and eslint disagree on trailing commas", "project",
+				"yarn lint reports `Insert ,  prettier/prettier` on every file after the prettier 3 bump", "prettier 3 defaults trailingComma to all", "yarn prettier --write ."),
 		}
-	}
-	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
-	h = start(t, send, "foxglove", "linux")
+	})
+	h := start(t, send, "foxglove", "linux")
 	if _, msg := send("note", time.Now().AddDate(0, -1, 0), note(h, "migrated to eslint.config.mjs — the eslint@8 pin is dead", "project",
 		"The 'ESLint couldn't find an eslint.config' failure came back on a branch. Don't pin eslint 8 anymore: that stopped working once typescript-eslint 8 required eslint 9.",
 		"main has been on flat config since March; old branches still carry .eslintrc.cjs and the 8 pin.", "npx @eslint/migrate-config .eslintrc.cjs")); msg != "" {
@@ -266,18 +262,27 @@ func TestProseSupersessionPrefersItsOwnProject(t *testing.T) {
 // word rarity in a test's store means something.
 func otherNotes(t *testing.T, send func(string, time.Time, map[string]any) (map[string]any, string), project string) {
 	t.Helper()
+	writeSession(t, send, project, time.Now().AddDate(-2, 0, 0), func(h string) []map[string]any {
+		return []map[string]any{
+			note(h, "tsc can't find the css modules", "project",
+				"tsc fails with `TS2307: Cannot find module './Button.module.css'`", "no declaration for css modules", "echo \"declare module '*.css'\" > src/css.d.ts"),
+			note(h, "vite dev: port 5173 taken", "project",
+				"`Error: Port 5173 is already in use` with strictPort", "a stale dev server kept running", "npx kill-port 5173"),
+			note(h, "jest can't parse the ESM-only nanoid", "project",
+				"`SyntaxError: Cannot use import statement outside a module` from node_modules/nanoid", "jest does not transform node_modules", "yarn jest --clearCache"),
+			note(h, "yarn install: integrity check failed", "project",
+				"`error Integrity check failed for \"left-pad\"` on the CI install", "the cache held a corrupt tarball", "yarn cache clean"),
+		}
+	})
+}
+
+// writeSession sends the notes notes(h) makes in one session of project
+// on linux, each dated at.
+func writeSession(t *testing.T, send func(string, time.Time, map[string]any) (map[string]any, string), project string, at time.Time, notes func(h string) []map[string]any) {
+	t.Helper()
 	h := start(t, send, project, "linux")
-	for _, n := range []map[string]any{
-		note(h, "tsc can't find the css modules", "project",
-			"tsc fails with `TS2307: Cannot find module './Button.module.css'`", "no declaration for css modules", "echo \"declare module '*.css'\" > src/css.d.ts"),
-		note(h, "vite dev: port 5173 taken", "project",
-			"`Error: Port 5173 is already in use` with strictPort", "a stale dev server kept running", "npx kill-port 5173"),
-		note(h, "jest can't parse the ESM-only nanoid", "project",
-			"`SyntaxError: Cannot use import statement outside a module` from node_modules/nanoid", "jest does not transform node_modules", "yarn jest --clearCache"),
-		note(h, "yarn install: integrity check failed", "project",
-			"`error Integrity check failed for \"left-pad\"` on the CI install", "the cache held a corrupt tarball", "yarn cache clean"),
-	} {
-		if _, msg := send("note", time.Now().AddDate(-2, 0, 0), n); msg != "" {
+	for _, n := range notes(h) {
+		if _, msg := send("note", at, n); msg != "" {
 			t.Fatal(msg)
 		}
 	}
