@@ -101,14 +101,14 @@ Caused by:
   To add an exception for this directory, call:
 
   	git config --global --add safe.directory /src`, "dubious-container", u5Twin)
-	h.ask("dubious-windows/1", "tinsel-ui", "windows", "git status", u5crlf(`fatal: detected dubious ownership in repository at 'E:/work/tinsel-ui'
-'E:/work/tinsel-ui' is owned by:
+	h.ask("dubious-windows/1", "tinsel-ui", "windows", "git status", u5crlf(`fatal: detected dubious ownership in repository at 'E:/src/tinsel-ui'
+'E:/src/tinsel-ui' is owned by:
 	'S-1-5-32-544'
 but the current user is:
 	'DESKTOP-7QF2K1L/nora' 'S-1-5-21-1004336348-1177238915-682003330-1001'
 To add an exception for this directory, call:
 
-	git config --global --add safe.directory E:/work/tinsel-ui`), "dubious-windows", u5Twin)
+	git config --global --add safe.directory E:/src/tinsel-ui`), "dubious-windows", u5Twin)
 
 	h.note(Note{ID: "ssh-keychain", Project: "ledgerline", Scope: "global", OS: "darwin", Lang: "shell", At: day(2023, time.November, 2),
 		Title:   "macOS forgets my ssh key after reboot",

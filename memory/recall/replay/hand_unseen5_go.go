@@ -255,14 +255,14 @@ FAIL! -- A BeforeSuite node failed so all tests were skipped.
 FAIL`, "envtest", u5Stored)
 
 	h.note(Note{ID: "replace-ctx", Project: "ledgerline", OS: "linux", Lang: "go", At: day(2022, time.September, 30),
-		Title:   "docker build can't see ../shared (replace directive)",
-		What:    "go mod download in the Dockerfile: replacement directory ../shared does not exist",
-		Why:     "go.mod has replace ledgerline/shared => ../shared, but the build context was ./svc, so nothing outside it is in the image.",
-		Learned: "Build from the repo root: docker build -f svc/Dockerfile . and COPY shared/ before go mod download.",
+		Title:   "docker build can't see ../common (replace directive)",
+		What:    "go mod download in the Dockerfile: replacement directory ../common does not exist",
+		Why:     "go.mod has replace ledgerline/common => ../common, but the build context was ./svc, so nothing outside it is in the image.",
+		Learned: "Build from the repo root: docker build -f svc/Dockerfile . and COPY common/ before go mod download.",
 		Where:   "svc/Dockerfile, go.mod",
 		Fix:     "docker build -f svc/Dockerfile -t ledgerline-svc ."})
 	h.ask("replace-ctx/1", "ledgerline", "linux", "docker build -t ledgerline-svc svc/", `#12 [build 5/7] RUN go mod download
-#12 0.412 go: ledgerline/shared@v0.0.0-00010101000000-000000000000 (replaced by ../shared): reading ../shared/go.mod: open /shared/go.mod: no such file or directory
+#12 0.412 go: ledgerline/common@v0.0.0-00010101000000-000000000000 (replaced by ../common): reading ../common/go.mod: open /common/go.mod: no such file or directory
 #12 ERROR: process "/bin/sh -c go mod download" did not complete successfully: exit code: 1`, "replace-ctx", u5Stored)
 	h.ask("gomod-usage", "ledgerline", "darwin", "go mod tidy", `go: errors parsing go.mod:
 /Users/ana/src/ledgerline/go.mod:1: usage: module module/path`, "", u5Generic)

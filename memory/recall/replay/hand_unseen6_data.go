@@ -166,8 +166,8 @@ MongoServerError: E11000 duplicate key error collection: tripmate.users index: e
   }
 }`, "", "never stored: another failure")
 	h.ask("db-mongo-refused/1", "metricsboard", "linux", "pnpm --filter ingest start", `[ingest] MongoServerSelectionError: connect ECONNREFUSED 127.0.0.1:27017
-    at Topology.selectServer (/work/metricsboard/node_modules/.pnpm/mongodb@6.8.0/node_modules/mongodb/lib/sdam/topology.js:303:38)
-    at async Topology._connect (/work/metricsboard/node_modules/.pnpm/mongodb@6.8.0/node_modules/mongodb/lib/sdam/topology.js:196:17) {
+    at Topology.selectServer (/srv/metricsboard/node_modules/.pnpm/mongodb@6.8.0/node_modules/mongodb/lib/sdam/topology.js:303:38)
+    at async Topology._connect (/srv/metricsboard/node_modules/.pnpm/mongodb@6.8.0/node_modules/mongodb/lib/sdam/topology.js:196:17) {
   errorLabelSet: Set(0) {},
   reason: TopologyDescription {
     type: 'Unknown',

@@ -236,9 +236,9 @@ This usually means that there are asynchronous operations that weren't stopped i
 Error: The operation was canceled.`, "", "never stored: another failure")
 	h.ask("never-ts-module-resolution", "metricsboard", "linux", "pnpm -r typecheck", `packages/api typecheck$ tsc --noEmit
 packages/api typecheck: src/routes/metrics.ts(3,28): error TS2307: Cannot find module '@metricsboard/shared/schemas' or its corresponding type declarations.
-packages/api typecheck: src/routes/metrics.ts(3,28): error TS2307:   There are types at '/work/metricsboard/packages/shared/dist/schemas.d.ts', but this result could not be resolved under your current 'moduleResolution' setting. Consider updating to 'node16', 'nodenext', or 'bundler'.
+packages/api typecheck: src/routes/metrics.ts(3,28): error TS2307:   There are types at '/srv/metricsboard/packages/shared/dist/schemas.d.ts', but this result could not be resolved under your current 'moduleResolution' setting. Consider updating to 'node16', 'nodenext', or 'bundler'.
 packages/api typecheck: Failed
-/work/metricsboard/packages/api:
+/srv/metricsboard/packages/api:
  ERR_PNPM_RECURSIVE_RUN_FIRST_FAIL  @metricsboard/api@0.12.0 typecheck: §tsc --noEmit§
 Exit status 2`, "", "never stored: another failure")
 	h.ask("never-next-module-not-found", "storefront-next", "darwin", "pnpm dev", `  ▲ Next.js 14.2.5
@@ -274,8 +274,8 @@ Unique constraint failed on the fields: (§email§)
 
 An error occurred while running the seed command:
 Error: Command failed with exit code 1: tsx prisma/seed.ts`, "", "never stored: same kind, another object")
-	h.ask("never-pnpm-lockfile-breaking", "metricsboard", "linux", "pnpm install --frozen-lockfile", ` WARN  Ignoring not compatible lockfile at /work/metricsboard/pnpm-lock.yaml
- ERR_PNPM_LOCKFILE_BREAKING_CHANGE  Lockfile /work/metricsboard/pnpm-lock.yaml not compatible with current pnpm
+	h.ask("never-pnpm-lockfile-breaking", "metricsboard", "linux", "pnpm install --frozen-lockfile", ` WARN  Ignoring not compatible lockfile at /srv/metricsboard/pnpm-lock.yaml
+ ERR_PNPM_LOCKFILE_BREAKING_CHANGE  Lockfile /srv/metricsboard/pnpm-lock.yaml not compatible with current pnpm
 
 Run with the --force parameter to recreate the lockfile.`, "", "never stored: same kind, another object")
 	h.ask("never-pg-unique", "rosterapp", "linux", "python manage.py loaddata fixtures/teams.json", `Traceback (most recent call last):

@@ -135,14 +135,14 @@ Error: Image with src "/team/hero.jpg" is missing required "width" property.
 		Learned:    "test: { server: { deps: { inline: ['@metricsboard/charts-kit'] } } } makes vite transform it. Long term: fix the package's exports/type field.",
 	})
 	h.ask("node-vitest-inline/1", "metricsboard", "linux", "pnpm --filter web test", `
- RUN  v2.1.3 /work/metricsboard/packages/web
+ RUN  v2.1.3 /srv/metricsboard/packages/web
 
  ❯ src/widgets/Sparkline.test.tsx (0 test)
 
 ⎯⎯⎯⎯⎯⎯ Failed Suites 1 ⎯⎯⎯⎯⎯⎯⎯
 
  FAIL  src/widgets/Sparkline.test.tsx [ src/widgets/Sparkline.test.tsx ]
-/work/metricsboard/node_modules/.pnpm/d3-scale-lite@1.2.0/node_modules/d3-scale-lite/src/index.js:1
+/srv/metricsboard/node_modules/.pnpm/d3-scale-lite@1.2.0/node_modules/d3-scale-lite/src/index.js:1
 import { linear } from "./linear.js";
 ^^^^^^
 
@@ -150,7 +150,7 @@ SyntaxError: Cannot use import statement outside a module
  ❯ Object.compileFunction node:vm:360:18
  ❯ wrapSafe node:internal/modules/cjs/loader:1088:15
 
-Module /work/metricsboard/node_modules/.pnpm/d3-scale-lite@1.2.0/node_modules/d3-scale-lite/src/index.js seems to be an ES Module but shipped in a CommonJS package. You might want to create an issue to the package "d3-scale-lite" asking them to ship the file in .mjs extension or add "type": "module" in their package.json.
+Module /srv/metricsboard/node_modules/.pnpm/d3-scale-lite@1.2.0/node_modules/d3-scale-lite/src/index.js seems to be an ES Module but shipped in a CommonJS package. You might want to create an issue to the package "d3-scale-lite" asking them to ship the file in .mjs extension or add "type": "module" in their package.json.
 
 As a temporary workaround you can try to inline the package by updating your config:
 
@@ -172,7 +172,7 @@ export default {
  Test Files  1 failed | 31 passed (32)
       Tests  214 passed (214)`, "node-vitest-inline", "superseded, declared", "node-jest-esm")
 	h.ask("node-vitest-jsdom/1", "metricsboard", "linux", "pnpm --filter web test", `
- RUN  v2.1.3 /work/metricsboard/packages/web
+ RUN  v2.1.3 /srv/metricsboard/packages/web
 
  ❯ src/widgets/Legend.test.tsx (1 test | 1 failed) 4ms
    × Legend > renders series names
