@@ -67,31 +67,12 @@ func TestCodeSignal(t *testing.T) {
 	}
 }
 
-// TestNamedWithVersion: a name with a version run into it names the
-// thing; a name inside a longer word, or a short one, does not.
-func TestNamedWithVersion(t *testing.T) {
-	for _, c := range []struct {
-		text, name string
-		want       bool
-	}{
-		{"binary was compiled with 'cgo_enabled=0', go-sqlite3 requires cgo", "sqlite", true},
-		{"/usr/bin/python3: no module named pip", "python", true},
-		{"mysqlite3 is another thing", "sqlite", false},
-		{"sqlite is printed bare here", "sqlite", false},
-		{"vue3 and vue2", "vue", false},
-	} {
-		if got := namedWithVersion(c.text, c.name); got != c.want {
-			t.Errorf("namedWithVersion(%q, %q) = %v, want %v", c.text, c.name, got, c.want)
-		}
-	}
-}
-
 // TestObjectPrefix: a query names an object it prints as the start of a
 // longer name (pgx in pgxpool), not as the start of an English word made
 // from it (mock in mocker), and a release (v5) is no object.
 func TestObjectPrefix(t *testing.T) {
 	ix := NewIndex()
-	for _, w := range []string{"pgx", "pgxpool", "mock", "mocker", "sqlite", "go"} {
+	for _, w := range []string{"pgx", "pgxpool", "mock", "mocker", "sqlite", "sqlite3", "mysqlite3", "go"} {
 		ix.lex.id(w)
 	}
 	ids := func(ws ...string) []int32 {
@@ -111,6 +92,8 @@ func TestObjectPrefix(t *testing.T) {
 		{"mock", []string{"mocker"}, false},
 		{"pgx", []string{"go"}, false},
 		{"go", []string{"pgx"}, false},
+		{"sqlite", []string{"sqlite3"}, true},
+		{"sqlite", []string{"mysqlite3"}, false},
 	} {
 		if got := ix.allPrefixed(ids(c.obj), ids(c.query...)); got != c.want {
 			t.Errorf("allPrefixed(%s, %v) = %v, want %v", c.obj, c.query, got, c.want)

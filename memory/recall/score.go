@@ -637,7 +637,8 @@ func (ix *Index) objectMiss(q, cmd []int32, qText string, e *entry) (bool, strin
 		}
 		idf := bm25IDF(ix.titles, int(df))
 		all += idf
-		if _, found := slices.BinarySearch(q, id); !found && !namedWithVersion(qText, ix.lex.names[id]) && !ix.allPrefixed([]int32{id}, q) {
+		if !ix.allPrefixed([]int32{id}, q) {
+			// Not printed, nor as the start of a longer name (sqlite3).
 			missing += idf
 			obj = append(obj, ix.lex.names[id])
 		}
@@ -661,34 +662,6 @@ func (ix *Index) objectMiss(q, cmd []int32, qText string, e *entry) (bool, strin
 	}
 	return all > 0 && 2*missing > all, strings.Join(obj, " ")
 }
-
-// namedWithVersion reports whether the query's text names name with a
-// version run into it, as one word (sqlite3, python3, vue3): the same
-// thing, which Tokenize reads as another word.
-func namedWithVersion(qText, name string) bool {
-	if len(name) < 4 {
-		return false
-	}
-	for i := 0; ; {
-		j := strings.Index(qText[i:], name)
-		if j < 0 {
-			return false
-		}
-		at, end := i+j, i+j+len(name)
-		if (at == 0 || !isLetter(qText[at-1])) && end < len(qText) && qText[end] >= '0' && qText[end] <= '9' {
-			return true
-		}
-		i = end
-	}
-}
-
-// releaseTerm reports whether a term names a release (v4, v12), not a
-// thing.
-func releaseTerm(t string) bool {
-	return len(t) >= 2 && t[0] == 'v' && isDigits(t[1:])
-}
-
-func isLetter(b byte) bool { return b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' }
 
 // fileExts are the extensions of the files builds and tools name; a
 // dotted name ending in one is a file's name (where), not a host or an
@@ -743,4 +716,10 @@ func dottedNames(title string) []string {
 		}
 	}
 	return out
+}
+
+// releaseTerm reports whether a term names a release (v4, v12), not a
+// thing.
+func releaseTerm(t string) bool {
+	return len(t) >= 2 && t[0] == 'v' && isDigits(t[1:])
 }
