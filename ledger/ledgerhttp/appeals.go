@@ -85,6 +85,13 @@ func (s *Server) appeals(ctx context.Context, hash string) ([]appeal, error) {
 		if ap.deadline, err = s.correctBy(ctx, ap.jobs[0].Claims); err != nil {
 			return nil, err
 		}
+		if ap.deadline.IsZero() {
+			// Its reproductions so far took the failure away, so the
+			// claims have no correct_by now; the author paid for them
+			// all, and the ones left may make the claims Reproduced. It
+			// holds until the latest its correct_by could have been.
+			ap.deadline = ap.jobs[0].Created.Add(status.CorrectWithin)
+		}
 		out = append(out, ap)
 	}
 }
@@ -103,6 +110,10 @@ func (s *Server) correctBy(ctx context.Context, claims []ledger.JobClaim) (time.
 	})
 	return at, err
 }
+
+// SettleAppealsOnce settles, now, what the round sweep settles of
+// appeals (see settleAppeals).
+func (s *Server) SettleAppealsOnce(ctx context.Context) error { return s.settleAppeals(ctx) }
 
 // settleAppeals settles the credit of every appeal whose reproductions
 // are done or whose deadline passed: those not done come back to the
