@@ -56,7 +56,7 @@ func measure(b *testing.B, c *replay.Client) {
 	for id, ref := range refs {
 		byRef[ref] = id
 	}
-	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4, replay.Unseen5, replay.Unseen6} {
+	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4, replay.Unseen5, replay.Unseen6, replay.Unseen7} {
 		var outs []replay.Outcome
 		for _, q := range corpus.Of(s) {
 			o, err := c.Ask(q, byRef, time.Now())
@@ -98,6 +98,8 @@ func measure(b *testing.B, c *replay.Client) {
 			prefix = "unseen5-"
 		case replay.Unseen6:
 			prefix = "unseen6-"
+		case replay.Unseen7:
+			prefix = "unseen7-"
 		}
 		b.ReportMetric(r.RecallAt1, prefix+"recall@1")
 		b.ReportMetric(r.RecallAt3, prefix+"recall@3")

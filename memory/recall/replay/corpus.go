@@ -60,6 +60,18 @@
 // Redis and MongoDB, the aws, gcloud and az CLIs, compose and Helm,
 // GitHub Actions and GitLab CI, TLS, OAuth and JWT, locales and time
 // zones); it too is only ever reported, its misses unread.
+// The seventh unseen part (hand_unseen7*.go) was written later again,
+// blind the same way, about the toolchain inside a repository that agents
+// run all day (ESLint, Prettier, tsc, ruff, black, flake8, mypy, pyright,
+// golangci-lint, staticcheck, clippy, RuboCop, ShellCheck and hadolint;
+// pytest, Jest, Vitest, go test, cargo test, RSpec, Playwright and
+// Cypress; npm, pnpm, Yarn Berry, Bun, uv, Poetry, pip-tools, conda,
+// cargo, go modules, Bundler and Composer and their lockfiles; Make,
+// CMake, Ninja, Meson, Bazel, webpack, Vite, esbuild, Turborepo and Nx;
+// git signing, LFS, submodules, rebase conflicts, pre-commit and husky;
+// direnv, nvm, pyenv, asdf, mise, PATH and locales; dev containers and
+// buildx; xcodebuild, CocoaPods, Gradle for Android, Flutter and React
+// Native); it too is only ever reported, its misses unread.
 // All parts' notes are stored together, as one memory.
 package replay
 
@@ -85,7 +97,11 @@ type Split string
 // Unseen5 was written later still, blind the same way, about the everyday
 // stacks most coding agents work in; it is only ever reported. Unseen6
 // was written later again, blind the same way, about the everyday backend
-// and web product stacks; it is only ever reported.
+// and web product stacks; it is only ever reported. Unseen7 was written
+// later again, blind the same way, about the repository toolchain agents
+// run all day (linters, type checkers, test runners, package managers and
+// lockfiles, build tools, git hooks, version managers, mobile builds); it
+// is only ever reported.
 const (
 	Tune    Split = "tune"
 	HeldOut Split = "held-out"
@@ -96,6 +112,7 @@ const (
 	Unseen4 Split = "unseen4"
 	Unseen5 Split = "unseen5"
 	Unseen6 Split = "unseen6"
+	Unseen7 Split = "unseen7"
 )
 
 // Note is one note as an agent sends it, with the session that writes it.
@@ -242,7 +259,7 @@ func Build() Corpus {
 	}
 	c.Notes = append(c.Notes, plainNotes()...)
 	c.Queries = append(c.Queries, strayQueries()...)
-	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3, handUnseen2, handUnseen3, handUnseen4, handUnseen5, handUnseen6} {
+	for _, part := range []func() ([]Note, []Query){handTune, handTune2, handTune3, handHeldOut, handFresh, handFresh2, handFresh3, handUnseen2, handUnseen3, handUnseen4, handUnseen5, handUnseen6, handUnseen7} {
 		notes, qs := part()
 		c.Notes = append(c.Notes, notes...)
 		c.Queries = append(c.Queries, qs...)
