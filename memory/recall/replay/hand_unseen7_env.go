@@ -309,7 +309,7 @@ api-1 exited with code 1
 bash: ./target/aarch64-unknown-linux-gnu/release/ferrule: cannot execute binary file: Exec format error
 `, "", "never stored: same text, another object")
 
-	h.note(Note{ID: "tool-versions-source", Project: "pebblecast", OS: "linux", Lang: "typescript", At: day(2026, 2, 2), Type: "convention", NoFailure: true,
+	h.note(Note{ID: "tool-versions-source", Project: "pebblecast", OS: "linux", Lang: "typescript", At: day(2026, 2, 2), Type: "pattern", NoFailure: true,
 		Title:   "pebblecast: mise.toml is the one place tool versions live",
 		What:    "Convention: bun, node and python versions are pinned only in mise.toml; CI uses jdx/mise-action and reads the same file. No .nvmrc, .python-version or setup-bun version inputs.",
 		Why:     "Three files with three node versions drifted twice in January.",

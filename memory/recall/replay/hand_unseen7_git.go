@@ -41,7 +41,7 @@ error: Load key "/tmp/.git_signing_key_tmpkArhA3": invalid format?
 
 fatal: failed to write commit object
 `, "", "never stored: same text, another signer (ssh)")
-	h.note(Note{ID: "signing-ssh-convention", Project: "bramble", OS: "linux", Lang: "shell", At: day(2025, 8, 4), Type: "convention", NoFailure: true,
+	h.note(Note{ID: "signing-ssh-convention", Project: "bramble", OS: "linux", Lang: "shell", At: day(2025, 8, 4), Type: "pattern", NoFailure: true,
 		Title:   "bramble signs commits with SSH keys, not GPG, from now on",
 		What:    "Team decision: commits to main must be signed; we use SSH signing (gpg.format ssh, user.signingkey = the .pub path) and register the key on GitHub as a signing key. allowed_signers lives in .github/allowed_signers for local verification.",
 		Why:     "GPG setup cost every new laptop an afternoon; everyone already has an ed25519 key.",

@@ -207,7 +207,7 @@ Found 1 error in src/plugins/remark-toc.ts:2
 `, "", "never stored: same kind, another object")
 
 	// A convention, no failure.
-	h.note(Note{ID: "quillmark-lint-order", Project: "quillmark", OS: "macos", Lang: "typescript", At: day(2025, 2, 11), Type: "convention", NoFailure: true,
+	h.note(Note{ID: "quillmark-lint-order", Project: "quillmark", OS: "macos", Lang: "typescript", At: day(2025, 2, 11), Type: "pattern", NoFailure: true,
 		Title:   "quillmark: eslint owns correctness, prettier owns formatting",
 		What:    "Agreed in review: `pnpm lint --fix` runs before `pnpm format`, eslint-config-prettier stays last in the config array, and nobody adds stylistic ESLint rules (indent, quotes, comma-dangle) again.",
 		Why:     "The two kept fighting over trailing commas and each PR had churn from whichever ran last.",
