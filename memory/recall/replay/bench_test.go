@@ -22,10 +22,15 @@ import (
 
 // BenchmarkIngressReplay is the memory's measurement: the corpus's notes
 // sent through a real node's ingress, then every failing tool result of
-// the held-out, fresh and the six unseen parts (and, apart, the tune part) replayed in a
-// fresh session each, the inject read as the agent reads it.
+// the held-out, fresh and the seven unseen parts (and, apart, the tune
+// part) replayed in a fresh session each, the inject read as the agent
+// reads it.
 //
 //	go test -run '^$' -bench BenchmarkIngressReplay -benchtime=1x ./memory/recall/replay/
+//
+// BenchmarkIngressReplay/corpus stores every part's notes in one memory;
+// BenchmarkIngressReplay/own gives each part a memory of its own notes
+// (metrics prefixed own-), where what each failure should get is certain.
 //
 // BenchmarkIngressReplay/100k does the same with 100,000 more records
 // stored (the generator's, written to the node's store before it starts).
@@ -33,6 +38,11 @@ func BenchmarkIngressReplay(b *testing.B) {
 	b.Run("corpus", func(b *testing.B) {
 		for b.Loop() {
 			measure(b, startNode(b))
+		}
+	})
+	b.Run("own", func(b *testing.B) {
+		for b.Loop() {
+			measureOwn(b)
 		}
 	})
 	b.Run("100k", func(b *testing.B) {
@@ -46,9 +56,41 @@ func BenchmarkIngressReplay(b *testing.B) {
 	})
 }
 
+// reported are the parts the benchmark reports, in order.
+var reported = []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4, replay.Unseen5, replay.Unseen6, replay.Unseen7}
+
+// measure stores every part's notes in one memory and replays each
+// part's failures against it.
 func measure(b *testing.B, c *replay.Client) {
 	corpus := replay.Build()
-	refs, err := c.Store(corpus.Notes)
+	byRef := store(b, c, corpus.Notes)
+	for _, s := range reported {
+		report(b, c, corpus, byRef, s, "")
+	}
+}
+
+// measureOwn gives each part a memory of its own notes alone (a new
+// node each), and replays its failures there. A part's author wrote its
+// notes and failures together, so what a failure should get is certain
+// only against them: in the shared memory another part's global note
+// can answer a failure its own part says no note matches.
+func measureOwn(b *testing.B) {
+	corpus := replay.Build()
+	for _, s := range reported {
+		var notes []replay.Note
+		for _, n := range corpus.Notes {
+			if n.Split == s {
+				notes = append(notes, n)
+			}
+		}
+		c := startNode(b)
+		report(b, c, corpus, store(b, c, notes), s, "own-")
+	}
+}
+
+// store sends the notes and returns their note IDs by record_ref.
+func store(b *testing.B, c *replay.Client, notes []replay.Note) map[string]string {
+	refs, err := c.Store(notes)
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -56,59 +98,53 @@ func measure(b *testing.B, c *replay.Client) {
 	for id, ref := range refs {
 		byRef[ref] = id
 	}
-	for _, s := range []replay.Split{replay.HeldOut, replay.Tune, replay.Fresh, replay.Unseen, replay.Unseen2, replay.Unseen3, replay.Unseen4, replay.Unseen5, replay.Unseen6, replay.Unseen7} {
-		var outs []replay.Outcome
-		for _, q := range corpus.Of(s) {
-			o, err := c.Ask(q, byRef, time.Now())
-			if err != nil {
-				b.Fatal(err)
-			}
-			outs = append(outs, o)
+	return byRef
+}
+
+// report replays part s's failures, logs its figures and reports them
+// as metrics, each name prefixed with store's prefix and the part's.
+func report(b *testing.B, c *replay.Client, corpus replay.Corpus, byRef map[string]string, s replay.Split, storePrefix string) {
+	var outs []replay.Outcome
+	for _, q := range corpus.Of(s) {
+		o, err := c.Ask(q, byRef, time.Now())
+		if err != nil {
+			b.Fatal(err)
 		}
-		r := replay.Evaluate(outs)
-		b.Logf("%s: %s", s, r)
-		if s == replay.Fresh {
-			// Per file: the fresh part was written in rounds, and a
-			// round not yet looked at says whether tuning generalises.
-			for _, part := range replay.ByFile(outs) {
-				b.Logf("  %s %s", part.Name, replay.Evaluate(part.Outcomes))
-			}
-		}
-		if path := os.Getenv("REPLAY_MISSES"); path != "" {
-			// The benchmark log keeps only its first lines.
-			os.WriteFile(path+"."+string(s), []byte(strings.Join(r.Misses, "\n")+"\n"), 0o600)
-		}
-		// Held-out keeps its bare metric names; fresh's and the unseen
-		// parts' are prefixed.
-		prefix := ""
-		switch s {
-		case replay.Tune:
-			continue
-		case replay.Fresh:
-			prefix = "fresh-"
-		case replay.Unseen:
-			prefix = "unseen-"
-		case replay.Unseen2:
-			prefix = "unseen2-"
-		case replay.Unseen3:
-			prefix = "unseen3-"
-		case replay.Unseen4:
-			prefix = "unseen4-"
-		case replay.Unseen5:
-			prefix = "unseen5-"
-		case replay.Unseen6:
-			prefix = "unseen6-"
-		case replay.Unseen7:
-			prefix = "unseen7-"
-		}
-		b.ReportMetric(r.RecallAt1, prefix+"recall@1")
-		b.ReportMetric(r.RecallAt3, prefix+"recall@3")
-		b.ReportMetric(r.MRR, prefix+"MRR")
-		b.ReportMetric(r.FalseInjection, prefix+"false-inj")
-		b.ReportMetric(r.StaleFix, prefix+"stale-fix")
-		b.ReportMetric(float64(r.P50.Microseconds())/1000, prefix+"p50-ms")
-		b.ReportMetric(float64(r.P95.Microseconds())/1000, prefix+"p95-ms")
+		outs = append(outs, o)
 	}
+	r := replay.Evaluate(outs)
+	b.Logf("%s%s: %s", storePrefix, s, r)
+	if s == replay.Fresh && storePrefix == "" {
+		// Per file: the fresh part was written in rounds, and a
+		// round not yet looked at says whether tuning generalises.
+		for _, part := range replay.ByFile(outs) {
+			b.Logf("  %s %s", part.Name, replay.Evaluate(part.Outcomes))
+		}
+	}
+	if path := os.Getenv("REPLAY_MISSES"); path != "" {
+		// The benchmark log keeps only its first lines.
+		os.WriteFile(path+"."+storePrefix+string(s), []byte(strings.Join(r.Misses, "\n")+"\n"), 0o600)
+	}
+	// Held-out keeps its bare metric names; fresh's and the unseen
+	// parts' are prefixed.
+	prefix := storePrefix
+	switch s {
+	case replay.Tune:
+		if storePrefix == "" {
+			return
+		}
+		prefix += "tune-"
+	case replay.HeldOut:
+	default:
+		prefix += string(s) + "-"
+	}
+	b.ReportMetric(r.RecallAt1, prefix+"recall@1")
+	b.ReportMetric(r.RecallAt3, prefix+"recall@3")
+	b.ReportMetric(r.MRR, prefix+"MRR")
+	b.ReportMetric(r.FalseInjection, prefix+"false-inj")
+	b.ReportMetric(r.StaleFix, prefix+"stale-fix")
+	b.ReportMetric(float64(r.P50.Microseconds())/1000, prefix+"p50-ms")
+	b.ReportMetric(float64(r.P95.Microseconds())/1000, prefix+"p95-ms")
 }
 
 // startPadded starts a node whose store holds n records of the
