@@ -288,3 +288,53 @@ func writeSession(t *testing.T, send func(string, time.Time, map[string]any) (ma
 	}
 	send("session.end", time.Now(), map[string]any{"session_handle": h, "reason": "exit"})
 }
+
+// TestProseSupersessionNamesTheOldFix: a note saying an older fix no
+// longer holds, about the error its failure prints now that the fix is
+// gone, replaces the older note whose fix it names: the old failure
+// brings the newer note, and the older one is not pushed above it.
+func TestProseSupersessionNamesTheOldFix(t *testing.T) {
+	send := notesEngine(t)
+	otherNotes(t, send, "clinic")
+	writeSession(t, send, "clinic", time.Now().AddDate(-2, 0, 0), func(h string) []map[string]any {
+		n := note(h, "SqlClient 4: certificate chain not trusted", "project",
+			"After bumping Microsoft.Data.SqlClient: `A connection was successfully established with the server, but then an error occurred during the pre-login handshake` and `The certificate chain was issued by an authority that is not trusted`",
+			"SqlClient 4 encrypts by default and the dev server's certificate is self-signed", "")
+		delete(n, "fix")
+		n["content"].(map[string]any)["learned"] = "add TrustServerCertificate=True to the connection string"
+		return []map[string]any{n}
+	})
+	writeSession(t, send, "clinic", time.Now().AddDate(0, -1, 0), func(h string) []map[string]any {
+		return []map[string]any{note(h, "staging SQL: trust our CA", "project",
+			"Staging fails at the first query: `The remote certificate was rejected by the provided RemoteCertificateValidationCallback`",
+			"the TrustServerCertificate=True shortcut was banned by the security review; the old advice is only for throwaway local containers now",
+			"cp clinic-root-ca.crt /usr/local/share/ca-certificates/ && update-ca-certificates")}
+	})
+	tail := "Microsoft.Data.SqlClient.SqlException (0x80131904): A connection was successfully established with the server, but then an error occurred during the pre-login handshake. (provider: SSL Provider, error: 0 - The certificate chain was issued by an authority that is not trusted.)\n"
+	got := pushed(t, send, "clinic", "linux", tail)
+	if len(got) == 0 || got[0] != "staging SQL: trust our CA" || slices.Contains(got, "SqlClient 4: certificate chain not trusted") {
+		t.Errorf("pushed %v, want the newer note first and the older one not at all", got)
+	}
+}
+
+// TestProseSupersessionLeavesOtherProjects: a note saying an old fix no
+// longer holds, whose failure shares only a word with another project's
+// global note, replaces nothing: that global note is still pushed, in
+// the new note's project too, for its own failure.
+func TestProseSupersessionLeavesOtherProjects(t *testing.T) {
+	send := notesEngine(t)
+	otherNotes(t, send, "clinic")
+	writeSession(t, send, "infra", time.Now().AddDate(-2, 0, 0), func(h string) []map[string]any {
+		return []map[string]any{note(h, "git push rejected (fetch first)", "global",
+			"`! [rejected] main -> main (fetch first)` and `error: failed to push some refs`", "the remote has commits the local branch lacks", "git pull --rebase && git push")}
+	})
+	writeSession(t, send, "clinic", time.Now().AddDate(0, -1, 0), func(h string) []map[string]any {
+		return []map[string]any{note(h, "staging SQL: trust our CA", "project",
+			"Staging fails at the first query: `The remote certificate was rejected by the provided RemoteCertificateValidationCallback`",
+			"the old shortcut no longer works since the security review", "update-ca-certificates")}
+	})
+	tail := "To github.com:clinic/api.git\n ! [rejected]        main -> main (fetch first)\nerror: failed to push some refs to 'github.com:clinic/api.git'\nhint: Updates were rejected because the remote contains work that you do not\n"
+	if got := pushed(t, send, "clinic", "linux", tail); len(got) == 0 || got[0] != "git push rejected (fetch first)" {
+		t.Errorf("pushed %v, want the other project's global note", got)
+	}
+}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 
@@ -131,7 +132,8 @@ func (t *turn) supersedeInProse(r *record) {
 	// in passing ("Same `no go files to analyze` ..."): half the search
 	// floor finds the older note, as long as the failure output is
 	// shared.
-	floor := searchFloor(t.prof)
+	full := searchFloor(t.prof)
+	floor := full
 	if r.SupersedesInProse {
 		floor /= 2
 	}
@@ -142,9 +144,12 @@ func (t *turn) supersedeInProse(r *record) {
 		// topic.
 		q.Text += "\n" + r.Content.What
 	}
-	party := func(o *record, h recall.Hit) bool {
+	eligible := func(o *record) bool {
 		return o.Ref != r.Ref && !o.Superseded && (o.Adapter == t.s.AdapterID || o.Shared) &&
-			(reaches(r, o) || reaches(o, r) || replacesIn(r, o) || replacesIn(o, r)) && sameSystem(d, o.doc()) && (d.ErrorText == "" || sharesOutput(h))
+			(reaches(r, o) || reaches(o, r) || replacesIn(r, o) || replacesIn(o, r)) && sameSystem(d, o.doc())
+	}
+	party := func(o *record, h recall.Hit) bool {
+		return eligible(o) && (d.ErrorText == "" || sharesOutput(h))
 	}
 	// The writer's "my old note" is one of its own project's when there
 	// is one: a memory holds other projects' global notes on every
@@ -158,6 +163,29 @@ func (t *turn) supersedeInProse(r *record) {
 		hits = t.ownProjectFirst(t.search(q, floor/4, 4, party), r.Project)
 		if len(hits) >= 2 && hits[0].Score < proseLead*hits[1].Score {
 			hits = nil
+		}
+	}
+	// Found below the floor, another project's note shares a word or two
+	// of the failure: the writer's old fix is one of its own project's,
+	// or one whose fix its words name.
+	hits = slices.DeleteFunc(hits, func(h memory.Hit) bool {
+		o := t.view(h.RecordRef)
+		return o == nil || h.Score < full && o.Project != r.Project && !namesOldFix(r, o) && !namesOldFix(o, r)
+	})
+	if r.SupersedesInProse {
+		// The older note is the one whose fix the words name (a setting
+		// of it this note's own fix does not use), when one is. The
+		// failure may even have changed with the fix ("trust our CA
+		// instead of TrustServerCertificate": another error since the
+		// shortcut was banned), so it is looked for by its settings too.
+		named := slices.DeleteFunc(slices.Clone(hits), func(h memory.Hit) bool { return !namesOldFix(r, t.view(h.RecordRef)) })
+		if settings := strings.Join(fixSettings(r.words()), " "); len(hits) == 0 && settings != "" {
+			named = t.ownProjectFirst(t.search(recall.Query{Text: settings}, floor/4, 4, func(o *record, _ recall.Hit) bool {
+				return eligible(o) && namesOldFix(r, o)
+			}), r.Project)
+		}
+		if len(named) > 0 {
+			hits = named
 		}
 	}
 	if len(hits) == 0 {
@@ -282,6 +310,45 @@ func successorHit(s *record, old recall.Hit) recall.Hit {
 func sharesOutput(h recall.Hit) bool {
 	for _, r := range h.Reasons {
 		if r.Signal == recall.SignalErrorSignature && r.Contribution > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// reFixSetting finds the settings a fix writes: flags (--no-dev),
+// assignments (TrustServerCertificate=True), SCREAMING_CASE variables,
+// dotted keys (http.postBuffer) and camelCase or CamelCase names.
+var reFixSetting = regexp.MustCompile("(?:^|[\\s`'\"(;,])(--?[a-zA-Z][\\w-]{3,}(?:=[^\\s`'\",;]+)?|[A-Za-z_][\\w.-]*=[^\\s`'\",;]+|[A-Z][A-Z0-9]*_[A-Z0-9_]{2,}|[a-z]+(?:\\.[a-z][a-zA-Z]+)+|[a-z]+[A-Z][a-zA-Z]{2,}|[A-Z][a-z]+[A-Z][a-zA-Z]{3,})")
+
+// fixSettings returns the settings text names (see reFixSetting), at
+// least six characters each, once each.
+func fixSettings(text string) []string {
+	var out []string
+	for _, m := range reFixSetting.FindAllStringSubmatch(text, -1) {
+		if tok := strings.TrimRight(m[1], ".:"); len(tok) >= 6 && !slices.Contains(out, tok) {
+			out = append(out, tok)
+		}
+	}
+	return out
+}
+
+// words are what a note says in words: its title, what, why and
+// learned.
+func (r *record) words() string {
+	return strings.Join([]string{r.Title, r.Content.What, r.Content.Why, r.Content.Learned}, "\n")
+}
+
+// namesOldFix reports whether the newer note's words name a setting of
+// the older note's fix (its command, or what it learned) that the newer
+// note's own fix does not use: the fix it says no longer holds.
+func namesOldFix(newer, older *record) bool {
+	if newer == nil || older == nil || !older.occurred().Before(newer.occurred()) {
+		return false
+	}
+	words, own := newer.words(), fixText(newer.Fix)
+	for _, tok := range fixSettings(fixText(older.Fix) + "\n" + older.Content.Learned) {
+		if !strings.Contains(own, tok) && strings.Contains(words, tok) {
 			return true
 		}
 	}
