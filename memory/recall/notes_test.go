@@ -81,6 +81,8 @@ func TestNotePlatform(t *testing.T) {
 		"works on Linux and Windows alike":             "",
 		"on Windows; Linux containers, Windows runner": "windows",
 		"no system named":                              "",
+		"generated on the mac, fails in the alpine container: only the darwin-arm64 engine was there": "",
+		"the linux-x64 binary from npm runs nowhere else":                                             "",
 	} {
 		if got := recall.NotePlatform(text); got != want {
 			t.Errorf("NotePlatform(%q) = %q, want %q", text, got, want)
