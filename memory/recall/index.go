@@ -595,8 +595,17 @@ func withoutProject(syms []string, project string) []string {
 }
 
 func uniq(in []string) []string {
-	seen := make(map[string]bool, len(in))
 	out := in[:0:0]
+	if len(in) <= uniqScan {
+		// A few words: looking back costs less than a map.
+		for _, s := range in {
+			if s != "" && !slices.Contains(out, s) {
+				out = append(out, s)
+			}
+		}
+		return out
+	}
+	seen := make(map[string]bool, len(in))
 	for _, s := range in {
 		if s != "" && !seen[s] {
 			seen[s] = true
@@ -605,6 +614,9 @@ func uniq(in []string) []string {
 	}
 	return out
 }
+
+// uniqScan is how many strings uniq dedupes by scanning what it kept.
+const uniqScan = 24
 
 func lowerAll(in []string) []string {
 	out := make([]string, 0, len(in))

@@ -167,9 +167,10 @@ func quotes(q []quotedName, name string) bool {
 // tool prints what exists, not what failed.
 func listed(qText, name string) bool {
 	found := false
-	for _, l := range strings.Split(qText, "\n") {
-		i := strings.Index(l, name)
-		if i < 0 {
+	for rest := qText; rest != ""; {
+		l, after, _ := strings.Cut(rest, "\n")
+		rest = after
+		if !strings.Contains(l, name) {
 			continue
 		}
 		if strings.Count(l, ",") < 3 {
