@@ -85,6 +85,7 @@ import (
 	"regexp"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/agora-node/agora/memory"
@@ -157,12 +158,12 @@ func New(ctx context.Context, st Store, cfg Config) (*Engine, error) {
 	}
 	rows := all.Records
 	all.Records = nil
-	for _, row := range rows {
-		r, err := decodeRecord(row)
-		if err != nil {
-			return nil, fmt.Errorf("engine: %w", err)
-		}
-		e.install(r)
+	records, docs, err := decodeAll(rows)
+	if err != nil {
+		return nil, fmt.Errorf("engine: %w", err)
+	}
+	for i, r := range records {
+		e.installDoc(r, docs[i])
 	}
 	if len(rows) >= bigStore {
 		// Building the index of a large store leaves as much garbage
@@ -173,6 +174,43 @@ func New(ctx context.Context, st Store, cfg Config) (*Engine, error) {
 	}
 	return e, nil
 }
+
+// decodeAll decodes the stored rows and works out each record's recall
+// document, on every core: most of a large store's start is the
+// documents' text work (the failure each note quotes, its normalized
+// output), which is each record's alone. The index then takes them in
+// the order they were stored.
+func decodeAll(rows []MemoryRecord) ([]*record, []recall.Doc, error) {
+	records, docs := make([]*record, len(rows)), make([]recall.Doc, len(rows))
+	errs := make([]error, len(rows))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(1, len(rows)/decodeBatch)) {
+		wg.Go(func() {
+			for {
+				from := int(next.Add(decodeBatch)) - decodeBatch
+				if from >= len(rows) {
+					return
+				}
+				for i := from; i < min(from+decodeBatch, len(rows)); i++ {
+					if records[i], errs[i] = decodeRecord(rows[i]); errs[i] == nil {
+						docs[i] = records[i].doc()
+					}
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return nil, nil, err
+		}
+	}
+	return records, docs, nil
+}
+
+// decodeBatch is how many rows a decoding worker takes at a time.
+const decodeBatch = 64
 
 // bigStore is how many records make the garbage of building the index
 // worth a collection before serving (see New).

@@ -224,7 +224,10 @@ func environment(env *memory.Environment) map[string]string {
 }
 
 // install puts a stored record in the engine's maps and index.
-func (e *Engine) install(r *record) {
+func (e *Engine) install(r *record) { e.installDoc(r, r.doc()) }
+
+// installDoc is install with the record's document already worked out.
+func (e *Engine) installDoc(r *record, d recall.Doc) {
 	e.recMu.Lock()
 	e.records[r.Ref] = r
 	e.topics[r.topic()] = r.Ref
@@ -232,7 +235,7 @@ func (e *Engine) install(r *record) {
 	// Replace cannot fail for a record with a ref; records are installed
 	// under recWrite (or before New returns), so the index sees them in
 	// the order they were stored.
-	_ = e.index.Replace(r.doc())
+	_ = e.index.Replace(d)
 }
 
 // lookup returns the installed record ref, or nil.
