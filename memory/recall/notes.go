@@ -66,7 +66,7 @@ var (
 	rePlatform = regexp.MustCompile(`(?i)\b(windows|win32|win64|powershell|wsl2?|macos|mac ?os ?x?|mac|osx|darwin|homebrew|apple silicon|linux|ubuntu|debian|alpine|fedora|centos|rhel|arch linux)\b`)
 	// A platform string (linux/arm64, windows/amd64) names an image's
 	// platform, not the system the note's fix is for.
-	reImageTag       = regexp.MustCompile(`(?i)\S*(?:[:-](?:alpine|ubuntu|debian|centos|fedora)|(?:alpine|ubuntu|debian|centos|fedora)[:-])\S*`)
+	reImageTag = regexp.MustCompile(`(?i)\S*(?:[:-](?:alpine|ubuntu|debian|centos|fedora)|(?:alpine|ubuntu|debian|centos|fedora)[:-])\S*`)
 	// So does a target triple's or a package's platform tag
 	// (darwin-arm64, linux-x64, win32-x64, linux-musl).
 	rePlatformString = regexp.MustCompile(`(?i)\b(?:linux|windows|darwin|win32|win64)[/_-](?:amd64|arm64|aarch64|arm|386|x86_64|x64|x86|ia32|ppc64le|s390x|musl|gnu)\b`)
