@@ -160,6 +160,7 @@ type Index struct {
 	// ids by token count (see shape.go).
 	shapes      []*shape
 	shapesByLen map[int][]int32
+	stoks       map[string]int32 // shape tokens' ids (see stokIDs)
 
 	scratch sync.Pool // *scratch, reused across searches
 }
@@ -176,6 +177,7 @@ func NewIndex() *Index {
 
 		nameDF:      make(map[string]int),
 		shapesByLen: make(map[int][]int32),
+		stoks:       make(map[string]int32),
 	}
 }
 
@@ -563,7 +565,7 @@ func (ix *Index) maybeCompact() {
 	ix.live, ix.dead, ix.lexTotal = fresh.live, 0, fresh.lexTotal
 	ix.errDocs, ix.symDocs = fresh.errDocs, fresh.symDocs
 	ix.titleDF, ix.titles, ix.nameDF = fresh.titleDF, fresh.titles, fresh.nameDF
-	ix.shapes, ix.shapesByLen = fresh.shapes, fresh.shapesByLen
+	ix.shapes, ix.shapesByLen, ix.stoks = fresh.shapes, fresh.shapesByLen, fresh.stoks
 }
 
 // projectTerms returns the search terms of a project name.

@@ -42,6 +42,7 @@ const lineBreak = "⏎"
 // shape is one mined output shape.
 type shape struct {
 	toks    []string // "" at a slot
+	ids     []int32  // toks' ids (see stokIDs), 0 at a slot
 	members int32
 	// terms counts, per position, the members whose token there holds a
 	// title term of theirs, by term. Only title terms are counted, so it
@@ -92,17 +93,23 @@ func maskFile(t string) string {
 
 // similarity is the share of positions where s holds tok (slots do not
 // count); -1 when the lengths differ.
-func (s *shape) similarity(toks []string) float64 {
-	if len(s.toks) != len(toks) {
+// It compares the tokens by their ids (see stokIDs), and gives up, with
+// -1, as soon as the positions left cannot bring it to least.
+func (s *shape) similarity(ids []int32, least float64) float64 {
+	if len(s.ids) != len(ids) {
 		return -1
 	}
+	n := len(ids)
+	need := least * float64(n)
 	var eq int
-	for i, t := range s.toks {
-		if t != "" && t == toks[i] {
+	for i, id := range s.ids {
+		if id != 0 && id == ids[i] {
 			eq++
+		} else if float64(eq+n-1-i) < need-1e-9 {
+			return -1
 		}
 	}
-	return float64(eq) / float64(len(toks))
+	return float64(eq) / float64(n)
 }
 
 // findShape returns the shape toks fits best, or -1.
@@ -110,9 +117,13 @@ func (ix *Index) findShape(toks []string) int32 {
 	if len(toks) == 0 {
 		return -1
 	}
+	return ix.findShapeIDs(ix.stokIDs(toks, false))
+}
+
+func (ix *Index) findShapeIDs(ids []int32) int32 {
 	best, bestSim := int32(-1), shapeSim
-	for _, id := range ix.shapesByLen[len(toks)] {
-		if sim := ix.shapes[id].similarity(toks); sim >= bestSim {
+	for _, id := range ix.shapesByLen[len(ids)] {
+		if sim := ix.shapes[id].similarity(ids, bestSim); sim >= bestSim {
 			best, bestSim = id, sim
 			if sim == 1 {
 				break
@@ -122,6 +133,25 @@ func (ix *Index) findShape(toks []string) int32 {
 	return best
 }
 
+// stokIDs returns the ids of shape tokens, 0 for "": a token first met
+// gets a new one when add is set, and -1 (equal to no shape's) when not.
+func (ix *Index) stokIDs(toks []string, add bool) []int32 {
+	ids := make([]int32, len(toks))
+	for i, t := range toks {
+		switch id, ok := ix.stoks[t]; {
+		case t == "":
+		case ok:
+			ids[i] = id
+		case add:
+			ids[i] = int32(len(ix.stoks) + 1)
+			ix.stoks[t] = ids[i]
+		default:
+			ids[i] = -1
+		}
+	}
+	return ids
+}
+
 // addShape files toks, the shape tokens of a record with the given title
 // terms, under the shape it fits, making slots where they disagree, or
 // under a new shape. It returns the shape's id.
@@ -129,11 +159,13 @@ func (ix *Index) addShape(toks []string, title []string, inTitle func(string) bo
 	if len(toks) == 0 {
 		return -1
 	}
-	id := ix.findShape(toks)
+	ids := ix.stokIDs(toks, true)
+	id := ix.findShapeIDs(ids)
 	if id < 0 {
 		id = int32(len(ix.shapes))
 		ix.shapes = append(ix.shapes, &shape{
 			toks:   append([]string(nil), toks...),
+			ids:    ids,
 			terms:  make([]map[string]int32, len(toks)),
 			titles: make(map[string]int32),
 		})
@@ -142,7 +174,7 @@ func (ix *Index) addShape(toks []string, title []string, inTitle func(string) bo
 	s := ix.shapes[id]
 	for i, t := range toks {
 		if s.toks[i] != t {
-			s.toks[i] = ""
+			s.toks[i], s.ids[i] = "", 0
 		}
 	}
 	s.members++
