@@ -176,10 +176,10 @@ func New(ctx context.Context, st Store, cfg Config) (*Engine, error) {
 }
 
 // decodeAll decodes the stored rows and works out each record's recall
-// document, on every core: most of a large store's start is the
-// documents' text work (the failure each note quotes, its normalized
-// output), which is each record's alone. The index then takes them in
-// the order they were stored.
+// document, prepared for the index (recall.Prepare), on every core: most
+// of a large store's start is the documents' text work (the failure each
+// note quotes, its normalized output, its prose), which is each record's
+// alone. The index then takes them in the order they were stored.
 func decodeAll(rows []MemoryRecord) ([]*record, []recall.Doc, error) {
 	records, docs := make([]*record, len(rows)), make([]recall.Doc, len(rows))
 	errs := make([]error, len(rows))
@@ -194,7 +194,7 @@ func decodeAll(rows []MemoryRecord) ([]*record, []recall.Doc, error) {
 				}
 				for i := from; i < min(from+decodeBatch, len(rows)); i++ {
 					if records[i], errs[i] = decodeRecord(rows[i]); errs[i] == nil {
-						docs[i] = records[i].doc()
+						docs[i] = recall.Prepare(records[i].doc())
 					}
 				}
 			}

@@ -107,7 +107,7 @@ type entry struct {
 	codes []int32
 }
 
-// prose is a record's words in order, by segment (see proseIDs).
+// prose is a record's words in order, by segment (see proseWords).
 type prose struct {
 	ids   []int32
 	marks []int16 // per word: markOwn, markQuote or a quoted name's number
@@ -235,6 +235,8 @@ func (ix *Index) Remove(id string) error {
 // insert indexes d under a new doc number. The caller holds the write lock.
 func (ix *Index) insert(d Doc) {
 	d.Environment = lowerMap(d.Environment)
+	norm, words := d.texts()
+	d.prepared = nil // the entry keeps what it needs of them
 	e := &entry{doc: d}
 	n := int32(len(ix.entries))
 
@@ -279,7 +281,6 @@ func (ix *Index) insert(d Doc) {
 			length++
 		}
 	}
-	norm := NormalizeError(d.ErrorText)
 	if d.About != "" {
 		about := map[string]bool{}
 		// Only what the output prints, a code span names, or the prose
@@ -323,7 +324,7 @@ func (ix *Index) insert(d Doc) {
 		}
 	}
 	e.lexLen = length
-	e.prose = ix.proseIDs(d.Content)
+	e.prose = ix.proseOf(words)
 	// A code inside the output the note quotes is judged with the rest
 	// of its line (outputSignal); one named only in the prose is the
 	// note's whole quote.

@@ -40,19 +40,41 @@ const (
 // bigram packs two lex ids into one map key.
 func bigram(a, b int32) uint64 { return uint64(uint32(a))<<32 | uint64(uint32(b)) }
 
-// proseIDs reads a record's words in order, normalized the way output
+// proseOf is a record's prose as the index keeps it: the words
+// proseWords read, by their lex ids. A word the dictionary does not hold
+// yet is added (the record is being indexed).
+func (ix *Index) proseOf(w proseText) prose {
+	p := prose{ids: make([]int32, len(w.toks)), marks: w.marks, src: w.src, ends: w.ends, lines: w.lines, errSeg: w.errSeg}
+	for i, t := range w.toks {
+		p.ids[i] = ix.lex.id(t)
+	}
+	return p
+}
+
+// proseText is prose with its words as text: the part of reading a
+// record's words that needs no index, so that it can run anywhere
+// beforehand (see Prepare).
+type proseText struct {
+	toks   []string
+	marks  []int16
+	src    []int32
+	ends   []int
+	lines  []int
+	errSeg []bool
+}
+
+// proseWords reads a record's words in order, normalized the way output
 // is so that paths and versions read alike, by segment: a sentence or a
 // line, the unit a writer quotes output in. Each word is marked as the
 // writer's own, part of a quoted message (a code span or quoted text of
 // several words) or part of a quoted name (one word in quotes: 'Save',
-// "@/lib/api"). A word the dictionary does not hold yet is added (the
-// record is being indexed).
-func (ix *Index) proseIDs(text string) prose {
-	var p prose
+// "@/lib/api").
+func proseWords(text string) proseText {
+	var p proseText
 	name := int16(0)
 	var seg strings.Builder
 	closeSeg := func() {
-		if n := len(p.ids); n > 0 && (len(p.ends) == 0 || p.ends[len(p.ends)-1] != n) {
+		if n := len(p.toks); n > 0 && (len(p.ends) == 0 || p.ends[len(p.ends)-1] != n) {
 			p.ends = append(p.ends, n)
 			l := strings.ToLower(seg.String())
 			p.errSeg = append(p.errSeg, keyLine.MatchString(l) && !reNarration.MatchString(l))
@@ -66,7 +88,7 @@ func (ix *Index) proseIDs(text string) prose {
 		for _, f := range strings.Fields(NormalizeError(s)) {
 			src++
 			for _, t := range Tokenize(f) {
-				p.ids = append(p.ids, ix.lex.id(t))
+				p.toks = append(p.toks, t)
 				p.marks = append(p.marks, mark)
 				p.src = append(p.src, src)
 			}
@@ -109,7 +131,7 @@ func (ix *Index) proseIDs(text string) prose {
 		}
 		narration(line[last:])
 		closeSeg()
-		p.lines = append(p.lines, len(p.ids))
+		p.lines = append(p.lines, len(p.toks))
 	}
 	return p
 }

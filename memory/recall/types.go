@@ -121,6 +121,36 @@ type Doc struct {
 	// score there (see osBoundShare).
 	PlatformBound bool
 	ConflictsWith bool // another record contradicts this one and neither is resolved
+
+	// prepared is what Prepare read of the document's texts beforehand.
+	prepared *preparedDoc
+}
+
+// preparedDoc is the part of indexing a document that needs no index:
+// its failure output normalized and its prose read into words.
+type preparedDoc struct {
+	errorText, content string // what they were read from
+	norm               string
+	prose              proseText
+}
+
+// Prepare returns d with the text work of indexing it done beforehand,
+// which Add and Replace then skip: reading its failure output and its
+// prose, most of the cost of indexing a note. It needs no index, so many
+// documents can be prepared at once (a node's start does, on every
+// core) and then added in order.
+func Prepare(d Doc) Doc {
+	d.prepared = &preparedDoc{errorText: d.ErrorText, content: d.Content, norm: NormalizeError(d.ErrorText), prose: proseWords(d.Content)}
+	return d
+}
+
+// texts returns d's failure output normalized and its prose as words,
+// as Prepare read them when it did and they still hold.
+func (d Doc) texts() (norm string, words proseText) {
+	if p := d.prepared; p != nil && p.errorText == d.ErrorText && p.content == d.Content {
+		return p.norm, p.prose
+	}
+	return NormalizeError(d.ErrorText), proseWords(d.Content)
 }
 
 // Query is what the agent is doing right now. Every field is optional; the
