@@ -235,7 +235,8 @@ func (ix *Index) Remove(id string) error {
 // insert indexes d under a new doc number. The caller holds the write lock.
 func (ix *Index) insert(d Doc) {
 	d.Environment = lowerMap(d.Environment)
-	norm, words := d.texts()
+	read := d.texts()
+	norm := read.norm
 	d.prepared = nil // the entry keeps what it needs of them
 	e := &entry{doc: d}
 	n := int32(len(ix.entries))
@@ -324,7 +325,7 @@ func (ix *Index) insert(d Doc) {
 		}
 	}
 	e.lexLen = length
-	e.prose = ix.proseOf(words)
+	e.prose = ix.proseOf(read.prose)
 	// A code inside the output the note quotes is judged with the rest
 	// of its line (outputSignal); one named only in the prose is the
 	// note's whole quote.
@@ -332,7 +333,7 @@ func (ix *Index) insert(d Doc) {
 	for _, t := range Tokenize(norm) {
 		quoted[t] = true
 	}
-	for _, c := range errorCodes(d.Title, d.About, d.Content) {
+	for _, c := range read.codes {
 		if !quoted[c] {
 			e.codes = append(e.codes, ix.lex.id(c))
 		}
@@ -360,7 +361,7 @@ func (ix *Index) insert(d Doc) {
 	}
 
 	sigs := append([]string(nil), d.ErrorSignatures...)
-	if s := signatureOfNormalized(norm); s != "" {
+	if s := read.signature; s != "" {
 		sigs = append(sigs, s)
 	}
 	e.sigs = uniq(sigs)
@@ -370,7 +371,7 @@ func (ix *Index) insert(d Doc) {
 	}
 
 	syms := lowerAll(d.CodeSymbols)
-	syms = append(syms, symbolsOfNormalized(norm)...)
+	syms = append(syms, read.symbols...)
 	syms = withoutProject(uniq(syms), d.Project)
 	for _, s := range syms {
 		e.syms = append(e.syms, ix.syms.id(s))
@@ -379,7 +380,7 @@ func (ix *Index) insert(d Doc) {
 	e.objects = ix.titleObjects(e.title, syms, e.tools)
 	e.masked = maskedNumbers(d.Title, d.ErrorText, norm, skip)
 	e.stoks = shapeTokens(norm)
-	e.quoted = ownQuotedNames(append(quotedNames(norm), dependencyNames(d.ErrorText)...), d.Title, d.Content)
+	e.quoted = ownQuotedNames(read.quoted, d.Title, d.Content)
 	titleTerms := make([]string, len(e.title))
 	for i, id := range e.title {
 		titleTerms[i] = ix.lex.names[id]

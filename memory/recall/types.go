@@ -129,9 +129,25 @@ type Doc struct {
 // preparedDoc is the part of indexing a document that needs no index:
 // its failure output normalized and its prose read into words.
 type preparedDoc struct {
-	errorText, content string // what they were read from
-	norm               string
-	prose              proseText
+	errorText, content, title, about string // what they were read from
+	readText
+}
+
+// readText is what indexing reads of a document's texts.
+type readText struct {
+	norm      string       // the failure output normalized
+	prose     proseText    // the prose as words
+	signature string       // of the normalized output
+	symbols   []string     // the code symbols it prints
+	codes     []string     // the error codes the note names
+	quoted    []quotedName // the names the output quotes, and its dependencies
+}
+
+// read reads d's texts.
+func (d Doc) read() readText {
+	norm := NormalizeError(d.ErrorText)
+	return readText{norm: norm, prose: proseWords(d.Content), signature: signatureOfNormalized(norm), symbols: symbolsOfNormalized(norm),
+		codes: errorCodes(d.Title, d.About, d.Content), quoted: append(quotedNames(norm), dependencyNames(d.ErrorText)...)}
 }
 
 // Prepare returns d with the text work of indexing it done beforehand,
@@ -140,17 +156,17 @@ type preparedDoc struct {
 // documents can be prepared at once (a node's start does, on every
 // core) and then added in order.
 func Prepare(d Doc) Doc {
-	d.prepared = &preparedDoc{errorText: d.ErrorText, content: d.Content, norm: NormalizeError(d.ErrorText), prose: proseWords(d.Content)}
+	d.prepared = &preparedDoc{errorText: d.ErrorText, content: d.Content, title: d.Title, about: d.About, readText: d.read()}
 	return d
 }
 
-// texts returns d's failure output normalized and its prose as words,
-// as Prepare read them when it did and they still hold.
-func (d Doc) texts() (norm string, words proseText) {
-	if p := d.prepared; p != nil && p.errorText == d.ErrorText && p.content == d.Content {
-		return p.norm, p.prose
+// texts returns what indexing reads of d's texts: as Prepare read them,
+// when it did and they still hold.
+func (d Doc) texts() readText {
+	if p := d.prepared; p != nil && p.errorText == d.ErrorText && p.content == d.Content && p.title == d.Title && p.about == d.About {
+		return p.readText
 	}
-	return NormalizeError(d.ErrorText), proseWords(d.Content)
+	return d.read()
 }
 
 // Query is what the agent is doing right now. Every field is optional; the
