@@ -126,8 +126,8 @@ type Doc struct {
 	prepared *preparedDoc
 }
 
-// preparedDoc is the part of indexing a document that needs no index:
-// its failure output normalized and its prose read into words.
+// preparedDoc is what Prepare read of a document, with the texts it read
+// them from.
 type preparedDoc struct {
 	errorText, content, title, about string // what they were read from
 	readText
@@ -151,8 +151,8 @@ func (d Doc) read() readText {
 }
 
 // Prepare returns d with the text work of indexing it done beforehand,
-// which Add and Replace then skip: reading its failure output and its
-// prose, most of the cost of indexing a note. It needs no index, so many
+// which Add and Replace then skip: reading its failure output, its prose
+// and its codes (readText), most of the cost of indexing a note. It needs no index, so many
 // documents can be prepared at once (a node's start does, on every
 // core) and then added in order.
 func Prepare(d Doc) Doc {
